@@ -1,0 +1,28 @@
+// Everything after the front end, free of Clang: UNF -> reverse ->
+// optimise -> print, and the --dump stages.
+#pragma once
+
+#include "unfad/ir/ir.h"
+#include <string>
+#include <vector>
+
+namespace unfad {
+
+enum class DumpStage { IR, UNF, Reverse, Optimized };
+bool parseDumpStage(const std::string &s, DumpStage &out);
+
+struct GeneratedBlock {
+  std::string markedName; // IR name of the marked function
+  std::string cxxName;    // its C++ name, e.g. "energy" (block is "energy_grad")
+  std::string code;       // C++ to place right after the marked function
+};
+
+// One block per marked function, in program order. Helper pullbacks are
+// emitted (prototypes first, then definitions) in the first block that
+// needs them; later blocks reuse them.
+std::vector<GeneratedBlock> generate(const ir::Program &program);
+
+// The text or JSON dump of one stage for every marked function.
+std::string dump(const ir::Program &program, DumpStage stage, bool json);
+
+} // namespace unfad

@@ -1,0 +1,346 @@
+// unfad's intermediate representation: a small, typed, purely functional
+// language (the "Source"/"Target" languages of Huot & Shaikhha).
+//
+// Nodes are immutable and shared; they are only built through the checked
+// `make` factories, which compute and verify the node's type. Passes that
+// rewrite a tree return the very same node when nothing changed, so callers
+// can test for progress with pointer equality.
+//
+// This header must stay free of Clang and LLVM headers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace unfad::ir {
+
+// ---------------------------------------------------------------- types --
+
+enum class Scalar { F64, F32, I64, Bool };
+
+class Type;
+using TypeP = std::shared_ptr<const Type>;
+
+class Type {
+public:
+  enum class Kind { Scalar, Tuple, Func };
+
+  Kind kind = Kind::Scalar;
+  Scalar scalar = Scalar::F64;        // Kind::Scalar
+  std::vector<TypeP> elems;           // Tuple elements; Func parameters
+  TypeP result;                       // Func result
+  std::string structName;             // Tuple that is a C++ struct ("" = plain tuple)
+  std::vector<std::string> fieldNames; // one per element when structName != ""
+
+  static TypeP f64();
+  static TypeP f32();
+  static TypeP i64();
+  static TypeP boolean();
+  static TypeP scalarOf(Scalar s);
+  static TypeP tuple(std::vector<TypeP> elems);
+  static TypeP structure(std::string name, std::vector<std::string> fields,
+                         std::vector<TypeP> elems);
+  static TypeP func(std::vector<TypeP> params, TypeP result);
+
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isFloat() const { return kind == Kind::Scalar && (scalar == Scalar::F64 || scalar == Scalar::F32); }
+  bool isInt() const { return kind == Kind::Scalar && scalar == Scalar::I64; }
+  bool isBool() const { return kind == Kind::Scalar && scalar == Scalar::Bool; }
+  bool isTuple() const { return kind == Kind::Tuple; }
+  bool isStruct() const { return kind == Kind::Tuple && !structName.empty(); }
+  bool isFunc() const { return kind == Kind::Func; }
+};
+
+// Structural equality (struct names included).
+bool sameType(const TypeP &a, const TypeP &b);
+// True when a value of this type carries derivatives: a float, or a tuple
+// containing one. Integers and booleans are passive.
+bool isActive(const TypeP &t);
+// True when the type mentions a function type anywhere (continuations).
+bool hasFunc(const TypeP &t);
+// Text form: f64, f32, i64, bool, (f64, i64), Vec3{x: f64, ...}, (f64) -> f64
+std::string str(const TypeP &t);
+
+// ------------------------------------------------------------ operators --
+
+// One list of primitive operators. X(Name, spelling, arity).
+#define UNFAD_IR_OPS(X)                                                        \
+  X(Add, "add", 2) X(Sub, "sub", 2) X(Mul, "mul", 2) X(Div, "div", 2)          \
+  X(Neg, "neg", 1) X(Mod, "mod", 2)                                            \
+  X(Sin, "sin", 1) X(Cos, "cos", 1) X(Tan, "tan", 1) X(Asin, "asin", 1)        \
+  X(Acos, "acos", 1) X(Atan, "atan", 1) X(Atan2, "atan2", 2)                   \
+  X(Sinh, "sinh", 1) X(Cosh, "cosh", 1) X(Tanh, "tanh", 1)                     \
+  X(Exp, "exp", 1) X(Exp2, "exp2", 1) X(Expm1, "expm1", 1) X(Log, "log", 1)    \
+  X(Log2, "log2", 1) X(Log10, "log10", 1) X(Log1p, "log1p", 1)                 \
+  X(Sqrt, "sqrt", 1) X(Cbrt, "cbrt", 1) X(Pow, "pow", 2) X(Hypot, "hypot", 2)  \
+  X(Fabs, "fabs", 1) X(Fmin, "fmin", 2) X(Fmax, "fmax", 2) X(Erf, "erf", 1)    \
+  X(Floor, "floor", 1) X(Ceil, "ceil", 1) X(Round, "round", 1)                 \
+  X(Trunc, "trunc", 1)                                                         \
+  X(Lt, "lt", 2) X(Le, "le", 2) X(Gt, "gt", 2) X(Ge, "ge", 2) X(Eq, "eq", 2)   \
+  X(Ne, "ne", 2) X(And, "and", 2) X(Or, "or", 2) X(Not, "not", 1)              \
+  X(Cast, "cast", 1) X(Sign, "sign", 1)
+
+enum class Op {
+#define UNFAD_X(N, S, A) N,
+  UNFAD_IR_OPS(UNFAD_X)
+#undef UNFAD_X
+};
+
+const char *opName(Op op);
+int opArity(Op op);
+bool opFromName(const std::string &name, Op &out);
+// Comparison / logical operators: their result is bool and passive.
+bool opIsPredicate(Op op);
+
+// ----------------------------------------------------------------- nodes --
+
+// One list of node kinds; it generates the Kind enum, the visitor and the
+// mutator base, the printer and the JSON form.
+#define UNFAD_IR_NODES(X)                                                      \
+  X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
+  X(Lambda) X(App)
+
+enum class Kind {
+#define UNFAD_X(N) N,
+  UNFAD_IR_NODES(UNFAD_X)
+#undef UNFAD_X
+};
+
+class Node;
+using Expr = std::shared_ptr<const Node>;
+
+class Node {
+public:
+  const Kind kind;
+  const TypeP type;
+  virtual ~Node() = default;
+
+  template <class T> const T *as() const {
+    return kind == T::kKind ? static_cast<const T *>(this) : nullptr;
+  }
+  template <class T> bool is() const { return kind == T::kKind; }
+
+protected:
+  Node(Kind k, TypeP t) : kind(k), type(std::move(t)) {}
+};
+
+// Thrown by `make` factories on ill-typed input and by passes on IR they do
+// not accept. A bug in unfad, never a user error (those are diagnostics).
+struct IRError : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+// A literal: a double for floats, an integer for i64/bool.
+class Const final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Const;
+  const double fvalue;
+  const int64_t ivalue;
+  static Expr make(double v, TypeP t = Type::f64());
+  static Expr makeInt(int64_t v);
+  static Expr makeBool(bool v);
+  // Zero of any active/passive type (tuples of zeros).
+  static Expr zero(const TypeP &t);
+  bool isZero() const;
+  bool isOne() const;
+  Const(double f, int64_t i, TypeP t) : Node(kKind, std::move(t)), fvalue(f), ivalue(i) {}
+};
+
+class Var final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Var;
+  const std::string name;
+  static Expr make(std::string name, TypeP t);
+  Var(std::string n, TypeP t) : Node(kKind, std::move(t)), name(std::move(n)) {}
+};
+
+// A primitive operation. Arithmetic works on two operands of one scalar
+// type; Cast converts to `type`; predicates return bool.
+class Prim final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Prim;
+  const Op op;
+  const std::vector<Expr> args;
+  static Expr make(Op op, std::vector<Expr> args);
+  static Expr makeCast(Expr arg, TypeP to);
+  Prim(Op o, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), op(o), args(std::move(a)) {}
+};
+
+class Let final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Let;
+  const std::string name;
+  const Expr value;
+  const Expr body;
+  static Expr make(std::string name, Expr value, Expr body);
+  Let(std::string n, Expr v, Expr b)
+      : Node(kKind, b->type), name(std::move(n)), value(std::move(v)), body(std::move(b)) {}
+};
+
+class If final : public Node {
+public:
+  static constexpr Kind kKind = Kind::If;
+  const Expr cond, thenE, elseE;
+  static Expr make(Expr cond, Expr thenE, Expr elseE);
+  If(Expr c, Expr t, Expr e) : Node(kKind, t->type), cond(std::move(c)), thenE(std::move(t)), elseE(std::move(e)) {}
+};
+
+// A tuple, or (with a struct type) a C++ aggregate initialisation.
+class Tuple final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Tuple;
+  const std::vector<Expr> elems;
+  static Expr make(std::vector<Expr> elems);
+  static Expr makeStruct(TypeP structType, std::vector<Expr> elems);
+  Tuple(std::vector<Expr> e, TypeP t) : Node(kKind, std::move(t)), elems(std::move(e)) {}
+};
+
+// Tuple projection / struct member access.
+class Proj final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Proj;
+  const Expr tuple;
+  const int index;
+  static Expr make(Expr tuple, int index);
+  Proj(Expr tu, int i, TypeP t) : Node(kKind, std::move(t)), tuple(std::move(tu)), index(i) {}
+};
+
+// A call to a function of the Program (a helper).
+class Call final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Call;
+  const std::string callee;
+  const std::vector<Expr> args;
+  static Expr make(std::string callee, std::vector<Expr> args, TypeP result);
+  Call(std::string c, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)) {}
+};
+
+// The transpose Jacobian of a helper call: given the call's arguments and
+// the cotangent of its result, the tuple of cotangents of the helper's
+// active parameters (in parameter order). The printer emits a call to the
+// helper's generated pullback function: compositional, never re-derived.
+class Pullback final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Pullback;
+  const std::string callee;
+  const std::vector<Expr> args;
+  const Expr cotangent;
+  static Expr make(std::string callee, std::vector<Expr> args, Expr cotangent, TypeP result);
+  Pullback(std::string c, std::vector<Expr> a, Expr ct, TypeP t)
+      : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)), cotangent(std::move(ct)) {}
+};
+
+struct Binder {
+  std::string name;
+  TypeP type;
+};
+
+// `fun (p1, ..., pn) -> body`: only continuations introduced by reverse mode;
+// the optimiser removes every one of them.
+class Lambda final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Lambda;
+  const std::vector<Binder> params;
+  const Expr body;
+  static Expr make(std::vector<Binder> params, Expr body);
+  Lambda(std::vector<Binder> p, Expr b, TypeP t) : Node(kKind, std::move(t)), params(std::move(p)), body(std::move(b)) {}
+};
+
+class App final : public Node {
+public:
+  static constexpr Kind kKind = Kind::App;
+  const Expr fn;
+  const std::vector<Expr> args;
+  static Expr make(Expr fn, std::vector<Expr> args);
+  App(Expr f, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), fn(std::move(f)), args(std::move(a)) {}
+};
+
+// ------------------------------------------------------------ functions --
+
+// What the C++ printer needs to re-create a function's signature and place;
+// plain strings, filled by the front end.
+struct CxxInfo {
+  std::string name;              // unqualified C++ name, e.g. "energy"
+  std::string qualifiedName;     // e.g. "::geo::energy" (how generated code calls it)
+  std::string enclosingNamespace; // e.g. "geo::detail" ("" = global)
+  bool isStatic = false;
+  bool isInline = false;
+  bool isConstexpr = false;
+  std::string returnType;        // C++ spelling, e.g. "double", "Vec3"
+  std::vector<std::string> paramTypes; // C++ spelling per parameter
+  std::string file;              // where the definition is
+  unsigned line = 0;
+};
+
+struct Param {
+  std::string name;
+  TypeP type;
+  bool active = false; // differentiated with respect to (has an adjoint)
+};
+
+struct Function {
+  std::string name; // unique IR name (Call::callee refers to it)
+  std::vector<Param> params;
+  TypeP result;
+  Expr body;
+  bool marked = false; // carries UNFAD_GRADIENT
+  CxxInfo cxx;
+};
+
+struct Program {
+  std::vector<Function> functions;
+  const Function *find(const std::string &name) const;
+};
+
+// Type of the tuple a Pullback of `f` returns: the active parameters' types.
+TypeP pullbackResultType(const Function &f);
+// Name of the IR function holding the pullback of `callee` (made by the AD
+// stage): parameters of `callee` then the result's cotangent; returns the
+// tuple of cotangents of the active parameters.
+inline std::string pullbackFunctionName(const std::string &callee) { return callee + "$pullback"; }
+
+// ----------------------------------------------------------- utilities --
+
+// Text printer (the `--dump=ir` format): `let x: f64 = mul(a, b) in ...`.
+std::string print(const Expr &e);
+std::string print(const Function &f);
+std::string print(const Program &p);
+
+// Free variables of an expression (names).
+std::vector<std::string> freeVars(const Expr &e);
+// How many times `name` occurs free in `e` (counting under lambdas).
+int countUses(const Expr &e, const std::string &name);
+// Number of nodes (for size tests and the linear-growth checks).
+size_t size(const Expr &e);
+// Capture-avoiding substitution of `name` by `value`.
+Expr substitute(const Expr &e, const std::string &name, const Expr &value);
+
+// Fresh-name supply: fresh("d_x") -> "d_x", then "d_x_1", "d_x_2", ...
+// Names already used in a program can be reserved first.
+class NameSupply {
+public:
+  std::string fresh(const std::string &hint);
+  void reserve(const std::string &name);
+  void reserveAll(const Expr &e);
+
+private:
+  std::vector<std::string> used_; // kept sorted
+  bool taken(const std::string &n) const;
+};
+
+// Evaluator for tests: runs a Program on scalar inputs. Values are nested
+// vectors of doubles for tuples; bool/i64 are encoded as doubles.
+struct Value {
+  double scalar = 0;
+  std::vector<Value> elems;
+  bool isTuple = false;
+  static Value of(double d) { Value v; v.scalar = d; return v; }
+  static Value tuple(std::vector<Value> es) { Value v; v.elems = std::move(es); v.isTuple = true; return v; }
+};
+Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args);
+Value evaluate(const Program &p, const Expr &e, const std::vector<std::pair<std::string, Value>> &env);
+
+} // namespace unfad::ir

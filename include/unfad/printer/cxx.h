@@ -1,0 +1,26 @@
+// C++ printer: turns the optimised IR of a generated function back into
+// readable C++ (const SSA locals, `*d_x += ...` accumulation).
+#pragma once
+
+#include "unfad/ir/ir.h"
+#include <string>
+
+namespace unfad::printer {
+
+// Conventions (produced by unfad::ad::reverse, then optimised):
+//  - `f$grad`: same parameters as the primal f; body of type (R, A_1..A_k)
+//    where A_i are the types of f's active parameters in order. Printed as
+//      R f_grad(P1 p1, ..., Pn pn, A1* d_a1, ..., Ak* d_ak)
+//    with `*d_ai += <i-th cotangent>;` and `return <primal value>;`.
+//  - `g$pullback`: parameters of g then `d_return: R`; body of type
+//    (A_1..A_k). Printed as
+//      inline void g_pullback(P1 p1, ..., Pn pn, R d_return, A1* d_a1, ...)
+//    accumulating the same way.
+// `primal` is the front end's program (signatures, C++ names, namespaces).
+std::string printFunction(const ir::Function &generated, const ir::Program &primal);
+// The prototype (declaration) of the same function, ending in ';'.
+std::string printPrototype(const ir::Function &generated, const ir::Program &primal);
+// The C++ name of a generated function: "energy_grad", "dot_pullback".
+std::string cxxName(const ir::Function &generated, const ir::Program &primal);
+
+} // namespace unfad::printer

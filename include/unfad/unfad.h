@@ -1,0 +1,22 @@
+// unfad: source-to-source reverse-mode automatic differentiation for C++.
+//
+// The only header users include. Mark a function definition:
+//
+//   UNFAD_GRADIENT double energy(const double* x, int n, double k) { ... }
+//   UNFAD_GRADIENT_WRT(x, k) double f(double x, double y, double k) { ... }
+//
+// and unfad (the command, the clang plugin or the CMake step) writes
+// `energy_grad` right after it. Under compilers other than Clang the marks
+// expand to nothing, so marked sources build everywhere.
+#ifndef UNFAD_UNFAD_H
+#define UNFAD_UNFAD_H
+
+#if defined(__clang__)
+#define UNFAD_GRADIENT __attribute__((annotate("unfad_gradient")))
+#define UNFAD_GRADIENT_WRT(...) __attribute__((annotate("unfad_gradient_wrt:" #__VA_ARGS__)))
+#else
+#define UNFAD_GRADIENT
+#define UNFAD_GRADIENT_WRT(...)
+#endif
+
+#endif // UNFAD_UNFAD_H

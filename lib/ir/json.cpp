@@ -1,0 +1,195 @@
+// JSON form of the IR: {"kind": "let", "name": ..., "value": ..., "body": ...}.
+#include "unfad/ir/json.h"
+
+namespace unfad::ir {
+
+using nlohmann::json;
+
+json toJson(const TypeP &t) {
+  switch (t->kind) {
+  case Type::Kind::Scalar: return str(t);
+  case Type::Kind::Tuple: {
+    json j = {{"tuple", json::array()}};
+    for (auto &e : t->elems) j["tuple"].push_back(toJson(e));
+    if (t->isStruct()) {
+      j["struct"] = t->structName;
+      j["fields"] = t->fieldNames;
+    }
+    return j;
+  }
+  case Type::Kind::Func: {
+    json j = {{"params", json::array()}, {"result", toJson(t->result)}};
+    for (auto &e : t->elems) j["params"].push_back(toJson(e));
+    return j;
+  }
+  }
+  return nullptr;
+}
+
+TypeP typeFromJson(const json &j) {
+  if (j.is_string()) {
+    std::string s = j;
+    if (s == "f64") return Type::f64();
+    if (s == "f32") return Type::f32();
+    if (s == "i64") return Type::i64();
+    if (s == "bool") return Type::boolean();
+    throw IRError("json: unknown type " + s);
+  }
+  if (j.contains("tuple")) {
+    std::vector<TypeP> es;
+    for (auto &e : j["tuple"]) es.push_back(typeFromJson(e));
+    if (j.contains("struct"))
+      return Type::structure(j["struct"], j["fields"].get<std::vector<std::string>>(), std::move(es));
+    return Type::tuple(std::move(es));
+  }
+  std::vector<TypeP> ps;
+  for (auto &e : j.at("params")) ps.push_back(typeFromJson(e));
+  return Type::func(std::move(ps), typeFromJson(j.at("result")));
+}
+
+static json list(const std::vector<Expr> &es) {
+  json a = json::array();
+  for (auto &e : es) a.push_back(toJson(e));
+  return a;
+}
+
+static std::vector<Expr> exprs(const json &j) {
+  std::vector<Expr> es;
+  for (auto &e : j) es.push_back(exprFromJson(e));
+  return es;
+}
+
+json toJson(const Expr &e) {
+  switch (e->kind) {
+  case Kind::Const: {
+    auto c = e->as<Const>();
+    json j = {{"kind", "const"}, {"type", toJson(c->type)}};
+    if (c->type->isFloat()) j["value"] = c->fvalue;
+    else j["value"] = c->ivalue;
+    return j;
+  }
+  case Kind::Var: return {{"kind", "var"}, {"name", e->as<Var>()->name}, {"type", toJson(e->type)}};
+  case Kind::Prim: {
+    auto p = e->as<Prim>();
+    json j = {{"kind", "prim"}, {"op", opName(p->op)}, {"args", list(p->args)}};
+    if (p->op == Op::Cast) j["type"] = toJson(p->type);
+    return j;
+  }
+  case Kind::Let: {
+    auto l = e->as<Let>();
+    return {{"kind", "let"}, {"name", l->name}, {"value", toJson(l->value)}, {"body", toJson(l->body)}};
+  }
+  case Kind::If: {
+    auto i = e->as<If>();
+    return {{"kind", "if"}, {"cond", toJson(i->cond)}, {"then", toJson(i->thenE)}, {"else", toJson(i->elseE)}};
+  }
+  case Kind::Tuple: {
+    json j = {{"kind", "tuple"}, {"elems", list(e->as<Tuple>()->elems)}};
+    if (e->type->isStruct()) j["type"] = toJson(e->type);
+    return j;
+  }
+  case Kind::Proj: return {{"kind", "proj"}, {"tuple", toJson(e->as<Proj>()->tuple)}, {"index", e->as<Proj>()->index}};
+  case Kind::Call: {
+    auto c = e->as<Call>();
+    return {{"kind", "call"}, {"callee", c->callee}, {"args", list(c->args)}, {"type", toJson(c->type)}};
+  }
+  case Kind::Pullback: {
+    auto c = e->as<Pullback>();
+    return {{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
+            {"cotangent", toJson(c->cotangent)}, {"type", toJson(c->type)}};
+  }
+  case Kind::Lambda: {
+    auto l = e->as<Lambda>();
+    json ps = json::array();
+    for (auto &p : l->params) ps.push_back({{"name", p.name}, {"type", toJson(p.type)}});
+    return {{"kind", "lambda"}, {"params", ps}, {"body", toJson(l->body)}};
+  }
+  case Kind::App: return {{"kind", "app"}, {"fn", toJson(e->as<App>()->fn)}, {"args", list(e->as<App>()->args)}};
+  }
+  return nullptr;
+}
+
+Expr exprFromJson(const json &j) {
+  std::string k = j.at("kind");
+  if (k == "const") {
+    TypeP t = typeFromJson(j.at("type"));
+    if (t->isBool()) return Const::makeBool(j.at("value").get<int64_t>() != 0);
+    if (t->isInt()) return Const::makeInt(j.at("value").get<int64_t>());
+    return Const::make(j.at("value").get<double>(), t);
+  }
+  if (k == "var") return Var::make(j.at("name"), typeFromJson(j.at("type")));
+  if (k == "prim") {
+    Op op;
+    if (!opFromName(j.at("op"), op)) throw IRError("json: unknown op");
+    auto as = exprs(j.at("args"));
+    if (op == Op::Cast) return Prim::makeCast(as.at(0), typeFromJson(j.at("type")));
+    return Prim::make(op, std::move(as));
+  }
+  if (k == "let") return Let::make(j.at("name"), exprFromJson(j.at("value")), exprFromJson(j.at("body")));
+  if (k == "if") return If::make(exprFromJson(j.at("cond")), exprFromJson(j.at("then")), exprFromJson(j.at("else")));
+  if (k == "tuple") {
+    auto es = exprs(j.at("elems"));
+    if (j.contains("type")) return Tuple::makeStruct(typeFromJson(j["type"]), std::move(es));
+    return Tuple::make(std::move(es));
+  }
+  if (k == "proj") return Proj::make(exprFromJson(j.at("tuple")), j.at("index"));
+  if (k == "call") return Call::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
+  if (k == "pullback")
+    return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")));
+  if (k == "lambda") {
+    std::vector<Binder> ps;
+    for (auto &p : j.at("params")) ps.push_back({p.at("name"), typeFromJson(p.at("type"))});
+    return Lambda::make(std::move(ps), exprFromJson(j.at("body")));
+  }
+  if (k == "app") return App::make(exprFromJson(j.at("fn")), exprs(j.at("args")));
+  throw IRError("json: unknown node kind " + k);
+}
+
+json toJson(const Function &f) {
+  json ps = json::array();
+  for (auto &p : f.params) ps.push_back({{"name", p.name}, {"type", toJson(p.type)}, {"active", p.active}});
+  json cxx = {{"name", f.cxx.name}, {"qualifiedName", f.cxx.qualifiedName},
+              {"namespace", f.cxx.enclosingNamespace}, {"static", f.cxx.isStatic},
+              {"inline", f.cxx.isInline}, {"constexpr", f.cxx.isConstexpr},
+              {"returnType", f.cxx.returnType}, {"paramTypes", f.cxx.paramTypes},
+              {"file", f.cxx.file}, {"line", f.cxx.line}};
+  return {{"name", f.name}, {"params", ps}, {"result", toJson(f.result)},
+          {"marked", f.marked}, {"body", toJson(f.body)}, {"cxx", cxx}};
+}
+
+Function functionFromJson(const json &j) {
+  Function f;
+  f.name = j.at("name");
+  for (auto &p : j.at("params")) f.params.push_back({p.at("name"), typeFromJson(p.at("type")), p.at("active")});
+  f.result = typeFromJson(j.at("result"));
+  f.marked = j.value("marked", false);
+  f.body = exprFromJson(j.at("body"));
+  if (j.contains("cxx")) {
+    auto &c = j["cxx"];
+    f.cxx.name = c.value("name", "");
+    f.cxx.qualifiedName = c.value("qualifiedName", "");
+    f.cxx.enclosingNamespace = c.value("namespace", "");
+    f.cxx.isStatic = c.value("static", false);
+    f.cxx.isInline = c.value("inline", false);
+    f.cxx.isConstexpr = c.value("constexpr", false);
+    f.cxx.returnType = c.value("returnType", "");
+    f.cxx.paramTypes = c.value("paramTypes", std::vector<std::string>{});
+    f.cxx.file = c.value("file", "");
+    f.cxx.line = c.value("line", 0u);
+  }
+  return f;
+}
+
+json toJson(const Program &p) {
+  json fs = json::array();
+  for (auto &f : p.functions) fs.push_back(toJson(f));
+  return {{"functions", fs}};
+}
+
+Program programFromJson(const json &j) {
+  Program p;
+  for (auto &f : j.at("functions")) p.functions.push_back(functionFromJson(f));
+  return p;
+}
+
+} // namespace unfad::ir

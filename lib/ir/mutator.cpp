@@ -1,0 +1,94 @@
+#include "unfad/ir/mutator.h"
+
+namespace unfad::ir {
+
+Expr Mutator::mutate(const Expr &e) {
+  switch (e->kind) {
+#define UNFAD_X(N) case Kind::N: return visit(static_cast<const N *>(e.get()), e);
+    UNFAD_IR_NODES(UNFAD_X)
+#undef UNFAD_X
+  }
+  return e;
+}
+
+std::vector<Expr> Mutator::mutateAll(const std::vector<Expr> &es, bool &changed) {
+  std::vector<Expr> out;
+  out.reserve(es.size());
+  for (auto &e : es) {
+    out.push_back(mutate(e));
+    changed |= out.back() != e;
+  }
+  return out;
+}
+
+Expr Mutator::visit(const Const *, const Expr &self) { return self; }
+Expr Mutator::visit(const Var *, const Expr &self) { return self; }
+Expr Mutator::visit(const Prim *n, const Expr &self) {
+  bool ch = false;
+  auto as = mutateAll(n->args, ch);
+  if (!ch) return self;
+  return n->op == Op::Cast ? Prim::makeCast(as[0], n->type) : Prim::make(n->op, std::move(as));
+}
+Expr Mutator::visit(const Let *n, const Expr &self) {
+  Expr v = mutate(n->value), b = mutate(n->body);
+  return v == n->value && b == n->body ? self : Let::make(n->name, v, b);
+}
+Expr Mutator::visit(const If *n, const Expr &self) {
+  Expr c = mutate(n->cond), t = mutate(n->thenE), e = mutate(n->elseE);
+  return c == n->cond && t == n->thenE && e == n->elseE ? self : If::make(c, t, e);
+}
+Expr Mutator::visit(const Tuple *n, const Expr &self) {
+  bool ch = false;
+  auto es = mutateAll(n->elems, ch);
+  if (!ch) return self;
+  return n->type->isStruct() ? Tuple::makeStruct(n->type, std::move(es)) : Tuple::make(std::move(es));
+}
+Expr Mutator::visit(const Proj *n, const Expr &self) {
+  Expr t = mutate(n->tuple);
+  return t == n->tuple ? self : Proj::make(t, n->index);
+}
+Expr Mutator::visit(const Call *n, const Expr &self) {
+  bool ch = false;
+  auto as = mutateAll(n->args, ch);
+  return ch ? Call::make(n->callee, std::move(as), n->type) : self;
+}
+Expr Mutator::visit(const Pullback *n, const Expr &self) {
+  bool ch = false;
+  auto as = mutateAll(n->args, ch);
+  Expr ct = mutate(n->cotangent);
+  ch |= ct != n->cotangent;
+  return ch ? Pullback::make(n->callee, std::move(as), ct, n->type) : self;
+}
+Expr Mutator::visit(const Lambda *n, const Expr &self) {
+  Expr b = mutate(n->body);
+  return b == n->body ? self : Lambda::make(n->params, b);
+}
+Expr Mutator::visit(const App *n, const Expr &self) {
+  bool ch = false;
+  Expr f = mutate(n->fn);
+  ch |= f != n->fn;
+  auto as = mutateAll(n->args, ch);
+  return ch ? App::make(f, std::move(as)) : self;
+}
+
+void Visitor::visitExpr(const Expr &e) {
+  switch (e->kind) {
+#define UNFAD_X(N) case Kind::N: visit(static_cast<const N *>(e.get())); return;
+    UNFAD_IR_NODES(UNFAD_X)
+#undef UNFAD_X
+  }
+}
+
+void Visitor::visit(const Const *) {}
+void Visitor::visit(const Var *) {}
+void Visitor::visit(const Prim *n) { for (auto &a : n->args) visitExpr(a); }
+void Visitor::visit(const Let *n) { visitExpr(n->value); visitExpr(n->body); }
+void Visitor::visit(const If *n) { visitExpr(n->cond); visitExpr(n->thenE); visitExpr(n->elseE); }
+void Visitor::visit(const Tuple *n) { for (auto &a : n->elems) visitExpr(a); }
+void Visitor::visit(const Proj *n) { visitExpr(n->tuple); }
+void Visitor::visit(const Call *n) { for (auto &a : n->args) visitExpr(a); }
+void Visitor::visit(const Pullback *n) { for (auto &a : n->args) visitExpr(a); visitExpr(n->cotangent); }
+void Visitor::visit(const Lambda *n) { visitExpr(n->body); }
+void Visitor::visit(const App *n) { visitExpr(n->fn); for (auto &a : n->args) visitExpr(a); }
+
+} // namespace unfad::ir

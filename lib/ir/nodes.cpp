@@ -1,0 +1,125 @@
+// Checked factories of the IR nodes: every node is well typed by construction.
+#include "unfad/ir/ir.h"
+
+namespace unfad::ir {
+
+static void require(bool ok, const std::string &what) {
+  if (!ok) throw IRError("ill-typed IR: " + what);
+}
+
+Expr Const::make(double v, TypeP t) {
+  require(t && t->isScalar(), "constant of non-scalar type");
+  return std::make_shared<Const>(v, static_cast<int64_t>(v), std::move(t));
+}
+Expr Const::makeInt(int64_t v) { return std::make_shared<Const>(double(v), v, Type::i64()); }
+Expr Const::makeBool(bool v) { return std::make_shared<Const>(v ? 1.0 : 0.0, v ? 1 : 0, Type::boolean()); }
+
+Expr Const::zero(const TypeP &t) {
+  if (t->isScalar()) return make(0.0, t);
+  require(t->isTuple(), "zero of a function type");
+  std::vector<Expr> es;
+  for (auto &e : t->elems) es.push_back(zero(e));
+  return std::make_shared<Tuple>(std::move(es), t);
+}
+
+bool Const::isZero() const { return fvalue == 0.0; }
+bool Const::isOne() const { return fvalue == 1.0; }
+
+Expr Var::make(std::string name, TypeP t) {
+  require(!name.empty(), "variable without a name");
+  require(t != nullptr, "variable '" + name + "' without a type");
+  return std::make_shared<Var>(std::move(name), std::move(t));
+}
+
+Expr Prim::make(Op op, std::vector<Expr> args) {
+  require(int(args.size()) == opArity(op), std::string("wrong arity for ") + opName(op));
+  for (auto &a : args) require(a && a->type->isScalar(), std::string("non-scalar operand of ") + opName(op));
+  require(op != Op::Cast, "use Prim::makeCast");
+  TypeP t = args[0]->type;
+  if (args.size() == 2 && !opIsPredicate(op))
+    require(sameType(args[0]->type, args[1]->type),
+            std::string("operands of ") + opName(op) + " differ: " + str(args[0]->type) + " vs " + str(args[1]->type));
+  switch (op) {
+  case Op::And: case Op::Or: case Op::Not:
+    for (auto &a : args) require(a->type->isBool(), "logical operator on non-bool");
+    return std::make_shared<Prim>(op, std::move(args), Type::boolean());
+  case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
+    require(sameType(args[0]->type, args[1]->type), std::string("comparison of different types in ") + opName(op));
+    return std::make_shared<Prim>(op, std::move(args), Type::boolean());
+  case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Neg:
+    require(!t->isBool(), std::string("arithmetic on bool in ") + opName(op));
+    return std::make_shared<Prim>(op, std::move(args), t);
+  case Op::Mod:
+    require(t->isInt(), "mod on non-integers");
+    return std::make_shared<Prim>(op, std::move(args), t);
+  default:
+    require(t->isFloat(), std::string("math function on non-float: ") + opName(op));
+    return std::make_shared<Prim>(op, std::move(args), t);
+  }
+}
+
+Expr Prim::makeCast(Expr arg, TypeP to) {
+  require(arg->type->isScalar() && to->isScalar(), "cast between non-scalars");
+  return std::make_shared<Prim>(Op::Cast, std::vector<Expr>{std::move(arg)}, std::move(to));
+}
+
+Expr Let::make(std::string name, Expr value, Expr body) {
+  require(!name.empty() && value && body, "incomplete let");
+  return std::make_shared<Let>(std::move(name), std::move(value), std::move(body));
+}
+
+Expr If::make(Expr cond, Expr thenE, Expr elseE) {
+  require(cond->type->isBool(), "if condition is not bool");
+  require(sameType(thenE->type, elseE->type),
+          "if branches differ: " + str(thenE->type) + " vs " + str(elseE->type));
+  return std::make_shared<If>(std::move(cond), std::move(thenE), std::move(elseE));
+}
+
+Expr Tuple::make(std::vector<Expr> elems) {
+  std::vector<TypeP> ts;
+  for (auto &e : elems) ts.push_back(e->type);
+  return std::make_shared<Tuple>(std::move(elems), Type::tuple(std::move(ts)));
+}
+
+Expr Tuple::makeStruct(TypeP st, std::vector<Expr> elems) {
+  require(st->isTuple() && st->elems.size() == elems.size(), "struct initialiser arity");
+  for (size_t i = 0; i < elems.size(); ++i)
+    require(sameType(st->elems[i], elems[i]->type), "struct field type of " + str(st));
+  return std::make_shared<Tuple>(std::move(elems), std::move(st));
+}
+
+Expr Proj::make(Expr tuple, int index) {
+  require(tuple->type->isTuple(), "projection from non-tuple " + str(tuple->type));
+  require(index >= 0 && index < int(tuple->type->elems.size()), "projection index out of range");
+  TypeP t = tuple->type->elems[index];
+  return std::make_shared<Proj>(std::move(tuple), index, std::move(t));
+}
+
+Expr Call::make(std::string callee, std::vector<Expr> args, TypeP result) {
+  require(!callee.empty() && result, "incomplete call");
+  return std::make_shared<Call>(std::move(callee), std::move(args), std::move(result));
+}
+
+Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result) {
+  require(result->isTuple(), "pullback must return a tuple");
+  return std::make_shared<Pullback>(std::move(callee), std::move(args), std::move(ct), std::move(result));
+}
+
+Expr Lambda::make(std::vector<Binder> params, Expr body) {
+  std::vector<TypeP> ps;
+  for (auto &p : params) ps.push_back(p.type);
+  TypeP t = Type::func(std::move(ps), body->type);
+  return std::make_shared<Lambda>(std::move(params), std::move(body), std::move(t));
+}
+
+Expr App::make(Expr fn, std::vector<Expr> args) {
+  require(fn->type->isFunc(), "application of a non-function");
+  require(fn->type->elems.size() == args.size(), "application arity");
+  for (size_t i = 0; i < args.size(); ++i)
+    require(sameType(fn->type->elems[i], args[i]->type),
+            "application argument " + std::to_string(i) + ": " + str(fn->type->elems[i]) + " vs " + str(args[i]->type));
+  TypeP t = fn->type->result;
+  return std::make_shared<App>(std::move(fn), std::move(args), std::move(t));
+}
+
+} // namespace unfad::ir

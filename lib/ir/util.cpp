@@ -1,0 +1,495 @@
+// Printing, free variables, substitution, fresh names and the reference
+// evaluator of the IR.
+#include "unfad/ir/ir.h"
+#include "unfad/ir/mutator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace unfad::ir {
+
+// ------------------------------------------------------------- printing --
+
+static std::string fmtNum(const Const *c) {
+  if (c->type->isBool()) return c->ivalue ? "true" : "false";
+  if (c->type->isInt()) return std::to_string(c->ivalue);
+  std::ostringstream os;
+  os.precision(17);
+  os << c->fvalue;
+  std::string s = os.str();
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  if (c->type->scalar == Scalar::F32) s += "f";
+  return s;
+}
+
+namespace {
+struct Printer {
+  std::ostringstream os;
+  void ind(int d) { os << std::string(2 * d, ' '); }
+  static bool isBlock(const Expr &e) {
+    return e->is<Let>() || e->is<If>() || e->is<Lambda>();
+  }
+  void list(const std::vector<Expr> &es, int d) {
+    for (size_t i = 0; i < es.size(); ++i) {
+      if (i) os << ", ";
+      inl(es[i], d);
+    }
+  }
+  // Inline (expression) position.
+  void inl(const Expr &e, int d) {
+    if (isBlock(e)) {
+      os << "(\n";
+      blk(e, d + 1);
+      os << "\n";
+      ind(d);
+      os << ")";
+      return;
+    }
+    switch (e->kind) {
+    case Kind::Const: os << fmtNum(e->as<Const>()); break;
+    case Kind::Var: os << e->as<Var>()->name; break;
+    case Kind::Prim: {
+      auto p = e->as<Prim>();
+      os << opName(p->op);
+      if (p->op == Op::Cast) os << "<" << str(p->type) << ">";
+      os << "(";
+      list(p->args, d);
+      os << ")";
+      break;
+    }
+    case Kind::Tuple: {
+      auto t = e->as<Tuple>();
+      if (t->type->isStruct()) os << t->type->structName << "{";
+      else os << "(";
+      list(t->elems, d);
+      os << (t->type->isStruct() ? "}" : ")");
+      break;
+    }
+    case Kind::Proj: {
+      auto p = e->as<Proj>();
+      inl(p->tuple, d);
+      if (p->tuple->type->isStruct()) os << "." << p->tuple->type->fieldNames[p->index];
+      else os << "#" << p->index;
+      break;
+    }
+    case Kind::Call: {
+      auto c = e->as<Call>();
+      os << "call " << c->callee << "(";
+      list(c->args, d);
+      os << ")";
+      break;
+    }
+    case Kind::Pullback: {
+      auto c = e->as<Pullback>();
+      os << "pullback " << c->callee << "(";
+      list(c->args, d);
+      os << "; ";
+      inl(c->cotangent, d);
+      os << ")";
+      break;
+    }
+    case Kind::App: {
+      auto a = e->as<App>();
+      inl(a->fn, d);
+      os << "(";
+      list(a->args, d);
+      os << ")";
+      break;
+    }
+    default: break;
+    }
+  }
+  // Block (statement) position, starting at indentation d.
+  void blk(const Expr &e, int d) {
+    if (auto l = e->as<Let>()) {
+      ind(d);
+      os << "let " << l->name << ": " << str(l->value->type) << " = ";
+      if (isBlock(l->value)) {
+        os << "\n";
+        blk(l->value, d + 1);
+        os << "\n";
+        ind(d);
+        os << "in\n";
+      } else {
+        inl(l->value, d);
+        os << " in\n";
+      }
+      blk(l->body, d);
+      return;
+    }
+    if (auto i = e->as<If>()) {
+      ind(d);
+      os << "if ";
+      inl(i->cond, d);
+      os << " then\n";
+      blk(i->thenE, d + 1);
+      os << "\n";
+      ind(d);
+      os << "else\n";
+      blk(i->elseE, d + 1);
+      return;
+    }
+    if (auto l = e->as<Lambda>()) {
+      ind(d);
+      os << "fun (";
+      for (size_t k = 0; k < l->params.size(); ++k)
+        os << (k ? ", " : "") << l->params[k].name << ": " << str(l->params[k].type);
+      os << ") ->\n";
+      blk(l->body, d + 1);
+      return;
+    }
+    ind(d);
+    inl(e, d);
+  }
+};
+} // namespace
+
+std::string print(const Expr &e) {
+  Printer p;
+  p.blk(e, 0);
+  return p.os.str();
+}
+
+std::string print(const Function &f) {
+  std::ostringstream os;
+  os << "def " << f.name << "(";
+  for (size_t i = 0; i < f.params.size(); ++i)
+    os << (i ? ", " : "") << f.params[i].name << ": " << str(f.params[i].type) << (f.params[i].active ? " active" : "");
+  os << ") -> " << str(f.result) << (f.marked ? " [gradient]" : "") << " =\n";
+  Printer p;
+  p.blk(f.body, 1);
+  os << p.os.str() << "\n";
+  return os.str();
+}
+
+std::string print(const Program &p) {
+  std::string s;
+  for (auto &f : p.functions) s += print(f) + "\n";
+  return s;
+}
+
+// ------------------------------------------------------ free variables --
+
+namespace {
+// Counts free occurrences of variables; binders shadow.
+struct FreeCounter {
+  std::unordered_map<std::string, int> counts;
+  std::vector<std::string> order;
+  std::multiset<std::string> bound;
+  void add(const std::string &n) {
+    if (bound.count(n)) return;
+    if (counts[n]++ == 0) order.push_back(n);
+  }
+  void go(const Expr &e) {
+    switch (e->kind) {
+    case Kind::Const: return;
+    case Kind::Var: add(e->as<Var>()->name); return;
+    case Kind::Prim: for (auto &a : e->as<Prim>()->args) go(a); return;
+    case Kind::Let: {
+      // Iterate along let chains to keep recursion shallow on long programs.
+      std::vector<const Let *> chain;
+      Expr cur = e;
+      while (auto l = cur->as<Let>()) {
+        go(l->value);
+        bound.insert(l->name);
+        chain.push_back(l);
+        cur = l->body;
+      }
+      go(cur);
+      for (auto l : chain) bound.erase(bound.find(l->name));
+      return;
+    }
+    case Kind::If: { auto i = e->as<If>(); go(i->cond); go(i->thenE); go(i->elseE); return; }
+    case Kind::Tuple: for (auto &a : e->as<Tuple>()->elems) go(a); return;
+    case Kind::Proj: go(e->as<Proj>()->tuple); return;
+    case Kind::Call: for (auto &a : e->as<Call>()->args) go(a); return;
+    case Kind::Pullback: for (auto &a : e->as<Pullback>()->args) go(a); go(e->as<Pullback>()->cotangent); return;
+    case Kind::Lambda: {
+      auto l = e->as<Lambda>();
+      for (auto &p : l->params) bound.insert(p.name);
+      go(l->body);
+      for (auto &p : l->params) bound.erase(bound.find(p.name));
+      return;
+    }
+    case Kind::App: go(e->as<App>()->fn); for (auto &a : e->as<App>()->args) go(a); return;
+    }
+  }
+};
+} // namespace
+
+std::vector<std::string> freeVars(const Expr &e) {
+  FreeCounter c;
+  c.go(e);
+  return c.order;
+}
+
+int countUses(const Expr &e, const std::string &name) {
+  FreeCounter c;
+  c.go(e);
+  auto it = c.counts.find(name);
+  return it == c.counts.end() ? 0 : it->second;
+}
+
+size_t size(const Expr &e) {
+  struct S : Visitor {
+    size_t n = 0;
+    void visitExpr(const Expr &e) override { ++n; Visitor::visitExpr(e); }
+  } s;
+  s.visitExpr(e);
+  return s.n;
+}
+
+// --------------------------------------------------------- substitution --
+
+static std::string renamed(const std::string &n) {
+  static long counter = 0;
+  return n + "_r" + std::to_string(++counter);
+}
+
+namespace {
+struct Subst : Mutator {
+  std::string name;
+  Expr value;
+  std::set<std::string> fv; // free variables of value
+  Expr visit(const Var *n, const Expr &self) override { return n->name == name ? value : self; }
+  Expr visit(const Let *n, const Expr &self) override {
+    Expr v = mutate(n->value);
+    if (n->name == name) return v == n->value ? self : Let::make(n->name, v, n->body);
+    if (fv.count(n->name)) {
+      std::string fresh = renamed(n->name);
+      Expr body = substitute(n->body, n->name, Var::make(fresh, n->value->type));
+      return Let::make(fresh, v, mutate(body));
+    }
+    Expr b = mutate(n->body);
+    return v == n->value && b == n->body ? self : Let::make(n->name, v, b);
+  }
+  Expr visit(const Lambda *n, const Expr &self) override {
+    std::vector<Binder> ps = n->params;
+    Expr body = n->body;
+    for (auto &p : ps) {
+      if (p.name == name) return self;
+      if (fv.count(p.name)) {
+        std::string fresh = renamed(p.name);
+        body = substitute(body, p.name, Var::make(fresh, p.type));
+        p.name = fresh;
+      }
+    }
+    Expr b = mutate(body);
+    return b == n->body ? self : Lambda::make(ps, b);
+  }
+};
+} // namespace
+
+Expr substitute(const Expr &e, const std::string &name, const Expr &value) {
+  Subst s;
+  s.name = name;
+  s.value = value;
+  for (auto &v : freeVars(value)) s.fv.insert(v);
+  return s.mutate(e);
+}
+
+// ----------------------------------------------------------- name supply --
+
+bool NameSupply::taken(const std::string &n) const {
+  return std::binary_search(used_.begin(), used_.end(), n);
+}
+
+void NameSupply::reserve(const std::string &name) {
+  auto it = std::lower_bound(used_.begin(), used_.end(), name);
+  if (it == used_.end() || *it != name) used_.insert(it, name);
+}
+
+std::string NameSupply::fresh(const std::string &hint) {
+  std::string base = hint.empty() ? "t" : hint;
+  std::string n = base;
+  for (int k = 1; taken(n); ++k) n = base + "_" + std::to_string(k);
+  reserve(n);
+  return n;
+}
+
+void NameSupply::reserveAll(const Expr &e) {
+  struct R : Visitor {
+    NameSupply *ns;
+    void visit(const Var *n) override { ns->reserve(n->name); }
+    void visit(const Let *n) override { ns->reserve(n->name); Visitor::visit(n); }
+    void visit(const Lambda *n) override {
+      for (auto &p : n->params) ns->reserve(p.name);
+      Visitor::visit(n);
+    }
+  } r;
+  r.ns = this;
+  r.visitExpr(e);
+}
+
+// ------------------------------------------------------------ evaluator --
+
+namespace {
+struct Closure;
+struct Eval {
+  const Program *prog = nullptr;
+  std::vector<std::pair<std::string, Value>> env;
+  // Lambdas are evaluated to closures stored out of band.
+  std::vector<std::pair<const Lambda *, std::vector<std::pair<std::string, Value>>>> closures;
+
+  Value lookup(const std::string &n) {
+    for (auto it = env.rbegin(); it != env.rend(); ++it)
+      if (it->first == n) return it->second;
+    throw IRError("evaluate: unbound variable " + n);
+  }
+  static double num(const Value &v) { return v.scalar; }
+
+  double prim(Op op, const std::vector<double> &a, const TypeP &t) {
+    auto x = a.empty() ? 0.0 : a[0];
+    auto y = a.size() > 1 ? a[1] : 0.0;
+    bool isInt = t->isInt();
+    switch (op) {
+    case Op::Add: return x + y;
+    case Op::Sub: return x - y;
+    case Op::Mul: return x * y;
+    case Op::Div: return isInt ? double(int64_t(x) / int64_t(y)) : x / y;
+    case Op::Neg: return -x;
+    case Op::Mod: return double(int64_t(x) % int64_t(y));
+    case Op::Sin: return std::sin(x);
+    case Op::Cos: return std::cos(x);
+    case Op::Tan: return std::tan(x);
+    case Op::Asin: return std::asin(x);
+    case Op::Acos: return std::acos(x);
+    case Op::Atan: return std::atan(x);
+    case Op::Atan2: return std::atan2(x, y);
+    case Op::Sinh: return std::sinh(x);
+    case Op::Cosh: return std::cosh(x);
+    case Op::Tanh: return std::tanh(x);
+    case Op::Exp: return std::exp(x);
+    case Op::Exp2: return std::exp2(x);
+    case Op::Expm1: return std::expm1(x);
+    case Op::Log: return std::log(x);
+    case Op::Log2: return std::log2(x);
+    case Op::Log10: return std::log10(x);
+    case Op::Log1p: return std::log1p(x);
+    case Op::Sqrt: return std::sqrt(x);
+    case Op::Cbrt: return std::cbrt(x);
+    case Op::Pow: return std::pow(x, y);
+    case Op::Hypot: return std::hypot(x, y);
+    case Op::Fabs: return std::fabs(x);
+    case Op::Fmin: return std::fmin(x, y);
+    case Op::Fmax: return std::fmax(x, y);
+    case Op::Erf: return std::erf(x);
+    case Op::Floor: return std::floor(x);
+    case Op::Ceil: return std::ceil(x);
+    case Op::Round: return std::round(x);
+    case Op::Trunc: return std::trunc(x);
+    case Op::Lt: return x < y;
+    case Op::Le: return x <= y;
+    case Op::Gt: return x > y;
+    case Op::Ge: return x >= y;
+    case Op::Eq: return x == y;
+    case Op::Ne: return x != y;
+    case Op::And: return x != 0 && y != 0;
+    case Op::Or: return x != 0 || y != 0;
+    case Op::Not: return x == 0;
+    case Op::Sign: return (x > 0) - (x < 0);
+    case Op::Cast:
+      if (t->isInt()) return std::trunc(x);
+      if (t->isBool()) return x != 0;
+      if (t->scalar == Scalar::F32) return double(float(x));
+      return x;
+    }
+    return 0;
+  }
+
+  Value callFn(const std::string &name, const std::vector<Value> &args) {
+    const Function *f = prog ? prog->find(name) : nullptr;
+    if (!f) throw IRError("evaluate: unknown function " + name);
+    if (f->params.size() != args.size()) throw IRError("evaluate: arity of " + name);
+    Eval sub;
+    sub.prog = prog;
+    for (size_t i = 0; i < args.size(); ++i) sub.env.push_back({f->params[i].name, args[i]});
+    return sub.run(f->body);
+  }
+
+  Value run(const Expr &e) {
+    switch (e->kind) {
+    case Kind::Const: return Value::of(e->as<Const>()->fvalue);
+    case Kind::Var: return lookup(e->as<Var>()->name);
+    case Kind::Prim: {
+      auto p = e->as<Prim>();
+      std::vector<double> a;
+      for (auto &x : p->args) a.push_back(num(run(x)));
+      return Value::of(prim(p->op, a, p->type));
+    }
+    case Kind::Let: {
+      auto l = e->as<Let>();
+      Value v = run(l->value);
+      env.push_back({l->name, v});
+      Value r = run(l->body);
+      env.pop_back();
+      return r;
+    }
+    case Kind::If: {
+      auto i = e->as<If>();
+      return num(run(i->cond)) != 0 ? run(i->thenE) : run(i->elseE);
+    }
+    case Kind::Tuple: {
+      std::vector<Value> vs;
+      for (auto &x : e->as<Tuple>()->elems) vs.push_back(run(x));
+      return Value::tuple(std::move(vs));
+    }
+    case Kind::Proj: {
+      auto p = e->as<Proj>();
+      Value t = run(p->tuple);
+      return t.elems.at(p->index);
+    }
+    case Kind::Call: {
+      auto c = e->as<Call>();
+      std::vector<Value> as;
+      for (auto &x : c->args) as.push_back(run(x));
+      return callFn(c->callee, as);
+    }
+    case Kind::Pullback: {
+      auto c = e->as<Pullback>();
+      std::vector<Value> as;
+      for (auto &x : c->args) as.push_back(run(x));
+      as.push_back(run(c->cotangent));
+      return callFn(pullbackFunctionName(c->callee), as);
+    }
+    case Kind::Lambda: {
+      closures.push_back({e->as<Lambda>(), env});
+      return Value::of(double(closures.size() - 1)); // closure handle
+    }
+    case Kind::App: {
+      auto a = e->as<App>();
+      size_t h = size_t(num(run(a->fn)));
+      std::vector<Value> as;
+      for (auto &x : a->args) as.push_back(run(x));
+      auto [lam, cenv] = closures.at(h);
+      auto saved = env;
+      env = cenv;
+      for (size_t i = 0; i < as.size(); ++i) env.push_back({lam->params[i].name, as[i]});
+      Value r = run(lam->body);
+      env = saved;
+      return r;
+    }
+    }
+    return {};
+  }
+};
+} // namespace
+
+Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args) {
+  Eval e;
+  e.prog = &p;
+  return e.callFn(fn, args);
+}
+
+Value evaluate(const Program &p, const Expr &ex, const std::vector<std::pair<std::string, Value>> &env) {
+  Eval e;
+  e.prog = &p;
+  e.env = env;
+  return e.run(ex);
+}
+
+} // namespace unfad::ir
