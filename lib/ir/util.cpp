@@ -294,19 +294,13 @@ Expr substitute(const Expr &e, const std::string &name, const Expr &value) {
 
 // ----------------------------------------------------------- name supply --
 
-bool NameSupply::taken(const std::string &n) const {
-  return std::binary_search(used_.begin(), used_.end(), n);
-}
-
-void NameSupply::reserve(const std::string &name) {
-  auto it = std::lower_bound(used_.begin(), used_.end(), name);
-  if (it == used_.end() || *it != name) used_.insert(it, name);
-}
+void NameSupply::reserve(const std::string &name) { used_.insert(name); }
 
 std::string NameSupply::fresh(const std::string &hint) {
   std::string base = hint.empty() ? "t" : hint;
   std::string n = base;
-  for (int k = 1; taken(n); ++k) n = base + "_" + std::to_string(k);
+  int &k = next_[base];
+  while (taken(n)) n = base + "_" + std::to_string(++k);
   reserve(n);
   return n;
 }

@@ -13,6 +13,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace unfad::ir {
@@ -326,9 +328,11 @@ public:
   void reserve(const std::string &name);
   void reserveAll(const Expr &e);
 
+  bool taken(const std::string &n) const { return used_.count(n) != 0; }
+
 private:
-  std::vector<std::string> used_; // kept sorted
-  bool taken(const std::string &n) const;
+  std::unordered_set<std::string> used_;
+  std::unordered_map<std::string, int> next_; // next suffix to try per hint
 };
 
 // Evaluator for tests: runs a Program on scalar inputs. Values are nested

@@ -1,0 +1,54 @@
+// The Clang front end of unfad: finds the functions marked with
+// UNFAD_GRADIENT / UNFAD_GRADIENT_WRT in a translation unit (after Sema) and
+// lowers them, and every function they reach, to the typed IR.
+//
+// Unsupported constructs are reported through Clang's DiagnosticsEngine as
+//   file:line:col: error: cannot differentiate 'f': <what>
+// pointing at the construct; lowering never silently drops one.
+#pragma once
+
+#include "unfad/ir/ir.h"
+
+#include <clang/Basic/SourceLocation.h>
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class DiagnosticsEngine;
+class FunctionDecl;
+} // namespace clang
+
+namespace unfad::frontend {
+
+struct Options {
+  // Only definitions in the main file count as marked; marked functions in
+  // headers are then lowered as ordinary helpers when reachable, and a
+  // marked declaration without a body is only an error in the main file.
+  bool mainFileOnly = false;
+  // Lower even when the translation unit already has errors (the tool uses
+  // this to regenerate stale blocks that no longer compile, then verifies
+  // the result by parsing it again). Only errors of the lowering count then.
+  bool lowerDespiteErrors = false;
+};
+
+// One marked function that was lowered, for splicing its generated block.
+struct MarkedFunction {
+  const clang::FunctionDecl *decl = nullptr; // the definition
+  std::string irName;                        // ir::Function::name
+  std::string cxxName;                       // unqualified C++ name ("f" -> block "f_grad")
+  clang::SourceLocation bodyEnd;             // file location of the closing '}' of the body
+};
+
+// Lowers every marked function definition of the translation unit, and the
+// functions they call (transitively), into `out` (appended, in source order).
+// Returns false when any diagnostic error was emitted (by this call or
+// earlier: a translation unit with errors is never lowered).
+bool lowerMarkedFunctions(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, ir::Program &out,
+                          std::vector<MarkedFunction> *marked = nullptr, const Options &options = {});
+
+// True when `fd` carries UNFAD_GRADIENT or UNFAD_GRADIENT_WRT(...).
+bool isMarked(const clang::FunctionDecl *fd);
+
+} // namespace unfad::frontend

@@ -1,0 +1,85 @@
+// Unary Normal Form (Huot & Shaikhha §4, Fig. 6, 7, 9, 10).
+//
+// A UNF term has no variables: it is a sequence of primitives acting on a
+// *context*, a list of typed slots. Each primitive reads the last slots and
+// pushes its result, keeping its arguments (`op`), copies a slot to the top
+// (`var`), pairs the top slots (`tuple`, consuming them), or forgets slots
+// (`drop`, the paper's proj). Translating an expression e in context Γ gives
+// a term Γ ⊢ UNF(e) : Γ, B. The paper's weakening (ẽ) is implicit: slots are
+// addressed from the bottom of the context, so appending slots never
+// renumbers the ones a term refers to.
+//
+// Target UNF (after reverse mode) marks every primitive P as F(P, J^T P):
+// run P forward and pre-compose the continuation with P's transpose
+// Jacobian. Conditionals record the branch taken (§7.2).
+#pragma once
+
+#include "unfad/ir/ir.h"
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace unfad::unf {
+
+struct Term;
+
+struct Instr {
+  enum class Kind {
+    Const, // push a constant (0-ary op)
+    Var,   // push a copy of slot `index`
+    Op,    // op on the top `arity` slots, push the result (args kept)
+    Elem,  // push π_index of the top slot (a unary op; arg kept)
+    Tuple, // replace the top `arity` slots by their tuple (type `type`)
+    Call,  // call `callee` on the top `arity` slots, push the result (args kept)
+    Drop,  // keep the first `index` slots, forget the next `arity`, keep the rest
+    If,    // top slot is the condition; run branches[0] or [1], each Γ,c ⊢ Γ,c,r
+  };
+  explicit Instr(Kind k) : kind(k) {}
+  Kind kind;
+  int index = 0;
+  int arity = 0;
+  ir::Op op = ir::Op::Add;
+  ir::Expr constant;        // Const
+  ir::TypeP type;           // type of the pushed value (Op/Call/Tuple/Elem/Const/If/Var)
+  std::string callee;       // Call
+  std::vector<Term> branches; // If
+  std::string hint;         // readable name for the pushed value
+  bool reversed = false;    // Target UNF: this is F(P, J^T P)
+};
+
+struct Term {
+  std::vector<Instr> instrs; // sequential composition i1; i2; ...
+};
+
+struct Slot {
+  std::string name;
+  ir::TypeP type;
+};
+
+struct UnfFunction {
+  std::string name;              // IR name of the function
+  std::vector<Slot> inputs;      // the initial context: the parameters
+  Term body;                     // inputs ⊢ body : inputs, result
+  ir::TypeP result;
+};
+
+// UNF (Fig. 9): from an IR expression in the context of the parameters.
+UnfFunction toUnf(const ir::Function &f);
+Term toUnf(const ir::Expr &e, const std::vector<Slot> &context);
+
+// UNF^-1 for Source UNF (Fig. 10 without the Jacobians): back to a let
+// chain. UNF followed by UNF^-1 is an ANF conversion.
+ir::Expr fromUnf(const UnfFunction &f);
+
+// Reverse mode on UNF (Fig. 8): every primitive becomes F(P, J^T P).
+Term reverse(const Term &t);
+
+// Context (slot types) after running `t` from `ctx`; checks the term.
+std::vector<ir::TypeP> run(const Term &t, std::vector<ir::TypeP> ctx);
+
+std::string print(const UnfFunction &f);
+std::string print(const Term &t, int indent = 0);
+nlohmann::json toJson(const UnfFunction &f);
+nlohmann::json toJson(const Term &t);
+
+} // namespace unfad::unf

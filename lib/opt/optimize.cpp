@@ -1,0 +1,424 @@
+// Partial evaluation (Huot & Shaikhha §5.1, Fig. 12) as one online pass:
+//
+//   (fun (x1..xn) -> e)(e1..en)  ~>  let x1 = e1 in ... e         (β)
+//   let x = y in e / let x = c in e  ~>  e[y/x] / e[c/x]          (forward substitution)
+//   π_i <e1..en>  ~>  e_i                                         (tuple projection)
+//   let x = <e1..en> in e  ~>  let x1 = e1 .. in e[<x1..xn>/x]    (scalar replacement)
+//   if true then a else b ~> a;  if c then a else a ~> a          (conditionals)
+//   0*e ~> 0, 1*e ~> e, e+0 ~> e, ...                             (algebra, see simplify)
+//
+// followed by common-subexpression elimination (during the pass) and dead
+// code elimination (after it). Continuations are linear, so inlining them
+// never duplicates work; after the pass no Lambda or App remains.
+//
+// Binder names are unique in the input (the AD stage makes them so), which
+// lets the evaluator keep one environment instead of closures.
+#include "unfad/opt/optimize.h"
+
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace unfad::opt {
+
+using namespace unfad::ir;
+
+namespace {
+
+bool isConst(const Expr &e, double v) {
+  auto c = e->as<Const>();
+  return c && c->type->isFloat() && c->fvalue == v;
+}
+
+bool isZeroValue(const Expr &e) {
+  if (auto c = e->as<Const>()) return c->type->isFloat() && c->fvalue == 0.0;
+  if (auto t = e->as<ir::Tuple>()) {
+    for (auto &x : t->elems)
+      if (!isZeroValue(x)) return false;
+    return true;
+  }
+  return false;
+}
+
+// Atoms may be duplicated freely: variables, constants, projections of
+// variables and tuples of atoms.
+bool isAtom(const Expr &e) {
+  switch (e->kind) {
+  case Kind::Var: case Kind::Const: return true;
+  case Kind::Proj: return isAtom(e->as<Proj>()->tuple);
+  case Kind::Tuple:
+    for (auto &x : e->as<ir::Tuple>()->elems)
+      if (!isAtom(x)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+bool sameAtom(const Expr &a, const Expr &b) {
+  if (a == b) return true;
+  if (a->kind != b->kind || !sameType(a->type, b->type)) return false;
+  switch (a->kind) {
+  case Kind::Var: return a->as<Var>()->name == b->as<Var>()->name;
+  case Kind::Const: return a->as<Const>()->fvalue == b->as<Const>()->fvalue;
+  case Kind::Proj: return a->as<Proj>()->index == b->as<Proj>()->index && sameAtom(a->as<Proj>()->tuple, b->as<Proj>()->tuple);
+  case Kind::Tuple: {
+    auto &x = a->as<ir::Tuple>()->elems, &y = b->as<ir::Tuple>()->elems;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!sameAtom(x[i], y[i])) return false;
+    return true;
+  }
+  default: return false;
+  }
+}
+
+Expr foldConst(Op op, const std::vector<Expr> &a, const TypeP &t) {
+  Program none;
+  std::vector<std::pair<std::string, Value>> env;
+  Expr e = op == Op::Cast ? Prim::makeCast(a[0], t) : Prim::make(op, a);
+  double v = evaluate(none, e, env).scalar;
+  if (t->isBool()) return Const::makeBool(v != 0);
+  if (t->isInt()) return Const::makeInt(int64_t(v));
+  if (t->scalar == Scalar::F32) v = double(float(v));
+  return Const::make(v, t);
+}
+
+// The algebraic rules, one line each.
+Expr simplify(Op op, std::vector<Expr> a, const TypeP &castTo) {
+  TypeP t = op == Op::Cast ? castTo : (opIsPredicate(op) ? Type::boolean() : a[0]->type);
+  bool allConst = true;
+  for (auto &x : a) allConst &= x->is<Const>();
+  if (allConst) return foldConst(op, a, t);
+  auto zero = [&] { return Const::make(0.0, t); };
+  auto isNeg = [](const Expr &x) { auto p = x->as<Prim>(); return p && p->op == Op::Neg ? p->args[0] : Expr(); };
+  if (t->isFloat()) {
+    switch (op) {
+    case Op::Add:
+      if (isConst(a[0], 0)) return a[1];                                  // 0 + e ~> e
+      if (isConst(a[1], 0)) return a[0];                                  // e + 0 ~> e
+      if (auto n = isNeg(a[1])) return Prim::make(Op::Sub, {a[0], n});    // a + -b ~> a - b
+      if (auto n = isNeg(a[0])) return Prim::make(Op::Sub, {a[1], n});    // -a + b ~> b - a
+      break;
+    case Op::Sub:
+      if (isConst(a[1], 0)) return a[0];                                  // e - 0 ~> e
+      if (isConst(a[0], 0)) return simplify(Op::Neg, {a[1]}, nullptr);    // 0 - e ~> -e
+      if (auto n = isNeg(a[1])) return Prim::make(Op::Add, {a[0], n});    // a - -b ~> a + b
+      break;
+    case Op::Mul:
+      if (isConst(a[0], 0) || isConst(a[1], 0)) return zero();            // 0 * e ~> 0
+      if (isConst(a[0], 1)) return a[1];                                  // 1 * e ~> e
+      if (isConst(a[1], 1)) return a[0];                                  // e * 1 ~> e
+      if (isConst(a[0], -1)) return simplify(Op::Neg, {a[1]}, nullptr);   // -1 * e ~> -e
+      if (isConst(a[1], -1)) return simplify(Op::Neg, {a[0]}, nullptr);   // e * -1 ~> -e
+      if (auto n = isNeg(a[0]))                                           // -a * b ~> -(a * b)
+        return simplify(Op::Neg, {simplify(Op::Mul, {n, a[1]}, nullptr)}, nullptr);
+      if (auto n = isNeg(a[1]))                                           // a * -b ~> -(a * b)
+        return simplify(Op::Neg, {simplify(Op::Mul, {a[0], n}, nullptr)}, nullptr);
+      break;
+    case Op::Div:
+      if (isConst(a[1], 1)) return a[0];                                  // e / 1 ~> e
+      if (isConst(a[0], 0)) return zero();                                // 0 / e ~> 0
+      break;
+    case Op::Neg:
+      if (auto n = isNeg(a[0])) return n;                                 // --e ~> e
+      if (auto p = a[0]->as<Prim>(); p && p->op == Op::Sub)               // -(a - b) ~> b - a
+        return Prim::make(Op::Sub, {p->args[1], p->args[0]});
+      break;
+    default: break;
+    }
+  }
+  if (op == Op::Cast && sameType(a[0]->type, t)) return a[0];             // cast<T>(e: T) ~> e
+  return op == Op::Cast ? Prim::makeCast(a[0], t) : Prim::make(op, std::move(a));
+}
+
+class PartialEvaluator {
+public:
+  // `reserved`: names residual code may not take (parameters, and the
+  // d_<param> names the printer gives adjoint arguments).
+  PartialEvaluator(const Expr &root, const std::vector<std::string> &reserved) {
+    for (auto &n : freeVars(root)) emitted_.insert(n);
+    for (auto &n : reserved) emitted_.insert(n);
+  }
+
+  Expr run(const Expr &e) { return block(e); }
+
+private:
+  using Lets = std::vector<std::pair<std::string, Expr>>;
+  std::unordered_map<std::string, Expr> env_;   // static values of variables
+  std::unordered_set<std::string> emitted_;     // residual binder names
+  std::unordered_map<std::string, std::string> cse_;
+  std::vector<std::string> cseLog_;
+  std::unordered_map<std::string, int> suffix_;
+  Lets *cur_ = nullptr;
+
+  // Evaluates e in a block of its own: residual lets are kept inside it.
+  Expr block(const Expr &e) {
+    Lets lets;
+    Lets *saved = cur_;
+    cur_ = &lets;
+    size_t cseMark = cseLog_.size();
+    Expr v = reify(pe(e));
+    while (cseLog_.size() > cseMark) {
+      cse_.erase(cseLog_.back());
+      cseLog_.pop_back();
+    }
+    cur_ = saved;
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) v = Let::make(it->first, it->second, v);
+    return v;
+  }
+
+  // Residual names: the binder's name without the numeric suffix that
+  // fresh-name supply added to continuation parameters (d_x1_7 -> d_x1),
+  // then the first free variant.
+  std::string residualName(const std::string &hint) {
+    std::string base = hint;
+    auto us = base.rfind('_');
+    if (us != std::string::npos && us + 1 < base.size() && us > 0 &&
+        base.find_first_not_of("0123456789", us + 1) == std::string::npos)
+      base = base.substr(0, us);
+    std::string n = base;
+    int &k = suffix_[base];
+    while (!emitted_.insert(n).second) n = base + "_" + std::to_string(++k);
+    return n;
+  }
+
+  // Emits `let name = v` (after CSE) and returns the variable.
+  Expr emit(const std::string &hint, const Expr &v) {
+    std::string key;
+    if (v->is<Prim>() || v->is<Call>()) {
+      key = print(v);
+      auto it = cse_.find(key);
+      if (it != cse_.end()) return Var::make(it->second, v->type);
+    }
+    std::string n = residualName(hint);
+    cur_->push_back({n, v});
+    if (!key.empty()) {
+      cse_[key] = n;
+      cseLog_.push_back(key);
+    }
+    return Var::make(n, v->type);
+  }
+
+  // A value in expression position: static tuples become tuple
+  // expressions; lambdas may not escape.
+  Expr reify(const Expr &v) {
+    if (v->is<Lambda>()) throw IRError("optimise: a continuation escapes (not linear?)");
+    if (auto t = v->as<ir::Tuple>()) {
+      std::vector<Expr> es;
+      bool changed = false;
+      for (auto &x : t->elems) {
+        es.push_back(reify(x));
+        changed |= es.back() != x;
+      }
+      if (!changed) return v;
+      return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
+    }
+    return v;
+  }
+
+  // Makes v duplicable: atoms stay, everything else is let-bound.
+  Expr atomize(const std::string &hint, const Expr &v) {
+    if (isAtom(v) || v->is<Lambda>()) return v;
+    if (auto t = v->as<ir::Tuple>()) {
+      std::vector<Expr> es;
+      for (size_t i = 0; i < t->elems.size(); ++i) {
+        std::string h = t->type->isStruct() ? hint + "_" + t->type->fieldNames[i] : hint + "_" + std::to_string(i);
+        es.push_back(atomize(h, t->elems[i]));
+      }
+      return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
+    }
+    if (v->is<If>() && v->type->isTuple()) return splitIf(hint, v);
+    return emit(hint, v);
+  }
+
+  // let x = if c then <a1..an> else <b1..bn>: components equal in both
+  // branches are hoisted out; the rest stay in one residual if.
+  Expr splitIf(const std::string &hint, const Expr &ifExpr) {
+    const If *i = ifExpr->as<If>();
+    auto tail = [](Expr e) {
+      while (auto l = e->as<Let>()) e = l->body;
+      return e;
+    };
+    auto tt = tail(i->thenE)->as<ir::Tuple>(), te = tail(i->elseE)->as<ir::Tuple>();
+    if (!tt || !te) return emit(hint, ifExpr);
+    std::vector<int> kept;
+    for (int k = 0; k < int(tt->elems.size()); ++k)
+      if (!(isAtom(tt->elems[k]) && sameAtom(tt->elems[k], te->elems[k]) && !dependsOnBranch(tt->elems[k], i)))
+        kept.push_back(k);
+    auto rebuild = [&](const Expr &br) {
+      std::function<Expr(const Expr &)> go = [&](const Expr &e) -> Expr {
+        if (auto l = e->as<Let>()) return Let::make(l->name, l->value, go(l->body));
+        auto t = e->as<ir::Tuple>();
+        if (kept.size() == 1) return t->elems[kept[0]];
+        std::vector<Expr> es;
+        for (int k : kept) es.push_back(t->elems[k]);
+        return ir::Tuple::make(es);
+      };
+      return go(br);
+    };
+    Expr r;
+    if (!kept.empty()) r = emit(hint, If::make(i->cond, rebuild(i->thenE), rebuild(i->elseE)));
+    std::vector<Expr> es;
+    size_t pos = 0;
+    for (int k = 0; k < int(tt->elems.size()); ++k) {
+      if (pos < kept.size() && kept[pos] == k) {
+        es.push_back(kept.size() == 1 ? r : Proj::make(r, int(pos)));
+        ++pos;
+      } else {
+        es.push_back(tt->elems[k]);
+      }
+    }
+    return tt->type->isStruct() ? ir::Tuple::makeStruct(tt->type, es) : ir::Tuple::make(es);
+  }
+
+  // Whether atom e mentions a variable bound inside the branches of i.
+  static bool dependsOnBranch(const Expr &e, const If *i) {
+    std::unordered_set<std::string> local;
+    for (const Expr &br : {i->thenE, i->elseE})
+      for (Expr c = br; auto l = c->as<Let>(); c = l->body) local.insert(l->name);
+    for (auto &v : freeVars(e))
+      if (local.count(v)) return true;
+    return false;
+  }
+
+  void bind(const std::string &name, const Expr &v) { env_[name] = atomize(name, v); }
+
+  Expr pe(const Expr &e) {
+    switch (e->kind) {
+    case Kind::Const: return e;
+    case Kind::Var: {
+      auto it = env_.find(e->as<Var>()->name);
+      return it == env_.end() ? e : it->second;
+    }
+    case Kind::Prim: {
+      auto p = e->as<Prim>();
+      std::vector<Expr> as;
+      for (auto &a : p->args) {
+        Expr v = reify(pe(a));
+        as.push_back(v->is<If>() ? emit("t", v) : v);
+      }
+      return simplify(p->op, std::move(as), p->type);
+    }
+    case Kind::Let: {
+      Expr c = e;
+      while (auto l = c->as<Let>()) {
+        bind(l->name, pe(l->value));
+        c = l->body;
+      }
+      return pe(c);
+    }
+    case Kind::If: {
+      auto i = e->as<If>();
+      Expr c = reify(pe(i->cond));
+      if (auto k = c->as<Const>()) return pe(k->ivalue ? i->thenE : i->elseE);
+      Expr t = block(i->thenE), f = block(i->elseE);
+      if (isAtom(t) && sameAtom(t, f)) return t;                          // if c then a else a ~> a
+      return If::make(c, t, f);
+    }
+    case Kind::Tuple: {
+      auto t = e->as<ir::Tuple>();
+      std::vector<Expr> es;
+      for (auto &x : t->elems) es.push_back(pe(x));
+      return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
+    }
+    case Kind::Proj: {
+      auto p = e->as<Proj>();
+      Expr t = pe(p->tuple);
+      if (auto tu = t->as<ir::Tuple>()) return tu->elems[p->index];      // π_i <e..> ~> e_i
+      return Proj::make(atomize("t", t), p->index);
+    }
+    case Kind::Call: {
+      auto c = e->as<Call>();
+      std::vector<Expr> as;
+      for (auto &a : c->args) as.push_back(reify(pe(a)));
+      return Call::make(c->callee, std::move(as), c->type);
+    }
+    case Kind::Pullback: {
+      auto c = e->as<Pullback>();
+      std::vector<Expr> as;
+      for (auto &a : c->args) as.push_back(reify(pe(a)));
+      Expr ct = reify(pe(c->cotangent));
+      if (isZeroValue(ct)) return Const::zero(c->type);                   // J^T g applied to 0 is 0
+      return Pullback::make(c->callee, std::move(as), ct, c->type);
+    }
+    case Kind::Lambda: return e;
+    case Kind::App: {
+      auto a = e->as<App>();
+      Expr f = pe(a->fn);
+      auto lam = f->as<Lambda>();
+      if (!lam) throw IRError("optimise: application of an unknown function");
+      std::vector<Expr> vs;
+      for (auto &x : a->args) vs.push_back(pe(x));
+      for (size_t k = 0; k < vs.size(); ++k) bind(lam->params[k].name, vs[k]); // β
+      return pe(lam->body);
+    }
+    }
+    return e;
+  }
+};
+
+// Dead code elimination: drops lets whose variable is never used. Names
+// are unique, so one use count per name suffices.
+class DeadCode {
+public:
+  Expr run(const Expr &e) { return go(e); }
+
+private:
+  std::unordered_map<std::string, int> uses_;
+
+  void count(const Expr &e) {
+    for (auto &v : freeVars(e)) ++uses_[v];
+  }
+
+  Expr go(const Expr &e) {
+    if (e->is<Let>()) {
+      std::vector<const Let *> chain;
+      Expr c = e;
+      while (auto l = c->as<Let>()) {
+        chain.push_back(l);
+        c = l->body;
+      }
+      Expr body = go(c);
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        if (uses_[(*it)->name] == 0) continue;
+        body = Let::make((*it)->name, go((*it)->value), body);
+      }
+      return body;
+    }
+    if (auto i = e->as<If>()) {
+      Expr t = go(i->thenE), f = go(i->elseE), c = go(i->cond);
+      return t == i->thenE && f == i->elseE && c == i->cond ? e : If::make(c, t, f);
+    }
+    // Leaves and flat expressions: count their variables.
+    count(e);
+    return e;
+  }
+};
+
+} // namespace
+
+static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved) {
+  PartialEvaluator pe(e, reserved);
+  Expr r = pe.run(e);
+  return DeadCode().run(r);
+}
+
+Expr optimize(const Expr &e) { return optimizeWith(e, {}); }
+
+Function optimize(const Function &f) {
+  std::vector<std::string> reserved;
+  for (auto &p : f.params) {
+    reserved.push_back(p.name);
+    reserved.push_back("d_" + p.name);
+  }
+  Function g = f;
+  g.body = optimizeWith(f.body, reserved);
+  return g;
+}
+
+Program optimize(const Program &p) {
+  Program out = p;
+  for (auto &f : out.functions) f = optimize(f);
+  return out;
+}
+
+} // namespace unfad::opt

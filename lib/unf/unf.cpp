@@ -1,0 +1,333 @@
+// UNF: the translation into Unary Normal Form (Fig. 9), back (Fig. 10,
+// source part), the reverse-mode marking (Fig. 8), a checker, and dumps.
+#include "unfad/unf/unf.h"
+
+#include <sstream>
+
+namespace unfad::unf {
+
+using namespace unfad::ir;
+
+namespace {
+
+int lookup(const std::vector<Slot> &ctx, const std::string &name) {
+  for (int i = int(ctx.size()) - 1; i >= 0; --i)
+    if (ctx[i].name == name) return i;
+  throw IRError("UNF: unbound variable " + name);
+}
+
+// Appends UNF(e) to `out`: the context grows by exactly one slot.
+void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const std::string &hint) {
+  auto push = [&](Instr in) {
+    in.hint = hint;
+    ctx.push_back({hint, in.type});
+    out.push_back(std::move(in));
+  };
+  auto drop = [&](int keep, int n) {
+    Instr d(Instr::Kind::Drop);
+    d.index = keep;
+    d.arity = n;
+    out.push_back(d);
+    // The pushed result sits above the dropped slots.
+    ctx.erase(ctx.begin() + keep, ctx.begin() + keep + n);
+  };
+  const int base = int(ctx.size());
+  switch (e->kind) {
+  case Kind::Const: {
+    Instr in(Instr::Kind::Const);
+    in.constant = e;
+    in.type = e->type;
+    push(in);
+    return;
+  }
+  case Kind::Var: {
+    Instr in(Instr::Kind::Var);
+    in.index = lookup(ctx, e->as<Var>()->name);
+    in.type = e->type;
+    push(in);
+    return;
+  }
+  case Kind::Prim: {
+    auto p = e->as<Prim>();
+    for (auto &a : p->args) gen(a, ctx, out, "t");
+    Instr in(Instr::Kind::Op);
+    in.op = p->op;
+    in.arity = int(p->args.size());
+    in.type = e->type;
+    push(in);
+    drop(base, in.arity);
+    return;
+  }
+  case Kind::Let: {
+    // Iterate along the let chain; each binding stays in the context for
+    // the rest of the chain and is dropped at the end (proj of Fig. 9).
+    Expr cur = e;
+    int bound = 0;
+    while (auto l = cur->as<Let>()) {
+      gen(l->value, ctx, out, l->name);
+      ctx.back().name = l->name;
+      ++bound;
+      cur = l->body;
+    }
+    gen(cur, ctx, out, hint);
+    drop(base, bound);
+    return;
+  }
+  case Kind::If: {
+    auto i = e->as<If>();
+    gen(i->cond, ctx, out, "c");
+    Instr in(Instr::Kind::If);
+    for (const Expr &br : {i->thenE, i->elseE}) {
+      std::vector<Slot> bctx = ctx;
+      Term t;
+      gen(br, bctx, t.instrs, hint);
+      in.branches.push_back(std::move(t));
+    }
+    in.type = e->type;
+    push(in);
+    drop(base, 1);
+    return;
+  }
+  case Kind::Tuple: {
+    auto t = e->as<ir::Tuple>();
+    for (auto &a : t->elems) gen(a, ctx, out, "t");
+    Instr in(Instr::Kind::Tuple);
+    in.arity = int(t->elems.size());
+    in.type = e->type;
+    ctx.erase(ctx.begin() + base, ctx.end());
+    push(in);
+    return;
+  }
+  case Kind::Proj: {
+    auto p = e->as<Proj>();
+    gen(p->tuple, ctx, out, "t");
+    Instr in(Instr::Kind::Elem);
+    in.index = p->index;
+    in.type = e->type;
+    push(in);
+    drop(base, 1);
+    return;
+  }
+  case Kind::Call: {
+    auto c = e->as<Call>();
+    for (auto &a : c->args) gen(a, ctx, out, "t");
+    Instr in(Instr::Kind::Call);
+    in.callee = c->callee;
+    in.arity = int(c->args.size());
+    in.type = e->type;
+    push(in);
+    drop(base, in.arity);
+    return;
+  }
+  default:
+    throw IRError("UNF: the source language has no continuations (lambda/app/pullback)");
+  }
+}
+
+} // namespace
+
+Term toUnf(const Expr &e, const std::vector<Slot> &context) {
+  std::vector<Slot> ctx = context;
+  Term t;
+  gen(e, ctx, t.instrs, "result");
+  return t;
+}
+
+UnfFunction toUnf(const Function &f) {
+  UnfFunction u;
+  u.name = f.name;
+  for (auto &p : f.params) u.inputs.push_back({p.name, p.type});
+  u.body = toUnf(f.body, u.inputs);
+  u.result = f.result;
+  return u;
+}
+
+// ------------------------------------------------------------- UNF^-1 --
+
+namespace {
+struct Back {
+  NameSupply names;
+  // Emits the forward lets of `t` run on `stack`; returns the top value.
+  Expr build(const Term &t, std::vector<Expr> &stack, std::vector<std::pair<std::string, Expr>> &lets) {
+    for (auto &in : t.instrs) {
+      auto bind = [&](Expr v) {
+        std::string n = names.fresh(in.hint.empty() ? "t" : in.hint);
+        lets.push_back({n, v});
+        return Var::make(n, v->type);
+      };
+      auto top = [&](int n) { return std::vector<Expr>(stack.end() - n, stack.end()); };
+      switch (in.kind) {
+      case Instr::Kind::Const: stack.push_back(in.constant); break;
+      case Instr::Kind::Var: stack.push_back(stack.at(in.index)); break;
+      case Instr::Kind::Op: {
+        auto as = top(in.arity);
+        stack.push_back(bind(in.op == Op::Cast ? Prim::makeCast(as[0], in.type) : Prim::make(in.op, as)));
+        break;
+      }
+      case Instr::Kind::Elem: stack.push_back(bind(Proj::make(stack.back(), in.index))); break;
+      case Instr::Kind::Tuple: {
+        auto as = top(in.arity);
+        stack.resize(stack.size() - in.arity);
+        stack.push_back(bind(in.type->isStruct() ? ir::Tuple::makeStruct(in.type, as) : ir::Tuple::make(as)));
+        break;
+      }
+      case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); break;
+      case Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); break;
+      case Instr::Kind::If: {
+        Expr cond = stack.back();
+        Expr br[2];
+        for (int k = 0; k < 2; ++k) {
+          std::vector<Expr> s = stack;
+          std::vector<std::pair<std::string, Expr>> bl;
+          Expr r = build(in.branches[k], s, bl);
+          br[k] = wrap(bl, r);
+        }
+        stack.push_back(bind(If::make(cond, br[0], br[1])));
+        break;
+      }
+      }
+    }
+    return stack.back();
+  }
+  static Expr wrap(const std::vector<std::pair<std::string, Expr>> &lets, Expr body) {
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = Let::make(it->first, it->second, body);
+    return body;
+  }
+};
+} // namespace
+
+Expr fromUnf(const UnfFunction &f) {
+  Back b;
+  std::vector<Expr> stack;
+  for (auto &s : f.inputs) {
+    b.names.reserve(s.name);
+    stack.push_back(Var::make(s.name, s.type));
+  }
+  std::vector<std::pair<std::string, Expr>> lets;
+  Expr r = b.build(f.body, stack, lets);
+  return Back::wrap(lets, r);
+}
+
+// ------------------------------------------------------ reverse (Fig. 8) --
+
+Term reverse(const Term &t) {
+  Term r = t;
+  for (auto &in : r.instrs) {
+    in.reversed = true;
+    for (auto &b : in.branches) b = reverse(b);
+  }
+  return r;
+}
+
+// ------------------------------------------------------------- checker --
+
+std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
+  auto need = [&](size_t n, const char *what) {
+    if (ctx.size() < n) throw IRError(std::string("UNF: context too small for ") + what);
+  };
+  for (auto &in : t.instrs) {
+    switch (in.kind) {
+    case Instr::Kind::Const: ctx.push_back(in.type); break;
+    case Instr::Kind::Var:
+      need(size_t(in.index) + 1, "var");
+      if (!sameType(ctx[in.index], in.type)) throw IRError("UNF: var type mismatch");
+      ctx.push_back(in.type);
+      break;
+    case Instr::Kind::Op: case Instr::Kind::Call: need(in.arity, "op"); ctx.push_back(in.type); break;
+    case Instr::Kind::Elem:
+      need(1, "elem");
+      if (!ctx.back()->isTuple() || !sameType(ctx.back()->elems.at(in.index), in.type)) throw IRError("UNF: elem type");
+      ctx.push_back(in.type);
+      break;
+    case Instr::Kind::Tuple:
+      need(in.arity, "tuple");
+      ctx.resize(ctx.size() - in.arity);
+      ctx.push_back(in.type);
+      break;
+    case Instr::Kind::Drop:
+      need(size_t(in.index + in.arity), "drop");
+      ctx.erase(ctx.begin() + in.index, ctx.begin() + in.index + in.arity);
+      break;
+    case Instr::Kind::If: {
+      need(1, "if");
+      if (!ctx.back()->isBool()) throw IRError("UNF: if on a non-bool slot");
+      for (auto &b : in.branches) {
+        auto out = run(b, ctx);
+        if (out.size() != ctx.size() + 1 || !sameType(out.back(), in.type)) throw IRError("UNF: if branch shape");
+      }
+      ctx.push_back(in.type);
+      break;
+    }
+    }
+  }
+  return ctx;
+}
+
+// --------------------------------------------------------------- dumps --
+
+static std::string instrText(const Instr &in) {
+  std::ostringstream os;
+  switch (in.kind) {
+  case Instr::Kind::Const: os << "const " << ir::print(in.constant); break;
+  case Instr::Kind::Var: os << "var " << in.index; break;
+  case Instr::Kind::Op:
+    os << "op " << opName(in.op) << "/" << in.arity;
+    if (in.op == Op::Cast) os << "<" << str(in.type) << ">";
+    break;
+  case Instr::Kind::Elem: os << "elem " << in.index; break;
+  case Instr::Kind::Tuple: os << "tuple/" << in.arity; break;
+  case Instr::Kind::Call: os << "call " << in.callee << "/" << in.arity; break;
+  case Instr::Kind::Drop: os << "drop " << in.index << "+" << in.arity; break;
+  case Instr::Kind::If: os << "if"; break;
+  }
+  return os.str();
+}
+
+std::string print(const Term &t, int indent) {
+  std::ostringstream os;
+  std::string pad(2 * indent, ' ');
+  for (auto &in : t.instrs) {
+    std::string s = instrText(in);
+    if (in.reversed && in.kind != Instr::Kind::If) s = "F(" + s + "; JT " + s + ")";
+    os << pad << s;
+    if (!in.hint.empty() && in.kind != Instr::Kind::Drop) os << "    -- " << in.hint << ": " << str(in.type);
+    os << "\n";
+    if (in.kind == Instr::Kind::If) {
+      for (size_t b = 0; b < in.branches.size(); ++b) {
+        os << pad << (b == 0 ? "then" : "else") << (in.reversed ? " (branch recorded)" : "") << "\n";
+        os << print(in.branches[b], indent + 1);
+      }
+      os << pad << "end\n";
+    }
+  }
+  return os.str();
+}
+
+std::string print(const UnfFunction &f) {
+  std::ostringstream os;
+  os << "unf " << f.name << " [";
+  for (size_t i = 0; i < f.inputs.size(); ++i) os << (i ? ", " : "") << f.inputs[i].name << ": " << str(f.inputs[i].type);
+  os << "] -> " << str(f.result) << " =\n" << print(f.body, 1);
+  return os.str();
+}
+
+nlohmann::json toJson(const Term &t) {
+  nlohmann::json a = nlohmann::json::array();
+  for (auto &in : t.instrs) {
+    nlohmann::json j = {{"instr", instrText(in)}};
+    if (in.reversed) j["reversed"] = true;
+    if (in.type) j["type"] = ir::str(in.type);
+    if (!in.hint.empty()) j["hint"] = in.hint;
+    if (in.kind == Instr::Kind::If) j["branches"] = {toJson(in.branches[0]), toJson(in.branches[1])};
+    a.push_back(j);
+  }
+  return a;
+}
+
+nlohmann::json toJson(const UnfFunction &f) {
+  nlohmann::json in = nlohmann::json::array();
+  for (auto &s : f.inputs) in.push_back({{"name", s.name}, {"type", ir::str(s.type)}});
+  return {{"function", f.name}, {"inputs", in}, {"result", ir::str(f.result)}, {"body", toJson(f.body)}};
+}
+
+} // namespace unfad::unf
