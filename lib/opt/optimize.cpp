@@ -14,6 +14,7 @@
 // Binder names are unique in the input (the AD stage makes them so), which
 // lets the evaluator keep one environment instead of closures.
 #include "unfad/opt/optimize.h"
+#include "unfad/ir/mutator.h"
 
 #include <functional>
 #include <unordered_map>
@@ -396,10 +397,90 @@ private:
 
 } // namespace
 
+// Forward substitution of single-use temporaries (Fig. 12: let x = e1 in
+// e2 ~> e2[e1/x] when x occurs once): a temporary introduced by UNF or a
+// cotangent is folded into its only use when that use is in the same block
+// (never into a branch) and the result stays small. The source's own
+// variables stay named const locals.
+class SingleUse {
+public:
+  explicit SingleUse(const std::vector<std::string> &keep) : keep_(keep.begin(), keep.end()) {}
+
+  Expr run(const Expr &e) {
+    countAll(e);
+    return go(e);
+  }
+
+private:
+  std::unordered_map<std::string, int> uses_;
+  std::unordered_set<std::string> keep_;
+  static constexpr size_t kMaxSize = 9;
+
+  void countAll(const Expr &e) {
+    struct C : Visitor {
+      std::unordered_map<std::string, int> *uses;
+      void visit(const Var *v) override { ++(*uses)[v->name]; }
+    } c;
+    c.uses = &uses_;
+    c.visitExpr(e);
+  }
+
+  bool temporary(const std::string &n) const {
+    if (keep_.count(n)) return false;
+    return n == "t" || n.rfind("t_", 0) == 0 || n.rfind("d_", 0) == 0;
+  }
+
+  // Occurrences of `n` outside nested blocks (if/let) of `e`.
+  static int shallow(const Expr &e, const std::string &n) {
+    switch (e->kind) {
+    case Kind::Var: return e->as<Var>()->name == n;
+    case Kind::Const: case Kind::Let: case Kind::If: case Kind::Lambda: return 0;
+    case Kind::Prim: { int k = 0; for (auto &a : e->as<Prim>()->args) k += shallow(a, n); return k; }
+    case Kind::Proj: return shallow(e->as<Proj>()->tuple, n);
+    default: return 0; // calls, tuples, pullbacks keep their arguments named
+    }
+  }
+
+  Expr go(const Expr &e) {
+    if (auto i = e->as<If>()) {
+      Expr t = go(i->thenE), f = go(i->elseE);
+      return t == i->thenE && f == i->elseE ? e : If::make(i->cond, t, f);
+    }
+    if (!e->is<Let>()) return e;
+    std::vector<std::pair<std::string, Expr>> lets;
+    Expr c = e;
+    for (; auto l = c->as<Let>(); c = l->body) lets.push_back({l->name, go(l->value)});
+    Expr body = c->is<If>() ? go(c) : c;
+    std::vector<bool> gone(lets.size(), false);
+    for (size_t i = 0; i < lets.size(); ++i) {
+      auto &[name, value] = lets[i];
+      if (!temporary(name) || uses_[name] != 1 || !value->is<Prim>() || size(value) > kMaxSize) continue;
+      // Its single use: the first later let (or the body) that mentions it.
+      bool done = false;
+      for (size_t j = i + 1; j < lets.size() && !done; ++j) {
+        if (gone[j]) continue;
+        if (countUses(lets[j].second, name) == 0) continue;
+        if (shallow(lets[j].second, name) == 1) {
+          lets[j].second = substitute(lets[j].second, name, value);
+          gone[i] = true;
+        }
+        done = true;
+      }
+      if (!done && shallow(body, name) == 1) {
+        body = substitute(body, name, value);
+        gone[i] = true;
+      }
+    }
+    for (size_t i = lets.size(); i-- > 0;)
+      if (!gone[i]) body = Let::make(lets[i].first, lets[i].second, body);
+    return body;
+  }
+};
+
 static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved) {
   PartialEvaluator pe(e, reserved);
-  Expr r = pe.run(e);
-  return DeadCode().run(r);
+  Expr r = DeadCode().run(pe.run(e));
+  return SingleUse(reserved).run(r);
 }
 
 Expr optimize(const Expr &e) { return optimizeWith(e, {}); }

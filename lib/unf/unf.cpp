@@ -11,16 +11,18 @@ using namespace unfad::ir;
 namespace {
 
 int lookup(const std::vector<Slot> &ctx, const std::string &name) {
-  for (int i = int(ctx.size()) - 1; i >= 0; --i)
+  for (int i = int(ctx.size()) - 1; !name.empty() && i >= 0; --i)
     if (ctx[i].name == name) return i;
   throw IRError("UNF: unbound variable " + name);
 }
 
 // Appends UNF(e) to `out`: the context grows by exactly one slot.
 void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const std::string &hint) {
+  // Pushed slots are anonymous: only let binders (and parameters) name a
+  // slot that variables can refer to. The hint only names generated code.
   auto push = [&](Instr in) {
     in.hint = hint;
-    ctx.push_back({hint, in.type});
+    ctx.push_back({"", in.type});
     out.push_back(std::move(in));
   };
   auto drop = [&](int keep, int n) {

@@ -329,3 +329,16 @@ TEST(Optimizer, ChainOfSharedLetsStaysLinear) {
   }
   EXPECT_LT(double(s500), 12.0 * double(s50)) << s50 << " vs " << s500;
 }
+
+TEST(UNF, ParametersNamedLikeTemporariesResolveToTheParameter) {
+  // polar(r, t) = r*cos(t) + sin(t)*r: UNF's temporaries are hinted "t";
+  // a variable named t must still refer to the parameter (regression).
+  Program p;
+  p.functions.push_back(fn("f", {"r", "t"}, add(mul(v("r"), un(Op::Cos, v("t"))), mul(un(Op::Sin, v("t")), v("r")))));
+  Function g = p.functions[0];
+  g.name = "g";
+  g.body = unf::fromUnf(unf::toUnf(p.functions[0]));
+  p.functions.push_back(g);
+  EXPECT_DOUBLE_EQ(evalPrimal(p, "f", {2.0, 0.3}), evalPrimal(p, "g", {2.0, 0.3}));
+  checkAgainstFD(p, "f", {2.0, 0.3});
+}

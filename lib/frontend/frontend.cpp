@@ -1,0 +1,1063 @@
+// Lowering of marked C++ functions (Clang AST after Sema) to unfad's IR.
+//
+// Statements are lowered in continuation style: `lowerSeq` turns the rest of
+// a block into the body of the `let` that binds the current statement's new
+// SSA value. An `if` whose branches do not return joins through a tuple of the
+// variables it assigns; an `if` with a return in a branch duplicates the rest
+// of the block into both branches.
+#include "unfad/frontend/frontend.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/QualTypeNames.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+constexpr llvm::StringLiteral kMark = "unfad_gradient";
+constexpr llvm::StringLiteral kMarkWrt = "unfad_gradient_wrt:";
+
+struct Abort {}; // thrown after a diagnostic was reported
+
+// Linked list of statements still to lower (the rest of the enclosing blocks).
+struct Seq {
+  const Stmt *const *b = nullptr, *const *e = nullptr;
+  const Seq *next = nullptr;
+};
+
+using Env = std::map<const VarDecl *, ir::Expr>;
+using Tail = std::function<ir::Expr(Env &)>;
+
+std::string stripAnon(std::string s) {
+  for (const char *pat : {"(anonymous namespace)::", "(anonymous)::"}) {
+    size_t p;
+    while ((p = s.find(pat)) != std::string::npos) s.erase(p, strlen(pat));
+  }
+  return s;
+}
+
+const AnnotateAttr *markAttr(const FunctionDecl *fd) {
+  for (const auto *a : fd->specific_attrs<AnnotateAttr>()) {
+    llvm::StringRef s = a->getAnnotation();
+    if (s == kMark || s.starts_with(kMarkWrt)) return a;
+  }
+  return nullptr;
+}
+
+bool isStdOrGlobal(const DeclContext *dc) {
+  while (dc && (dc->isTransparentContext() || dc->isInlineNamespace() || isa<LinkageSpecDecl>(dc)))
+    dc = dc->getParent();
+  if (!dc) return false;
+  if (dc->isTranslationUnit()) return true;
+  if (const auto *ns = dyn_cast<NamespaceDecl>(dc))
+    return ns->getName() == "std" && isStdOrGlobal(ns->getParent()) && ns->getParent()->getRedeclContext()->isTranslationUnit();
+  return false;
+}
+
+bool mathOpByName(llvm::StringRef name, ir::Op &op) {
+  static const std::map<std::string, ir::Op> table = {
+      {"sin", ir::Op::Sin},     {"cos", ir::Op::Cos},     {"tan", ir::Op::Tan},     {"asin", ir::Op::Asin},
+      {"acos", ir::Op::Acos},   {"atan", ir::Op::Atan},   {"atan2", ir::Op::Atan2}, {"sinh", ir::Op::Sinh},
+      {"cosh", ir::Op::Cosh},   {"tanh", ir::Op::Tanh},   {"exp", ir::Op::Exp},     {"exp2", ir::Op::Exp2},
+      {"expm1", ir::Op::Expm1}, {"log", ir::Op::Log},     {"log2", ir::Op::Log2},   {"log10", ir::Op::Log10},
+      {"log1p", ir::Op::Log1p}, {"sqrt", ir::Op::Sqrt},   {"cbrt", ir::Op::Cbrt},   {"pow", ir::Op::Pow},
+      {"hypot", ir::Op::Hypot}, {"fabs", ir::Op::Fabs},   {"fmin", ir::Op::Fmin},   {"fmax", ir::Op::Fmax},
+      {"erf", ir::Op::Erf},     {"floor", ir::Op::Floor}, {"ceil", ir::Op::Ceil},   {"round", ir::Op::Round},
+      {"trunc", ir::Op::Trunc}, {"abs", ir::Op::Fabs}};
+  name.consume_front("__builtin_");
+  auto it = table.find(name.str());
+  if (it == table.end() && (name.ends_with("f") || name.ends_with("l")) && name != "abs")
+    it = table.find(name.drop_back().str());
+  if (it == table.end()) return false;
+  op = it->second;
+  return true;
+}
+
+class Lowering {
+public:
+  Lowering(ASTContext &ctx, DiagnosticsEngine &diags, const Options &opts)
+      : ctx_(ctx), diags_(diags), sm_(ctx.getSourceManager()), opts_(opts) {
+    diagID_ = diags.getCustomDiagID(DiagnosticsEngine::Error, "cannot differentiate '%0': %1");
+    noteID_ = diags.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+    policy_ = ctx.getPrintingPolicy();
+    policy_.SuppressTagKeyword = true;
+    policy_.SuppressUnwrittenScope = true;
+  }
+
+  bool run(ir::Program &out, std::vector<MarkedFunction> *markedOut);
+
+private:
+  struct Entry {
+    const FunctionDecl *def = nullptr;
+    std::string irName;
+    bool marked = false;
+    bool done = false;
+    bool ok = false;
+    ir::Function fn;
+  };
+
+  ASTContext &ctx_;
+  DiagnosticsEngine &diags_;
+  SourceManager &sm_;
+  Options opts_;
+  unsigned diagID_ = 0, noteID_ = 0;
+  PrintingPolicy policy_{LangOptions()};
+  std::string current_; // name of the marked function being differentiated
+  std::vector<Entry> entries_;
+  std::map<const FunctionDecl *, size_t> index_;
+  std::set<std::string> irNames_;
+  std::deque<size_t> queue_;
+  std::map<const RecordDecl *, ir::TypeP> structs_;
+  bool failed_ = false;
+
+  // per function
+  ir::NameSupply names_;
+  const FunctionDecl *fd_ = nullptr;
+  ir::TypeP result_;
+
+  [[noreturn]] void fail(SourceLocation loc, const std::string &what) {
+    diags_.Report(loc, diagID_) << current_ << what;
+    throw Abort{};
+  }
+  void report(SourceLocation loc, const std::string &what) { diags_.Report(loc, diagID_) << current_ << what; }
+
+  std::string typeStr(QualType t) const { return t.getAsString(policy_); }
+  std::string qualTypeStr(QualType t) const {
+    return stripAnon(TypeName::getFullyQualifiedName(t, ctx_, policy_, /*WithGlobalNsPrefix=*/false));
+  }
+
+  // ---------------------------------------------------------------- types --
+  ir::TypeP typeOf(QualType qt, SourceLocation loc) {
+    if (qt.isVolatileQualified()) fail(loc, "volatile values are not supported");
+    QualType ct = qt.getCanonicalType();
+    if (ct->isReferenceType()) fail(loc, "references are not supported here ('" + typeStr(qt) + "')");
+    if (ct->isPointerType() || ct->isMemberPointerType()) fail(loc, "pointers are not supported yet ('" + typeStr(qt) + "')");
+    if (ct->isArrayType()) fail(loc, "arrays are not supported yet ('" + typeStr(qt) + "')");
+    if (const auto *bt = ct->getAs<BuiltinType>()) {
+      switch (bt->getKind()) {
+      case BuiltinType::Double: return ir::Type::f64();
+      case BuiltinType::Float: return ir::Type::f32();
+      case BuiltinType::Bool: return ir::Type::boolean();
+      default:
+        if (bt->isInteger()) return ir::Type::i64();
+        fail(loc, "values of type '" + typeStr(qt) + "' are not supported");
+      }
+    }
+    if (ct->isEnumeralType()) return ir::Type::i64();
+    if (const auto *rd = ct->getAsRecordDecl()) return structType(rd, qt, loc);
+    fail(loc, "values of type '" + typeStr(qt) + "' are not supported");
+  }
+
+  ir::TypeP structType(const RecordDecl *rd, QualType qt, SourceLocation loc) {
+    auto it = structs_.find(rd);
+    if (it != structs_.end()) return it->second;
+    std::string spelled = "'" + typeStr(qt) + "'";
+    if (rd->isUnion()) fail(loc, "unions are not supported (" + spelled + ")");
+    const auto *crd = dyn_cast<CXXRecordDecl>(rd);
+    if (!rd->getDefinition()) fail(loc, "incomplete type " + spelled);
+    if (crd && (crd->isLambda())) fail(loc, "lambda expressions are not supported");
+    if (crd && (crd->getNumBases() || crd->isPolymorphic() || !crd->isAggregate() || !crd->isTriviallyCopyable()))
+      fail(loc, "type " + spelled + " is not supported: only structs of plain values (aggregates without bases) are");
+    if (rd->getDeclContext()->isFunctionOrMethod()) fail(loc, "local types are not supported (" + spelled + ")");
+    std::vector<std::string> fields;
+    std::vector<ir::TypeP> types;
+    for (const FieldDecl *f : rd->fields()) {
+      if (f->isBitField()) fail(f->getLocation(), "bit-fields are not supported");
+      if (f->getType()->isReferenceType()) fail(f->getLocation(), "reference members are not supported");
+      fields.push_back(f->getNameAsString());
+      types.push_back(typeOf(f->getType(), f->getLocation()));
+    }
+    QualType bare = ctx_.getRecordType(rd);
+    auto t = ir::Type::structure(qualTypeStr(bare), fields, types);
+    structs_[rd] = t;
+    return t;
+  }
+
+  // Type of a parameter: by value, or a const reference to a scalar/struct.
+  ir::TypeP paramType(const ParmVarDecl *p) {
+    QualType t = p->getType();
+    if (t.isVolatileQualified()) fail(p->getLocation(), "volatile values are not supported");
+    std::string name = p->getName().empty() ? std::string("<unnamed>") : p->getNameAsString();
+    if (const auto *rt = t->getAs<ReferenceType>()) {
+      QualType pt = rt->getPointeeType();
+      if (!t->isLValueReferenceType() || !pt.isConstQualified())
+        fail(p->getLocation(), "non-const reference parameter '" + name + "' is not supported yet");
+      return typeOf(pt.getUnqualifiedType(), p->getLocation());
+    }
+    if (t->isPointerType() || isa<DecayedType>(t.getTypePtr()))
+      fail(p->getLocation(), "pointer parameter '" + name + "' is not supported yet");
+    return typeOf(t.getUnqualifiedType(), p->getLocation());
+  }
+
+  // ----------------------------------------------------------- helpers --
+  ir::Expr convert(const ir::Expr &e, const ir::TypeP &to) {
+    if (ir::sameType(e->type, to)) return e;
+    if (!e->type->isScalar() || !to->isScalar())
+      throw ir::IRError("conversion between " + ir::str(e->type) + " and " + ir::str(to));
+    if (const auto *c = e->as<ir::Const>()) { // fold literal conversions: 2 -> 2.0
+      if (to->isBool()) return ir::Const::makeBool(c->fvalue != 0);
+      if (to->isInt()) return ir::Const::makeInt(int64_t(c->fvalue));
+      if (to->isFloat()) return ir::Const::make(to->scalar == ir::Scalar::F32 ? double(float(c->fvalue)) : c->fvalue, to);
+    }
+    if (to->isBool()) return ir::Prim::make(ir::Op::Ne, {e, ir::Const::zero(e->type)});
+    return ir::Prim::makeCast(e, to);
+  }
+  ir::Expr toBool(const ir::Expr &e) { return convert(e, ir::Type::boolean()); }
+
+  static ir::Expr one(const ir::TypeP &t) {
+    if (t->isInt()) return ir::Const::makeInt(1);
+    return ir::Const::make(1.0, t);
+  }
+
+  ir::Expr constantFromAPValue(const APValue &v, QualType qt, SourceLocation loc) {
+    ir::TypeP t = typeOf(qt, loc);
+    if (v.isFloat()) return ir::Const::make(v.getFloat().convertToDouble(), t);
+    if (v.isInt()) {
+      if (t->isBool()) return ir::Const::makeBool(v.getInt().getBoolValue());
+      if (t->isFloat()) return ir::Const::make(double(v.getInt().getSExtValue()), t);
+      return ir::Const::makeInt(v.getInt().getSExtValue());
+    }
+    if (v.isStruct() && t->isStruct()) {
+      const RecordDecl *rd = qt->getAsRecordDecl();
+      std::vector<ir::Expr> es;
+      unsigned i = 0;
+      for (const FieldDecl *f : rd->fields()) es.push_back(constantFromAPValue(v.getStructField(i++), f->getType(), loc));
+      return ir::Tuple::makeStruct(t, es);
+    }
+    return nullptr;
+  }
+
+  ir::Expr tryConstant(const Expr *e) {
+    if (e->isValueDependent() || e->getType()->isVoidType()) return nullptr;
+    Expr::EvalResult r;
+    if (!e->EvaluateAsRValue(r, ctx_) || r.HasSideEffects) return nullptr;
+    QualType t = e->getType();
+    if (!t->isArithmeticType() && !t->isEnumeralType() && !t->isRecordType()) return nullptr;
+    return constantFromAPValue(r.Val, t.getUnqualifiedType(), e->getExprLoc());
+  }
+
+  // ------------------------------------------------------- functions --
+  std::string qualifiedPath(const FunctionDecl *fd) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    fd->getNameForDiagnostic(os, policy_, /*Qualified=*/true);
+    return stripAnon(os.str());
+  }
+
+  std::string enclosingNamespace(const FunctionDecl *fd) {
+    std::vector<std::string> parts;
+    for (const DeclContext *dc = fd->getDeclContext(); dc; dc = dc->getParent())
+      if (const auto *ns = dyn_cast<NamespaceDecl>(dc))
+        if (!ns->isAnonymousNamespace()) parts.push_back(ns->getNameAsString());
+    std::string r;
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) r += (r.empty() ? "" : "::") + *it;
+    return r;
+  }
+
+  size_t request(const FunctionDecl *def, bool marked) {
+    auto it = index_.find(def);
+    if (it != index_.end()) return it->second;
+    Entry e;
+    e.def = def;
+    e.marked = marked;
+    std::string base = qualifiedPath(def), name = base;
+    for (int k = 2; irNames_.count(name); ++k) name = base + "$" + std::to_string(k);
+    irNames_.insert(name);
+    e.irName = name;
+    entries_.push_back(std::move(e));
+    index_[def] = entries_.size() - 1;
+    return entries_.size() - 1;
+  }
+
+  void lowerEntry(size_t i);
+
+  // ------------------------------------------------------ expressions --
+  ir::Expr lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
+    auto it = env.find(vd);
+    if (it != env.end()) return it->second;
+    if (vd->hasLocalStorage()) fail(loc, "use of variable '" + vd->getNameAsString() + "' that is not in scope");
+    QualType t = vd->getType();
+    if (t.isConstQualified() || vd->isConstexpr()) {
+      if (t->isReferenceType()) fail(loc, "reference variables are not supported yet ('" + vd->getNameAsString() + "')");
+      if (const VarDecl *init = vd->getInitializingDeclaration()) {
+        if (const APValue *v = init->evaluateValue())
+          if (ir::Expr c = constantFromAPValue(*v, t.getUnqualifiedType(), loc)) return c;
+      }
+      fail(loc, "global constant '" + vd->getNameAsString() + "' has no constant initializer");
+    }
+    fail(loc, std::string("reads of ") + (vd->isStaticLocal() ? "static local" : "global") + " variable '" +
+                  vd->getNameAsString() + "' are not supported (only constants)");
+  }
+
+  ir::Expr lowerExpr(const Expr *e, Env &env);
+  ir::Expr lowerCast(const CastExpr *ce, Env &env);
+  ir::Expr lowerCall(const CallExpr *ce, Env &env);
+  ir::Expr lowerInitList(const InitListExpr *il, Env &env);
+
+  // ------------------------------------------------------- statements --
+  ir::Expr lowerSeq(const Seq *s, Env env, const Tail &tail);
+  ir::Expr lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail);
+  bool lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir::Expr &newValue);
+  ir::Expr bindAndContinue(const VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env, const Tail &tail) {
+    std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+    env[vd] = ir::Var::make(n, value->type);
+    ir::Expr body = lowerSeq(rest, env, tail);
+    return ir::Let::make(n, value, body);
+  }
+
+  const VarDecl *assignedRoot(const Expr *lhs, std::vector<int> &path, bool diagnose);
+  void collectAssigned(const Stmt *s, const Env &env, std::vector<const VarDecl *> &out);
+  static bool containsReturn(const Stmt *s) {
+    if (!s) return false;
+    if (isa<ReturnStmt>(s)) return true;
+    if (isa<LambdaExpr>(s)) return false;
+    for (const Stmt *c : s->children())
+      if (containsReturn(c)) return true;
+    return false;
+  }
+
+  ir::Expr readPath(ir::Expr v, const std::vector<int> &path) {
+    for (int i : path) v = ir::Proj::make(v, i);
+    return v;
+  }
+  ir::Expr updatePath(const ir::Expr &cur, const std::vector<int> &path, size_t k, const ir::Expr &val) {
+    if (k == path.size()) return convert(val, cur->type);
+    std::vector<ir::Expr> es;
+    for (size_t i = 0; i < cur->type->elems.size(); ++i) {
+      ir::Expr p = ir::Proj::make(cur, int(i));
+      es.push_back(int(i) == path[k] ? updatePath(p, path, k + 1, val) : p);
+    }
+    return ir::Tuple::makeStruct(cur->type, es);
+  }
+};
+
+// ====================================================== expressions ===
+
+ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
+  SourceLocation loc = e->getExprLoc();
+  if (const auto *p = dyn_cast<ParenExpr>(e)) return lowerExpr(p->getSubExpr(), env);
+  if (const auto *c = dyn_cast<ConstantExpr>(e)) return lowerExpr(c->getSubExpr(), env);
+  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) return lowerExpr(c->getSubExpr(), env);
+  if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) return lowerExpr(m->getSubExpr(), env);
+  if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) return lowerExpr(b->getSubExpr(), env);
+  if (const auto *d = dyn_cast<CXXDefaultArgExpr>(e)) return lowerExpr(d->getExpr(), env);
+  if (const auto *d = dyn_cast<CXXDefaultInitExpr>(e)) return lowerExpr(d->getExpr(), env);
+  if (const auto *c = dyn_cast<CastExpr>(e)) return lowerCast(c, env);
+  if (const auto *f = dyn_cast<FloatingLiteral>(e))
+    return ir::Const::make(f->getValueAsApproximateDouble(), typeOf(f->getType(), loc));
+  if (const auto *i = dyn_cast<IntegerLiteral>(e)) return ir::Const::makeInt(int64_t(i->getValue().getZExtValue()));
+  if (const auto *c = dyn_cast<CharacterLiteral>(e)) return ir::Const::makeInt(int64_t(c->getValue()));
+  if (const auto *b = dyn_cast<CXXBoolLiteralExpr>(e)) return ir::Const::makeBool(b->getValue());
+  if (isa<ImplicitValueInitExpr>(e) || isa<CXXScalarValueInitExpr>(e)) return ir::Const::zero(typeOf(e->getType(), loc));
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
+    const ValueDecl *vd = d->getDecl();
+    if (const auto *v = dyn_cast<VarDecl>(vd)) return lookupVar(v, env, loc);
+    if (const auto *ec = dyn_cast<EnumConstantDecl>(vd)) return ir::Const::makeInt(ec->getInitVal().getSExtValue());
+    if (isa<FunctionDecl>(vd)) fail(loc, "function pointers are not supported");
+    fail(loc, "reference to '" + vd->getNameAsString() + "' is not supported");
+  }
+  if (const auto *m = dyn_cast<MemberExpr>(e)) {
+    if (m->isArrow()) fail(loc, "pointers are not supported yet ('->' member access)");
+    const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!field) {
+      if (const auto *vd = dyn_cast<VarDecl>(m->getMemberDecl())) return lookupVar(vd, env, loc);
+      fail(loc, "calls to member functions are not supported yet");
+    }
+    ir::Expr base = lowerExpr(m->getBase(), env);
+    if (!base->type->isStruct()) fail(loc, "member access on a non-struct value");
+    return ir::Proj::make(base, int(field->getFieldIndex()));
+  }
+  if (const auto *u = dyn_cast<UnaryOperator>(e)) {
+    switch (u->getOpcode()) {
+    case UO_Plus: return lowerExpr(u->getSubExpr(), env);
+    case UO_Minus: {
+      ir::Expr x = lowerExpr(u->getSubExpr(), env);
+      return ir::Prim::make(ir::Op::Neg, {convert(x, typeOf(u->getType(), loc))});
+    }
+    case UO_LNot: return ir::Prim::make(ir::Op::Not, {toBool(lowerExpr(u->getSubExpr(), env))});
+    case UO_Deref: case UO_AddrOf: fail(loc, "pointers are not supported yet");
+    case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:
+      fail(loc, "increment or decrement inside an expression is not supported (use a separate statement)");
+    case UO_Not: fail(loc, "bitwise operator '~' is not supported");
+    default: fail(loc, std::string("unary operator '") + UnaryOperator::getOpcodeStr(u->getOpcode()).str() + "' is not supported");
+    }
+  }
+  if (const auto *b = dyn_cast<BinaryOperator>(e)) {
+    BinaryOperatorKind op = b->getOpcode();
+    std::string spelling = BinaryOperator::getOpcodeStr(op).str();
+    if (b->isAssignmentOp())
+      fail(loc, "assignment inside an expression is not supported (use a separate statement)");
+    if (op == BO_Comma) fail(loc, "the comma operator is not supported");
+    if (op == BO_LAnd || op == BO_LOr)
+      return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or,
+                            {toBool(lowerExpr(b->getLHS(), env)), toBool(lowerExpr(b->getRHS(), env))});
+    if (b->isShiftOp() || b->isBitwiseOp()) fail(loc, "bitwise operator '" + spelling + "' is not supported");
+    if (b->isPtrMemOp()) fail(loc, "pointers to members are not supported");
+    ir::Expr l = lowerExpr(b->getLHS(), env), r = lowerExpr(b->getRHS(), env);
+    if (!l->type->isScalar() || !r->type->isScalar()) fail(loc, "operator '" + spelling + "' on non-scalar values");
+    if (b->isComparisonOp()) {
+      // both operands have the common type after Sema's conversions
+      if (!ir::sameType(l->type, r->type)) {
+        ir::TypeP common = l->type->isFloat() ? l->type : r->type;
+        l = convert(l, common), r = convert(r, common);
+      }
+      ir::Op o = op == BO_LT ? ir::Op::Lt : op == BO_LE ? ir::Op::Le : op == BO_GT ? ir::Op::Gt
+               : op == BO_GE ? ir::Op::Ge : op == BO_EQ ? ir::Op::Eq : op == BO_NE ? ir::Op::Ne : ir::Op::Eq;
+      if (op == BO_Cmp) fail(loc, "the three-way comparison operator is not supported");
+      return ir::Prim::make(o, {l, r});
+    }
+    ir::TypeP t = typeOf(b->getType(), loc);
+    l = convert(l, t), r = convert(r, t);
+    switch (op) {
+    case BO_Add: return ir::Prim::make(ir::Op::Add, {l, r});
+    case BO_Sub: return ir::Prim::make(ir::Op::Sub, {l, r});
+    case BO_Mul: return ir::Prim::make(ir::Op::Mul, {l, r});
+    case BO_Div: return ir::Prim::make(ir::Op::Div, {l, r});
+    case BO_Rem:
+      if (!t->isInt()) fail(loc, "operator '%' on non-integers");
+      return ir::Prim::make(ir::Op::Mod, {l, r});
+    default: fail(loc, "operator '" + spelling + "' is not supported");
+    }
+  }
+  if (const auto *c = dyn_cast<ConditionalOperator>(e)) {
+    if (c->getType()->isVoidType()) fail(loc, "conditional expressions of type void are not supported");
+    ir::TypeP t = typeOf(c->getType(), loc);
+    ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
+    return ir::If::make(cond, convert(lowerExpr(c->getTrueExpr(), env), t), convert(lowerExpr(c->getFalseExpr(), env), t));
+  }
+  if (isa<BinaryConditionalOperator>(e)) fail(loc, "the '?:' extension is not supported");
+  if (const auto *c = dyn_cast<CallExpr>(e)) return lowerCall(c, env);
+  if (const auto *il = dyn_cast<InitListExpr>(e)) return lowerInitList(il, env);
+  if (const auto *c = dyn_cast<CXXConstructExpr>(e)) {
+    const CXXConstructorDecl *ctor = c->getConstructor();
+    if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isAggregate())) {
+      if (c->getNumArgs() == 0) return ir::Const::zero(typeOf(c->getType(), loc));
+      if (c->getNumArgs() == 1 && (ctor->isCopyOrMoveConstructor()))
+        return convert(lowerExpr(c->getArg(0), env), typeOf(c->getType(), loc));
+    }
+    fail(loc, "calls to constructors of '" + typeStr(c->getType()) + "' are not supported");
+  }
+  if (const auto *u = dyn_cast<UnaryExprOrTypeTraitExpr>(e)) {
+    if (ir::Expr k = tryConstant(u)) return k;
+    fail(loc, "this 'sizeof'/'alignof' expression is not supported");
+  }
+  if (isa<LambdaExpr>(e)) fail(loc, "lambda expressions are not supported");
+  if (isa<CXXThrowExpr>(e)) fail(loc, "exceptions are not supported ('throw' expression)");
+  if (isa<ArraySubscriptExpr>(e)) fail(loc, "arrays are not supported yet (subscript)");
+  if (isa<CXXThisExpr>(e)) fail(loc, "member functions are not supported yet ('this')");
+  if (isa<StringLiteral>(e)) fail(loc, "string literals are not supported");
+  if (isa<CXXNullPtrLiteralExpr>(e)) fail(loc, "pointers are not supported yet ('nullptr')");
+  if (isa<CXXNewExpr>(e) || isa<CXXDeleteExpr>(e)) fail(loc, "'new' and 'delete' are not supported");
+  if (isa<StmtExpr>(e)) fail(loc, "statement expressions are not supported");
+  if (ir::Expr k = tryConstant(e)) return k;
+  fail(loc, std::string("expression '") + e->getStmtClassName() + "' is not supported");
+}
+
+ir::Expr Lowering::lowerCast(const CastExpr *ce, Env &env) {
+  SourceLocation loc = ce->getExprLoc();
+  const Expr *sub = ce->getSubExpr();
+  switch (ce->getCastKind()) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+  case CK_ConstructorConversion:
+    return lowerExpr(sub, env);
+  case CK_IntegralToFloating:
+  case CK_FloatingToIntegral:
+  case CK_FloatingCast:
+  case CK_IntegralCast:
+  case CK_IntegralToBoolean:
+  case CK_FloatingToBoolean:
+  case CK_BooleanToSignedIntegral:
+    return convert(lowerExpr(sub, env), typeOf(ce->getType(), loc));
+  case CK_ToVoid:
+    fail(loc, "casts to void are only supported as statements");
+  case CK_ArrayToPointerDecay:
+  case CK_NullToPointer:
+  case CK_BitCast:
+  case CK_PointerToBoolean:
+  case CK_PointerToIntegral:
+  case CK_IntegralToPointer:
+  case CK_LValueToRValueBitCast:
+    fail(loc, "pointers are not supported yet");
+  case CK_FunctionToPointerDecay:
+    fail(loc, "function pointers are not supported");
+  case CK_DerivedToBase:
+  case CK_UncheckedDerivedToBase:
+  case CK_BaseToDerived:
+  case CK_Dynamic:
+    fail(loc, "class hierarchies are not supported");
+  case CK_UserDefinedConversion:
+    fail(loc, "user-defined conversions are not supported");
+  default:
+    fail(loc, std::string("conversion '") + ce->getCastKindName() + "' is not supported");
+  }
+}
+
+ir::Expr Lowering::lowerInitList(const InitListExpr *il, Env &env) {
+  SourceLocation loc = il->getExprLoc();
+  QualType qt = il->getType();
+  ir::TypeP t = typeOf(qt, loc);
+  if (t->isScalar()) {
+    if (il->getNumInits() == 0) return ir::Const::zero(t);
+    return convert(lowerExpr(il->getInit(0), env), t);
+  }
+  const RecordDecl *rd = qt->getAsRecordDecl();
+  std::vector<ir::Expr> es;
+  unsigned i = 0;
+  for (const FieldDecl *f : rd->fields()) {
+    ir::TypeP ft = t->elems[es.size()];
+    if (i < il->getNumInits()) es.push_back(convert(lowerExpr(il->getInit(i), env), ft));
+    else if (f->hasInClassInitializer() && f->getInClassInitializer())
+      es.push_back(convert(lowerExpr(f->getInClassInitializer(), env), ft));
+    else es.push_back(ir::Const::zero(ft));
+    ++i;
+  }
+  return ir::Tuple::makeStruct(t, es);
+}
+
+ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
+  SourceLocation loc = ce->getExprLoc();
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
+    if (ir::Expr k = tryConstant(ce)) return k;
+    const CXXMethodDecl *m = mc->getMethodDecl();
+    if (m && m->isVirtual()) fail(loc, "virtual calls are not supported ('" + m->getNameAsString() + "')");
+    fail(loc, "calls to member functions are not supported yet ('" + (m ? m->getNameAsString() : std::string("?")) + "')");
+  }
+  const FunctionDecl *fd = ce->getDirectCallee();
+  if (!fd) fail(loc, "calls through function pointers are not supported");
+  std::string fname = fd->getNameAsString();
+  if (const auto *m = dyn_cast<CXXMethodDecl>(fd)) {
+    if (!m->isStatic()) {
+      if (m->isVirtual()) fail(loc, "virtual calls are not supported ('" + fname + "')");
+      fail(loc, "calls to member functions are not supported yet ('" + fname + "')");
+    }
+  }
+  QualType rt = ce->getType();
+  if (rt->isVoidType()) fail(loc, "calls to functions returning void are not supported ('" + fname + "')");
+
+  // <cmath> and friends
+  ir::Op op;
+  if (fd->getIdentifier() && isStdOrGlobal(fd->getDeclContext())) {
+    llvm::StringRef n = fd->getName();
+    bool inStd = !fd->getDeclContext()->getRedeclContext()->isTranslationUnit();
+    bool system = inStd || !fd->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(fd->getLocation()));
+    if ((n == "min" || n == "max") && inStd && ce->getNumArgs() == 2) {
+      ir::TypeP t = typeOf(rt.getNonReferenceType().getUnqualifiedType(), loc);
+      ir::Expr a = convert(lowerExpr(ce->getArg(0), env), t), b = convert(lowerExpr(ce->getArg(1), env), t);
+      if (n == "min") return ir::If::make(ir::Prim::make(ir::Op::Lt, {b, a}), b, a);
+      return ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a);
+    }
+    if (system && mathOpByName(n, op) && int(ce->getNumArgs()) == ir::opArity(op)) {
+      ir::TypeP t = typeOf(rt.getUnqualifiedType(), loc);
+      std::vector<ir::Expr> args;
+      for (unsigned i = 0; i < ce->getNumArgs(); ++i) args.push_back(convert(lowerExpr(ce->getArg(i), env), t));
+      if (t->isInt()) {
+        if (n != "abs" && n != "labs" && n != "llabs") fail(loc, "'" + fname + "' on integers is not supported");
+        ir::Expr x = args[0];
+        return ir::If::make(ir::Prim::make(ir::Op::Lt, {x, ir::Const::makeInt(0)}), ir::Prim::make(ir::Op::Neg, {x}), x);
+      }
+      return ir::Prim::make(op, args);
+    }
+  }
+  if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
+  if (fd->getReturnType()->isReferenceType()) {
+    if (ir::Expr k = tryConstant(ce)) return k;
+    fail(loc, "calls to functions returning references are not supported ('" + fname + "')");
+  }
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || !def->hasBody() || isa<CXXTryStmt>(def->getBody())) {
+    if (ir::Expr k = tryConstant(ce)) return k;
+    fail(loc, "call to '" + fname + "' whose body is not visible");
+  }
+  std::vector<ir::Expr> args;
+  if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i)
+    args.push_back(convert(lowerExpr(ce->getArg(i), env), paramType(def->getParamDecl(i))));
+  ir::TypeP result = typeOf(def->getReturnType().getUnqualifiedType(), def->getLocation());
+  size_t idx = request(def, false);
+  if (!entries_[idx].done) queue_.push_back(idx);
+  return ir::Call::make(entries_[idx].irName, args, result);
+}
+
+// ======================================================= statements ===
+
+const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, bool diagnose) {
+  lhs = lhs->IgnoreParens();
+  if (const auto *c = dyn_cast<ImplicitCastExpr>(lhs)) if (c->getCastKind() == CK_NoOp) return assignedRoot(c->getSubExpr(), path, diagnose);
+  SourceLocation loc = lhs->getExprLoc();
+  if (const auto *d = dyn_cast<DeclRefExpr>(lhs)) {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    if (!vd) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }
+    if (!vd->hasLocalStorage()) {
+      if (!diagnose) return nullptr;
+      if (vd->isStaticLocal()) fail(loc, "writes to static local variable '" + vd->getNameAsString() + "'");
+      fail(loc, "writes to global variable '" + vd->getNameAsString() + "'");
+    }
+    if (vd->getType()->isReferenceType()) {
+      if (diagnose) fail(loc, "writes through reference '" + vd->getNameAsString() + "' are not supported yet");
+      return nullptr;
+    }
+    return vd;
+  }
+  if (const auto *m = dyn_cast<MemberExpr>(lhs)) {
+    if (m->isArrow()) { if (diagnose) fail(loc, "pointers are not supported yet ('->' member access)"); return nullptr; }
+    const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!f) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }
+    const VarDecl *root = assignedRoot(m->getBase(), path, diagnose);
+    path.push_back(int(f->getFieldIndex()));
+    return root;
+  }
+  if (!diagnose) return nullptr;
+  if (isa<ArraySubscriptExpr>(lhs)) fail(loc, "arrays are not supported yet (subscript)");
+  if (const auto *u = dyn_cast<UnaryOperator>(lhs); u && u->getOpcode() == UO_Deref) fail(loc, "pointers are not supported yet");
+  fail(loc, "assignment to this expression is not supported");
+}
+
+static bool isTrivialStructAssign(const CXXOperatorCallExpr *oc) {
+  if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return false;
+  const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
+  return m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial();
+}
+
+// If `e` is an assignment-like expression, lowers it: the root variable and
+// its new value. Returns false for other expressions.
+bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir::Expr &newValue) {
+  e = e->IgnoreParens();
+  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
+  const Expr *lhs = nullptr, *rhs = nullptr;
+  ir::Op op = ir::Op::Add;
+  bool compound = false, incdec = false;
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) {
+    lhs = b->getLHS(), rhs = b->getRHS();
+    if (const auto *ca = dyn_cast<CompoundAssignOperator>(b)) {
+      compound = true;
+      switch (ca->getOpcode()) {
+      case BO_AddAssign: op = ir::Op::Add; break;
+      case BO_SubAssign: op = ir::Op::Sub; break;
+      case BO_MulAssign: op = ir::Op::Mul; break;
+      case BO_DivAssign: op = ir::Op::Div; break;
+      case BO_RemAssign: op = ir::Op::Mod; break;
+      default:
+        fail(b->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(ca->getOpcode()).str() + "' is not supported");
+      }
+    }
+  } else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
+    lhs = u->getSubExpr();
+    incdec = true;
+    op = u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub;
+  } else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc)) {
+    lhs = oc->getArg(0), rhs = oc->getArg(1);
+  } else {
+    return false;
+  }
+  std::vector<int> path;
+  root = assignedRoot(lhs, path, true);
+  auto it = env.find(root);
+  if (it == env.end()) fail(lhs->getExprLoc(), "assignment to '" + root->getNameAsString() + "' which is not a local variable");
+  ir::Expr cur = it->second;
+  ir::Expr old = readPath(cur, path);
+  ir::Expr value;
+  if (incdec) {
+    if (!old->type->isScalar() || old->type->isBool()) fail(e->getExprLoc(), "increment of a non-arithmetic value");
+    value = ir::Prim::make(op, {old, one(old->type)});
+  } else if (compound) {
+    const auto *ca = cast<CompoundAssignOperator>(e);
+    ir::TypeP ct = typeOf(ca->getComputationResultType(), e->getExprLoc());
+    ir::Expr r = lowerExpr(rhs, env);
+    if (!old->type->isScalar()) fail(e->getExprLoc(), "compound assignment to a non-scalar value");
+    if (op == ir::Op::Mod && !ct->isInt()) fail(e->getExprLoc(), "operator '%' on non-integers");
+    value = convert(ir::Prim::make(op, {convert(old, ct), convert(r, ct)}), old->type);
+  } else {
+    value = convert(lowerExpr(rhs, env), old->type);
+  }
+  newValue = updatePath(cur, path, 0, value);
+  return true;
+}
+
+void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const VarDecl *> &out) {
+  if (!s) return;
+  if (isa<LambdaExpr>(s)) return;
+  const Expr *lhs = nullptr;
+  if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) lhs = b->getLHS();
+  else if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && isTrivialStructAssign(oc)) lhs = oc->getArg(0);
+  if (lhs) {
+    std::vector<int> path;
+    if (const VarDecl *vd = assignedRoot(lhs, path, false))
+      if (env.count(vd) && std::find(out.begin(), out.end(), vd) == out.end()) out.push_back(vd);
+  }
+  for (const Stmt *c : s->children()) collectAssigned(c, env, out);
+}
+
+ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail) {
+  if (is->getInit() || is->getConditionVariable())
+    fail(is->getIfLoc(), "'if' statements with an initializer or a condition variable are not supported");
+  if (is->isConsteval()) fail(is->getIfLoc(), "'if consteval' is not supported");
+  const Stmt *thenS = is->getThen(), *elseS = is->getElse();
+  ir::Expr cond = toBool(lowerExpr(is->getCond(), env));
+  if (containsReturn(thenS) || containsReturn(elseS)) {
+    // continuation style: the rest of the block goes into both branches
+    Seq t{&thenS, &thenS + 1, rest};
+    Seq f{&elseS, elseS ? &elseS + 1 : &elseS, rest};
+    Env envT = env, envF = env;
+    ir::Expr te = lowerSeq(&t, envT, tail);
+    ir::Expr ee = lowerSeq(&f, envF, tail);
+    if (!ir::sameType(te->type, ee->type)) throw ir::IRError("branches of if differ in type");
+    return ir::If::make(cond, te, ee);
+  }
+  std::vector<const VarDecl *> assigned;
+  collectAssigned(thenS, env, assigned);
+  collectAssigned(elseS, env, assigned);
+  Tail join = [&assigned](Env &e2) -> ir::Expr {
+    if (assigned.empty()) return ir::Const::makeBool(false);
+    std::vector<ir::Expr> vs;
+    for (const VarDecl *v : assigned) vs.push_back(e2.at(v));
+    return vs.size() == 1 ? vs[0] : ir::Tuple::make(vs);
+  };
+  Seq t{&thenS, &thenS + 1, nullptr};
+  Seq f{&elseS, elseS ? &elseS + 1 : &elseS, nullptr};
+  ir::Expr te = lowerSeq(&t, env, join);
+  ir::Expr ee = lowerSeq(&f, env, join);
+  if (assigned.empty()) return lowerSeq(rest, env, tail); // nothing observable
+  ir::Expr joined = ir::If::make(cond, te, ee);
+  if (assigned.size() == 1) {
+    const VarDecl *v = assigned[0];
+    return bindAndContinue(v, joined, rest, env, tail);
+  }
+  std::string tn = names_.fresh("merged");
+  ir::Expr tv = ir::Var::make(tn, joined->type);
+  std::vector<std::pair<std::string, ir::Expr>> binds;
+  for (size_t i = 0; i < assigned.size(); ++i) {
+    std::string n = names_.fresh(assigned[i]->getNameAsString());
+    ir::Expr val = ir::Proj::make(tv, int(i));
+    env[assigned[i]] = ir::Var::make(n, val->type);
+    binds.push_back({n, val});
+  }
+  ir::Expr body = lowerSeq(rest, env, tail);
+  for (auto it = binds.rbegin(); it != binds.rend(); ++it) body = ir::Let::make(it->first, it->second, body);
+  return ir::Let::make(tn, joined, body);
+}
+
+ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
+  while (s && s->b == s->e) s = s->next;
+  if (!s) return tail(env);
+  const Stmt *st = *s->b;
+  Seq restNode{s->b + 1, s->e, s->next};
+  const Seq *rest = &restNode;
+  SourceLocation loc = st->getBeginLoc();
+
+  if (const auto *cs = dyn_cast<CompoundStmt>(st)) {
+    Seq inner{cs->body_begin(), cs->body_end(), rest};
+    return lowerSeq(&inner, env, tail);
+  }
+  if (isa<NullStmt>(st)) return lowerSeq(rest, env, tail);
+  if (const auto *rs = dyn_cast<ReturnStmt>(st)) {
+    if (!rs->getRetValue()) fail(loc, "'return' without a value");
+    return convert(lowerExpr(rs->getRetValue(), env), result_);
+  }
+  if (const auto *ds = dyn_cast<DeclStmt>(st)) {
+    // one declaration at a time: lower the first, then the remainder
+    std::vector<const VarDecl *> vars;
+    for (const Decl *d : ds->decls()) {
+      if (const auto *vd = dyn_cast<VarDecl>(d)) {
+        if (vd->isStaticLocal()) {
+          if (vd->getType().isConstQualified() || vd->isConstexpr()) continue; // read as a constant
+          fail(vd->getLocation(), "static local variables are not supported ('" + vd->getNameAsString() + "')");
+        }
+        if (vd->hasExternalStorage()) fail(vd->getLocation(), "local 'extern' declarations are not supported");
+        if (vd->getType().isVolatileQualified()) fail(vd->getLocation(), "volatile values are not supported");
+        if (vd->getType()->isReferenceType())
+          fail(vd->getLocation(), "reference variables are not supported yet ('" + vd->getNameAsString() + "')");
+        if (isa<DecompositionDecl>(vd)) fail(vd->getLocation(), "structured bindings are not supported");
+        vars.push_back(vd);
+      } else if (isa<RecordDecl>(d)) {
+        continue; // local types are rejected where used
+      }
+    }
+    // lower the declarations as a chain of lets
+    std::function<ir::Expr(size_t, Env &)> go = [&](size_t k, Env &e2) -> ir::Expr {
+      if (k == vars.size()) return lowerSeq(rest, e2, tail);
+      const VarDecl *vd = vars[k];
+      ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), vd->getLocation());
+      ir::Expr init = vd->getInit() ? convert(lowerExpr(vd->getInit(), e2), t) : ir::Const::zero(t);
+      std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+      e2[vd] = ir::Var::make(n, t);
+      ir::Expr body = go(k + 1, e2);
+      return ir::Let::make(n, init, body);
+    };
+    return go(0, env);
+  }
+  if (const auto *is = dyn_cast<IfStmt>(st)) return lowerIf(is, rest, env, tail);
+  if (isa<ForStmt>(st)) fail(loc, "loops are not supported yet ('for' statement)");
+  if (isa<CXXForRangeStmt>(st)) fail(loc, "loops are not supported yet (range-based 'for' statement)");
+  if (isa<WhileStmt>(st)) fail(loc, "loops are not supported yet ('while' statement)");
+  if (isa<DoStmt>(st)) fail(loc, "loops are not supported yet ('do' statement)");
+  if (isa<SwitchStmt>(st)) fail(loc, "'switch' statements are not supported yet");
+  if (isa<GotoStmt>(st) || isa<IndirectGotoStmt>(st)) fail(loc, "'goto' is not supported");
+  if (isa<LabelStmt>(st)) fail(loc, "labels and 'goto' are not supported");
+  if (isa<CXXTryStmt>(st)) fail(loc, "exceptions are not supported ('try' statement)");
+  if (isa<AsmStmt>(st)) fail(loc, "inline assembly is not supported");
+  if (isa<BreakStmt>(st) || isa<ContinueStmt>(st)) fail(loc, "'break' and 'continue' are not supported");
+  if (isa<CoroutineBodyStmt>(st) || isa<CoreturnStmt>(st)) fail(loc, "coroutines are not supported");
+  if (const auto *e = dyn_cast<Expr>(st)) {
+    const VarDecl *root = nullptr;
+    ir::Expr value;
+    if (lowerAssignment(e, env, root, value)) return bindAndContinue(root, value, rest, env, tail);
+    // assert(...) has no effect on the value or its derivatives
+    if (loc.isMacroID() && Lexer::getImmediateMacroName(loc, sm_, ctx_.getLangOpts()) == "assert")
+      return lowerSeq(rest, env, tail);
+    const Expr *x = e->IgnoreParens();
+    if (const auto *c = dyn_cast<CStyleCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
+    else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
+    // a value computed for nothing: lower it anyway so unsupported constructs are reported
+    (void)lowerExpr(x, env);
+    return lowerSeq(rest, env, tail);
+  }
+  fail(loc, std::string("statement '") + st->getStmtClassName() + "' is not supported");
+}
+
+// ======================================================== functions ===
+
+// The constructs that make a body unsupported whatever else it contains,
+// reported first (in source order) so the diagnostic names the real culprit.
+class Prescan : public RecursiveASTVisitor<Prescan> {
+public:
+  SourceLocation loc;
+  std::string what;
+  bool found(SourceLocation l, std::string w) {
+    loc = l;
+    what = std::move(w);
+    return false; // stop
+  }
+  bool TraverseLambdaExpr(LambdaExpr *e) { return found(e->getBeginLoc(), "lambda expressions are not supported"); }
+  bool VisitForStmt(ForStmt *s) { return found(s->getBeginLoc(), "loops are not supported yet ('for' statement)"); }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *s) {
+    return found(s->getBeginLoc(), "loops are not supported yet (range-based 'for' statement)");
+  }
+  bool VisitWhileStmt(WhileStmt *s) { return found(s->getBeginLoc(), "loops are not supported yet ('while' statement)"); }
+  bool VisitDoStmt(DoStmt *s) { return found(s->getBeginLoc(), "loops are not supported yet ('do' statement)"); }
+  bool VisitSwitchStmt(SwitchStmt *s) { return found(s->getBeginLoc(), "'switch' statements are not supported yet"); }
+  bool VisitGotoStmt(GotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
+  bool VisitCXXTryStmt(CXXTryStmt *s) { return found(s->getBeginLoc(), "exceptions are not supported ('try' statement)"); }
+  bool VisitCXXThrowExpr(CXXThrowExpr *e) { return found(e->getBeginLoc(), "exceptions are not supported ('throw' expression)"); }
+  bool VisitAsmStmt(AsmStmt *s) { return found(s->getAsmLoc(), "inline assembly is not supported"); }
+  bool VisitCallExpr(CallExpr *c) {
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(c)) {
+      const CXXMethodDecl *m = mc->getMethodDecl();
+      if (m && m->isVirtual())
+        return found(c->getExprLoc(), "virtual calls are not supported ('" + m->getNameAsString() + "')");
+      return true;
+    }
+    if (isa<CXXPseudoDestructorExpr>(c->getCallee()->IgnoreParens())) return true;
+    if (!c->getDirectCallee() && !c->isTypeDependent())
+      return found(c->getExprLoc(), "calls through function pointers are not supported");
+    return true;
+  }
+};
+
+void Lowering::lowerEntry(size_t i) {
+  entries_[i].done = true;
+  const Entry en = entries_[i]; // entries_ grows while lowering: no reference
+  const FunctionDecl *fd = en.def;
+  fd_ = fd;
+  names_ = ir::NameSupply();
+  try {
+    if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic())
+      fail(fd->getLocation(), "member functions are not supported yet ('" + fd->getNameAsString() + "')");
+    if (fd->isVariadic()) fail(fd->getLocation(), "variadic functions are not supported");
+    if (fd->getReturnType()->isVoidType()) fail(fd->getLocation(), "functions returning void are not supported");
+    if (isa<CXXTryStmt>(fd->getBody())) fail(fd->getBody()->getBeginLoc(), "exceptions are not supported ('try' statement)");
+    {
+      Prescan pre;
+      pre.TraverseStmt(const_cast<Stmt *>(fd->getBody()));
+      if (!pre.what.empty()) fail(pre.loc, pre.what);
+    }
+    ir::Function f;
+    f.name = en.irName;
+    f.marked = en.marked;
+    // WRT list
+    std::vector<std::string> wrt;
+    bool hasWrt = false;
+    if (en.marked) {
+      if (const AnnotateAttr *a = markAttr(fd); a && a->getAnnotation().starts_with(kMarkWrt)) {
+        hasWrt = true;
+        llvm::StringRef list = a->getAnnotation().drop_front(kMarkWrt.size());
+        llvm::SmallVector<llvm::StringRef, 8> parts;
+        list.split(parts, ',', -1, false);
+        for (auto p : parts) {
+          p = p.trim();
+          if (p.empty()) continue;
+          bool found = false;
+          for (const ParmVarDecl *pd : fd->parameters()) found |= pd->getName() == p;
+          if (!found) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "', which is not a parameter");
+          wrt.push_back(p.str());
+        }
+        if (wrt.empty()) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names no parameter");
+      }
+    }
+    Env env;
+    unsigned k = 0;
+    for (const ParmVarDecl *pd : fd->parameters()) {
+      ir::Param p;
+      p.name = pd->getName().empty() ? names_.fresh("arg" + std::to_string(k)) : pd->getNameAsString();
+      names_.reserve(p.name);
+      p.type = paramType(pd);
+      p.active = ir::isActive(p.type);
+      if (hasWrt && std::find(wrt.begin(), wrt.end(), p.name) == wrt.end()) p.active = false;
+      else if (hasWrt && !p.active)
+        fail(pd->getLocation(), "parameter '" + p.name + "' named in 'UNFAD_GRADIENT_WRT' is not floating-point");
+      env[pd] = ir::Var::make(p.name, p.type);
+      f.params.push_back(p);
+      ++k;
+    }
+    if (en.marked) {
+      QualType rt = fd->getReturnType();
+      if (!rt->isRealFloatingType() || rt->isSpecificBuiltinType(BuiltinType::LongDouble))
+        fail(fd->getLocation(), "return type '" + typeStr(rt) + "' is not floating-point (double or float)");
+      bool any = false;
+      for (auto &p : f.params) any |= p.active;
+      if (!any) fail(fd->getLocation(), "no active (floating-point) parameter");
+    }
+    result_ = typeOf(fd->getReturnType().getUnqualifiedType(), fd->getLocation());
+    f.result = result_;
+    const auto *body = cast<CompoundStmt>(fd->getBody());
+    Seq s{body->body_begin(), body->body_end(), nullptr};
+    SourceLocation endLoc = body->getRBracLoc();
+    Tail end = [this, endLoc](Env &) -> ir::Expr {
+      fail(endLoc, "control reaches the end of the function without a 'return'");
+    };
+    f.body = lowerSeq(&s, env, end);
+    if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
+    // C++ information
+    ir::CxxInfo &cx = f.cxx;
+    cx.name = fd->getNameAsString();
+    cx.qualifiedName = "::" + qualifiedPath(fd);
+    cx.enclosingNamespace = enclosingNamespace(fd);
+    cx.isStatic = fd->getStorageClass() == SC_Static;
+    cx.isInline = fd->isInlineSpecified();
+    cx.isConstexpr = fd->isConstexpr();
+    bool written = en.marked;
+    cx.returnType = written ? typeStr(fd->getReturnType()) : qualTypeStr(fd->getReturnType());
+    for (const ParmVarDecl *pd : fd->parameters())
+      cx.paramTypes.push_back(written ? typeStr(pd->getType()) : qualTypeStr(pd->getType()));
+    SourceLocation at = sm_.getExpansionLoc(fd->getLocation());
+    cx.file = sm_.getFilename(at).str();
+    cx.line = sm_.getExpansionLineNumber(at);
+    entries_[i].fn = std::move(f);
+    entries_[i].ok = true;
+  } catch (Abort &) {
+    failed_ = true;
+  } catch (ir::IRError &err) {
+    report(fd->getLocation(), std::string("internal error: ") + err.what());
+    failed_ = true;
+  }
+}
+
+class MarkFinder : public RecursiveASTVisitor<MarkFinder> {
+public:
+  std::vector<const FunctionDecl *> found;
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (markAttr(fd)) found.push_back(fd);
+    return true;
+  }
+};
+
+bool Lowering::run(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
+  if (diags_.hasErrorOccurred() && !opts_.lowerDespiteErrors) return false;
+  unsigned errorsBefore = diags_.getNumErrors();
+  MarkFinder finder;
+  finder.TraverseDecl(ctx_.getTranslationUnitDecl());
+  std::vector<const FunctionDecl *> roots;
+  for (const FunctionDecl *fd : finder.found) {
+    current_ = fd->getNameAsString();
+    bool inMain = sm_.isInMainFile(sm_.getExpansionLoc(fd->getLocation()));
+    if (!fd->doesThisDeclarationHaveABody()) {
+      if (!fd->getDefinition() && (inMain || !opts_.mainFileOnly) && !fd->isTemplated()) {
+        // a marked declaration in a header may well be defined in another file
+        if (inMain) report(fd->getLocation(), "the marked function has no definition (put the mark on the definition)");
+        if (inMain) failed_ = true;
+      }
+      continue;
+    }
+    if (opts_.mainFileOnly && !inMain) continue;
+    if (fd->isTemplated() || fd->getDescribedFunctionTemplate()) {
+      report(fd->getLocation(), "function templates cannot be marked yet");
+      failed_ = true;
+      continue;
+    }
+    if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic()) {
+      report(fd->getLocation(), "member functions cannot be marked yet");
+      failed_ = true;
+      continue;
+    }
+    if (std::find(roots.begin(), roots.end(), fd) == roots.end()) roots.push_back(fd);
+  }
+  // request all marked first, so they keep the plain names
+  for (const FunctionDecl *fd : roots) request(fd, true);
+  for (const FunctionDecl *fd : roots) {
+    size_t i = index_[fd];
+    current_ = fd->getNameAsString();
+    if (!entries_[i].done) lowerEntry(i);
+    while (!queue_.empty()) {
+      size_t j = queue_.front();
+      queue_.pop_front();
+      if (!entries_[j].done) lowerEntry(j);
+    }
+  }
+  if (failed_ || diags_.getNumErrors() != errorsBefore) return false;
+  std::vector<size_t> order(entries_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    SourceLocation la = sm_.getExpansionLoc(entries_[a].def->getBeginLoc());
+    SourceLocation lb = sm_.getExpansionLoc(entries_[b].def->getBeginLoc());
+    if (la == lb) return false;
+    return sm_.isBeforeInTranslationUnit(la, lb);
+  });
+  for (size_t i : order) {
+    out.functions.push_back(entries_[i].fn);
+    if (markedOut && entries_[i].marked) {
+      MarkedFunction m;
+      m.decl = entries_[i].def;
+      m.irName = entries_[i].irName;
+      m.cxxName = entries_[i].def->getNameAsString();
+      m.bodyEnd = sm_.getExpansionLoc(entries_[i].def->getBody()->getEndLoc());
+      markedOut->push_back(m);
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool isMarked(const FunctionDecl *fd) { return fd && markAttr(fd) != nullptr; }
+
+bool lowerMarkedFunctions(ASTContext &ctx, DiagnosticsEngine &diags, ir::Program &out,
+                          std::vector<MarkedFunction> *marked, const Options &options) {
+  Lowering l(ctx, diags, options);
+  return l.run(out, marked);
+}
+
+} // namespace unfad::frontend

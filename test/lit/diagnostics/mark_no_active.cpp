@@ -1,0 +1,9 @@
+// a marked function without a floating-point parameter: an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
+// RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
+// RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
+// RUN: diff %s %t.cpp
+#include <unfad/unfad.h>
+// CHECK: mark_no_active.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'f': no active (floating-point) parameter
+UNFAD_GRADIENT double f(int n) {
+  return n * 2.0;
+}

@@ -1,0 +1,12 @@
+// a 'switch': an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
+// RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
+// RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
+// RUN: diff %s %t.cpp
+#include <unfad/unfad.h>
+UNFAD_GRADIENT double f(double x, int k) {
+// CHECK: switch_stmt.cpp:[[@LINE+1]]:3: error: cannot differentiate 'f': 'switch' statements are not supported yet
+  switch (k) {
+  case 0: return x;
+  default: return 2 * x;
+  }
+}
