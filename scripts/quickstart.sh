@@ -17,8 +17,9 @@ ROOT=$PWD
 
 bash scripts/setup.sh
 BUILD_DIR=${UNFAD_BUILD_DIR:-build}
-UNFAD="$ROOT/$BUILD_DIR/bin/unfad"
-WORK="$ROOT/$BUILD_DIR/quickstart"
+[[ $BUILD_DIR = /* ]] || BUILD_DIR="$ROOT/$BUILD_DIR"
+UNFAD="$BUILD_DIR/bin/unfad"
+WORK="$BUILD_DIR/quickstart"
 
 rm -rf "$WORK"
 mkdir -p "$WORK"

@@ -297,7 +297,14 @@ private:
         Expr v = reify(pe(a));
         as.push_back(v->is<If>() ? emit("t", v) : v);
       }
-      return simplify(p->op, std::move(as), p->type);
+      Expr r = simplify(p->op, std::move(as), p->type);
+      // CSE also for nested subexpressions: a partial derivative such as
+      // cos(t) reuses the forward pass's value of cos(t).
+      if (r->is<Prim>()) {
+        auto it = cse_.find(print(r));
+        if (it != cse_.end()) return Var::make(it->second, r->type);
+      }
+      return r;
     }
     case Kind::Let: {
       Expr c = e;
@@ -437,7 +444,8 @@ private:
     case Kind::Const: case Kind::Let: case Kind::If: case Kind::Lambda: return 0;
     case Kind::Prim: { int k = 0; for (auto &a : e->as<Prim>()->args) k += shallow(a, n); return k; }
     case Kind::Proj: return shallow(e->as<Proj>()->tuple, n);
-    default: return 0; // calls, tuples, pullbacks keep their arguments named
+    case Kind::Tuple: { int k = 0; for (auto &a : e->as<ir::Tuple>()->elems) k += shallow(a, n); return k; }
+    default: return 0; // calls and pullbacks keep their arguments named
     }
   }
 

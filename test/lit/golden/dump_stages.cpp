@@ -43,7 +43,7 @@ UNFAD_GRADIENT double f(double x1, double x2, double x3) {
 // OPT:      let w1: f64 = mul(x1, x2) in
 // OPT-NEXT: let w2: f64 = mul(w1, x1) in
 // OPT-NOT:  fun (
-// OPT:      (w2, {{[a-z_0-9]+}}, {{[a-z_0-9]+}}, 0.0)
+// OPT:      (w2, add(w1, mul(x2, x1)), mul(x1, x1), 0.0)
 // OPT-NOT:  fun (
 
 // JSON:    "functions"
