@@ -3,6 +3,7 @@
 #include "unfad/unf/unf.h"
 
 #include <sstream>
+#include <unordered_map>
 
 namespace unfad::unf {
 
@@ -61,18 +62,38 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     return;
   }
   case Kind::Let: {
-    // Iterate along the let chain; each binding stays in the context for
-    // the rest of the chain and is dropped at the end (proj of Fig. 9).
-    Expr cur = e;
-    int bound = 0;
-    while (auto l = cur->as<Let>()) {
-      gen(l->value, ctx, out, l->name);
-      ctx.back().name = l->name;
-      ++bound;
-      cur = l->body;
+    // A let chain. Fig. 9 drops a binding (proj) after the whole body; we
+    // drop it right after its last use instead, so the context holds only
+    // live values and every continuation stays small: reverse mode is then
+    // linear, not quadratic, in the length of straight-line code.
+    std::vector<const Let *> chain;
+    Expr body = e;
+    for (; auto l = body->as<Let>(); body = l->body) chain.push_back(l);
+    const int n = int(chain.size());
+    std::unordered_map<std::string, int> lastUse; // chain position; n = the body
+    bool unique = true;
+    for (int j = 0; j <= n; ++j) {
+      for (auto &v : freeVars(j < n ? chain[j]->value : body)) lastUse[v] = j;
+      if (j < n) unique &= lastUse.emplace(chain[j]->name, -1).second || lastUse[chain[j]->name] < j;
     }
-    gen(cur, ctx, out, hint);
-    drop(base, bound);
+    std::vector<std::string> live;
+    for (int j = 0; j < n; ++j) {
+      gen(chain[j]->value, ctx, out, chain[j]->name);
+      ctx.back().name = chain[j]->name;
+      live.push_back(chain[j]->name);
+      if (!unique) continue; // shadowed names: keep Fig. 9's scoping
+      for (auto it = live.begin(); it != live.end();) {
+        if (lastUse[*it] <= j) {
+          drop(lookup(ctx, *it), 1);
+          it = live.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    gen(body, ctx, out, hint);
+    for (auto it = live.rbegin(); it != live.rend(); ++it) drop(lookup(ctx, *it), 1);
+    (void)base;
     return;
   }
   case Kind::If: {
