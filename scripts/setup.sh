@@ -55,5 +55,20 @@ BUILD_DIR=${UNFAD_BUILD_DIR:-build}
 BUILD_TYPE=${UNFAD_BUILD_TYPE:-RelWithDebInfo}
 JOBS=${UNFAD_JOBS:-2}
 
+# A cache made for another source tree or generator (e.g. a build/ directory
+# copied or committed from elsewhere) makes cmake refuse to configure: start
+# that configuration afresh.
+cache="$BUILD_DIR/CMakeCache.txt"
+if [[ -f $cache ]]; then
+  home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+  gen=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$cache")
+  here=$(pwd -P)
+  there=$(cd "$home" 2>/dev/null && pwd -P || true)
+  if [[ $there != "$here" || $gen != Ninja ]]; then
+    echo "setup: $cache was made for '$home' with '$gen'; configuring afresh"
+    rm -rf "$cache" "$BUILD_DIR/CMakeFiles"
+  fi
+fi
+
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" </dev/null
 cmake --build "$BUILD_DIR" -j"$JOBS" </dev/null

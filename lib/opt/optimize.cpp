@@ -170,12 +170,16 @@ private:
   // Residual names: the binder's name without the numeric suffix that
   // fresh-name supply added to continuation parameters (d_x1_7 -> d_x1),
   // then the first free variant.
+  static std::string stripSuffix(const std::string &hint) {
+    auto us = hint.rfind('_');
+    if (us != std::string::npos && us + 1 < hint.size() && us > 0 &&
+        hint.find_first_not_of("0123456789", us + 1) == std::string::npos)
+      return hint.substr(0, us);
+    return hint;
+  }
+
   std::string residualName(const std::string &hint) {
-    std::string base = hint;
-    auto us = base.rfind('_');
-    if (us != std::string::npos && us + 1 < base.size() && us > 0 &&
-        base.find_first_not_of("0123456789", us + 1) == std::string::npos)
-      base = base.substr(0, us);
+    std::string base = stripSuffix(hint);
     std::string n = base;
     int &k = suffix_[base];
     while (!emitted_.insert(n).second) n = base + "_" + std::to_string(++k);
@@ -221,8 +225,9 @@ private:
     if (isAtom(v) || v->is<Lambda>()) return v;
     if (auto t = v->as<ir::Tuple>()) {
       std::vector<Expr> es;
+      std::string base = stripSuffix(hint);
       for (size_t i = 0; i < t->elems.size(); ++i) {
-        std::string h = t->type->isStruct() ? hint + "_" + t->type->fieldNames[i] : hint + "_" + std::to_string(i);
+        std::string h = t->type->isStruct() ? base + "_" + t->type->fieldNames[i] : base + "_" + std::to_string(i);
         es.push_back(atomize(h, t->elems[i]));
       }
       return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
@@ -283,6 +288,19 @@ private:
 
   void bind(const std::string &name, const Expr &v) { env_[name] = atomize(name, v); }
 
+  // The components π_0 v .. π_n v of one value v (of the same type) are v.
+  static Expr etaTuple(const std::vector<Expr> &es, const TypeP &t) {
+    if (es.empty()) return nullptr;
+    Expr whole;
+    for (size_t i = 0; i < es.size(); ++i) {
+      auto p = es[i]->as<Proj>();
+      if (!p || p->index != int(i) || !isAtom(p->tuple)) return nullptr;
+      if (!whole) whole = p->tuple;
+      else if (!sameAtom(whole, p->tuple)) return nullptr;
+    }
+    return sameType(whole->type, t) ? whole : nullptr;
+  }
+
   Expr pe(const Expr &e) {
     switch (e->kind) {
     case Kind::Const: return e;
@@ -326,6 +344,7 @@ private:
       auto t = e->as<ir::Tuple>();
       std::vector<Expr> es;
       for (auto &x : t->elems) es.push_back(pe(x));
+      if (Expr whole = etaTuple(es, t->type)) return whole;                // <π_0 v, .., π_n v> ~> v
       return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
     }
     case Kind::Proj: {
