@@ -3,6 +3,7 @@
 # and use its gradient.
 #
 #   bash scripts/quickstart.sh
+#   bash scripts/quickstart.sh --no-setup   # skip step 1 (the test suite runs this)
 #
 # 1. scripts/setup.sh (installs missing Debian packages, builds build/bin/unfad)
 # 2. copies examples/quickstart/ to build/quickstart/ (the example in the
@@ -15,7 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-bash scripts/setup.sh
+if [[ ${1:-} != --no-setup ]]; then
+  bash scripts/setup.sh
+fi
 BUILD_DIR=${UNFAD_BUILD_DIR:-build}
 [[ $BUILD_DIR = /* ]] || BUILD_DIR="$ROOT/$BUILD_DIR"
 UNFAD="$BUILD_DIR/bin/unfad"
@@ -32,7 +35,7 @@ echo "== unfad -i energy.cpp"
 "$UNFAD" --check energy.cpp -- -std=c++17 -I"$ROOT/include" </dev/null
 echo
 echo "== the generated gradient ($WORK/energy.cpp)"
-sed -n '/unfad:begin/,/unfad:end/p' energy.cpp
+sed -n '/^\/\/ unfad:begin/,/^\/\/ unfad:end/p' energy.cpp
 
 echo
 echo "== g++ -O2 main.cpp energy.cpp && ./quickstart"

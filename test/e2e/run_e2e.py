@@ -19,6 +19,8 @@ The spec is a JSON object or a list of them, one per tested function:
   value_formula / grad_formula
                 Python expressions in the parameter names (math.* in scope),
                 checked at every point
+  fd            false: no finite-difference check (points at kinks, checked
+                against "expect" only)
   rtol, atol    finite-difference tolerances (defaults 1e-6 and 1e-7*max(1,|f|);
                 float functions 1e-4 and 1e-5*max(1,|f|))
 Top-level keys (in the first object) also allowed:
@@ -511,7 +513,7 @@ class Plan:
                 if abs(val - f0) > vt:
                     problems.append(f"{where}: f_grad returned {fmt(val)} but f returned {fmt(f0)}")
                 atol = afac * max(1.0, abs(f0))
-                for j, (p, h, idx) in enumerate(stencils):
+                for j, (p, h, idx) in enumerate(stencils if spec.get("fd", True) else []):
                     fs = [fvals[i] for i in idx]
                     if any(v is None for v in fs):
                         problems.append(f"{where}: non-finite f near the point (d/d{p.name})")

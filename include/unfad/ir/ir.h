@@ -28,11 +28,11 @@ using TypeP = std::shared_ptr<const Type>;
 
 class Type {
 public:
-  enum class Kind { Scalar, Tuple, Func };
+  enum class Kind { Scalar, Tuple, Func, Array };
 
   Kind kind = Kind::Scalar;
   Scalar scalar = Scalar::F64;        // Kind::Scalar
-  std::vector<TypeP> elems;           // Tuple elements; Func parameters
+  std::vector<TypeP> elems;           // Tuple elements; Func parameters; Array element
   TypeP result;                       // Func result
   std::string structName;             // Tuple that is a C++ struct ("" = plain tuple)
   std::vector<std::string> fieldNames; // one per element when structName != ""
@@ -46,6 +46,11 @@ public:
   static TypeP structure(std::string name, std::vector<std::string> fields,
                          std::vector<TypeP> elems);
   static TypeP func(std::vector<TypeP> params, TypeP result);
+  // A mutable buffer of scalars with a run-time size (C arrays, pointers,
+  // std::vector, std::array). Reads and writes are ordered by the let chain.
+  static TypeP array(TypeP elem);
+  // The type of effects (Store): the empty tuple.
+  static TypeP unit();
 
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isFloat() const { return kind == Kind::Scalar && (scalar == Scalar::F64 || scalar == Scalar::F32); }
@@ -54,12 +59,15 @@ public:
   bool isTuple() const { return kind == Kind::Tuple; }
   bool isStruct() const { return kind == Kind::Tuple && !structName.empty(); }
   bool isFunc() const { return kind == Kind::Func; }
+  bool isArray() const { return kind == Kind::Array; }
+  bool isUnit() const { return kind == Kind::Tuple && elems.empty(); }
+  const TypeP &elem() const { return elems.at(0); }
 };
 
 // Structural equality (struct names included).
 bool sameType(const TypeP &a, const TypeP &b);
 // True when a value of this type carries derivatives: a float, or a tuple
-// containing one. Integers and booleans are passive.
+// or array containing one. Integers and booleans are passive.
 bool isActive(const TypeP &t);
 // True when the type mentions a function type anywhere (continuations).
 bool hasFunc(const TypeP &t);
@@ -103,7 +111,7 @@ bool opIsPredicate(Op op);
 // mutator base, the printer and the JSON form.
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
-  X(Lambda) X(App)
+  X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -224,15 +232,23 @@ public:
 // the cotangent of its result, the tuple of cotangents of the helper's
 // active parameters (in parameter order). The printer emits a call to the
 // helper's generated pullback function: compositional, never re-derived.
+//
+// Active array parameters of the helper have no cotangent in the result
+// (the unit ()): their cotangents are accumulated in place into `buffers`,
+// one per active array parameter in order (the caller's cotangent buffer
+// of the array passed there).
 class Pullback final : public Node {
 public:
   static constexpr Kind kKind = Kind::Pullback;
   const std::string callee;
   const std::vector<Expr> args;
   const Expr cotangent;
-  static Expr make(std::string callee, std::vector<Expr> args, Expr cotangent, TypeP result);
-  Pullback(std::string c, std::vector<Expr> a, Expr ct, TypeP t)
-      : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)), cotangent(std::move(ct)) {}
+  const std::vector<Expr> buffers;
+  static Expr make(std::string callee, std::vector<Expr> args, Expr cotangent, TypeP result,
+                   std::vector<Expr> buffers = {});
+  Pullback(std::string c, std::vector<Expr> a, Expr ct, TypeP t, std::vector<Expr> b)
+      : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)), cotangent(std::move(ct)),
+        buffers(std::move(b)) {}
 };
 
 struct Binder {
@@ -260,6 +276,71 @@ public:
   App(Expr f, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), fn(std::move(f)), args(std::move(a)) {}
 };
 
+// a[i]: reads the current contents of a buffer.
+class Index final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Index;
+  const Expr array, index;
+  static Expr make(Expr array, Expr index);
+  Index(Expr a, Expr i, TypeP t) : Node(kKind, std::move(t)), array(std::move(a)), index(std::move(i)) {}
+};
+
+// The number of elements of an array that knows it (std::vector, std::array).
+class Size final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Size;
+  const Expr array;
+  static Expr make(Expr array);
+  Size(Expr a) : Node(kKind, Type::i64()), array(std::move(a)) {}
+};
+
+// A fresh zero-filled buffer of `size` elements (local arrays, tapes and
+// cotangent buffers of local arrays).
+class NewArray final : public Node {
+public:
+  static constexpr Kind kKind = Kind::NewArray;
+  const Expr size;
+  static Expr make(Expr size, TypeP elem);
+  NewArray(Expr n, TypeP t) : Node(kKind, std::move(t)), size(std::move(n)) {}
+};
+
+// The effect a[i] = v (Set) or a[i] += v (Add); its value is the unit ().
+// Bound by a let (conventionally named "_"), it is ordered with the reads
+// around it and never removed as dead code.
+class Store final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Store;
+  enum class Mode { Set, Add };
+  const Expr array, index, value;
+  const Mode mode;
+  static Expr make(Expr array, Expr index, Expr value, Mode mode);
+  Store(Expr a, Expr i, Expr v, Mode m)
+      : Node(kKind, Type::unit()), array(std::move(a)), index(std::move(i)), value(std::move(v)), mode(m) {}
+};
+
+// A counted loop with loop-carried state (the fold of Knossos' notes and
+// the UNF paper's App. A):
+//   s := init; for i in [lo, hi) (or hi-1 down to lo when reversed): s := body
+// `body` sees the index `index` (i64) and the state `state`; the node's
+// value is the final state. Stores in the body happen every iteration.
+class Fold final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Fold;
+  const Expr lo, hi, init;
+  const std::string index, state;
+  const Expr body;
+  const bool reversed;
+  static Expr make(Expr lo, Expr hi, Expr init, std::string index, std::string state, Expr body,
+                   bool reversed = false);
+  Fold(Expr l, Expr h, Expr i0, std::string i, std::string s, Expr b, bool r)
+      : Node(kKind, i0->type), lo(std::move(l)), hi(std::move(h)), init(std::move(i0)), index(std::move(i)),
+        state(std::move(s)), body(std::move(b)), reversed(r) {}
+};
+
+// Whether evaluating `e` may write to memory (a Store, or a call/fold/if
+// containing one). Effectful lets are kept in order and never dropped.
+bool hasEffects(const Expr &e, const struct Program *p = nullptr);
+
 // ------------------------------------------------------------ functions --
 
 // What the C++ printer needs to re-create a function's signature and place;
@@ -281,6 +362,7 @@ struct Param {
   std::string name;
   TypeP type;
   bool active = false; // differentiated with respect to (has an adjoint)
+  bool written = false; // an array the function stores to (an output)
 };
 
 struct Function {
@@ -297,7 +379,8 @@ struct Program {
   const Function *find(const std::string &name) const;
 };
 
-// Type of the tuple a Pullback of `f` returns: the active parameters' types.
+// Type of the tuple a Pullback of `f` returns: the active parameters' types
+// (the unit () for arrays, whose cotangents are accumulated in place).
 TypeP pullbackResultType(const Function &f);
 // Name of the IR function holding the pullback of `callee` (made by the AD
 // stage): parameters of `callee` then the result's cotangent; returns the
@@ -341,8 +424,14 @@ struct Value {
   double scalar = 0;
   std::vector<Value> elems;
   bool isTuple = false;
+  std::shared_ptr<std::vector<double>> array; // arrays are shared, mutable buffers
   static Value of(double d) { Value v; v.scalar = d; return v; }
   static Value tuple(std::vector<Value> es) { Value v; v.elems = std::move(es); v.isTuple = true; return v; }
+  static Value arrayOf(std::vector<double> xs) {
+    Value v;
+    v.array = std::make_shared<std::vector<double>>(std::move(xs));
+    return v;
+  }
 };
 Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args);
 Value evaluate(const Program &p, const Expr &e, const std::vector<std::pair<std::string, Value>> &env);
