@@ -17,6 +17,7 @@ json toJson(const TypeP &t) {
     }
     return j;
   }
+  case Type::Kind::Array: return {{"array", toJson(t->elem())}};
   case Type::Kind::Func: {
     json j = {{"params", json::array()}, {"result", toJson(t->result)}};
     for (auto &e : t->elems) j["params"].push_back(toJson(e));
@@ -35,6 +36,7 @@ TypeP typeFromJson(const json &j) {
     if (s == "bool") return Type::boolean();
     throw IRError("json: unknown type " + s);
   }
+  if (j.contains("array")) return Type::array(typeFromJson(j["array"]));
   if (j.contains("tuple")) {
     std::vector<TypeP> es;
     for (auto &e : j["tuple"]) es.push_back(typeFromJson(e));
@@ -96,7 +98,20 @@ json toJson(const Expr &e) {
   case Kind::Pullback: {
     auto c = e->as<Pullback>();
     return {{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
-            {"cotangent", toJson(c->cotangent)}, {"type", toJson(c->type)}};
+            {"cotangent", toJson(c->cotangent)}, {"type", toJson(c->type)}, {"buffers", list(c->buffers)}};
+  }
+  case Kind::Index: return {{"kind", "index"}, {"array", toJson(e->as<Index>()->array)}, {"index", toJson(e->as<Index>()->index)}};
+  case Kind::Size: return {{"kind", "size"}, {"array", toJson(e->as<Size>()->array)}};
+  case Kind::NewArray: return {{"kind", "new"}, {"size", toJson(e->as<NewArray>()->size)}, {"elem", toJson(e->type->elem())}};
+  case Kind::Store: {
+    auto s = e->as<Store>();
+    return {{"kind", "store"}, {"array", toJson(s->array)}, {"index", toJson(s->index)}, {"value", toJson(s->value)},
+            {"mode", s->mode == Store::Mode::Add ? "add" : "set"}};
+  }
+  case Kind::Fold: {
+    auto f = e->as<Fold>();
+    return {{"kind", "fold"}, {"lo", toJson(f->lo)}, {"hi", toJson(f->hi)}, {"init", toJson(f->init)},
+            {"index", f->index}, {"state", f->state}, {"body", toJson(f->body)}, {"reversed", f->reversed}};
   }
   case Kind::Lambda: {
     auto l = e->as<Lambda>();
@@ -135,7 +150,17 @@ Expr exprFromJson(const json &j) {
   if (k == "proj") return Proj::make(exprFromJson(j.at("tuple")), j.at("index"));
   if (k == "call") return Call::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "pullback")
-    return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")));
+    return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")),
+                          j.contains("buffers") ? exprs(j["buffers"]) : std::vector<Expr>{});
+  if (k == "index") return Index::make(exprFromJson(j.at("array")), exprFromJson(j.at("index")));
+  if (k == "size") return Size::make(exprFromJson(j.at("array")));
+  if (k == "new") return NewArray::make(exprFromJson(j.at("size")), typeFromJson(j.at("elem")));
+  if (k == "store")
+    return Store::make(exprFromJson(j.at("array")), exprFromJson(j.at("index")), exprFromJson(j.at("value")),
+                       j.at("mode") == "add" ? Store::Mode::Add : Store::Mode::Set);
+  if (k == "fold")
+    return Fold::make(exprFromJson(j.at("lo")), exprFromJson(j.at("hi")), exprFromJson(j.at("init")), j.at("index"),
+                      j.at("state"), exprFromJson(j.at("body")), j.value("reversed", false));
   if (k == "lambda") {
     std::vector<Binder> ps;
     for (auto &p : j.at("params")) ps.push_back({p.at("name"), typeFromJson(p.at("type"))});
@@ -147,7 +172,8 @@ Expr exprFromJson(const json &j) {
 
 json toJson(const Function &f) {
   json ps = json::array();
-  for (auto &p : f.params) ps.push_back({{"name", p.name}, {"type", toJson(p.type)}, {"active", p.active}});
+  for (auto &p : f.params)
+    ps.push_back({{"name", p.name}, {"type", toJson(p.type)}, {"active", p.active}, {"written", p.written}});
   json cxx = {{"name", f.cxx.name}, {"qualifiedName", f.cxx.qualifiedName},
               {"namespace", f.cxx.enclosingNamespace}, {"static", f.cxx.isStatic},
               {"inline", f.cxx.isInline}, {"constexpr", f.cxx.isConstexpr},
@@ -160,7 +186,8 @@ json toJson(const Function &f) {
 Function functionFromJson(const json &j) {
   Function f;
   f.name = j.at("name");
-  for (auto &p : j.at("params")) f.params.push_back({p.at("name"), typeFromJson(p.at("type")), p.at("active")});
+  for (auto &p : j.at("params"))
+    f.params.push_back({p.at("name"), typeFromJson(p.at("type")), p.at("active"), p.value("written", false)});
   f.result = typeFromJson(j.at("result"));
   f.marked = j.value("marked", false);
   f.body = exprFromJson(j.at("body"));

@@ -57,7 +57,30 @@ Expr Mutator::visit(const Pullback *n, const Expr &self) {
   auto as = mutateAll(n->args, ch);
   Expr ct = mutate(n->cotangent);
   ch |= ct != n->cotangent;
-  return ch ? Pullback::make(n->callee, std::move(as), ct, n->type) : self;
+  auto bs = mutateAll(n->buffers, ch);
+  return ch ? Pullback::make(n->callee, std::move(as), ct, n->type, std::move(bs)) : self;
+}
+Expr Mutator::visit(const Index *n, const Expr &self) {
+  Expr a = mutate(n->array), i = mutate(n->index);
+  return a == n->array && i == n->index ? self : Index::make(a, i);
+}
+Expr Mutator::visit(const Size *n, const Expr &self) {
+  Expr a = mutate(n->array);
+  return a == n->array ? self : Size::make(a);
+}
+Expr Mutator::visit(const NewArray *n, const Expr &self) {
+  Expr s = mutate(n->size);
+  return s == n->size ? self : NewArray::make(s, n->type->elem());
+}
+Expr Mutator::visit(const Store *n, const Expr &self) {
+  Expr a = mutate(n->array), i = mutate(n->index), v = mutate(n->value);
+  return a == n->array && i == n->index && v == n->value ? self : Store::make(a, i, v, n->mode);
+}
+Expr Mutator::visit(const Fold *n, const Expr &self) {
+  Expr l = mutate(n->lo), h = mutate(n->hi), i0 = mutate(n->init), b = mutate(n->body);
+  return l == n->lo && h == n->hi && i0 == n->init && b == n->body
+             ? self
+             : Fold::make(l, h, i0, n->index, n->state, b, n->reversed);
 }
 Expr Mutator::visit(const Lambda *n, const Expr &self) {
   Expr b = mutate(n->body);
@@ -87,7 +110,16 @@ void Visitor::visit(const If *n) { visitExpr(n->cond); visitExpr(n->thenE); visi
 void Visitor::visit(const Tuple *n) { for (auto &a : n->elems) visitExpr(a); }
 void Visitor::visit(const Proj *n) { visitExpr(n->tuple); }
 void Visitor::visit(const Call *n) { for (auto &a : n->args) visitExpr(a); }
-void Visitor::visit(const Pullback *n) { for (auto &a : n->args) visitExpr(a); visitExpr(n->cotangent); }
+void Visitor::visit(const Pullback *n) {
+  for (auto &a : n->args) visitExpr(a);
+  visitExpr(n->cotangent);
+  for (auto &b : n->buffers) visitExpr(b);
+}
+void Visitor::visit(const Index *n) { visitExpr(n->array); visitExpr(n->index); }
+void Visitor::visit(const Size *n) { visitExpr(n->array); }
+void Visitor::visit(const NewArray *n) { visitExpr(n->size); }
+void Visitor::visit(const Store *n) { visitExpr(n->array); visitExpr(n->index); visitExpr(n->value); }
+void Visitor::visit(const Fold *n) { visitExpr(n->lo); visitExpr(n->hi); visitExpr(n->init); visitExpr(n->body); }
 void Visitor::visit(const Lambda *n) { visitExpr(n->body); }
 void Visitor::visit(const App *n) { visitExpr(n->fn); for (auto &a : n->args) visitExpr(a); }
 

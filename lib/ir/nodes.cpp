@@ -100,9 +100,44 @@ Expr Call::make(std::string callee, std::vector<Expr> args, TypeP result) {
   return std::make_shared<Call>(std::move(callee), std::move(args), std::move(result));
 }
 
-Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result) {
+Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result, std::vector<Expr> buffers) {
   require(result->isTuple(), "pullback must return a tuple");
-  return std::make_shared<Pullback>(std::move(callee), std::move(args), std::move(ct), std::move(result));
+  for (auto &b : buffers) require(b->type->isArray(), "pullback buffer is not an array");
+  return std::make_shared<Pullback>(std::move(callee), std::move(args), std::move(ct), std::move(result),
+                                    std::move(buffers));
+}
+
+Expr Index::make(Expr array, Expr index) {
+  require(array->type->isArray(), "indexing a non-array " + str(array->type));
+  require(index->type->isInt(), "array index is not an integer");
+  TypeP t = array->type->elem();
+  return std::make_shared<Index>(std::move(array), std::move(index), std::move(t));
+}
+
+Expr Size::make(Expr array) {
+  require(array->type->isArray(), "size of a non-array");
+  return std::make_shared<Size>(std::move(array));
+}
+
+Expr NewArray::make(Expr size, TypeP elem) {
+  require(size->type->isInt(), "array size is not an integer");
+  return std::make_shared<NewArray>(std::move(size), Type::array(std::move(elem)));
+}
+
+Expr Store::make(Expr array, Expr index, Expr value, Mode mode) {
+  require(array->type->isArray(), "store into a non-array");
+  require(index->type->isInt(), "store index is not an integer");
+  require(sameType(array->type->elem(), value->type), "stored value type " + str(value->type));
+  require(mode == Mode::Set || array->type->elem()->isFloat() || array->type->elem()->isInt(), "+= on bool");
+  return std::make_shared<Store>(std::move(array), std::move(index), std::move(value), mode);
+}
+
+Expr Fold::make(Expr lo, Expr hi, Expr init, std::string index, std::string state, Expr body, bool reversed) {
+  require(lo->type->isInt() && hi->type->isInt(), "fold bounds are not integers");
+  require(sameType(init->type, body->type), "fold body type " + str(body->type) + " vs state " + str(init->type));
+  require(!index.empty() && !state.empty(), "fold binders");
+  return std::make_shared<Fold>(std::move(lo), std::move(hi), std::move(init), std::move(index), std::move(state),
+                                std::move(body), reversed);
 }
 
 Expr Lambda::make(std::vector<Binder> params, Expr body) {

@@ -53,6 +53,19 @@ TypeP Type::func(std::vector<TypeP> params, TypeP result) {
   return t;
 }
 
+TypeP Type::array(TypeP elem) {
+  if (!elem || !elem->isScalar()) throw IRError("arrays hold scalars");
+  auto t = std::make_shared<Type>();
+  t->kind = Kind::Array;
+  t->elems = {std::move(elem)};
+  return t;
+}
+
+TypeP Type::unit() {
+  static TypeP t = tuple({});
+  return t;
+}
+
 bool sameType(const TypeP &a, const TypeP &b) {
   if (a == b) return true;
   if (!a || !b || a->kind != b->kind) return false;
@@ -64,6 +77,8 @@ bool sameType(const TypeP &a, const TypeP &b) {
   case Type::Kind::Func:
     if (a->elems.size() != b->elems.size() || !sameType(a->result, b->result)) return false;
     break;
+  case Type::Kind::Array:
+    break;
   }
   for (size_t i = 0; i < a->elems.size(); ++i)
     if (!sameType(a->elems[i], b->elems[i])) return false;
@@ -72,7 +87,7 @@ bool sameType(const TypeP &a, const TypeP &b) {
 
 bool isActive(const TypeP &t) {
   if (t->isFloat()) return true;
-  if (t->isTuple()) return std::any_of(t->elems.begin(), t->elems.end(), isActive);
+  if (t->isTuple() || t->isArray()) return std::any_of(t->elems.begin(), t->elems.end(), isActive);
   return false;
 }
 
@@ -101,6 +116,7 @@ std::string str(const TypeP &t) {
     }
     return s + (t->isStruct() ? "}" : ")");
   }
+  case Type::Kind::Array: return "[" + str(t->elem()) + "]";
   case Type::Kind::Func: {
     std::string s = "(";
     for (size_t i = 0; i < t->elems.size(); ++i) s += (i ? ", " : "") + str(t->elems[i]);
@@ -154,7 +170,7 @@ const Function *Program::find(const std::string &name) const {
 TypeP pullbackResultType(const Function &f) {
   std::vector<TypeP> ts;
   for (auto &p : f.params)
-    if (p.active) ts.push_back(p.type);
+    if (p.active) ts.push_back(p.type->isArray() ? Type::unit() : p.type);
   return Type::tuple(std::move(ts));
 }
 

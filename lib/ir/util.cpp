@@ -31,7 +31,7 @@ struct Printer {
   std::ostringstream os;
   void ind(int d) { os << std::string(2 * d, ' '); }
   static bool isBlock(const Expr &e) {
-    return e->is<Let>() || e->is<If>() || e->is<Lambda>();
+    return e->is<Let>() || e->is<If>() || e->is<Lambda>() || e->is<Fold>();
   }
   void list(const std::vector<Expr> &es, int d) {
     for (size_t i = 0; i < es.size(); ++i) {
@@ -89,7 +89,35 @@ struct Printer {
       list(c->args, d);
       os << "; ";
       inl(c->cotangent, d);
+      if (!c->buffers.empty()) {
+        os << "; into ";
+        list(c->buffers, d);
+      }
       os << ")";
+      break;
+    }
+    case Kind::Index: {
+      auto x = e->as<Index>();
+      inl(x->array, d);
+      os << "[";
+      inl(x->index, d);
+      os << "]";
+      break;
+    }
+    case Kind::Size: os << "size("; inl(e->as<Size>()->array, d); os << ")"; break;
+    case Kind::NewArray:
+      os << "new " << str(e->type->elem()) << "[";
+      inl(e->as<NewArray>()->size, d);
+      os << "]";
+      break;
+    case Kind::Store: {
+      auto x = e->as<Store>();
+      os << "store ";
+      inl(x->array, d);
+      os << "[";
+      inl(x->index, d);
+      os << (x->mode == Store::Mode::Add ? "] += " : "] = ");
+      inl(x->value, d);
       break;
     }
     case Kind::App: {
@@ -131,6 +159,19 @@ struct Printer {
       ind(d);
       os << "else\n";
       blk(i->elseE, d + 1);
+      return;
+    }
+    if (auto f = e->as<Fold>()) {
+      ind(d);
+      os << "fold " << f->index << " in ";
+      os << (f->reversed ? "reversed [" : "[");
+      inl(f->lo, d);
+      os << ", ";
+      inl(f->hi, d);
+      os << ") from " << f->state << " = ";
+      inl(f->init, d);
+      os << " ->\n";
+      blk(f->body, d + 1);
       return;
     }
     if (auto l = e->as<Lambda>()) {
@@ -207,7 +248,27 @@ struct FreeCounter {
     case Kind::Tuple: for (auto &a : e->as<Tuple>()->elems) go(a); return;
     case Kind::Proj: go(e->as<Proj>()->tuple); return;
     case Kind::Call: for (auto &a : e->as<Call>()->args) go(a); return;
-    case Kind::Pullback: for (auto &a : e->as<Pullback>()->args) go(a); go(e->as<Pullback>()->cotangent); return;
+    case Kind::Pullback:
+      for (auto &a : e->as<Pullback>()->args) go(a);
+      go(e->as<Pullback>()->cotangent);
+      for (auto &b : e->as<Pullback>()->buffers) go(b);
+      return;
+    case Kind::Index: go(e->as<Index>()->array); go(e->as<Index>()->index); return;
+    case Kind::Size: go(e->as<Size>()->array); return;
+    case Kind::NewArray: go(e->as<NewArray>()->size); return;
+    case Kind::Store: go(e->as<Store>()->array); go(e->as<Store>()->index); go(e->as<Store>()->value); return;
+    case Kind::Fold: {
+      auto f = e->as<Fold>();
+      go(f->lo);
+      go(f->hi);
+      go(f->init);
+      bound.insert(f->index);
+      bound.insert(f->state);
+      go(f->body);
+      bound.erase(bound.find(f->index));
+      bound.erase(bound.find(f->state));
+      return;
+    }
     case Kind::Lambda: {
       auto l = e->as<Lambda>();
       for (auto &p : l->params) bound.insert(p.name);
@@ -267,6 +328,27 @@ struct Subst : Mutator {
     Expr b = mutate(n->body);
     return v == n->value && b == n->body ? self : Let::make(n->name, v, b);
   }
+  Expr visit(const Fold *n, const Expr &self) override {
+    Expr l = mutate(n->lo), h = mutate(n->hi), i0 = mutate(n->init);
+    std::string idx = n->index, st = n->state;
+    Expr body = n->body;
+    bool shadowed = idx == name || st == name;
+    if (!shadowed) {
+      if (fv.count(idx)) {
+        std::string fresh = renamed(idx);
+        body = substitute(body, idx, Var::make(fresh, Type::i64()));
+        idx = fresh;
+      }
+      if (fv.count(st)) {
+        std::string fresh = renamed(st);
+        body = substitute(body, st, Var::make(fresh, n->init->type));
+        st = fresh;
+      }
+      body = mutate(body);
+    }
+    if (l == n->lo && h == n->hi && i0 == n->init && body == n->body && idx == n->index && st == n->state) return self;
+    return Fold::make(l, h, i0, idx, st, body, n->reversed);
+  }
   Expr visit(const Lambda *n, const Expr &self) override {
     std::vector<Binder> ps = n->params;
     Expr body = n->body;
@@ -312,6 +394,11 @@ void NameSupply::reserveAll(const Expr &e) {
     void visit(const Let *n) override { ns->reserve(n->name); Visitor::visit(n); }
     void visit(const Lambda *n) override {
       for (auto &p : n->params) ns->reserve(p.name);
+      Visitor::visit(n);
+    }
+    void visit(const Fold *n) override {
+      ns->reserve(n->index);
+      ns->reserve(n->state);
       Visitor::visit(n);
     }
   } r;
@@ -450,6 +537,45 @@ struct Eval {
       as.push_back(run(c->cotangent));
       return callFn(pullbackFunctionName(c->callee), as);
     }
+    case Kind::Index: {
+      auto x = e->as<Index>();
+      Value a = run(x->array);
+      long i = long(num(run(x->index)));
+      if (!a.array || i < 0 || size_t(i) >= a.array->size()) throw IRError("evaluate: index out of range");
+      return Value::of((*a.array)[i]);
+    }
+    case Kind::Size: {
+      Value a = run(e->as<Size>()->array);
+      return Value::of(double(a.array ? a.array->size() : 0));
+    }
+    case Kind::NewArray: {
+      long n = long(num(run(e->as<NewArray>()->size)));
+      return Value::arrayOf(std::vector<double>(size_t(std::max(0L, n)), 0.0));
+    }
+    case Kind::Store: {
+      auto x = e->as<Store>();
+      Value a = run(x->array);
+      long i = long(num(run(x->index)));
+      double v = num(run(x->value));
+      if (!a.array || i < 0 || size_t(i) >= a.array->size()) throw IRError("evaluate: store out of range");
+      if (x->mode == Store::Mode::Add) (*a.array)[i] += v;
+      else (*a.array)[i] = v;
+      return Value::tuple({});
+    }
+    case Kind::Fold: {
+      auto f = e->as<Fold>();
+      long lo = long(num(run(f->lo))), hi = long(num(run(f->hi)));
+      Value s = run(f->init);
+      for (long k = 0; k < hi - lo; ++k) {
+        long i = f->reversed ? hi - 1 - k : lo + k;
+        env.push_back({f->index, Value::of(double(i))});
+        env.push_back({f->state, s});
+        s = run(f->body);
+        env.pop_back();
+        env.pop_back();
+      }
+      return s;
+    }
     case Kind::Lambda: {
       closures.push_back({e->as<Lambda>(), env});
       return Value::of(double(closures.size() - 1)); // closure handle
@@ -472,6 +598,27 @@ struct Eval {
   }
 };
 } // namespace
+
+bool hasEffects(const Expr &e, const Program *p) {
+  struct E : Visitor {
+    const Program *prog;
+    std::set<std::string> visiting;
+    bool found = false;
+    void visit(const Store *) override { found = true; }
+    void visit(const Call *c) override {
+      Visitor::visit(c);
+      if (!prog || found || !visiting.insert(c->callee).second) return;
+      if (auto f = prog->find(c->callee)) visitExpr(f->body);
+    }
+    void visit(const Pullback *c) override {
+      Visitor::visit(c);
+      if (!c->buffers.empty()) found = true; // accumulates into the caller's buffers
+    }
+  } v;
+  v.prog = p;
+  v.visitExpr(e);
+  return v.found;
+}
 
 Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args) {
   Eval e;
