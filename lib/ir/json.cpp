@@ -108,6 +108,11 @@ json toJson(const Expr &e) {
     return {{"kind", "store"}, {"array", toJson(s->array)}, {"index", toJson(s->index)}, {"value", toJson(s->value)},
             {"mode", s->mode == Store::Mode::Add ? "add" : "set"}};
   }
+  case Kind::While: {
+    auto w = e->as<While>();
+    return {{"kind", "while"}, {"init", toJson(w->init)}, {"state", w->state}, {"cond", toJson(w->cond)},
+            {"body", toJson(w->body)}};
+  }
   case Kind::Fold: {
     auto f = e->as<Fold>();
     return {{"kind", "fold"}, {"lo", toJson(f->lo)}, {"hi", toJson(f->hi)}, {"init", toJson(f->init)},
@@ -158,6 +163,8 @@ Expr exprFromJson(const json &j) {
   if (k == "store")
     return Store::make(exprFromJson(j.at("array")), exprFromJson(j.at("index")), exprFromJson(j.at("value")),
                        j.at("mode") == "add" ? Store::Mode::Add : Store::Mode::Set);
+  if (k == "while")
+    return While::make(exprFromJson(j.at("init")), j.at("state"), exprFromJson(j.at("cond")), exprFromJson(j.at("body")));
   if (k == "fold")
     return Fold::make(exprFromJson(j.at("lo")), exprFromJson(j.at("hi")), exprFromJson(j.at("init")), j.at("index"),
                       j.at("state"), exprFromJson(j.at("body")), j.value("reversed", false));

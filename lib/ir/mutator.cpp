@@ -76,6 +76,10 @@ Expr Mutator::visit(const Store *n, const Expr &self) {
   Expr a = mutate(n->array), i = mutate(n->index), v = mutate(n->value);
   return a == n->array && i == n->index && v == n->value ? self : Store::make(a, i, v, n->mode);
 }
+Expr Mutator::visit(const While *n, const Expr &self) {
+  Expr i0 = mutate(n->init), c = mutate(n->cond), b = mutate(n->body);
+  return i0 == n->init && c == n->cond && b == n->body ? self : While::make(i0, n->state, c, b);
+}
 Expr Mutator::visit(const Fold *n, const Expr &self) {
   Expr l = mutate(n->lo), h = mutate(n->hi), i0 = mutate(n->init), b = mutate(n->body);
   return l == n->lo && h == n->hi && i0 == n->init && b == n->body
@@ -115,6 +119,7 @@ void Visitor::visit(const Pullback *n) {
   visitExpr(n->cotangent);
   for (auto &b : n->buffers) visitExpr(b);
 }
+void Visitor::visit(const While *n) { visitExpr(n->init); visitExpr(n->cond); visitExpr(n->body); }
 void Visitor::visit(const Index *n) { visitExpr(n->array); visitExpr(n->index); }
 void Visitor::visit(const Size *n) { visitExpr(n->array); }
 void Visitor::visit(const NewArray *n) { visitExpr(n->size); }

@@ -132,6 +132,12 @@ Expr Store::make(Expr array, Expr index, Expr value, Mode mode) {
   return std::make_shared<Store>(std::move(array), std::move(index), std::move(value), mode);
 }
 
+Expr While::make(Expr init, std::string state, Expr cond, Expr body) {
+  require(cond->type->isBool(), "while condition is not bool");
+  require(sameType(init->type, body->type), "while body type " + str(body->type) + " vs state " + str(init->type));
+  return std::make_shared<While>(std::move(init), std::move(state), std::move(cond), std::move(body));
+}
+
 Expr Fold::make(Expr lo, Expr hi, Expr init, std::string index, std::string state, Expr body, bool reversed) {
   require(lo->type->isInt() && hi->type->isInt(), "fold bounds are not integers");
   require(sameType(init->type, body->type), "fold body type " + str(body->type) + " vs state " + str(init->type));

@@ -31,7 +31,7 @@ struct Printer {
   std::ostringstream os;
   void ind(int d) { os << std::string(2 * d, ' '); }
   static bool isBlock(const Expr &e) {
-    return e->is<Let>() || e->is<If>() || e->is<Lambda>() || e->is<Fold>();
+    return e->is<Let>() || e->is<If>() || e->is<Lambda>() || e->is<Fold>() || e->is<While>();
   }
   void list(const std::vector<Expr> &es, int d) {
     for (size_t i = 0; i < es.size(); ++i) {
@@ -161,6 +161,16 @@ struct Printer {
       blk(i->elseE, d + 1);
       return;
     }
+    if (auto w = e->as<While>()) {
+      ind(d);
+      os << "while " << w->state << " = ";
+      inl(w->init, d);
+      os << " holds ";
+      inl(w->cond, d);
+      os << " ->\n";
+      blk(w->body, d + 1);
+      return;
+    }
     if (auto f = e->as<Fold>()) {
       ind(d);
       os << "fold " << f->index << " in ";
@@ -257,6 +267,15 @@ struct FreeCounter {
     case Kind::Size: go(e->as<Size>()->array); return;
     case Kind::NewArray: go(e->as<NewArray>()->size); return;
     case Kind::Store: go(e->as<Store>()->array); go(e->as<Store>()->index); go(e->as<Store>()->value); return;
+    case Kind::While: {
+      auto w = e->as<While>();
+      go(w->init);
+      bound.insert(w->state);
+      go(w->cond);
+      go(w->body);
+      bound.erase(bound.find(w->state));
+      return;
+    }
     case Kind::Fold: {
       auto f = e->as<Fold>();
       go(f->lo);
@@ -328,6 +347,23 @@ struct Subst : Mutator {
     Expr b = mutate(n->body);
     return v == n->value && b == n->body ? self : Let::make(n->name, v, b);
   }
+  Expr visit(const While *n, const Expr &self) override {
+    Expr i0 = mutate(n->init);
+    std::string st = n->state;
+    Expr c = n->cond, b = n->body;
+    if (st != name) {
+      if (fv.count(st)) {
+        std::string fresh = renamed(st);
+        c = substitute(c, st, Var::make(fresh, n->init->type));
+        b = substitute(b, st, Var::make(fresh, n->init->type));
+        st = fresh;
+      }
+      c = mutate(c);
+      b = mutate(b);
+    }
+    if (i0 == n->init && c == n->cond && b == n->body && st == n->state) return self;
+    return While::make(i0, st, c, b);
+  }
   Expr visit(const Fold *n, const Expr &self) override {
     Expr l = mutate(n->lo), h = mutate(n->hi), i0 = mutate(n->init);
     std::string idx = n->index, st = n->state;
@@ -394,6 +430,10 @@ void NameSupply::reserveAll(const Expr &e) {
     void visit(const Let *n) override { ns->reserve(n->name); Visitor::visit(n); }
     void visit(const Lambda *n) override {
       for (auto &p : n->params) ns->reserve(p.name);
+      Visitor::visit(n);
+    }
+    void visit(const While *n) override {
+      ns->reserve(n->state);
       Visitor::visit(n);
     }
     void visit(const Fold *n) override {
@@ -561,6 +601,19 @@ struct Eval {
       if (x->mode == Store::Mode::Add) (*a.array)[i] += v;
       else (*a.array)[i] = v;
       return Value::tuple({});
+    }
+    case Kind::While: {
+      auto w = e->as<While>();
+      Value s = run(w->init);
+      for (long guard = 0;; ++guard) {
+        if (guard > 100000000) throw IRError("evaluate: while loop does not terminate");
+        env.push_back({w->state, s});
+        bool go = num(run(w->cond)) != 0;
+        if (go) s = run(w->body);
+        env.pop_back();
+        if (!go) break;
+      }
+      return s;
     }
     case Kind::Fold: {
       auto f = e->as<Fold>();

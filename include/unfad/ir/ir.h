@@ -111,7 +111,7 @@ bool opIsPredicate(Op op);
 // mutator base, the printer and the JSON form.
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
-  X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold)
+  X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -335,6 +335,20 @@ public:
   Fold(Expr l, Expr h, Expr i0, std::string i, std::string s, Expr b, bool r)
       : Node(kKind, i0->type), lo(std::move(l)), hi(std::move(h)), init(std::move(i0)), index(std::move(i)),
         state(std::move(s)), body(std::move(b)), reversed(r) {}
+};
+
+// A loop with a data-dependent trip count:
+//   s := init; while (cond) s := body
+// `cond` and `body` see the state `state`; the value is the final state.
+class While final : public Node {
+public:
+  static constexpr Kind kKind = Kind::While;
+  const Expr init;
+  const std::string state;
+  const Expr cond, body;
+  static Expr make(Expr init, std::string state, Expr cond, Expr body);
+  While(Expr i0, std::string s, Expr c, Expr b)
+      : Node(kKind, i0->type), init(std::move(i0)), state(std::move(s)), cond(std::move(c)), body(std::move(b)) {}
 };
 
 // Whether evaluating `e` may write to memory (a Store, or a call/fold/if
