@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <set>
+#include <unordered_map>
 
 namespace unfad::ad {
 
@@ -58,6 +59,8 @@ Expr addCt(const Expr &a, const Expr &b) {
   for (int i = 0; i < int(a->type->elems.size()); ++i) es.push_back(addCt(Proj::make(a, i), Proj::make(b, i)));
   return makeTuple(a->type, std::move(es));
 }
+
+bool needsPullback(const Function &g);
 
 struct Slot {
   Expr value;       // forward value: a variable or a constant
@@ -112,48 +115,73 @@ private:
     *Y = bind(lets, "Y", Lambda::make(ys, body));
   }
 
+  // Cotangent buffers of arrays (by the array variable's name): d_x for an
+  // array parameter x, a zero buffer allocated beside each local array.
+  // Array cotangents are accumulated in place; in the continuation an
+  // array slot carries the unit cotangent.
+  std::unordered_map<std::string, Expr> buffers_;
+
+public:
+  void setBuffer(const std::string &array, Expr buffer) { buffers_[array] = std::move(buffer); }
+
+private:
+  Expr bufferOf(const Expr &array) {
+    auto v = array->as<Var>();
+    if (!v) throw IRError("reverse: array value that is not a variable");
+    auto it = buffers_.find(v->name);
+    return it == buffers_.end() ? nullptr : it->second;
+  }
+
+  static std::vector<Expr> values(const std::vector<Slot> &stack) {
+    std::vector<Expr> vs;
+    for (auto &s : stack) vs.push_back(s.value);
+    return vs;
+  }
+
+  // Runs the forward part of `in` (UNF^-1, shared with the source
+  // translation) and updates the slots.
+  void forwardStep(const Instr &in, std::vector<Slot> &stack, Lets &lets) {
+    std::vector<Expr> vals = values(stack);
+    unf::forwardStep(in, vals, lets, names_);
+    if (in.kind == Instr::Kind::Drop) {
+      stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity);
+      return;
+    }
+    if (in.kind == Instr::Kind::Tuple) stack.resize(stack.size() - in.arity);
+    stack.push_back({vals.back(), in.hint});
+    // A local array gets its cotangent buffer next to it.
+    if (in.kind == Instr::Kind::New && isActive(in.type))
+      if (auto v = vals.back()->as<Var>())
+        buffers_[v->name] = bind(lets, "d_" + v->name, NewArray::make(stack[stack.size() - 2].value, in.type->elem()));
+  }
+
   void step(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets) {
     const int N = int(stack.size());
-    auto argSlots = [&](int n) { return std::vector<Slot>(stack.end() - n, stack.end()); };
-    auto argValues = [&](int n) {
-      std::vector<Expr> vs;
-      for (auto &s : argSlots(n)) vs.push_back(s.value);
-      return vs;
-    };
+    if (Y && (in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While)) {
+      loop(in, stack, Y, lets);
+      return;
+    }
+    std::vector<Slot> before = stack;
+    forwardStep(in, stack, lets);
+    if (!Y) return;
+    auto ys = cotangentBinders(stack);
+    auto vs = vars(ys);
+    Lets inner;
     switch (in.kind) {
-    case Instr::Kind::Const: {
-      stack.push_back({in.constant, "c"});
-      if (Y) { // J^T const: forget the cotangent
-        auto ys = cotangentBinders(stack);
-        auto vs = vars(ys);
-        vs.pop_back();
-        precompose(Y, lets, ys, {}, vs);
-      }
-      return;
-    }
-    case Instr::Kind::Var: {
-      stack.push_back(stack.at(in.index));
-      if (Y) { // J^T var_i: y_i += y_{n+1}
-        auto ys = cotangentBinders(stack);
-        auto vs = vars(ys);
-        Expr top = vs.back();
-        vs.pop_back();
-        vs[in.index] = addCt(vs[in.index], top);
-        precompose(Y, lets, ys, {}, vs);
-      }
-      return;
-    }
-    case Instr::Kind::Op: {
-      auto args = argValues(in.arity);
-      Expr v = in.op == Op::Cast ? Prim::makeCast(args[0], in.type) : Prim::make(in.op, args);
-      Expr r = bind(lets, in.hint, v);
-      stack.push_back({r, in.hint});
-      if (!Y) return;
-      // J^T op: y_{arg k} += ∂_k op * y_result
-      auto ys = cotangentBinders(stack);
-      auto vs = vars(ys);
-      Expr z = vs.back();
+    case Instr::Kind::Const: case Instr::Kind::Size: case Instr::Kind::New:
+      vs.pop_back(); // J^T: the cotangent is forgotten
+      break;
+    case Instr::Kind::Var: { // J^T var_i: y_i += y_{n+1}
+      Expr top = vs.back();
       vs.pop_back();
+      vs[in.index] = addCt(vs[in.index], top);
+      break;
+    }
+    case Instr::Kind::Op: { // J^T op: y_{arg k} += ∂_k op * y_result
+      Expr z = vs.back(), r = stack.back().value;
+      vs.pop_back();
+      std::vector<Expr> args;
+      for (int k = N - in.arity; k < N; ++k) args.push_back(before[k].value);
       if (in.op == Op::Cast) {
         if (args[0]->type->isFloat() && in.type->isFloat())
           vs[N - 1] = addCt(vs[N - 1], Prim::makeCast(z, args[0]->type));
@@ -162,16 +190,9 @@ private:
         for (int k = 0; k < in.arity; ++k)
           if (ds[k]) vs[N - in.arity + k] = addCt(vs[N - in.arity + k], Prim::make(Op::Mul, {ds[k], z}));
       }
-      precompose(Y, lets, ys, {}, vs);
-      return;
+      break;
     }
-    case Instr::Kind::Elem: {
-      Expr r = bind(lets, in.hint, Proj::make(stack.back().value, in.index));
-      stack.push_back({r, in.hint});
-      if (!Y) return;
-      // J^T π_i: the tuple's cotangent gets y_result in component i
-      auto ys = cotangentBinders(stack);
-      auto vs = vars(ys);
+    case Instr::Kind::Elem: { // J^T π_i: the tuple's cotangent gets y_result in component i
       Expr z = vs.back();
       vs.pop_back();
       Expr yt = vs.back();
@@ -183,102 +204,232 @@ private:
         }
         vs.back() = makeTuple(yt->type, std::move(es));
       }
-      precompose(Y, lets, ys, {}, vs);
-      return;
+      break;
     }
-    case Instr::Kind::Tuple: {
-      auto args = argValues(in.arity);
-      Expr r = bind(lets, in.hint, makeTuple(in.type, args));
-      stack.resize(N - in.arity);
-      stack.push_back({r, in.hint});
-      if (!Y) return;
-      // J^T tuple: split the cotangent into its components
-      auto ys = cotangentBinders(stack);
-      auto vs = vars(ys);
+    case Instr::Kind::Tuple: { // J^T tuple: split the cotangent into its components
       Expr z = vs.back();
       vs.pop_back();
       for (int k = 0; k < in.arity; ++k) vs.push_back(Proj::make(z, k));
-      precompose(Y, lets, ys, {}, vs);
-      return;
+      break;
     }
-    case Instr::Kind::Call: {
-      auto args = argValues(in.arity);
-      Expr r = bind(lets, in.hint, Call::make(in.callee, args, in.type));
-      stack.push_back({r, in.hint});
-      if (!Y) return;
-      // J^T call g: the cotangents of g's active parameters come from g's
-      // pullback, generated once for g (compositional).
-      auto ys = cotangentBinders(stack);
-      auto vs = vars(ys);
+    case Instr::Kind::Call: { // J^T call g: g's pullback, generated once for g (compositional)
       Expr z = vs.back();
       vs.pop_back();
       const Function *g = prog_.find(in.callee);
       if (!g) throw IRError("reverse: call to unknown function " + in.callee);
-      Lets inner;
-      if (isActive(g->result) && std::any_of(g->params.begin(), g->params.end(), [](auto &p) { return p.active; })) {
-        Expr pb = bind(inner, "d_" + (in.hint.empty() || in.hint == "t" ? g->cxx.name : in.hint) + "_args",
-                       Pullback::make(g->name, args, z, pullbackResultType(*g)));
-        int a = 0;
-        for (int k = 0; k < in.arity; ++k) {
-          if (!g->params[k].active) continue;
-          int s = N - in.arity + k;
-          vs[s] = addCt(vs[s], Proj::make(pb, a++));
-        }
+      if (!needsPullback(*g)) break;
+      std::vector<Expr> args, buffers;
+      for (int k = N - in.arity; k < N; ++k) args.push_back(before[k].value);
+      for (int k = 0; k < in.arity; ++k) {
+        if (!g->params[k].active || !g->params[k].type->isArray()) continue;
+        Expr b = bufferOf(args[k]);
+        // An array without a cotangent buffer (passive here) still needs
+        // somewhere for the pullback to accumulate: a scratch buffer.
+        buffers.push_back(b ? b : bind(inner, "scratch", NewArray::make(ir::Size::make(args[k]), args[k]->type->elem())));
       }
-      precompose(Y, lets, ys, inner, vs);
-      return;
+      Expr pb = bind(inner, "d_" + (in.hint.empty() || in.hint == "t" ? g->cxx.name : in.hint) + "_args",
+                     Pullback::make(g->name, args, z, pullbackResultType(*g), buffers));
+      int a = 0;
+      for (int k = 0; k < in.arity; ++k) {
+        if (!g->params[k].active) continue;
+        int s = N - in.arity + k;
+        vs[s] = addCt(vs[s], Proj::make(pb, a++));
+      }
+      break;
     }
-    case Instr::Kind::Drop: {
-      std::vector<Slot> dropped(stack.begin() + in.index, stack.begin() + in.index + in.arity);
-      stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity);
-      if (!Y) return;
-      // J^T proj: the forgotten slots get zero cotangents
-      auto ys = cotangentBinders(stack);
-      auto vs = vars(ys);
+    case Instr::Kind::Drop: { // J^T proj: the forgotten slots get zero cotangents
       std::vector<Expr> zs;
-      for (auto &d : dropped) zs.push_back(Const::zero(cotangentType(d.value->type)));
+      for (int k = in.index; k < in.index + in.arity; ++k) zs.push_back(Const::zero(cotangentType(before[k].value->type)));
       vs.insert(vs.begin() + in.index, zs.begin(), zs.end());
-      precompose(Y, lets, ys, {}, vs);
-      return;
+      break;
+    }
+    case Instr::Kind::Index: { // J^T a[i]: d_a[i] += y_result, in place
+      Expr z = vs.back();
+      vs.pop_back();
+      if (Expr buf = isActive(in.type) ? bufferOf(before[N - 2].value) : nullptr)
+        bind(inner, "_", Store::make(buf, before[N - 1].value, z, Store::Mode::Add));
+      break;
+    }
+    case Instr::Kind::Store: {
+      // J^T a[i] = v: y_v += d_a[i]; d_a[i] = 0 (the old a[i] is gone).
+      // J^T a[i] += v: y_v += d_a[i].
+      vs.pop_back();
+      Expr arr = before[N - 3].value, idx = before[N - 2].value;
+      if (Expr buf = isActive(arr->type) ? bufferOf(arr) : nullptr) {
+        Expr d = bind(inner, "d_" + (arr->is<Var>() ? arr->as<Var>()->name : std::string("a")) + "_i", Index::make(buf, idx));
+        if (!in.addStore) bind(inner, "_", Store::make(buf, idx, Const::zero(d->type), Store::Mode::Set));
+        vs[N - 1] = addCt(vs[N - 1], d);
+      }
+      break;
     }
     case Instr::Kind::If: {
       // §7.2: record the branch taken; the continuation stays linear and
       // runs only the taken branch's local gradient:
       //   Y' = fun ys -> Y(if b then ∇branch1(ys) else ∇branch2(ys))
-      Expr cond = stack.back().value;
-      Expr fwd[2];
-      for (int k = 0; k < 2; ++k) {
-        std::vector<Slot> s = stack;
-        Lets bl;
-        build(in.branches[k], s, nullptr, bl);
-        fwd[k] = wrap(bl, s.back().value);
-      }
-      Expr r = bind(lets, in.hint, If::make(cond, fwd[0], fwd[1]));
-      std::vector<Slot> before = stack;
-      stack.push_back({r, in.hint});
-      if (!Y) return;
-      auto ys = cotangentBinders(stack);
+      Expr cond = before.back().value;
       Expr grads[2];
-      for (int k = 0; k < 2; ++k) {
-        // The branch's own reverse pass, from the identity continuation on
-        // the context it started in; its forward values are recomputed.
-        std::vector<Slot> s = before;
-        Lets bl;
-        auto zs = cotangentBinders(before);
-        Expr Yb = bind(bl, "Y", Lambda::make(zs, ir::Tuple::make(vars(zs))));
-        build(in.branches[k], s, &Yb, bl);
-        grads[k] = wrap(bl, App::make(Yb, vars(ys)));
-      }
-      Lets inner;
+      for (int k = 0; k < 2; ++k) grads[k] = localGradient(in.branches[k], before, {}, vars(ys));
       Expr g = bind(inner, "d_branch", If::make(cond, grads[0], grads[1]));
-      std::vector<Expr> vs;
+      vs.clear();
       for (int j = 0; j < N; ++j) vs.push_back(Proj::make(g, j));
-      precompose(Y, lets, ys, inner, vs);
-      return;
+      break;
     }
+    case Instr::Kind::Fold: case Instr::Kind::While: break; // handled by loop()
+    }
+    precompose(Y, lets, ys, inner, vs);
+  }
+
+  // The reverse pass of a term run from `ctx` plus `extra` slots, from the
+  // identity continuation: the cotangents of ctx+extra given `cts`, the
+  // cotangents of ctx+extra+result. Its forward values are recomputed.
+  Expr localGradient(const Term &t, const std::vector<Slot> &ctx, const std::vector<Slot> &extra,
+                     const std::vector<Expr> &cts) {
+    std::vector<Slot> s = ctx;
+    s.insert(s.end(), extra.begin(), extra.end());
+    Lets bl;
+    auto zs = cotangentBinders(s);
+    Expr Yb = bind(bl, "Y", Lambda::make(zs, ir::Tuple::make(vars(zs))));
+    build(t, s, &Yb, bl);
+    return wrap(bl, App::make(Yb, cts));
+  }
+
+  // Slots of the enclosing context (index < n) that a term refers to.
+  static void referencedSlots(const Term &t, int n, std::set<int> &out) {
+    for (auto &in : t.instrs) {
+      if (in.kind == Instr::Kind::Var && in.index < n) out.insert(in.index);
+      for (auto &b : in.branches) referencedSlots(b, n, out);
     }
   }
+
+  // Scalar leaves of a state value, and the state rebuilt from leaves.
+  static void leaves(const Expr &v, std::vector<Expr> &out) {
+    if (v->type->isTuple()) {
+      for (int k = 0; k < int(v->type->elems.size()); ++k) leaves(Proj::make(v, k), out);
+    } else {
+      out.push_back(v);
+    }
+  }
+  static Expr rebuild(const TypeP &t, const std::vector<Expr> &ls, size_t &pos) {
+    if (!t->isTuple()) return ls.at(pos++);
+    std::vector<Expr> es;
+    for (auto &e : t->elems) es.push_back(rebuild(e, ls, pos));
+    return makeTuple(t, std::move(es));
+  }
+
+  // F(fold, J^T fold) and F(while, J^T while). Forward: the loop runs once,
+  // recording its state at the start of every iteration on a tape (one
+  // buffer per scalar of the state: memory linear in the run time). A while
+  // loop first counts its iterations, then replays them as a fold. J^T: a
+  // fold in the opposite direction restores each iteration's state,
+  // recomputes the body and applies the body's local reverse pass; the
+  // cotangents of the state and of the outer scalars the body reads are
+  // its state, array cotangents go to their buffers in place.
+  void loop(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets) {
+    const bool isWhile = in.kind == Instr::Kind::While;
+    const int N = int(stack.size()); // includes the loop's arguments
+    const Slot init = stack.back();
+    const TypeP st = in.type;
+    Expr lo, hi;
+    Term body = isWhile ? in.branches[1] : in.branches[0];
+    Expr count;
+    if (isWhile) {
+      // Count the iterations: while (cond) (s, k) := (body(s), k + 1).
+      std::string sc = fresh(in.state + "_count");
+      Expr scv = Var::make(sc, Type::tuple({st, Type::i64()}));
+      Expr s0 = Proj::make(scv, 0), k = Proj::make(scv, 1);
+      std::vector<Slot> cs = stack;
+      cs.push_back({Const::makeInt(0), "iteration"});
+      cs.push_back({s0, in.state});
+      Expr cond = forwardOnly(in.branches[0], cs);
+      Expr next = forwardOnly(body, cs);
+      Expr counted = bind(lets, in.state + "_count",
+                          While::make(ir::Tuple::make({init.value, Const::makeInt(0)}), sc,
+                                      cond, ir::Tuple::make({next, Prim::make(Op::Add, {k, Const::makeInt(1)})})));
+      lo = Const::makeInt(0);
+      hi = bind(lets, "iterations", Proj::make(counted, 1));
+    } else {
+      lo = stack[N - 3].value;
+      hi = stack[N - 2].value;
+    }
+    // The tape, and the forward loop that fills it.
+    Expr n = isWhile ? hi : bind(lets, "n", Prim::make(Op::Sub, {hi, lo}));
+    std::string i = fresh(isWhile ? "iteration" : in.indexName), s = fresh(in.state);
+    Expr iv = Var::make(i, Type::i64()), sv = Var::make(s, st);
+    Expr at = Prim::make(Op::Sub, {iv, lo});
+    std::vector<Expr> stateLeaves;
+    leaves(sv, stateLeaves);
+    std::vector<Expr> tapes;
+    for (auto &l : stateLeaves) tapes.push_back(bind(lets, "tape_" + in.state, NewArray::make(n, l->type)));
+    Lets fl;
+    for (size_t k = 0; k < tapes.size(); ++k) bind(fl, "_", Store::make(tapes[k], at, stateLeaves[k], Store::Mode::Set));
+    std::vector<Slot> bs = stack;
+    bs.push_back({iv, i});
+    bs.push_back({sv, in.state});
+    Expr next = wrap(fl, forwardOnly(body, bs));
+    Expr r = bind(lets, in.hint, Fold::make(lo, hi, init.value, i, s, next, in.reversedLoop));
+    stack.push_back({r, in.hint});
+
+    // J^T loop.
+    auto ys = cotangentBinders(stack);
+    auto vs = vars(ys);
+    std::set<int> refs;
+    referencedSlots(body, N, refs);
+    if (isWhile) referencedSlots(in.branches[0], N, refs);
+    std::vector<int> free;
+    for (int f : refs)
+      if (!cotangentType(stack[f].value->type)->isUnit()) free.push_back(f);
+    std::vector<Expr> init_b{vs[N]};
+    std::vector<TypeP> bt{vs[N]->type};
+    for (int f : free) {
+      init_b.push_back(Const::zero(vs[f]->type));
+      bt.push_back(vs[f]->type);
+    }
+    std::string j = fresh(isWhile ? "iteration" : in.indexName), b = fresh("d_" + in.state + "_loop");
+    Expr jv = Var::make(j, Type::i64()), bv = Var::make(b, Type::tuple(bt));
+    // Restore the iteration's state from the tape.
+    Lets bl;
+    std::vector<Expr> restored;
+    for (auto &t : tapes) restored.push_back(Index::make(t, Prim::make(Op::Sub, {jv, lo})));
+    size_t pos = 0;
+    Expr sj = bind(bl, in.state, rebuild(st, restored, pos));
+    std::vector<Slot> ctx(stack.begin(), stack.begin() + N);
+    std::vector<Expr> cts;
+    for (int k = 0; k < N + 2; ++k) {
+      TypeP ct = k < N ? vs[k]->type : k == N ? Type::unit() : cotangentType(st);
+      cts.push_back(Const::zero(ct));
+    }
+    cts.push_back(Proj::make(bv, 0));
+    Expr g = bind(bl, "d_body", localGradient(body, ctx, {{jv, j}, {sj, in.state}}, cts));
+    std::vector<Expr> nb{Proj::make(g, N + 1)};
+    for (size_t k = 0; k < free.size(); ++k) nb.push_back(addCt(Proj::make(bv, int(k) + 1), Proj::make(g, free[k])));
+    Expr backward = Fold::make(lo, hi, ir::Tuple::make(init_b), j, b, wrap(bl, ir::Tuple::make(nb)), !in.reversedLoop);
+    Lets inner;
+    Expr bk = bind(inner, "d_" + in.state + "_loop", backward);
+    std::vector<Expr> args(vs.begin(), vs.begin() + N);
+    args[N - 1] = addCt(args[N - 1], Proj::make(bk, 0)); // the initial state
+    for (size_t k = 0; k < free.size(); ++k) args[free[k]] = addCt(args[free[k]], Proj::make(bk, int(k) + 1));
+    precompose(Y, lets, ys, inner, args);
+  }
+
+  // The forward (source UNF^-1) code of a term run on `stack`.
+  Expr forwardOnly(const Term &t, const std::vector<Slot> &stack) {
+    std::vector<Slot> s = stack;
+    Lets bl;
+    build(t, s, nullptr, bl);
+    return wrap(bl, s.back().value);
+  }
 };
+
+// Whether calls to g need its pullback: it has active parameters and its
+// result, or an array it writes, carries derivatives.
+bool needsPullback(const Function &g) {
+  bool anyActive = false, writesActive = false;
+  for (auto &p : g.params) {
+    anyActive |= p.active;
+    writesActive |= p.active && p.written;
+  }
+  return anyActive && (isActive(g.result) || writesActive);
+}
 
 // Functions reachable from the marked ones through calls.
 std::vector<const Function *> reachable(const Program &p) {
@@ -329,6 +480,15 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   lets.push_back({y0name, Lambda::make(y0, ir::Tuple::make(rho))});
   Expr Y = Var::make(y0name, lets.back().second->type);
 
+  // Active arrays: their cotangent buffers d_x are parameters too (after
+  // the primal's, and after d_return for pullbacks), accumulated in place.
+  std::vector<Param> buffers;
+  for (auto &p : f.params)
+    if (p.active && p.type->isArray()) {
+      buffers.push_back({"d_" + p.name, p.type, false, true});
+      rev.setBuffer(p.name, Var::make("d_" + p.name, p.type));
+    }
+
   unf::UnfFunction u = unf::toUnf(f);
   rev.build(unf::reverse(u.body), stack, &Y, lets);
   Expr result = stack.back().value;
@@ -340,8 +500,9 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
     out.params.push_back({dr, cotangentType(f.result), false});
     seed = Var::make(dr, cotangentType(f.result));
   } else {
-    seed = Const::make(1.0, f.result);
+    seed = f.result->isUnit() ? Const::zero(f.result) : Const::make(1.0, f.result);
   }
+  out.params.insert(out.params.end(), buffers.begin(), buffers.end());
   std::vector<Expr> seeds;
   for (size_t i = 0; i + 1 < stack.size(); ++i) seeds.push_back(Const::zero(cotangentType(stack[i].value->type)));
   seeds.push_back(seed);
@@ -377,12 +538,11 @@ Program reverse(const Program &primal) {
   Program out;
   // Pullbacks first: gradients call them.
   for (const Function *f : fns)
-    if (called.count(f->name) && isActive(f->result) &&
-        std::any_of(f->params.begin(), f->params.end(), [](auto &p) { return p.active; }))
-      out.functions.push_back(differentiate(primal, *f, true));
+    if (called.count(f->name) && needsPullback(*f)) out.functions.push_back(differentiate(primal, *f, true));
   for (const Function *f : fns)
     if (f->marked) {
-      if (!f->result->isFloat()) throw IRError("reverse: marked function " + f->name + " does not return a float");
+      if (!f->result->isFloat() && !(f->result->isUnit() && needsPullback(*f)))
+        throw IRError("reverse: marked function " + f->name + " neither returns a float nor writes an output");
       out.functions.push_back(differentiate(primal, *f, false));
     }
   return out;

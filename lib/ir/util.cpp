@@ -575,6 +575,7 @@ struct Eval {
       std::vector<Value> as;
       for (auto &x : c->args) as.push_back(run(x));
       as.push_back(run(c->cotangent));
+      for (auto &b : c->buffers) as.push_back(run(b));
       return callFn(pullbackFunctionName(c->callee), as);
     }
     case Kind::Index: {

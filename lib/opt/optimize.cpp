@@ -55,6 +55,37 @@ bool isAtom(const Expr &e) {
   }
 }
 
+// Whether evaluating e may write memory: a Store, a pullback that
+// accumulates into buffers, a call that is given an array (it may write
+// it), or a block containing one. Such lets are kept and kept in order.
+bool mayWrite(const Expr &e) {
+  struct W : Visitor {
+    bool found = false;
+    void visit(const Store *) override { found = true; }
+    void visit(const Pullback *n) override { found |= !n->buffers.empty(); Visitor::visit(n); }
+    void visit(const Call *n) override {
+      for (auto &a : n->args) found |= a->type->isArray();
+      Visitor::visit(n);
+    }
+  } w;
+  w.visitExpr(e);
+  return w.found;
+}
+
+// Whether e reads memory (its value depends on when it runs).
+bool readsMemory(const Expr &e) {
+  struct R : Visitor {
+    bool found = false;
+    void visit(const Index *) override { found = true; }
+    void visit(const Call *n) override {
+      for (auto &a : n->args) found |= a->type->isArray();
+      Visitor::visit(n);
+    }
+  } r;
+  r.visitExpr(e);
+  return r.found;
+}
+
 bool sameAtom(const Expr &a, const Expr &b) {
   if (a == b) return true;
   if (a->kind != b->kind || !sameType(a->type, b->type)) return false;
@@ -189,7 +220,7 @@ private:
   // Emits `let name = v` (after CSE) and returns the variable.
   Expr emit(const std::string &hint, const Expr &v) {
     std::string key;
-    if (v->is<Prim>() || v->is<Call>()) {
+    if ((v->is<Prim>() || v->is<Call>() || v->is<ir::Size>()) && !readsMemory(v) && !mayWrite(v)) {
       key = print(v);
       auto it = cse_.find(key);
       if (it != cse_.end()) return Var::make(it->second, v->type);
@@ -232,7 +263,7 @@ private:
       }
       return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
     }
-    if (v->is<If>() && v->type->isTuple()) return splitIf(hint, v);
+    if (v->is<If>() && v->type->isTuple() && !mayWrite(v)) return splitIf(hint, v);
     return emit(hint, v);
   }
 
@@ -288,6 +319,12 @@ private:
 
   void bind(const std::string &name, const Expr &v) { env_[name] = atomize(name, v); }
 
+  // A loop's index and state stay variables (they change every iteration).
+  void loopBinder(const std::string &name, const TypeP &t) {
+    emitted_.insert(name);
+    env_[name] = Var::make(name, t);
+  }
+
   // The components π_0 v .. π_n v of one value v (of the same type) are v.
   static Expr etaTuple(const std::vector<Expr> &es, const TypeP &t) {
     if (es.empty()) return nullptr;
@@ -318,7 +355,7 @@ private:
       Expr r = simplify(p->op, std::move(as), p->type);
       // CSE also for nested subexpressions: a partial derivative such as
       // cos(t) reuses the forward pass's value of cos(t).
-      if (r->is<Prim>()) {
+      if (r->is<Prim>() && !readsMemory(r)) {
         auto it = cse_.find(print(r));
         if (it != cse_.end()) return Var::make(it->second, r->type);
       }
@@ -364,10 +401,39 @@ private:
       std::vector<Expr> as;
       for (auto &a : c->args) as.push_back(reify(pe(a)));
       Expr ct = reify(pe(c->cotangent));
+      std::vector<Expr> bs;
+      for (auto &b : c->buffers) bs.push_back(reify(pe(b)));
       if (isZeroValue(ct)) return Const::zero(c->type);                   // J^T g applied to 0 is 0
-      return Pullback::make(c->callee, std::move(as), ct, c->type);
+      return Pullback::make(c->callee, std::move(as), ct, c->type, std::move(bs));
     }
     case Kind::Lambda: return e;
+    case Kind::Index: {
+      auto x = e->as<ir::Index>();
+      return ir::Index::make(reify(pe(x->array)), reify(pe(x->index)));
+    }
+    case Kind::Size: return ir::Size::make(reify(pe(e->as<ir::Size>()->array)));
+    case Kind::NewArray: return NewArray::make(reify(pe(e->as<NewArray>()->size)), e->type->elem());
+    case Kind::Store: {
+      auto x = e->as<Store>();
+      Expr val = reify(pe(x->value));
+      if (x->mode == Store::Mode::Add && isZeroValue(val)) return ir::Tuple::make({}); // a[i] += 0 ~> ()
+      return Store::make(reify(pe(x->array)), reify(pe(x->index)), val, x->mode);
+    }
+    case Kind::Fold: {
+      auto f = e->as<Fold>();
+      Expr lo = reify(pe(f->lo)), hi = reify(pe(f->hi)), init = reify(pe(f->init));
+      loopBinder(f->index, Type::i64());
+      loopBinder(f->state, f->init->type);
+      Expr body = block(f->body);
+      return Fold::make(lo, hi, init, f->index, f->state, body, f->reversed);
+    }
+    case Kind::While: {
+      auto w = e->as<While>();
+      Expr init = reify(pe(w->init));
+      loopBinder(w->state, w->init->type);
+      Expr cond = block(w->cond), body = block(w->body);
+      return While::make(init, w->state, cond, body);
+    }
     case Kind::App: {
       auto a = e->as<App>();
       Expr f = pe(a->fn);
@@ -387,10 +453,39 @@ private:
 // are unique, so one use count per name suffices.
 class DeadCode {
 public:
-  Expr run(const Expr &e) { return go(e); }
+  Expr run(const Expr &e) {
+    findWriteOnlyArrays(e);
+    return go(e);
+  }
 
 private:
   std::unordered_map<std::string, int> uses_;
+  std::unordered_set<std::string> writeOnly_; // local arrays nothing reads: their stores are dead
+
+  void findWriteOnlyArrays(const Expr &root) {
+    struct A : Visitor {
+      std::unordered_set<std::string> local, read;
+      void visit(const Let *n) override {
+        if (n->value->is<NewArray>()) local.insert(n->name);
+        Visitor::visit(n);
+      }
+      void visit(const Var *n) override { read.insert(n->name); }
+      void visit(const Store *n) override { // the target of a store is not a read
+        if (!n->array->is<Var>()) visitExpr(n->array);
+        visitExpr(n->index);
+        visitExpr(n->value);
+      }
+    } a;
+    a.visitExpr(root);
+    for (auto &n : a.local)
+      if (!a.read.count(n)) writeOnly_.insert(n);
+  }
+
+  bool deadStore(const Expr &v) const {
+    auto st = v->as<Store>();
+    auto arr = st ? st->array->as<Var>() : nullptr;
+    return arr && writeOnly_.count(arr->name);
+  }
 
   void count(const Expr &e) {
     for (auto &v : freeVars(e)) ++uses_[v];
@@ -406,10 +501,32 @@ private:
       }
       Expr body = go(c);
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-        if (uses_[(*it)->name] == 0) continue;
-        body = Let::make((*it)->name, go((*it)->value), body);
+        const Expr &v = (*it)->value;
+        if (deadStore(v)) continue;
+        if (uses_[(*it)->name] == 0 && !mayWrite(v)) continue;
+        body = Let::make((*it)->name, go(v), body);
       }
       return body;
+    }
+    if (auto f = e->as<Fold>()) {
+      Expr b = go(f->body), i0 = go(f->init), l = go(f->lo), h = go(f->hi);
+      return b == f->body && i0 == f->init && l == f->lo && h == f->hi
+                 ? e
+                 : Fold::make(l, h, i0, f->index, f->state, b, f->reversed);
+    }
+    if (auto w = e->as<While>()) {
+      Expr b = go(w->body), c = go(w->cond), i0 = go(w->init);
+      return b == w->body && c == w->cond && i0 == w->init ? e : While::make(i0, w->state, c, b);
+    }
+    if (auto t = e->as<ir::Tuple>()) {
+      bool changed = false;
+      std::vector<Expr> es;
+      for (auto &x : t->elems) {
+        es.push_back(go(x));
+        changed |= es.back() != x;
+      }
+      if (!changed) return e;
+      return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
     }
     if (auto i = e->as<If>()) {
       Expr t = go(i->thenE), f = go(i->elseE), c = go(i->cond);
@@ -463,6 +580,8 @@ private:
     case Kind::Const: case Kind::Let: case Kind::If: case Kind::Lambda: return 0;
     case Kind::Prim: { int k = 0; for (auto &a : e->as<Prim>()->args) k += shallow(a, n); return k; }
     case Kind::Proj: return shallow(e->as<Proj>()->tuple, n);
+    case Kind::Index: return shallow(e->as<ir::Index>()->array, n) + shallow(e->as<ir::Index>()->index, n);
+    case Kind::Store: return shallow(e->as<Store>()->index, n) + shallow(e->as<Store>()->value, n);
     case Kind::Tuple: { int k = 0; for (auto &a : e->as<ir::Tuple>()->elems) k += shallow(a, n); return k; }
     default: return 0; // calls and pullbacks keep their arguments named
     }
@@ -473,21 +592,36 @@ private:
       Expr t = go(i->thenE), f = go(i->elseE);
       return t == i->thenE && f == i->elseE ? e : If::make(i->cond, t, f);
     }
+    if (auto f = e->as<Fold>()) {
+      Expr b = go(f->body);
+      return b == f->body ? e : Fold::make(f->lo, f->hi, f->init, f->index, f->state, b, f->reversed);
+    }
+    if (auto w = e->as<While>()) {
+      Expr c = go(w->cond), b = go(w->body);
+      return c == w->cond && b == w->body ? e : While::make(w->init, w->state, c, b);
+    }
     if (!e->is<Let>()) return e;
     std::vector<std::pair<std::string, Expr>> lets;
     Expr c = e;
     for (; auto l = c->as<Let>(); c = l->body) lets.push_back({l->name, go(l->value)});
-    Expr body = c->is<If>() ? go(c) : c;
+    Expr body = go(c);
     std::vector<bool> gone(lets.size(), false);
     for (size_t i = 0; i < lets.size(); ++i) {
       auto &[name, value] = lets[i];
-      if (!temporary(name) || uses_[name] != 1 || !value->is<Prim>() || size(value) > kMaxSize) continue;
-      // Its single use: the first later let (or the body) that mentions it.
+      if (!temporary(name) || uses_[name] != 1 || !(value->is<Prim>() || value->is<ir::Index>()) ||
+          size(value) > kMaxSize)
+        continue;
+      const bool reads = readsMemory(value);
+      // Its single use: the first later let (or the body) that mentions it;
+      // a memory read never moves past a write.
       bool done = false;
       for (size_t j = i + 1; j < lets.size() && !done; ++j) {
         if (gone[j]) continue;
-        if (countUses(lets[j].second, name) == 0) continue;
-        if (shallow(lets[j].second, name) == 1) {
+        if (countUses(lets[j].second, name) == 0) {
+          if (reads && mayWrite(lets[j].second)) done = true;
+          continue;
+        }
+        if (shallow(lets[j].second, name) == 1 && !(reads && mayWrite(lets[j].second))) {
           lets[j].second = substitute(lets[j].second, name, value);
           gone[i] = true;
         }
@@ -506,7 +640,14 @@ private:
 
 static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved) {
   PartialEvaluator pe(e, reserved);
-  Expr r = DeadCode().run(pe.run(e));
+  Expr r = pe.run(e);
+  // Removing a dead read can leave a tape write-only, whose stores are
+  // then dead too: iterate to a fixpoint.
+  for (size_t before = 0, after = size(r); before != after;) {
+    before = after;
+    r = DeadCode().run(r);
+    after = size(r);
+  }
   return SingleUse(reserved).run(r);
 }
 

@@ -142,6 +142,89 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     drop(base, in.arity);
     return;
   }
+  case Kind::Index: {
+    auto x = e->as<ir::Index>();
+    gen(x->array, ctx, out, "t");
+    gen(x->index, ctx, out, "t");
+    Instr in(Instr::Kind::Index);
+    in.arity = 2;
+    in.type = e->type;
+    push(in);
+    drop(base, 2);
+    return;
+  }
+  case Kind::Size: {
+    gen(e->as<ir::Size>()->array, ctx, out, "t");
+    Instr in(Instr::Kind::Size);
+    in.arity = 1;
+    in.type = e->type;
+    push(in);
+    drop(base, 1);
+    return;
+  }
+  case Kind::NewArray: {
+    gen(e->as<ir::NewArray>()->size, ctx, out, "t");
+    Instr in(Instr::Kind::New);
+    in.arity = 1;
+    in.type = e->type;
+    push(in);
+    drop(base, 1);
+    return;
+  }
+  case Kind::Store: {
+    auto x = e->as<ir::Store>();
+    gen(x->array, ctx, out, "t");
+    gen(x->index, ctx, out, "t");
+    gen(x->value, ctx, out, "t");
+    Instr in(Instr::Kind::Store);
+    in.arity = 3;
+    in.addStore = x->mode == ir::Store::Mode::Add;
+    in.type = e->type;
+    push(in);
+    drop(base, 3);
+    return;
+  }
+  case Kind::Fold: {
+    auto f = e->as<ir::Fold>();
+    gen(f->lo, ctx, out, "t");
+    gen(f->hi, ctx, out, "t");
+    gen(f->init, ctx, out, f->state);
+    Instr in(Instr::Kind::Fold);
+    in.arity = 3;
+    in.reversedLoop = f->reversed;
+    in.indexName = f->index;
+    in.state = f->state;
+    std::vector<Slot> bctx = ctx;
+    bctx.push_back({f->index, Type::i64()});
+    bctx.push_back({f->state, f->init->type});
+    Term body;
+    gen(f->body, bctx, body.instrs, f->state);
+    in.branches.push_back(std::move(body));
+    in.type = e->type;
+    push(in);
+    drop(base, 3);
+    return;
+  }
+  case Kind::While: {
+    auto w = e->as<ir::While>();
+    gen(w->init, ctx, out, w->state);
+    Instr in(Instr::Kind::While);
+    in.arity = 1;
+    in.state = w->state;
+    in.indexName = "iteration";
+    for (const Expr &part : {w->cond, w->body}) {
+      std::vector<Slot> bctx = ctx;
+      bctx.push_back({"", Type::i64()}); // the iteration slot: never referenced
+      bctx.push_back({w->state, w->init->type});
+      Term t;
+      gen(part, bctx, t.instrs, part == w->cond ? "c" : w->state);
+      in.branches.push_back(std::move(t));
+    }
+    in.type = e->type;
+    push(in);
+    drop(base, 1);
+    return;
+  }
   default:
     throw IRError("UNF: the source language has no continuations (lambda/app/pullback)");
   }
@@ -167,68 +250,89 @@ UnfFunction toUnf(const Function &f) {
 
 // ------------------------------------------------------------- UNF^-1 --
 
-namespace {
-struct Back {
-  NameSupply names;
-  // Emits the forward lets of `t` run on `stack`; returns the top value.
-  Expr build(const Term &t, std::vector<Expr> &stack, std::vector<std::pair<std::string, Expr>> &lets) {
-    for (auto &in : t.instrs) {
-      auto bind = [&](Expr v) {
-        std::string n = names.fresh(in.hint.empty() ? "t" : in.hint);
-        lets.push_back({n, v});
-        return Var::make(n, v->type);
-      };
-      auto top = [&](int n) { return std::vector<Expr>(stack.end() - n, stack.end()); };
-      switch (in.kind) {
-      case Instr::Kind::Const: stack.push_back(in.constant); break;
-      case Instr::Kind::Var: stack.push_back(stack.at(in.index)); break;
-      case Instr::Kind::Op: {
-        auto as = top(in.arity);
-        stack.push_back(bind(in.op == Op::Cast ? Prim::makeCast(as[0], in.type) : Prim::make(in.op, as)));
-        break;
-      }
-      case Instr::Kind::Elem: stack.push_back(bind(Proj::make(stack.back(), in.index))); break;
-      case Instr::Kind::Tuple: {
-        auto as = top(in.arity);
-        stack.resize(stack.size() - in.arity);
-        stack.push_back(bind(in.type->isStruct() ? ir::Tuple::makeStruct(in.type, as) : ir::Tuple::make(as)));
-        break;
-      }
-      case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); break;
-      case Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); break;
-      case Instr::Kind::If: {
-        Expr cond = stack.back();
-        Expr br[2];
-        for (int k = 0; k < 2; ++k) {
-          std::vector<Expr> s = stack;
-          std::vector<std::pair<std::string, Expr>> bl;
-          Expr r = build(in.branches[k], s, bl);
-          br[k] = wrap(bl, r);
-        }
-        stack.push_back(bind(If::make(cond, br[0], br[1])));
-        break;
-      }
-      }
-    }
-    return stack.back();
+Expr wrapLets(const Lets &lets, Expr body) {
+  for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = Let::make(it->first, it->second, body);
+  return body;
+}
+
+Expr forward(const Term &t, std::vector<Expr> &stack, Lets &lets, NameSupply &names) {
+  for (auto &in : t.instrs) forwardStep(in, stack, lets, names);
+  return stack.back();
+}
+
+void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupply &names) {
+  auto bind = [&](Expr v) {
+    std::string n = names.fresh(in.hint.empty() ? "t" : in.hint);
+    lets.push_back({n, v});
+    return Var::make(n, v->type);
+  };
+  auto top = [&](int n) { return std::vector<Expr>(stack.end() - n, stack.end()); };
+  // A nested term run on the current context plus `extra` slots.
+  auto nested = [&](const Term &t, std::vector<Expr> extra) {
+    std::vector<Expr> s = stack;
+    s.insert(s.end(), extra.begin(), extra.end());
+    Lets bl;
+    Expr r = forward(t, s, bl, names);
+    return wrapLets(bl, r);
+  };
+  switch (in.kind) {
+  case Instr::Kind::Const: stack.push_back(in.constant); return;
+  case Instr::Kind::Var: stack.push_back(stack.at(in.index)); return;
+  case Instr::Kind::Op: {
+    auto as = top(in.arity);
+    stack.push_back(bind(in.op == Op::Cast ? Prim::makeCast(as[0], in.type) : Prim::make(in.op, as)));
+    return;
   }
-  static Expr wrap(const std::vector<std::pair<std::string, Expr>> &lets, Expr body) {
-    for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = Let::make(it->first, it->second, body);
-    return body;
+  case Instr::Kind::Elem: stack.push_back(bind(Proj::make(stack.back(), in.index))); return;
+  case Instr::Kind::Tuple: {
+    auto as = top(in.arity);
+    stack.resize(stack.size() - in.arity);
+    stack.push_back(bind(in.type->isStruct() ? ir::Tuple::makeStruct(in.type, as) : ir::Tuple::make(as)));
+    return;
   }
-};
-} // namespace
+  case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); return;
+  case Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); return;
+  case Instr::Kind::If: {
+    Expr cond = stack.back();
+    Expr t = nested(in.branches[0], {}), f = nested(in.branches[1], {});
+    stack.push_back(bind(If::make(cond, t, f)));
+    return;
+  }
+  case Instr::Kind::Index: stack.push_back(bind(ir::Index::make(top(2)[0], top(2)[1]))); return;
+  case Instr::Kind::Size: stack.push_back(bind(ir::Size::make(stack.back()))); return;
+  case Instr::Kind::New: stack.push_back(bind(ir::NewArray::make(stack.back(), in.type->elem()))); return;
+  case Instr::Kind::Store: {
+    auto as = top(3);
+    stack.push_back(bind(ir::Store::make(as[0], as[1], as[2], in.addStore ? ir::Store::Mode::Add : ir::Store::Mode::Set)));
+    return;
+  }
+  case Instr::Kind::Fold: {
+    auto as = top(3);
+    std::string i = names.fresh(in.indexName), st = names.fresh(in.state);
+    Expr body = nested(in.branches[0], {Var::make(i, Type::i64()), Var::make(st, in.type)});
+    stack.push_back(bind(ir::Fold::make(as[0], as[1], as[2], i, st, body, in.reversedLoop)));
+    return;
+  }
+  case Instr::Kind::While: {
+    std::string st = names.fresh(in.state);
+    std::vector<Expr> extra{Const::makeInt(0), Var::make(st, in.type)};
+    Expr cond = nested(in.branches[0], extra), body = nested(in.branches[1], extra);
+    stack.push_back(bind(ir::While::make(stack.back(), st, cond, body)));
+    return;
+  }
+  }
+}
 
 Expr fromUnf(const UnfFunction &f) {
-  Back b;
+  NameSupply names;
   std::vector<Expr> stack;
   for (auto &s : f.inputs) {
-    b.names.reserve(s.name);
+    names.reserve(s.name);
     stack.push_back(Var::make(s.name, s.type));
   }
-  std::vector<std::pair<std::string, Expr>> lets;
-  Expr r = b.build(f.body, stack, lets);
-  return Back::wrap(lets, r);
+  Lets lets;
+  Expr r = forward(f.body, stack, lets, names);
+  return wrapLets(lets, r);
 }
 
 // ------------------------------------------------------ reverse (Fig. 8) --
@@ -271,6 +375,20 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
       need(size_t(in.index + in.arity), "drop");
       ctx.erase(ctx.begin() + in.index, ctx.begin() + in.index + in.arity);
       break;
+    case Instr::Kind::Index: case Instr::Kind::Size: case Instr::Kind::New: case Instr::Kind::Store:
+      need(in.arity, "array primitive");
+      ctx.push_back(in.type);
+      break;
+    case Instr::Kind::Fold: case Instr::Kind::While: {
+      need(in.arity, "loop");
+      std::vector<TypeP> bctx = ctx;
+      bctx.push_back(Type::i64());
+      bctx.push_back(in.type);
+      for (auto &b : in.branches)
+        if (run(b, bctx).size() != bctx.size() + 1) throw IRError("UNF: loop body shape");
+      ctx.push_back(in.type);
+      break;
+    }
     case Instr::Kind::If: {
       need(1, "if");
       if (!ctx.back()->isBool()) throw IRError("UNF: if on a non-bool slot");
@@ -302,6 +420,12 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Call: os << "call " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Drop: os << "drop " << in.index << "+" << in.arity; break;
   case Instr::Kind::If: os << "if"; break;
+  case Instr::Kind::Index: os << "index"; break;
+  case Instr::Kind::Size: os << "size"; break;
+  case Instr::Kind::New: os << "new " << str(in.type); break;
+  case Instr::Kind::Store: os << (in.addStore ? "store +=" : "store ="); break;
+  case Instr::Kind::Fold: os << (in.reversedLoop ? "fold reversed " : "fold ") << in.indexName << " " << in.state; break;
+  case Instr::Kind::While: os << "while " << in.state; break;
   }
   return os.str();
 }
@@ -311,13 +435,17 @@ std::string print(const Term &t, int indent) {
   std::string pad(2 * indent, ' ');
   for (auto &in : t.instrs) {
     std::string s = instrText(in);
-    if (in.reversed && in.kind != Instr::Kind::If) s = "F(" + s + "; JT " + s + ")";
+    bool nested = !in.branches.empty();
+    if (in.reversed && !nested) s = "F(" + s + "; JT " + s + ")";
+    else if (in.reversed) s = "F(" + s + ")";
     os << pad << s;
     if (!in.hint.empty() && in.kind != Instr::Kind::Drop) os << "    -- " << in.hint << ": " << str(in.type);
     os << "\n";
-    if (in.kind == Instr::Kind::If) {
+    if (nested) {
+      static const char *ifNames[] = {"then", "else"}, *whileNames[] = {"cond", "body"};
       for (size_t b = 0; b < in.branches.size(); ++b) {
-        os << pad << (b == 0 ? "then" : "else") << (in.reversed ? " (branch recorded)" : "") << "\n";
+        const char *label = in.kind == Instr::Kind::If ? ifNames[b] : in.kind == Instr::Kind::While ? whileNames[b] : "body";
+        os << pad << label << (in.reversed && in.kind == Instr::Kind::If ? " (branch recorded)" : "") << "\n";
         os << print(in.branches[b], indent + 1);
       }
       os << pad << "end\n";
@@ -341,7 +469,10 @@ nlohmann::json toJson(const Term &t) {
     if (in.reversed) j["reversed"] = true;
     if (in.type) j["type"] = ir::str(in.type);
     if (!in.hint.empty()) j["hint"] = in.hint;
-    if (in.kind == Instr::Kind::If) j["branches"] = {toJson(in.branches[0]), toJson(in.branches[1])};
+    if (!in.branches.empty()) {
+      j["branches"] = nlohmann::json::array();
+      for (auto &b : in.branches) j["branches"].push_back(toJson(b));
+    }
     a.push_back(j);
   }
   return a;

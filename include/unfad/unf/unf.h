@@ -33,6 +33,13 @@ struct Instr {
     Call,  // call `callee` on the top `arity` slots, push the result (args kept)
     Drop,  // keep the first `index` slots, forget the next `arity`, keep the rest
     If,    // top slot is the condition; run branches[0] or [1], each Γ,c ⊢ Γ,c,r
+    Index, // push a[i] from the top two slots (a, i)
+    Size,  // push the size of the array in the top slot
+    New,   // push a fresh zero array of `type` whose size is the top slot
+    Store, // a[i] (=|+=) v on the top three slots (a, i, v); push the unit ()
+    Fold,  // top slots lo, hi, init; branches[0] is the body Γ,lo,hi,init,i,s ⊢ ..,s'; push the final state
+    While, // top slot init; branches[0] is the condition Γ,init,i,s ⊢ ..,bool
+           // and branches[1] the body Γ,init,i,s ⊢ ..,s' (i: an unused iteration slot)
   };
   explicit Instr(Kind k) : kind(k) {}
   Kind kind;
@@ -42,8 +49,11 @@ struct Instr {
   ir::Expr constant;        // Const
   ir::TypeP type;           // type of the pushed value (Op/Call/Tuple/Elem/Const/If/Var)
   std::string callee;       // Call
-  std::vector<Term> branches; // If
+  std::vector<Term> branches; // If, Fold, While
   std::string hint;         // readable name for the pushed value
+  bool addStore = false;    // Store: += instead of =
+  bool reversedLoop = false; // Fold: iterates from hi-1 down to lo
+  std::string indexName, state; // Fold/While: names of the loop's binders
   bool reversed = false;    // Target UNF: this is F(P, J^T P)
 };
 
@@ -70,6 +80,14 @@ Term toUnf(const ir::Expr &e, const std::vector<Slot> &context);
 // UNF^-1 for Source UNF (Fig. 10 without the Jacobians): back to a let
 // chain. UNF followed by UNF^-1 is an ANF conversion.
 ir::Expr fromUnf(const UnfFunction &f);
+
+// UNF^-1 of one primitive / a whole term, source part of Fig. 10: given
+// the context's values, appends the let binding what `in` pushes (and its
+// nested terms' code) and updates `stack` as the primitive does.
+using Lets = std::vector<std::pair<std::string, ir::Expr>>;
+void forwardStep(const Instr &in, std::vector<ir::Expr> &stack, Lets &lets, ir::NameSupply &names);
+ir::Expr forward(const Term &t, std::vector<ir::Expr> &stack, Lets &lets, ir::NameSupply &names);
+ir::Expr wrapLets(const Lets &lets, ir::Expr body);
 
 // Reverse mode on UNF (Fig. 8): every primitive becomes F(P, J^T P).
 Term reverse(const Term &t);
