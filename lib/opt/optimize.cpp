@@ -86,6 +86,42 @@ bool readsMemory(const Expr &e) {
   return r.found;
 }
 
+// The arrays (variable names) e reads, and those it may write. A call
+// given arrays counts as reading and writing them.
+void arraysTouched(const Expr &e, std::unordered_set<std::string> *read, std::unordered_set<std::string> *written) {
+  struct T : Visitor {
+    std::unordered_set<std::string> *r, *w;
+    static void add(std::unordered_set<std::string> *s, const Expr &a) {
+      if (auto v = a->as<Var>(); v && s) s->insert(v->name);
+    }
+    void visit(const Index *n) override { add(r, n->array); Visitor::visit(n); }
+    void visit(const Store *n) override { add(w, n->array); visitExpr(n->index); visitExpr(n->value); }
+    void visit(const Pullback *n) override {
+      for (auto &b : n->buffers) add(w, b);
+      for (auto &a : n->args) if (a->type->isArray()) add(r, a);
+      Visitor::visit(n);
+    }
+    void visit(const Call *n) override {
+      for (auto &a : n->args) if (a->type->isArray()) { add(r, a); add(w, a); }
+      Visitor::visit(n);
+    }
+  } t;
+  t.r = read;
+  t.w = written;
+  t.visitExpr(e);
+}
+
+// Whether running `later` may change what `value` reads.
+bool conflicts(const Expr &value, const Expr &later) {
+  std::unordered_set<std::string> r, w;
+  arraysTouched(value, &r, nullptr);
+  if (r.empty()) return false;
+  arraysTouched(later, nullptr, &w);
+  for (auto &a : r)
+    if (w.count(a)) return true;
+  return false;
+}
+
 bool sameAtom(const Expr &a, const Expr &b) {
   if (a == b) return true;
   if (a->kind != b->kind || !sameType(a->type, b->type)) return false;
@@ -319,6 +355,75 @@ private:
 
   void bind(const std::string &name, const Expr &v) { env_[name] = atomize(name, v); }
 
+  // fold with state (s_0..s_n) whose body returns s_k unchanged:
+  //   s_k is its initial value throughout ~> substitute it, drop it from
+  //   the state (a reduction's adjoint loop carries a constant cotangent).
+  Expr invariantState(const Expr &e) {
+    auto f = e->as<Fold>();
+    const TypeP &st = f->init->type;
+    if (!st->isTuple() || st->isStruct() || st->elems.empty()) return e;
+    Expr tail = f->body;
+    while (auto l = tail->as<Let>()) tail = l->body;
+    auto tt = tail->as<ir::Tuple>();
+    auto whole = tail->as<Var>();
+    if (!tt && !(whole && whole->name == f->state)) return e;
+    std::vector<int> kept, fixed;
+    for (int k = 0; k < int(st->elems.size()); ++k) {
+      if (!tt) {
+        fixed.push_back(k);
+        continue;
+      }
+      auto p = tt->elems[k]->as<Proj>();
+      auto sv = p ? p->tuple->as<Var>() : nullptr;
+      (sv && sv->name == f->state && p->index == k ? fixed : kept).push_back(k);
+    }
+    if (fixed.empty()) return e;
+    // The initial components become atoms that may be duplicated.
+    auto initTuple = f->init->as<ir::Tuple>();
+    std::vector<Expr> init0;
+    for (int k = 0; k < int(st->elems.size()); ++k)
+      init0.push_back(atomize(f->state + "_init", initTuple ? initTuple->elems[k] : Proj::make(f->init, k)));
+    std::vector<TypeP> kt;
+    std::vector<Expr> kinit;
+    for (int k : kept) {
+      kt.push_back(st->elems[k]);
+      kinit.push_back(init0[k]);
+    }
+    std::string ns = residualName(f->state);
+    Expr nsv = Var::make(ns, Type::tuple(kt));
+    // Body: s#k ~> init_k (fixed) or s'#j (kept); result tuple shrinks.
+    struct Rewrite : Mutator {
+      std::string state;
+      std::vector<Expr> repl;
+      Expr visit(const Proj *n, const Expr &self) override {
+        auto v = n->tuple->as<Var>();
+        if (v && v->name == state) return repl[n->index];
+        return Mutator::visit(n, self);
+      }
+    } rw;
+    rw.state = f->state;
+    for (int k = 0, j = 0; k < int(st->elems.size()); ++k) {
+      bool isKept = std::find(kept.begin(), kept.end(), k) != kept.end();
+      rw.repl.push_back(isKept ? Proj::make(nsv, j++) : init0[k]);
+    }
+    std::function<Expr(const Expr &)> shrink = [&](const Expr &b) -> Expr {
+      if (auto l = b->as<Let>()) return Let::make(l->name, rw.mutate(l->value), shrink(l->body));
+      std::vector<Expr> es;
+      for (int k : kept) es.push_back(rw.mutate(b->as<ir::Tuple>()->elems[k]));
+      return ir::Tuple::make(es); // (the whole state returned: nothing kept)
+    };
+    Expr body = shrink(f->body);
+    std::vector<Expr> out(st->elems.size());
+    for (int k : fixed) out[k] = init0[k];
+    if (!kept.empty()) {
+      Expr loop = emit(f->state, Fold::make(f->lo, f->hi, ir::Tuple::make(kinit), ns, ns, body, f->reversed));
+      for (size_t j = 0; j < kept.size(); ++j) out[kept[j]] = Proj::make(loop, int(j));
+    } else if (mayWrite(body)) {
+      emit("_", Fold::make(f->lo, f->hi, ir::Tuple::make({}), f->index, ns, body, f->reversed));
+    }
+    return ir::Tuple::make(out);
+  }
+
   // A loop's index and state stay variables (they change every iteration).
   void loopBinder(const std::string &name, const TypeP &t) {
     emitted_.insert(name);
@@ -425,7 +530,7 @@ private:
       loopBinder(f->index, Type::i64());
       loopBinder(f->state, f->init->type);
       Expr body = block(f->body);
-      return Fold::make(lo, hi, init, f->index, f->state, body, f->reversed);
+      return invariantState(Fold::make(lo, hi, init, f->index, f->state, body, f->reversed));
     }
     case Kind::While: {
       auto w = e->as<While>();
@@ -611,17 +716,16 @@ private:
       if (!temporary(name) || uses_[name] != 1 || !(value->is<Prim>() || value->is<ir::Index>()) ||
           size(value) > kMaxSize)
         continue;
-      const bool reads = readsMemory(value);
       // Its single use: the first later let (or the body) that mentions it;
-      // a memory read never moves past a write.
+      // a memory read never moves past a write to the array it reads.
       bool done = false;
       for (size_t j = i + 1; j < lets.size() && !done; ++j) {
         if (gone[j]) continue;
         if (countUses(lets[j].second, name) == 0) {
-          if (reads && mayWrite(lets[j].second)) done = true;
+          if (conflicts(value, lets[j].second)) done = true;
           continue;
         }
-        if (shallow(lets[j].second, name) == 1 && !(reads && mayWrite(lets[j].second))) {
+        if (shallow(lets[j].second, name) == 1 && !conflicts(value, lets[j].second)) {
           lets[j].second = substitute(lets[j].second, name, value);
           gone[i] = true;
         }
