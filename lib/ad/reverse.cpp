@@ -120,6 +120,8 @@ private:
   // Array cotangents are accumulated in place; in the continuation an
   // array slot carries the unit cotangent.
   std::unordered_map<std::string, Expr> buffers_;
+  // Sizes of local arrays (their contents can be saved and restored).
+  std::unordered_map<std::string, Expr> sizes_;
 
 public:
   void setBuffer(const std::string &array, Expr buffer) { buffers_[array] = std::move(buffer); }
@@ -150,9 +152,12 @@ private:
     if (in.kind == Instr::Kind::Tuple) stack.resize(stack.size() - in.arity);
     stack.push_back({vals.back(), in.hint});
     // A local array gets its cotangent buffer next to it.
-    if (in.kind == Instr::Kind::New && isActive(in.type))
-      if (auto v = vals.back()->as<Var>())
-        buffers_[v->name] = bind(lets, "d_" + v->name, NewArray::make(stack[stack.size() - 2].value, in.type->elem()));
+    if (in.kind == Instr::Kind::New)
+      if (auto v = vals.back()->as<Var>()) {
+        sizes_[v->name] = stack[stack.size() - 2].value;
+        if (isActive(in.type))
+          buffers_[v->name] = bind(lets, "d_" + v->name, NewArray::make(stack[stack.size() - 2].value, in.type->elem()));
+      }
   }
 
   void step(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets) {
@@ -162,6 +167,12 @@ private:
       return;
     }
     std::vector<Slot> before = stack;
+    // A store into a local array saves the element it overwrites; its J^T
+    // puts it back (recomputations earlier in the sweep read it).
+    Expr overwritten;
+    if (Y && in.kind == Instr::Kind::Store)
+      if (auto a = stack[N - 3].value->as<Var>(); a && sizes_.count(a->name))
+        overwritten = bind(lets, "old_" + a->name, Index::make(stack[N - 3].value, stack[N - 2].value));
     forwardStep(in, stack, lets);
     if (!Y) return;
     auto ys = cotangentBinders(stack);
@@ -260,6 +271,7 @@ private:
         if (!in.addStore) bind(inner, "_", Store::make(buf, idx, Const::zero(d->type), Store::Mode::Set));
         vs[N - 1] = addCt(vs[N - 1], d);
       }
+      if (overwritten) bind(inner, "_", Store::make(arr, idx, overwritten, Store::Mode::Set));
       break;
     }
     case Instr::Kind::If: {
@@ -365,7 +377,33 @@ private:
     std::vector<Slot> bs = stack;
     bs.push_back({iv, i});
     bs.push_back({sv, in.state});
-    Expr next = wrap(fl, forwardOnly(body, bs));
+    Expr fwdBody = forwardOnly(body, bs);
+    // Local arrays the loop writes are restored to their state before the
+    // loop when its J^T is done (so earlier recomputations read what the
+    // forward pass read); those it also reads are saved at the start of
+    // every iteration and restored before the iteration is recomputed.
+    std::set<std::string> rd, wr;
+    localArrays(fwdBody, rd, wr);
+    if (isWhile) localArrays(forwardOnly(in.branches[0], bs), rd, wr);
+    struct Saved {
+      Expr array, len, before, perIteration;
+    };
+    std::vector<Saved> saved;
+    for (auto &a : wr) {
+      Saved sv;
+      for (auto &slot : stack)
+        if (auto v = slot.value->as<Var>(); v && v->name == a) sv.array = slot.value;
+      if (!sv.array) continue; // local to the loop body
+      sv.len = sizes_.at(a);
+      sv.before = bind(lets, "saved_" + a, NewArray::make(sv.len, sv.array->type->elem()));
+      bind(lets, "_", copyLoop(sv.before, Const::makeInt(0), sv.array, Const::makeInt(0), sv.len));
+      if (rd.count(a)) {
+        sv.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {n, sv.len}), sv.array->type->elem()));
+        bind(fl, "_", copyLoop(sv.perIteration, Prim::make(Op::Mul, {at, sv.len}), sv.array, Const::makeInt(0), sv.len));
+      }
+      saved.push_back(sv);
+    }
+    Expr next = wrap(fl, fwdBody);
     Expr r = bind(lets, in.hint, Fold::make(lo, hi, init.value, i, s, next, in.reversedLoop));
     stack.push_back({r, in.hint});
 
@@ -392,6 +430,10 @@ private:
     for (auto &t : tapes) restored.push_back(Index::make(t, Prim::make(Op::Sub, {jv, lo})));
     size_t pos = 0;
     Expr sj = bind(bl, in.state, rebuild(st, restored, pos));
+    for (auto &sv : saved)
+      if (sv.perIteration)
+        bind(bl, "_", copyLoop(sv.array, Const::makeInt(0), sv.perIteration,
+                               Prim::make(Op::Mul, {Prim::make(Op::Sub, {jv, lo}), sv.len}), sv.len));
     std::vector<Slot> ctx(stack.begin(), stack.begin() + N);
     std::vector<Expr> cts;
     for (int k = 0; k < N + 2; ++k) {
@@ -405,10 +447,47 @@ private:
     Expr backward = Fold::make(lo, hi, ir::Tuple::make(init_b), j, b, wrap(bl, ir::Tuple::make(nb)), !in.reversedLoop);
     Lets inner;
     Expr bk = bind(inner, "d_" + in.state + "_loop", backward);
+    for (auto &sv : saved) bind(inner, "_", copyLoop(sv.array, Const::makeInt(0), sv.before, Const::makeInt(0), sv.len));
     std::vector<Expr> args(vs.begin(), vs.begin() + N);
     args[N - 1] = addCt(args[N - 1], Proj::make(bk, 0)); // the initial state
     for (size_t k = 0; k < free.size(); ++k) args[free[k]] = addCt(args[free[k]], Proj::make(bk, int(k) + 1));
     precompose(Y, lets, ys, inner, args);
+  }
+
+  // Local arrays (by name) that forward code reads and writes; a call
+  // given an array reads it and writes it if the callee writes that param.
+  void localArrays(const Expr &e, std::set<std::string> &read, std::set<std::string> &written) {
+    struct T : Visitor {
+      Reverser *self;
+      std::set<std::string> *r, *w;
+      void add(std::set<std::string> *s, const Expr &a) {
+        if (auto v = a->as<Var>(); v && self->sizes_.count(v->name)) s->insert(v->name);
+      }
+      void visit(const Index *n) override { add(r, n->array); Visitor::visit(n); }
+      void visit(const Store *n) override { add(w, n->array); visitExpr(n->index); visitExpr(n->value); }
+      void visit(const Call *n) override {
+        const Function *g = self->prog_.find(n->callee);
+        for (size_t k = 0; k < n->args.size(); ++k) {
+          if (!n->args[k]->type->isArray()) continue;
+          add(r, n->args[k]);
+          if (!g || g->params[k].written) add(w, n->args[k]);
+        }
+        Visitor::visit(n);
+      }
+    } t;
+    t.self = this;
+    t.r = &read;
+    t.w = &written;
+    t.visitExpr(e);
+  }
+
+  // fold k in [0, len): dst[dOff + k] = src[sOff + k]
+  Expr copyLoop(const Expr &dst, const Expr &dOff, const Expr &src, const Expr &sOff, const Expr &len) {
+    std::string k = fresh("k"), u = fresh("copy");
+    Expr kv = Var::make(k, Type::i64());
+    Expr st = Store::make(dst, Prim::make(Op::Add, {dOff, kv}), Index::make(src, Prim::make(Op::Add, {sOff, kv})),
+                          Store::Mode::Set);
+    return Fold::make(Const::makeInt(0), len, ir::Tuple::make({}), k, u, Let::make(fresh("_"), st, ir::Tuple::make({})));
   }
 
   // The forward (source UNF^-1) code of a term run on `stack`.

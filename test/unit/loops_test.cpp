@@ -257,3 +257,39 @@ TEST(Loops, BranchInsideLoopAndLoopCarriedPair) {
                            Let::make("r", loop, mul(Proj::make(v("r", st), 0), Proj::make(v("r", st), 1)))));
   check(p, {arrayOf({0.3, -1.2, 2.7, -0.5}), Value::of(4)});
 }
+
+TEST(Loops, RecurrentStateArrayRewrittenEveryStep) {
+  // h = 0; for t: { for j: hn[j] = tanh(b[j] + u[j]*x[t] + Σ_k W[j*H+k] h[k]); for j: h[j] = hn[j]; }
+  // return Σ_j h[j] * v[j]
+  const long H = 3, T = 4;
+  Expr W = v("W", arr()), b = v("b", arr()), u = v("u", arr()), x = v("x", arr()), vv = v("v", arr());
+  Expr h = v("h", arr()), hn = v("hn", arr());
+  Expr t = v("t", Type::i64()), j = v("j", Type::i64()), k = v("k", Type::i64());
+  Expr pre = Fold::make(ci(0), ci(H), add(at(b, j), mul(at(u, j), at(x, t))), "k", "a",
+                        add(v("a"), mul(at(W, Prim::make(Op::Add, {Prim::make(Op::Mul, {j, ci(H)}), k})), at(h, k))));
+  Expr unit = Tuple::make({});
+  Expr l1 = Fold::make(ci(0), ci(H), unit, "j", "u1", Let::make("pre", pre, Let::make("_1", store(hn, j, un(Op::Tanh, v("pre"))), unit)));
+  Expr l2 = Fold::make(ci(0), ci(H), unit, "j2", "u2",
+                       Let::make("_2", store(h, v("j2", Type::i64()), at(hn, v("j2", Type::i64()))), unit));
+  Expr steps = Fold::make(ci(0), ci(T), unit, "t", "u0", Let::make("_l1", l1, Let::make("_l2", l2, unit)));
+  Expr loss = Fold::make(ci(0), ci(H), c(0), "j3", "s", add(v("s"), mul(at(h, v("j3", Type::i64())), at(vv, v("j3", Type::i64())))));
+  Expr body = Let::make("h", NewArray::make(ci(H), f64()),
+                        Let::make("hn", NewArray::make(ci(H), f64()), Let::make("_s", steps, loss)));
+  Program p;
+  p.functions.push_back(fn("rnn", {{"W", arr()}, {"b", arr()}, {"u", arr()}, {"x", arr()}, {"v", arr()}}, body));
+  check(p, {arrayOf({0.1, -0.3, 0.5, 0.2, 0.4, -0.1, -0.6, 0.3, 0.2}), arrayOf({0.1, 0.0, -0.2}), arrayOf({0.5, -0.4, 0.3}),
+            arrayOf({1.0, -0.5, 0.25, 0.8}), arrayOf({1.0, -1.0, 0.5})});
+}
+
+TEST(Loops, StraightLineOverwriteOfALocalArrayInsideABranch) {
+  // a[0] = x; r = (x > 0 ? a[0] * y : y); a[0] = y * y; return r + a[0] * x
+  Expr a = v("a", arr());
+  Expr body = Let::make("a", NewArray::make(ci(1), f64()),
+              Let::make("_1", store(a, ci(0), v("x")),
+              Let::make("r", If::make(Prim::make(Op::Gt, {v("x"), c(0)}), mul(at(a, ci(0)), v("y")), v("y")),
+              Let::make("_2", store(a, ci(0), mul(v("y"), v("y"))), add(v("r"), mul(at(a, ci(0)), v("x")))))));
+  Program p;
+  p.functions.push_back(fn("ow", {{"x", f64()}, {"y", f64()}}, body));
+  check(p, {Value::of(0.7), Value::of(1.3)});
+  check(p, {Value::of(-0.7), Value::of(1.3)});
+}

@@ -1,0 +1,93 @@
+// Objective functions of the gradient benchmark, in plain C++. The build
+// runs `unfad -o` on this file; the benchmark times f and f_grad.
+#include <unfad/unfad.h>
+
+#include <cmath>
+
+UNFAD_GRADIENT double sum_of_squares(const double* x, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  return s;
+}
+
+UNFAD_GRADIENT double rosenbrock(const double* x, int n) {
+  double s = 0.0;
+  for (int i = 0; i + 1 < n; ++i) {
+    const double a = x[i + 1] - x[i] * x[i];
+    const double b = 1.0 - x[i];
+    s += 100.0 * a * a + b * b;
+  }
+  return s;
+}
+
+UNFAD_GRADIENT double product(const double* x, int n) {
+  double p = 1.0;
+  for (int i = 0; i < n; ++i) p *= x[i];
+  return p;
+}
+
+UNFAD_GRADIENT double horner(const double* c, int n, double x) {
+  double p = 0.0;
+  for (int i = n - 1; i >= 0; --i) p = p * x + c[i];
+  return p;
+}
+
+// |A x - b|^2 with A row-major m x n.
+UNFAD_GRADIENT double least_squares(const double* A, const double* b, const double* x, int m, int n) {
+  double s = 0.0;
+  for (int i = 0; i < m; ++i) {
+    double r = -b[i];
+    for (int j = 0; j < n; ++j) r += A[i * n + j] * x[j];
+    s += r * r;
+  }
+  return s;
+}
+
+UNFAD_GRADIENT double log_sum_exp(const double* x, int n) {
+  double m = x[0];
+  for (int i = 1; i < n; ++i) m = std::fmax(m, x[i]);
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += std::exp(x[i] - m);
+  return m + std::log(s);
+}
+
+// Soft-sphere pair energy of n particles in 3-D: sum over i < j of 1/(r^2 + 1).
+UNFAD_GRADIENT double pairwise_energy(const double* p, int n) {
+  double e = 0.0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const double dx = p[3 * i] - p[3 * j];
+      const double dy = p[3 * i + 1] - p[3 * j + 1];
+      const double dz = p[3 * i + 2] - p[3 * j + 2];
+      e += 1.0 / (dx * dx + dy * dy + dz * dz + 1.0);
+    }
+  }
+  return e;
+}
+
+// Log-density of one point under one diagonal Gaussian component (up to a
+// constant): log w - sum_d (log s_d + (x_d - mu_d)^2 / (2 s_d^2)).
+static double component_log_density(const double* x, const double* mu, const double* logs, double logw, int d,
+                                    int xo, int ko) {
+  double q = logw;
+  for (int j = 0; j < d; ++j) {
+    const double z = (x[xo + j] - mu[ko + j]) * std::exp(-logs[ko + j]);
+    q -= logs[ko + j] + 0.5 * z * z;
+  }
+  return q;
+}
+
+// Negative log-likelihood of a diagonal Gaussian mixture (n points, k
+// components, dimension d), with log-sum-exp over the components.
+UNFAD_GRADIENT double mixture_nll(const double* x, const double* mu, const double* logs, const double* logw, int n,
+                                  int k, int d) {
+  double nll = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double m = -1e300;
+    for (int c = 0; c < k; ++c) m = std::fmax(m, component_log_density(x, mu, logs, logw[c], d, i * d, c * d));
+    double s = 0.0;
+    for (int c = 0; c < k; ++c) s += std::exp(component_log_density(x, mu, logs, logw[c], d, i * d, c * d) - m);
+    nll -= m + std::log(s);
+  }
+  return nll;
+}
