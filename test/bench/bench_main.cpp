@@ -29,6 +29,11 @@ double mixture_nll(const double *x, const double *mu, const double *logs, const 
 double mixture_nll_grad(const double *x, const double *mu, const double *logs, const double *logw, int n, int k,
                         int d, double *d_x, double *d_mu, double *d_logs, double *d_logw);
 
+#ifdef UNFAD_HAVE_ADOLC
+int adolc_tape(int which, const std::vector<double> &x);
+void adolc_gradient(int tag, const std::vector<double> &x, std::vector<double> &g);
+#endif
+
 namespace {
 
 std::vector<double> data(size_t n, double lo, double hi, unsigned seed) {
@@ -73,6 +78,21 @@ void registerAll() {
     benchmark::RegisterBenchmark(("log_sum_exp/" + name + "/gradient").c_str(), [=](benchmark::State &s) {
       for (auto _ : s) benchmark::DoNotOptimize(log_sum_exp_grad(x->data(), n, d->data()));
     });
+#ifdef UNFAD_HAVE_ADOLC
+    // The peer: ADOL-C's gradient driver on a tape recorded once.
+    const char *names[] = {"sum_of_squares", "rosenbrock", "log_sum_exp"};
+    for (int which = 0; which < 3; ++which) {
+      int tag = adolc_tape(which, *x);
+      benchmark::RegisterBenchmark((std::string(names[which]) + "/" + name + "/adolc").c_str(),
+                                   [=](benchmark::State &s) {
+                                     std::vector<double> g(n);
+                                     for (auto _ : s) {
+                                       adolc_gradient(tag, *x, g);
+                                       benchmark::DoNotOptimize(g.data());
+                                     }
+                                   });
+    }
+#endif
   }
   for (int n : {1000, 10000}) {
     auto x = std::make_shared<std::vector<double>>(data(n, 0.999, 1.001, 2));
@@ -142,7 +162,10 @@ void registerAll() {
 // Collects each run's time so the ratios can be printed side by side.
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
-  std::map<std::string, std::pair<double, double>> times; // problem/size -> (primal, gradient)
+  struct Times {
+    double primal = 0, gradient = 0, adolc = 0;
+  };
+  std::map<std::string, Times> times; // problem/size -> times
   std::vector<std::string> order;
   void ReportRuns(const std::vector<Run> &runs) override {
     ConsoleReporter::ReportRuns(runs);
@@ -151,7 +174,10 @@ public:
       auto slash = name.rfind('/');
       std::string key = name.substr(0, slash), kind = name.substr(slash + 1);
       if (!times.count(key)) order.push_back(key);
-      (kind == "primal" ? times[key].first : times[key].second) = r.GetAdjustedRealTime();
+      double t = r.GetAdjustedRealTime();
+      if (kind == "primal") times[key].primal = t;
+      else if (kind == "gradient") times[key].gradient = t;
+      else times[key].adolc = t;
     }
   }
 };
@@ -163,10 +189,14 @@ int main(int argc, char **argv) {
   registerAll();
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  std::printf("\n%-32s %14s %14s %10s\n", "problem/size", "primal", "gradient", "ratio");
+  std::printf("\ngradient time / primal time (times in ns per call)\n");
+  std::printf("%-32s %12s %12s %8s %14s\n", "problem/size", "primal", "gradient", "ratio", "ADOL-C ratio");
   for (auto &key : reporter.order) {
-    auto [p, g] = reporter.times[key];
-    if (p > 0 && g > 0) std::printf("%-32s %14.4g %14.4g %10.2f\n", key.c_str(), p, g, g / p);
+    auto t = reporter.times[key];
+    if (t.primal <= 0 || t.gradient <= 0) continue;
+    std::printf("%-32s %12.4g %12.4g %8.2f", key.c_str(), t.primal, t.gradient, t.gradient / t.primal);
+    if (t.adolc > 0) std::printf(" %14.2f", t.adolc / t.primal);
+    std::printf("\n");
   }
   benchmark::Shutdown();
 }
