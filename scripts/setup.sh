@@ -17,7 +17,7 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(
   llvm-19-dev libclang-19-dev clang-19 llvm-19-tools
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libadolc-dev
-  cmake ninja-build g++ python3 git
+  cmake ninja-build g++ python3 git libclang-rt-19-dev
 )
 
 missing=()

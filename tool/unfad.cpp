@@ -5,6 +5,7 @@
 //   unfad [options] <file>... [-- <compiler flags>]
 #include "unfad/driver/pipeline.h"
 #include "unfad/frontend/frontend.h"
+#include "unfad/rewrite/rewrite.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -44,6 +45,13 @@ using namespace clang::tooling;
 
 namespace {
 
+using unfad::rewrite::CodeMap;
+using unfad::rewrite::Rewrite;
+using unfad::rewrite::Splice;
+using unfad::rewrite::blankBlocks;
+
+std::string gIncludeDir; // unfad's include/ (for <unfad/unfad.h>)
+
 const char *kUsage =
     "usage: unfad [options] <file>... [-- <compiler flags>]\n"
     "\n"
@@ -54,18 +62,14 @@ const char *kUsage =
     "  -i                  rewrite the files in place\n"
     "  -o FILE             write the rewritten (single) input to FILE\n"
     "  --depfile=FILE      with -o: write a Makefile-style dependency file\n"
+    "  --line-directives   with -o: add #line directives, so that diagnostics and debuggers\n"
+    "                      point at the original file (the CMake step uses this)\n"
     "  --check             change nothing; exit 1 when generated code is missing or stale\n"
     "  -p <build-dir>      read compile_commands.json from <build-dir>\n"
     "  --dump=<stage>      print a pipeline stage instead: ir, unf, reverse, optimized\n"
     "  --dump-format=F     text (default) or json\n"
     "  -h, --help          this help\n"
     "  --version           print the version\n";
-
-struct Splice {
-  size_t offset = 0; // right after the '}' of the marked function
-  std::string cxxName;
-  std::string irName;
-};
 
 struct ParseResult {
   bool ok = false;      // compiled without errors and lowered
@@ -90,11 +94,7 @@ public:
     if (!unfad::frontend::lowerMarkedFunctions(ctx, diags, r_.program, &marked, opts)) return;
     r_.lowered = true;
     SourceManager &sm = ctx.getSourceManager();
-    for (auto &m : marked) {
-      auto [fid, off] = sm.getDecomposedLoc(m.bodyEnd);
-      if (fid != sm.getMainFileID()) continue;
-      r_.splices.push_back({size_t(off) + 1, m.cxxName, m.irName});
-    }
+    r_.splices = unfad::rewrite::splicesIn(sm, sm.getMainFileID(), marked);
     for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) r_.deps.push_back(it->first.getName().str());
     r_.ok = !diags.hasErrorOccurred();
   }
@@ -127,118 +127,15 @@ private:
   bool allowErrors_;
 };
 
-// ------------------------------------------------------------ text utils --
-
-bool usesCRLF(const std::string &text) {
-  size_t n = text.find('\n');
-  return n != std::string::npos && n > 0 && text[n - 1] == '\r';
-}
-
-std::string withEOL(const std::string &code, const std::string &nl) {
-  std::string out;
-  for (size_t i = 0; i < code.size(); ++i) {
-    if (code[i] == '\r' && i + 1 < code.size() && code[i + 1] == '\n') continue;
-    if (code[i] == '\n') out += nl;
-    else out += code[i];
-  }
-  if (!out.empty() && (out.size() < nl.size() || out.compare(out.size() - nl.size(), nl.size(), nl) != 0)) out += nl;
-  return out;
-}
-
-std::string beginMarker(const std::string &cxx) { return "// unfad:begin " + cxx + "_grad"; }
-std::string endMarker(const std::string &cxx) { return "// unfad:end " + cxx + "_grad"; }
-
-// An existing block right after `pos` (whitespace only in between): its end
-// (just after the end marker), or npos.
-size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &cxx) {
-  size_t j = pos;
-  while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
-  std::string b = beginMarker(cxx);
-  if (text.compare(j, b.size(), b) != 0) return std::string::npos;
-  size_t after = j + b.size();
-  if (after < text.size() && text[after] != '\n' && text[after] != '\r') return std::string::npos;
-  std::string e = endMarker(cxx);
-  size_t k = text.find(e, after);
-  if (k == std::string::npos) return std::string::npos;
-  return k + e.size();
-}
-
-// Regions of all unfad blocks (for the retry without stale generated code).
-std::string blankBlocks(const std::string &text) {
-  std::string out = text;
-  size_t pos = 0;
-  while ((pos = out.find("// unfad:begin ", pos)) != std::string::npos) {
-    size_t eol = out.find('\n', pos);
-    if (eol == std::string::npos) break;
-    std::string name = out.substr(pos + 15, eol - pos - 15);
-    while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
-    std::string e = "// unfad:end " + name;
-    size_t k = out.find(e, eol);
-    if (k == std::string::npos) break;
-    for (size_t i = eol; i < k; ++i)
-      if (out[i] != '\n' && out[i] != '\r') out[i] = ' ';
-    pos = k + e.size();
-  }
-  return out;
-}
-
-unsigned lineOf(const std::string &text, size_t pos) {
-  return unsigned(std::count(text.begin(), text.begin() + std::min(pos, text.size()), '\n')) + 1;
-}
-
-std::string quoteLine(const std::string &path) {
-  std::string r = "\"";
-  for (char c : path) {
-    if (c == '"' || c == '\\') r += '\\';
-    r += c;
-  }
-  return r + "\"";
-}
-
-using CodeMap = std::map<std::string, std::string>; // irName -> generated code
-
-struct Rewrite {
-  std::string text;
-  std::vector<std::pair<std::string, std::string>> status; // (cxxName_grad, "missing"/"stale"/"ok")
-};
-
 struct FileJob {
   std::string path;     // as given
   std::string absPath;  // absolute
   std::string original; // file contents
   ParseResult result;   // of the text the output is based on
   Rewrite out;          // the rewritten text; statuses relative to `original`
+  std::vector<Splice> outSplices; // what `out` was made of (offsets into `original`)
+  CodeMap outCode;
 };
-
-Rewrite rewrite(const std::string &text, const std::string &absPath, const std::vector<Splice> &splicesIn,
-                const CodeMap &code, bool lineDirectives) {
-  std::string nl = usesCRLF(text) ? "\r\n" : "\n";
-  Rewrite r;
-  std::vector<Splice> splices = splicesIn;
-  std::sort(splices.begin(), splices.end(), [](const Splice &a, const Splice &b) { return a.offset < b.offset; });
-  size_t cur = 0;
-  if (lineDirectives) r.text += "#line 1 " + quoteLine(absPath) + nl;
-  for (const Splice &s : splices) {
-    auto it = code.find(s.irName);
-    if (it == code.end() || s.offset < cur || s.offset > text.size()) continue;
-    std::string block = nl + beginMarker(s.cxxName) + nl + withEOL(it->second, nl) + endMarker(s.cxxName);
-    size_t end = existingBlockEnd(text, s.offset, s.cxxName);
-    std::string status = "ok";
-    if (end == std::string::npos) {
-      status = "missing";
-      end = s.offset;
-    } else if (text.compare(s.offset, end - s.offset, block) != 0) {
-      status = "stale";
-    }
-    r.status.push_back({s.cxxName + "_grad", status});
-    r.text.append(text, cur, s.offset - cur);
-    r.text += block;
-    if (lineDirectives) r.text += nl + "#line " + std::to_string(lineOf(text, end)) + " " + quoteLine(absPath);
-    cur = end;
-  }
-  r.text.append(text, cur, std::string::npos);
-  return r;
-}
 
 bool readFile(const std::string &path, std::string &out) {
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
@@ -300,7 +197,7 @@ ParseResult parse(CompilationDatabase &db, const FileJob &job, const std::string
   tool.mapVirtualFile(job.absPath, content);
   std::vector<std::string> extra;
   if (std::string(UNFAD_CLANG_RESOURCE_DIR).size()) extra.push_back(std::string("-resource-dir=") + UNFAD_CLANG_RESOURCE_DIR);
-  if (std::string(UNFAD_INCLUDE_DIR).size()) extra.push_back(std::string("-I") + UNFAD_INCLUDE_DIR);
+  if (!gIncludeDir.empty()) extra.push_back("-I" + gIncludeDir);
   extra.push_back("-D__UNFAD__=1");
   extra.push_back("-fno-caret-diagnostics"); // only silences "N errors generated." (printed by us)
   tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(extra, ArgumentInsertPosition::END));
@@ -317,14 +214,28 @@ ParseResult parse(CompilationDatabase &db, const FileJob &job, const std::string
 }
 
 bool generateCode(const ParseResult &r, CodeMap &code, const std::string &path) {
-  try {
-    for (auto &b : unfad::generate(r.program)) code[b.markedName] = b.code;
-    return true;
-  } catch (std::exception &e) {
-    llvm::errs() << path << ": error: internal error in unfad: " << e.what() << "\n";
-    return false;
-  }
+  std::string error;
+  if (unfad::rewrite::generateCode(r.program, code, error)) return true;
+  llvm::errs() << path << ": error: internal error in unfad: " << error << "\n";
+  return false;
 }
+
+// unfad's own include directory (for <unfad/unfad.h>): next to the executable
+// when installed (<prefix>/bin/unfad -> <prefix>/include), else the source tree.
+std::string unfadIncludeDir(const char *argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, (void *)&unfadIncludeDir);
+  if (!exe.empty()) {
+    llvm::SmallString<256> dir(exe);
+    llvm::sys::path::remove_filename(dir);         // <prefix>/bin
+    llvm::sys::path::append(dir, "..", "include"); // <prefix>/include
+    llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+    llvm::SmallString<256> header(dir);
+    llvm::sys::path::append(header, "unfad", "unfad.h");
+    if (llvm::sys::fs::exists(header)) return std::string(dir);
+  }
+  return UNFAD_INCLUDE_DIR;
+}
+
 
 } // namespace
 
@@ -339,7 +250,7 @@ int main(int argc, const char **argv) {
     }
     (haveDashDash ? compilerFlags : args).push_back(argv[i]);
   }
-  bool inPlace = false, check = false, json = false, dump = false;
+  bool inPlace = false, check = false, json = false, dump = false, lineDirectives = false;
   std::string output, depfile, buildDir;
   unfad::DumpStage stage = unfad::DumpStage::IR;
   std::vector<std::string> files;
@@ -364,6 +275,7 @@ int main(int argc, const char **argv) {
     if (a == "--version") { llvm::outs() << "unfad 0.1.0\n"; return 0; }
     if (a == "-i") { inPlace = true; continue; }
     if (a == "--check") { check = true; continue; }
+    if (a == "--line-directives") { lineDirectives = true; continue; }
     if (a == "-o" || (a.rfind("-o", 0) == 0 && a.rfind("--", 0) != 0)) {
       if (!value("-o", output)) return usageError("'-o' needs a file name");
       continue;
@@ -397,6 +309,8 @@ int main(int argc, const char **argv) {
   if (modes > 1) return usageError("'-i', '-o', '--check' and '--dump' exclude each other");
   if (!output.empty() && files.size() != 1) return usageError("'-o' needs exactly one input file");
   if (!depfile.empty() && output.empty()) return usageError("'--depfile' needs '-o'");
+  if (lineDirectives && output.empty()) return usageError("'--line-directives' needs '-o'");
+  gIncludeDir = unfadIncludeDir(argv[0]);
 
   // compilation database
   std::unique_ptr<CompilationDatabase> db;
@@ -437,7 +351,9 @@ int main(int argc, const char **argv) {
         failed = true;
         continue;
       }
-      job.out = rewrite(job.original, job.absPath, job.result.splices, code, false);
+      job.out = unfad::rewrite::rewrite(job.original, job.result.splices, code);
+      job.outSplices = job.result.splices;
+      job.outCode = std::move(code);
       ok = true;
     } else {
       // The file may only fail to compile because of its generated code:
@@ -448,13 +364,21 @@ int main(int argc, const char **argv) {
       std::string diag2, diag3;
       ParseResult r2 = parse(*db, job, blankBlocks(job.original), diag2, /*allowErrors=*/true);
       CodeMap code2, code3;
+      if (!r2.lowered && r2.ran) {
+        // Lowering itself failed (not only the stale or missing blocks):
+        // its diagnostics, at the construct, matter more than "use of
+        // undeclared identifier 'f_grad'" alone.
+        diag1 = diag2;
+      }
       if (r2.lowered && generateCode(r2, code2, f)) {
-        Rewrite rw2 = rewrite(job.original, job.absPath, r2.splices, code2, false);
+        Rewrite rw2 = unfad::rewrite::rewrite(job.original, r2.splices, code2);
         ParseResult r3 = parse(*db, job, rw2.text, diag3);
         if (r3.ok && generateCode(r3, code3, f) &&
-            rewrite(rw2.text, job.absPath, r3.splices, code3, false).text == rw2.text) {
+            unfad::rewrite::rewrite(rw2.text, r3.splices, code3).text == rw2.text) {
           job.result = std::move(r3);
           job.out = std::move(rw2);
+          job.outSplices = r2.splices;
+          job.outCode = std::move(code2);
           diag1 = diag3;
           ok = true;
         }
@@ -496,7 +420,19 @@ int main(int argc, const char **argv) {
 
   if (!output.empty()) {
     FileJob &job = jobs[0];
-    const std::string &text = job.out.text; // byte-identical to the printed form
+    std::string text = job.out.text; // byte-identical to the printed form
+    if (lineDirectives) {
+      // the same blocks, with #line directives: the original's lines keep
+      // their file and number, generated lines are the copy's own
+      llvm::SmallString<256> absOut(output);
+      llvm::sys::fs::make_absolute(absOut);
+      llvm::sys::path::remove_dots(absOut, /*remove_dot_dot=*/true);
+      unfad::rewrite::LineDirectives ld;
+      ld.enabled = true;
+      ld.originalName = job.absPath;
+      ld.generatedName = std::string(absOut);
+      text = unfad::rewrite::rewrite(job.original, job.outSplices, job.outCode, ld).text;
+    }
     if (!writeAtomically(output, text, err)) {
       llvm::errs() << "unfad: error: " << err << "\n";
       return 1;

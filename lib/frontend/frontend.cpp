@@ -6,11 +6,13 @@
 // variables it assigns; an `if` with a return in a branch duplicates the rest
 // of the block into both branches.
 #include "unfad/frontend/frontend.h"
+#include "unfad/ir/mutator.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/QualTypeNames.h>
@@ -94,6 +96,63 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
   return true;
 }
 
+// True when `s` leaves the statement it is part of: a `return`, or a
+// `break`/`continue` of the enclosing loop (not of a loop nested in `s`).
+bool containsJump(const Stmt *s, bool nestedLoop = false) {
+  if (!s) return false;
+  if (isa<ReturnStmt>(s)) return true;
+  if (!nestedLoop && (isa<BreakStmt>(s) || isa<ContinueStmt>(s))) return true;
+  if (isa<LambdaExpr>(s)) return false;
+  bool loop = nestedLoop || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
+              isa<SwitchStmt>(s);
+  for (const Stmt *c : s->children())
+    if (containsJump(c, loop)) return true;
+  return false;
+}
+
+// A `break` of the loop whose body is `s`.
+bool containsBreak(const Stmt *s) {
+  if (!s) return false;
+  if (isa<BreakStmt>(s)) return true;
+  if (isa<LambdaExpr>(s) || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
+      isa<SwitchStmt>(s))
+    return false;
+  for (const Stmt *c : s->children())
+    if (containsBreak(c)) return true;
+  return false;
+}
+
+const ReturnStmt *findReturn(const Stmt *s) {
+  if (!s || isa<LambdaExpr>(s)) return nullptr;
+  if (const auto *r = dyn_cast<ReturnStmt>(s)) return r;
+  for (const Stmt *c : s->children())
+    if (const ReturnStmt *r = findReturn(c)) return r;
+  return nullptr;
+}
+
+// Whether evaluating `e` may write memory: a Store, or a call that is given
+// an array (helpers write nothing else). Used before the callees exist.
+bool mayHaveEffects(const ir::Expr &e) {
+  struct Scan : ir::Visitor {
+    bool found = false;
+    void visit(const ir::Store *) override { found = true; }
+    void visit(const ir::Call *c) override {
+      for (auto &a : c->args) found |= a->type->isArray();
+      ir::Visitor::visit(c);
+    }
+  } scan;
+  scan.visitExpr(e);
+  return scan.found;
+}
+
+// An array-like C++ type: pointer to a scalar, C array of scalars,
+// std::vector or std::array of scalars (possibly behind a reference).
+struct ArrayInfo {
+  enum Kind { Pointer, CArray, Vector, StdArray } kind = Pointer;
+  QualType elem;
+  int64_t size = -1; // known length (C arrays, std::array)
+};
+
 class Lowering {
 public:
   Lowering(ASTContext &ctx, DiagnosticsEngine &diags, const Options &opts)
@@ -115,6 +174,22 @@ private:
     bool done = false;
     bool ok = false;
     ir::Function fn;
+    std::string root;                              // the marked function it is lowered for
+    std::map<std::string, std::string> arrayNames; // IR name of an array -> C++ name
+  };
+
+  // The loop whose body is being lowered: where `continue` and `break` go.
+  struct LoopCtx {
+    Tail cont, brk;
+  };
+  // Loop-carried state: the outer variables a loop assigns, then a `done`
+  // flag when the body can `break`. One component is carried bare, several
+  // (or none) as a tuple.
+  struct LoopState {
+    std::vector<const VarDecl *> vars;
+    bool done = false;
+    ir::TypeP type;
+    size_t count() const { return vars.size() + (done ? 1 : 0); }
   };
 
   ASTContext &ctx_;
@@ -135,6 +210,10 @@ private:
   ir::NameSupply names_;
   const FunctionDecl *fd_ = nullptr;
   ir::TypeP result_;
+  std::vector<const LoopCtx *> loops_;
+  std::map<std::string, std::string> arrNames_;
+  // where array reads, stores and calls come from (for the array checks)
+  std::map<const ir::Node *, SourceLocation> locs_;
 
   [[noreturn]] void fail(SourceLocation loc, const std::string &what) {
     diags_.Report(loc, diagID_) << current_ << what;
@@ -153,7 +232,9 @@ private:
     QualType ct = qt.getCanonicalType();
     if (ct->isReferenceType()) fail(loc, "references are not supported here ('" + typeStr(qt) + "')");
     if (ct->isPointerType() || ct->isMemberPointerType()) fail(loc, "pointers are not supported yet ('" + typeStr(qt) + "')");
-    if (ct->isArrayType()) fail(loc, "arrays are not supported yet ('" + typeStr(qt) + "')");
+    if (ct->isArrayType()) fail(loc, "arrays are not supported here ('" + typeStr(qt) + "')");
+    if (ArrayInfo ai; arrayInfo(qt, ai, SourceLocation()))
+      fail(loc, "arrays are not supported here ('" + typeStr(qt) + "')");
     if (const auto *bt = ct->getAs<BuiltinType>()) {
       switch (bt->getKind()) {
       case BuiltinType::Double: return ir::Type::f64();
@@ -194,11 +275,86 @@ private:
     return t;
   }
 
-  // Type of a parameter: by value, or a const reference to a scalar/struct.
+  // Recognises array-like types (see ArrayInfo). With a valid `loc`, the
+  // unsupported variants (pointers to pointers, multi-dimensional arrays,
+  // arrays of structs, ...) are errors; without one they are just `false`.
+  bool arrayInfo(QualType t, ArrayInfo &out, SourceLocation loc) {
+    t = t.getNonReferenceType();
+    QualType ct = t.getCanonicalType();
+    auto scalarElem = [&](QualType e, const char *what) -> bool {
+      QualType ce = e.getCanonicalType();
+      const auto *bt = ce->getAs<BuiltinType>();
+      bool ok = bt && !ce.isVolatileQualified() &&
+                (bt->getKind() == BuiltinType::Double || bt->getKind() == BuiltinType::Float ||
+                 bt->getKind() == BuiltinType::Bool || bt->isInteger());
+      if (!ok) {
+        if (loc.isValid()) fail(loc, std::string(what) + " '" + typeStr(e) + "' are not supported yet (only arrays of scalars)");
+        return false;
+      }
+      out.elem = e.getUnqualifiedType();
+      return true;
+    };
+    if (const auto *pt = ct->getAs<PointerType>()) {
+      QualType pe = pt->getPointeeType();
+      if (pe->isFunctionType()) return false;
+      out.kind = ArrayInfo::Pointer;
+      if (pe.getCanonicalType()->isPointerType()) {
+        if (loc.isValid()) fail(loc, "pointers to pointers are not supported ('" + typeStr(t) + "')");
+        return false;
+      }
+      return scalarElem(pe, "pointers to");
+    }
+    if (const ArrayType *at = ctx_.getAsArrayType(ct)) {
+      out.kind = ArrayInfo::CArray;
+      if (const auto *cat = dyn_cast<ConstantArrayType>(at)) out.size = int64_t(cat->getSize().getZExtValue());
+      else if (!isa<IncompleteArrayType>(at)) {
+        if (loc.isValid()) fail(loc, "variable-length arrays are not supported ('" + typeStr(t) + "')");
+        return false;
+      }
+      if (at->getElementType()->isArrayType()) {
+        if (loc.isValid()) fail(loc, "multi-dimensional arrays are not supported yet (use a flat array and 'a[i * n + j]')");
+        return false;
+      }
+      return scalarElem(at->getElementType(), "arrays of");
+    }
+    if (const auto *rd = ct->getAsCXXRecordDecl()) {
+      const auto *sd = dyn_cast<ClassTemplateSpecializationDecl>(rd);
+      if (!sd || !sd->isInStdNamespace() || !sd->getIdentifier()) return false;
+      llvm::StringRef n = sd->getName();
+      const TemplateArgumentList &args = sd->getTemplateArgs();
+      if (n == "vector" && args.size() >= 1 && args[0].getKind() == TemplateArgument::Type) {
+        out.kind = ArrayInfo::Vector;
+        if (args[0].getAsType()->isBooleanType()) {
+          if (loc.isValid()) fail(loc, "'std::vector<bool>' is not supported (use std::vector<char> or <int>)");
+          return false;
+        }
+        return scalarElem(args[0].getAsType(), "std::vectors of");
+      }
+      if (n == "array" && args.size() == 2 && args[0].getKind() == TemplateArgument::Type &&
+          args[1].getKind() == TemplateArgument::Integral) {
+        out.kind = ArrayInfo::StdArray;
+        out.size = args[1].getAsIntegral().getSExtValue();
+        return scalarElem(args[0].getAsType(), "std::arrays of");
+      }
+    }
+    return false;
+  }
+
+  ir::TypeP arrayType(const ArrayInfo &ai, SourceLocation loc) { return ir::Type::array(typeOf(ai.elem, loc)); }
+
+  // Type of a parameter: by value, or a const reference to a scalar/struct,
+  // or an array (pointer, C array, reference to std::vector/std::array).
   ir::TypeP paramType(const ParmVarDecl *p) {
     QualType t = p->getType();
     if (t.isVolatileQualified()) fail(p->getLocation(), "volatile values are not supported");
     std::string name = p->getName().empty() ? std::string("<unnamed>") : p->getNameAsString();
+    if (ArrayInfo ai; arrayInfo(t, ai, p->getLocation())) {
+      if ((ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) && !t->isLValueReferenceType())
+        fail(p->getLocation(), "parameter '" + name + "' of type '" + typeStr(t) +
+                                   "' is passed by value, which is not supported yet (pass it by reference)");
+      if (t->isRValueReferenceType()) fail(p->getLocation(), "rvalue reference parameter '" + name + "' is not supported");
+      return arrayType(ai, p->getLocation());
+    }
     if (const auto *rt = t->getAs<ReferenceType>()) {
       QualType pt = rt->getPointeeType();
       if (!t->isLValueReferenceType() || !pt.isConstQualified())
@@ -292,6 +448,31 @@ private:
 
   void lowerEntry(size_t i);
 
+  // ---------------------------------------------------- array checks --
+  // After lowering: which array parameters each function reads and writes
+  // (transitively through calls), Param::written, and the recompute rule.
+  struct Summary {
+    std::vector<bool> reads, writes;
+  };
+  std::map<std::string, Summary> summaries_;
+  using Reads = std::map<std::string, SourceLocation>;
+  bool checkFailed_ = false;
+  void checkArrays();
+  void orderWalk(const ir::Expr &e, Reads &r, const Entry &en);
+  SourceLocation locOf(const ir::Node *n, const Entry &en) {
+    auto it = locs_.find(n);
+    return it != locs_.end() ? it->second : en.def->getLocation();
+  }
+  std::string cxxArrayName(const Entry &en, const std::string &irName) {
+    auto it = en.arrayNames.find(irName);
+    return it != en.arrayNames.end() ? it->second : irName;
+  }
+  void checkError(SourceLocation loc, const Entry &en, const std::string &what) {
+    if (checkFailed_) return; // one error per function is enough
+    checkFailed_ = true;
+    diags_.Report(loc, diagID_) << en.root << what;
+  }
+
   // ------------------------------------------------------ expressions --
   ir::Expr lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
     auto it = env.find(vd);
@@ -315,6 +496,48 @@ private:
   ir::Expr lowerCall(const CallExpr *ce, Env &env);
   ir::Expr lowerInitList(const InitListExpr *il, Env &env);
 
+  // ----------------------------------------------------------- arrays --
+  // The buffer an expression denotes (a variable of array type, `v.data()`).
+  ir::Expr lowerArrayRef(const Expr *e, Env &env);
+  ir::Expr lowerIndexExpr(const Expr *e, Env &env) { return convert(lowerExpr(e, env), ir::Type::i64()); }
+  // Recognises an element access (`a[i]`, `*p`, `v.at(i)`, `v.front()`, ...).
+  bool elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
+  ir::Expr read(const ir::Expr &array, const ir::Expr &index, SourceLocation loc) {
+    ir::Expr r = ir::Index::make(array, index);
+    locs_[r.get()] = loc;
+    return r;
+  }
+  ir::Expr store(const ir::Expr &array, const ir::Expr &index, const ir::Expr &value, ir::Store::Mode m,
+                 SourceLocation loc) {
+    ir::Expr r = ir::Store::make(array, index, value, m);
+    locs_[r.get()] = loc;
+    return r;
+  }
+  // The length of the array `obj` denotes (a constant for C arrays and std::array).
+  ir::Expr arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc) {
+    ArrayInfo ai;
+    if (arrayInfo(obj->getType(), ai, SourceLocation()) && ai.size >= 0) return ir::Const::makeInt(ai.size);
+    if (ai.kind != ArrayInfo::Vector) fail(loc, "the length of this array is not known (pass it as a parameter)");
+    return ir::Size::make(array);
+  }
+  ir::Expr lowerArrayMember(const CXXMemberCallExpr *mc, Env &env);
+  bool lowerArrayStore(const Expr *e, Env &env, ir::Expr &effect);
+  ir::Expr lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &env, const std::function<ir::Expr(Env &)> &k);
+  // `let _ = effect in k()`
+  ir::Expr effect(const ir::Expr &e, const std::function<ir::Expr()> &k) {
+    std::string n = names_.fresh("_");
+    ir::Expr body = k();
+    return ir::Let::make(n, e, body);
+  }
+  // for j in [0, n): body(j) (an effect)
+  ir::Expr effectLoop(const ir::Expr &n, const std::function<ir::Expr(const ir::Expr &)> &body) {
+    std::string j = names_.fresh("i"), st = names_.fresh("state");
+    ir::Expr b = body(ir::Var::make(j, ir::Type::i64()));
+    std::string u = names_.fresh("_");
+    return ir::Fold::make(ir::Const::makeInt(0), n, ir::Tuple::make({}), j, st,
+                          ir::Let::make(u, b, ir::Tuple::make({})));
+  }
+
   // ------------------------------------------------------- statements --
   ir::Expr lowerSeq(const Seq *s, Env env, const Tail &tail);
   ir::Expr lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail);
@@ -326,16 +549,75 @@ private:
     return ir::Let::make(n, value, body);
   }
 
+  // ------------------------------------------------------------ loops --
+  using Binds = std::vector<std::pair<std::string, ir::Expr>>;
+  static ir::Expr wrap(const Binds &binds, ir::Expr body) {
+    for (auto it = binds.rbegin(); it != binds.rend(); ++it) body = ir::Let::make(it->first, it->second, body);
+    return body;
+  }
+  LoopState loopState(const std::vector<const Stmt *> &parts, const Env &env, bool done) {
+    LoopState st;
+    for (const Stmt *p : parts) collectAssigned(p, env, st.vars);
+    st.done = done;
+    std::vector<ir::TypeP> ts;
+    for (const VarDecl *v : st.vars) ts.push_back(env.at(v)->type);
+    if (done) ts.push_back(ir::Type::boolean());
+    st.type = ts.size() == 1 ? ts[0] : ir::Type::tuple(ts);
+    return st;
+  }
+  ir::Expr pack(const LoopState &st, const Env &env, bool done) {
+    std::vector<ir::Expr> es;
+    for (const VarDecl *v : st.vars) es.push_back(env.at(v));
+    if (st.done) es.push_back(ir::Const::makeBool(done));
+    return es.size() == 1 ? es[0] : ir::Tuple::make(es);
+  }
+  static ir::Expr component(const LoopState &st, const ir::Expr &s, size_t k) {
+    return st.count() == 1 ? s : ir::Proj::make(s, int(k));
+  }
+  void unpack(const LoopState &st, const ir::Expr &s, Env &env, Binds &binds) {
+    for (size_t k = 0; k < st.vars.size(); ++k) {
+      std::string n = names_.fresh(st.vars[k]->getNameAsString());
+      ir::Expr c = component(st, s, k);
+      env[st.vars[k]] = ir::Var::make(n, c->type);
+      binds.push_back({n, c});
+    }
+  }
+  ir::Expr lowerBody(const Stmt *body, Env &env, const LoopState &st, const Tail &cont) {
+    LoopCtx ctx;
+    ctx.cont = cont;
+    ctx.brk = [this, &st](Env &e) { return pack(st, e, true); };
+    loops_.push_back(&ctx);
+    Seq bs{&body, &body + 1, nullptr};
+    ir::Expr r = lowerSeq(&bs, env, cont);
+    loops_.pop_back();
+    return r;
+  }
+  ir::Expr afterLoop(const LoopState &st, const ir::Expr &loop, const Seq *rest, Env &env, const Tail &tail) {
+    if (st.vars.empty()) return effect(loop, [&] { return lowerSeq(rest, env, tail); });
+    if (st.count() == 1) return bindAndContinue(st.vars[0], loop, rest, env, tail);
+    std::string r = names_.fresh("state");
+    Binds binds;
+    unpack(st, ir::Var::make(r, st.type), env, binds);
+    ir::Expr body = lowerSeq(rest, env, tail);
+    return ir::Let::make(r, loop, wrap(binds, body));
+  }
+  void noReturnIn(const Stmt *body) {
+    if (const ReturnStmt *r = findReturn(body)) fail(r->getBeginLoc(), "'return' inside a loop is not supported yet");
+  }
+  struct Counted {
+    const VarDecl *index = nullptr;
+    const Expr *bound = nullptr;
+    bool reversed = false;
+    bool adjust = false; // '<=' (increasing) or '>' (decreasing): the bound is off by one
+  };
+  bool countedShape(const ForStmt *fs, const Env &env, Counted &c);
+  ir::Expr lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerWhile(const Stmt *body, const Expr *cond, const Stmt *inc, bool isDo, const Seq *rest, Env &env,
+                      const Tail &tail);
+
   const VarDecl *assignedRoot(const Expr *lhs, std::vector<int> &path, bool diagnose);
   void collectAssigned(const Stmt *s, const Env &env, std::vector<const VarDecl *> &out);
-  static bool containsReturn(const Stmt *s) {
-    if (!s) return false;
-    if (isa<ReturnStmt>(s)) return true;
-    if (isa<LambdaExpr>(s)) return false;
-    for (const Stmt *c : s->children())
-      if (containsReturn(c)) return true;
-    return false;
-  }
 
   ir::Expr readPath(ir::Expr v, const std::vector<int> &path) {
     for (int i : path) v = ir::Proj::make(v, i);
@@ -396,7 +678,12 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
       return ir::Prim::make(ir::Op::Neg, {convert(x, typeOf(u->getType(), loc))});
     }
     case UO_LNot: return ir::Prim::make(ir::Op::Not, {toBool(lowerExpr(u->getSubExpr(), env))});
-    case UO_Deref: case UO_AddrOf: fail(loc, "pointers are not supported yet");
+    case UO_Deref: {
+      ir::Expr a, i;
+      if (elementRef(u, env, a, i)) return read(a, i, loc);
+      fail(loc, "pointers are not supported yet");
+    }
+    case UO_AddrOf: fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
     case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:
       fail(loc, "increment or decrement inside an expression is not supported (use a separate statement)");
     case UO_Not: fail(loc, "bitwise operator '~' is not supported");
@@ -414,6 +701,11 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
                             {toBool(lowerExpr(b->getLHS(), env)), toBool(lowerExpr(b->getRHS(), env))});
     if (b->isShiftOp() || b->isBitwiseOp()) fail(loc, "bitwise operator '" + spelling + "' is not supported");
     if (b->isPtrMemOp()) fail(loc, "pointers to members are not supported");
+    if (b->getLHS()->getType()->isPointerType() || b->getRHS()->getType()->isPointerType() ||
+        b->getLHS()->getType()->isArrayType() || b->getRHS()->getType()->isArrayType()) {
+      if (b->isAdditiveOp()) fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+      fail(loc, "operator '" + spelling + "' on pointers is not supported");
+    }
     ir::Expr l = lowerExpr(b->getLHS(), env), r = lowerExpr(b->getRHS(), env);
     if (!l->type->isScalar() || !r->type->isScalar()) fail(loc, "operator '" + spelling + "' on non-scalar values");
     if (b->isComparisonOp()) {
@@ -464,7 +756,11 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
   }
   if (isa<LambdaExpr>(e)) fail(loc, "lambda expressions are not supported");
   if (isa<CXXThrowExpr>(e)) fail(loc, "exceptions are not supported ('throw' expression)");
-  if (isa<ArraySubscriptExpr>(e)) fail(loc, "arrays are not supported yet (subscript)");
+  if (isa<ArraySubscriptExpr>(e)) {
+    ir::Expr a, i;
+    if (elementRef(e, env, a, i)) return read(a, i, loc);
+    fail(loc, "this subscript is not supported");
+  }
   if (isa<CXXThisExpr>(e)) fail(loc, "member functions are not supported yet ('this')");
   if (isa<StringLiteral>(e)) fail(loc, "string literals are not supported");
   if (isa<CXXNullPtrLiteralExpr>(e)) fail(loc, "pointers are not supported yet ('nullptr')");
@@ -538,7 +834,17 @@ ir::Expr Lowering::lowerInitList(const InitListExpr *il, Env &env) {
 
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getNumArgs() >= 1) {
+    ArrayInfo ai;
+    if (arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {
+      ir::Expr a, i;
+      if (elementRef(oc, env, a, i)) return read(a, i, loc);
+      if (oc->getOperator() == OO_Equal) fail(loc, "assignment of whole arrays is not supported yet (copy the elements in a loop)");
+      fail(loc, "operator '" + std::string(getOperatorSpelling(oc->getOperator())) + "' on arrays is not supported");
+    }
+  }
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
+    if (ArrayInfo ai; arrayInfo(mc->getObjectType(), ai, SourceLocation())) return lowerArrayMember(mc, env);
     if (ir::Expr k = tryConstant(ce)) return k;
     const CXXMethodDecl *m = mc->getMethodDecl();
     if (m && m->isVirtual()) fail(loc, "virtual calls are not supported ('" + m->getNameAsString() + "')");
@@ -554,7 +860,6 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     }
   }
   QualType rt = ce->getType();
-  if (rt->isVoidType()) fail(loc, "calls to functions returning void are not supported ('" + fname + "')");
 
   // <cmath> and friends
   ir::Op op;
@@ -590,14 +895,253 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     if (ir::Expr k = tryConstant(ce)) return k;
     fail(loc, "call to '" + fname + "' whose body is not visible");
   }
+  QualType drt = def->getReturnType();
+  if (ArrayInfo ai; drt->isPointerType() || drt->isArrayType() || arrayInfo(drt, ai, SourceLocation()))
+    fail(loc, "'" + fname + "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
   std::vector<ir::Expr> args;
   if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
-  for (unsigned i = 0; i < ce->getNumArgs(); ++i)
-    args.push_back(convert(lowerExpr(ce->getArg(i), env), paramType(def->getParamDecl(i))));
-  ir::TypeP result = typeOf(def->getReturnType().getUnqualifiedType(), def->getLocation());
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+    ir::TypeP pt = paramType(def->getParamDecl(i));
+    if (pt->isArray()) {
+      ir::Expr a = lowerArrayRef(ce->getArg(i), env);
+      if (!ir::sameType(a->type, pt))
+        fail(ce->getArg(i)->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
+      args.push_back(a);
+    } else {
+      args.push_back(convert(lowerExpr(ce->getArg(i), env), pt));
+    }
+  }
+  ir::TypeP result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), def->getLocation());
   size_t idx = request(def, false);
   if (!entries_[idx].done) queue_.push_back(idx);
-  return ir::Call::make(entries_[idx].irName, args, result);
+  ir::Expr call = ir::Call::make(entries_[idx].irName, args, result);
+  locs_[call.get()] = loc;
+  return call;
+}
+
+// ========================================================== arrays ===
+
+ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
+  SourceLocation loc = e->getExprLoc();
+  const Expr *x = e->IgnoreParenImpCasts();
+  if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *d = dyn_cast<DeclRefExpr>(x)) {
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl())) {
+      ir::Expr v = lookupVar(vd, env, loc);
+      if (v->type->isArray()) return v;
+    }
+    fail(loc, "'" + d->getDecl()->getNameAsString() + "' is not an array");
+  }
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x)) {
+    ArrayInfo ai;
+    if (mc->getMethodDecl() && mc->getMethodDecl()->getName() == "data" &&
+        arrayInfo(mc->getObjectType(), ai, SourceLocation()))
+      return lowerArrayRef(mc->getImplicitObjectArgument(), env);
+  }
+  if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAdditiveOp())
+    fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+  if (const auto *u = dyn_cast<UnaryOperator>(x)) {
+    if (u->isIncrementDecrementOp()) fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+    if (u->getOpcode() == UO_AddrOf) fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
+  }
+  if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee())
+    fail(loc, "'" + c->getDirectCallee()->getNameAsString() +
+                  "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
+  if (isa<CXXNewExpr>(x)) fail(loc, "'new' and 'delete' are not supported (use a local std::vector)");
+  if (isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNotNull))
+    fail(loc, "null pointers are not supported");
+  fail(loc, "this array or pointer expression is not supported (only array variables and 'v.data()')");
+}
+
+bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index) {
+  e = e->IgnoreParens();
+  if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) e = c->getSubExpr()->IgnoreParens();
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
+    array = lowerArrayRef(a->getBase(), env);
+    index = lowerIndexExpr(a->getIdx(), env);
+    return true;
+  }
+  if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
+    array = lowerArrayRef(u->getSubExpr(), env);
+    index = ir::Const::makeInt(0);
+    return true;
+  }
+  ArrayInfo ai;
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e);
+      oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2 && arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {
+    array = lowerArrayRef(oc->getArg(0), env);
+    index = lowerIndexExpr(oc->getArg(1), env);
+    return true;
+  }
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && mc->getMethodDecl() && arrayInfo(mc->getObjectType(), ai, SourceLocation())) {
+    llvm::StringRef n = mc->getMethodDecl()->getName();
+    const Expr *obj = mc->getImplicitObjectArgument();
+    if (n == "at" && mc->getNumArgs() == 1) {
+      array = lowerArrayRef(obj, env);
+      index = lowerIndexExpr(mc->getArg(0), env);
+      return true;
+    }
+    if ((n == "front" || n == "back") && mc->getNumArgs() == 0) {
+      array = lowerArrayRef(obj, env);
+      index = n == "front" ? ir::Const::makeInt(0)
+                           : ir::Prim::make(ir::Op::Sub, {arraySize(obj, array, mc->getExprLoc()), ir::Const::makeInt(1)});
+      return true;
+    }
+  }
+  return false;
+}
+
+ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
+  SourceLocation loc = mc->getExprLoc();
+  const CXXMethodDecl *m = mc->getMethodDecl();
+  std::string n = m ? m->getNameAsString() : std::string("?");
+  ir::Expr a, i;
+  if (elementRef(mc, env, a, i)) return read(a, i, loc);
+  const Expr *obj = mc->getImplicitObjectArgument();
+  if (n == "size" && mc->getNumArgs() == 0) return arraySize(obj, lowerArrayRef(obj, env), loc);
+  if (n == "empty" && mc->getNumArgs() == 0)
+    return ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc), ir::Const::makeInt(0)});
+  if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
+  fail(loc, "'" + n + "' on arrays is not supported yet (local std::vectors must get their size when constructed)");
+}
+
+bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff) {
+  e = e->IgnoreParens();
+  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
+  SourceLocation loc = e->getExprLoc();
+  const Expr *lhs = nullptr;
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) lhs = b->getLHS();
+  else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  else return false;
+  ir::Expr a, i;
+  if (!elementRef(lhs, env, a, i)) return false;
+  ir::TypeP et = a->type->elem();
+  SourceLocation at = lhs->getExprLoc();
+  using M = ir::Store::Mode;
+  if (const auto *u = dyn_cast<UnaryOperator>(e)) {
+    if (et->isBool()) fail(loc, "increment of a bool");
+    ir::Expr one = Lowering::one(et);
+    eff = store(a, i, u->isIncrementOp() ? one : ir::Prim::make(ir::Op::Neg, {one}), M::Add, at);
+    return true;
+  }
+  const auto *b = cast<BinaryOperator>(e);
+  ir::Expr r = lowerExpr(b->getRHS(), env);
+  const auto *ca = dyn_cast<CompoundAssignOperator>(b);
+  if (!ca) {
+    eff = store(a, i, convert(r, et), M::Set, at);
+    return true;
+  }
+  ir::TypeP ct = typeOf(ca->getComputationResultType(), loc);
+  BinaryOperatorKind op = ca->getOpcode();
+  if ((op == BO_AddAssign || op == BO_SubAssign) && ir::sameType(ct, et)) {
+    ir::Expr v = convert(r, et);
+    eff = store(a, i, op == BO_AddAssign ? v : ir::Prim::make(ir::Op::Neg, {v}), M::Add, at);
+    return true;
+  }
+  ir::Op o;
+  switch (op) {
+  case BO_AddAssign: o = ir::Op::Add; break;
+  case BO_SubAssign: o = ir::Op::Sub; break;
+  case BO_MulAssign: o = ir::Op::Mul; break;
+  case BO_DivAssign: o = ir::Op::Div; break;
+  case BO_RemAssign:
+    if (!ct->isInt()) fail(loc, "operator '%' on non-integers");
+    o = ir::Op::Mod;
+    break;
+  default: fail(b->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(op).str() + "' is not supported");
+  }
+  ir::Expr old = read(a, i, at);
+  eff = store(a, i, convert(ir::Prim::make(o, {convert(old, ct), convert(r, ct)}), et), M::Set, at);
+  return true;
+}
+
+ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &env,
+                                   const std::function<ir::Expr(Env &)> &k) {
+  SourceLocation loc = vd->getLocation();
+  std::string spelled = "'" + typeStr(vd->getType()) + "'";
+  if (ai.kind == ArrayInfo::Pointer) fail(loc, "pointers are not supported yet (" + spelled + ")");
+  ir::TypeP et = typeOf(ai.elem, loc);
+  const Expr *init = vd->getInit();
+  if (init)
+    if (const auto *c = dyn_cast<ExprWithCleanups>(init)) init = c->getSubExpr();
+  ir::Expr size = ai.size >= 0 ? ir::Const::makeInt(ai.size) : nullptr;
+  std::vector<ir::Expr> elems; // initial elements; null: zero
+  ir::Expr fill, copyFrom;
+  std::function<void(const InitListExpr *)> flatten = [&](const InitListExpr *il) {
+    if (il->getType()->isRecordType()) { // std::array: one member, the C array
+      if (il->getNumInits() == 0 || isa<ImplicitValueInitExpr>(il->getInit(0))) return;
+      const auto *sub = dyn_cast<InitListExpr>(il->getInit(0)->IgnoreImplicit());
+      if (!sub) fail(il->getBeginLoc(), "this initializer of " + spelled + " is not supported yet");
+      return flatten(sub);
+    }
+    for (unsigned i = 0; i < il->getNumInits(); ++i) {
+      const Expr *x = il->getInit(i);
+      if (isa<ImplicitValueInitExpr>(x)) elems.push_back(nullptr);
+      else elems.push_back(convert(lowerExpr(x, env), et));
+    }
+  };
+  if (!init) {
+    if (!size) size = ir::Const::makeInt(0);
+  } else if (const auto *il = dyn_cast<InitListExpr>(init)) {
+    flatten(il);
+  } else if (const auto *ce = dyn_cast<CXXConstructExpr>(init)) {
+    std::vector<const Expr *> args;
+    for (const Expr *a : ce->arguments())
+      if (!isa<CXXDefaultArgExpr>(a)) args.push_back(a);
+    const Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
+    if (args.empty()) {
+      if (!size) size = ir::Const::makeInt(0);
+    } else if (ce->getConstructor()->isCopyOrMoveConstructor()) {
+      copyFrom = lowerArrayRef(args[0], env);
+      if (!ir::sameType(copyFrom->type, ir::Type::array(et))) fail(loc, "copy between arrays of different types");
+      if (!size) size = ir::Size::make(copyFrom);
+    } else if (const auto *sl = dyn_cast<CXXStdInitializerListExpr>(first)) {
+      const auto *il = dyn_cast<InitListExpr>(sl->getSubExpr()->IgnoreImplicit());
+      if (!il) fail(loc, "this initializer of " + spelled + " is not supported yet");
+      flatten(il);
+      size = ir::Const::makeInt(int64_t(elems.size()));
+    } else if (ai.kind == ArrayInfo::Vector && args.size() <= 2 && args[0]->getType()->isIntegerType() &&
+               (args.size() == 1 || ce->getConstructor()->getParamDecl(1)->getType().getNonReferenceType()
+                                        .getUnqualifiedType().getCanonicalType() == ai.elem.getCanonicalType())) {
+      size = lowerIndexExpr(args[0], env);
+      if (args.size() == 2) {
+        fill = convert(lowerExpr(args[1], env), et);
+        if (const auto *c = fill->as<ir::Const>(); c && c->isZero()) fill = nullptr;
+      }
+    } else {
+      fail(loc, "this constructor of " + spelled + " is not supported yet (only a size, a size and a value, a copy, or a list)");
+    }
+  } else {
+    fail(loc, "this initializer of " + spelled + " is not supported yet");
+  }
+  if (!size) size = ir::Const::makeInt(int64_t(elems.size()));
+  // let v = NewArray(size) in (initial stores) in k
+  std::vector<std::pair<std::string, ir::Expr>> binds;
+  if (fill && !fill->is<ir::Const>()) {
+    std::string fn = names_.fresh(vd->getNameAsString() + "_fill");
+    binds.push_back({fn, fill});
+    fill = ir::Var::make(fn, fill->type);
+  }
+  std::string n = names_.fresh(vd->getName().empty() ? "a" : vd->getNameAsString());
+  arrNames_[n] = vd->getNameAsString();
+  ir::Expr arr = ir::Var::make(n, ir::Type::array(et));
+  binds.push_back({n, ir::NewArray::make(size, et)});
+  using M = ir::Store::Mode;
+  if (fill)
+    binds.push_back({names_.fresh("_"), effectLoop(size, [&](const ir::Expr &j) { return store(arr, j, fill, M::Set, loc); })});
+  if (copyFrom)
+    binds.push_back({names_.fresh("_"), effectLoop(size, [&](const ir::Expr &j) {
+                       return store(arr, j, read(copyFrom, j, loc), M::Set, loc);
+                     })});
+  for (size_t i = 0; i < elems.size(); ++i) {
+    if (!elems[i]) continue;
+    if (const auto *c = elems[i]->as<ir::Const>(); c && c->isZero()) continue;
+    binds.push_back({names_.fresh("_"), store(arr, ir::Const::makeInt(int64_t(i)), elems[i], M::Set, loc)});
+  }
+  env[vd] = arr;
+  ir::Expr body = k(env);
+  for (auto it = binds.rbegin(); it != binds.rend(); ++it) body = ir::Let::make(it->first, it->second, body);
+  return body;
 }
 
 // ======================================================= statements ===
@@ -671,6 +1215,11 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   } else {
     return false;
   }
+  if (ArrayInfo ai; arrayInfo(lhs->getType(), ai, SourceLocation())) {
+    if (ai.kind == ArrayInfo::Pointer && (incdec || compound))
+      fail(e->getExprLoc(), "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+    fail(e->getExprLoc(), "assignment of whole arrays or pointers is not supported yet (copy the elements in a loop)");
+  }
   std::vector<int> path;
   root = assignedRoot(lhs, path, true);
   auto it = env.find(root);
@@ -704,8 +1253,11 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && isTrivialStructAssign(oc)) lhs = oc->getArg(0);
   if (lhs) {
     std::vector<int> path;
-    if (const VarDecl *vd = assignedRoot(lhs, path, false))
-      if (env.count(vd) && std::find(out.begin(), out.end(), vd) == out.end()) out.push_back(vd);
+    if (const VarDecl *vd = assignedRoot(lhs, path, false)) {
+      auto it = env.find(vd);
+      if (it != env.end() && !it->second->type->isArray() && std::find(out.begin(), out.end(), vd) == out.end())
+        out.push_back(vd);
+    }
   }
   for (const Stmt *c : s->children()) collectAssigned(c, env, out);
 }
@@ -716,7 +1268,7 @@ ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Ta
   if (is->isConsteval()) fail(is->getIfLoc(), "'if consteval' is not supported");
   const Stmt *thenS = is->getThen(), *elseS = is->getElse();
   ir::Expr cond = toBool(lowerExpr(is->getCond(), env));
-  if (containsReturn(thenS) || containsReturn(elseS)) {
+  if (containsJump(thenS) || containsJump(elseS)) {
     // continuation style: the rest of the block goes into both branches
     Seq t{&thenS, &thenS + 1, rest};
     Seq f{&elseS, elseS ? &elseS + 1 : &elseS, rest};
@@ -730,7 +1282,7 @@ ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Ta
   collectAssigned(thenS, env, assigned);
   collectAssigned(elseS, env, assigned);
   Tail join = [&assigned](Env &e2) -> ir::Expr {
-    if (assigned.empty()) return ir::Const::makeBool(false);
+    if (assigned.empty()) return ir::Tuple::make({});
     std::vector<ir::Expr> vs;
     for (const VarDecl *v : assigned) vs.push_back(e2.at(v));
     return vs.size() == 1 ? vs[0] : ir::Tuple::make(vs);
@@ -739,8 +1291,11 @@ ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Ta
   Seq f{&elseS, elseS ? &elseS + 1 : &elseS, nullptr};
   ir::Expr te = lowerSeq(&t, env, join);
   ir::Expr ee = lowerSeq(&f, env, join);
-  if (assigned.empty()) return lowerSeq(rest, env, tail); // nothing observable
   ir::Expr joined = ir::If::make(cond, te, ee);
+  if (assigned.empty()) {
+    if (!mayHaveEffects(te) && !mayHaveEffects(ee)) return lowerSeq(rest, env, tail); // nothing observable
+    return effect(joined, [&] { return lowerSeq(rest, env, tail); });
+  }
   if (assigned.size() == 1) {
     const VarDecl *v = assigned[0];
     return bindAndContinue(v, joined, rest, env, tail);
@@ -759,6 +1314,208 @@ ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Ta
   return ir::Let::make(tn, joined, body);
 }
 
+// ============================================================ loops ===
+//
+// Every loop becomes one IR loop whose state is the tuple of the outer
+// variables the loop assigns (see LoopState); the body is lowered with a tail
+// that packs the state again (`continue` jumps there; `break` packs it with
+// the `done` flag set). Arrays are never state: Stores in the body update them.
+
+// `for (int i = a; i < b; ++i)` and friends: a Fold over [a, b) (reversed for
+// `for (int i = b - 1; i >= a; --i)`), when `i` is only changed by the
+// increment and `b` cannot change in the loop.
+bool Lowering::countedShape(const ForStmt *fs, const Env &env, Counted &c) {
+  const auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit());
+  if (!ds || !ds->isSingleDecl() || !fs->getCond() || !fs->getInc() || fs->getConditionVariable()) return false;
+  const auto *iv = dyn_cast<VarDecl>(ds->getSingleDecl());
+  if (!iv || !iv->getInit() || iv->getType()->isReferenceType() || !iv->getType()->isIntegerType() ||
+      iv->getType()->isBooleanType())
+    return false;
+  auto isIv = [iv](const Expr *e) {
+    const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d && d->getDecl() == iv;
+  };
+  const auto *b = dyn_cast<BinaryOperator>(fs->getCond()->IgnoreParens());
+  if (!b || !b->isComparisonOp()) return false;
+  BinaryOperatorKind op = b->getOpcode();
+  if (isIv(b->getLHS())) {
+    c.bound = b->getRHS();
+  } else if (isIv(b->getRHS())) {
+    c.bound = b->getLHS();
+    op = op == BO_LT ? BO_GT : op == BO_GT ? BO_LT : op == BO_LE ? BO_GE : op == BO_GE ? BO_LE : op;
+  } else {
+    return false;
+  }
+  if (!c.bound->IgnoreParenImpCasts()->getType()->isIntegerType()) return false;
+  // the step: +1 or -1
+  int step = 0;
+  const Expr *inc = fs->getInc()->IgnoreParens();
+  if (const auto *u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && isIv(u->getSubExpr())) {
+    step = u->isIncrementOp() ? 1 : -1;
+  } else if (const auto *ca = dyn_cast<CompoundAssignOperator>(inc);
+             ca && isIv(ca->getLHS()) && (ca->getOpcode() == BO_AddAssign || ca->getOpcode() == BO_SubAssign)) {
+    Expr::EvalResult r;
+    if (!ca->getRHS()->EvaluateAsInt(r, ctx_)) return false;
+    int64_t k = r.Val.getInt().getSExtValue();
+    if (ca->getOpcode() == BO_SubAssign) k = -k;
+    if (k != 1 && k != -1) return false;
+    step = int(k);
+  } else {
+    return false;
+  }
+  if (step == 1 && (op == BO_LT || op == BO_NE || op == BO_LE)) {
+    c.reversed = false;
+    c.adjust = op == BO_LE;
+  } else if (step == -1 && (op == BO_GE || op == BO_GT)) {
+    c.reversed = true;
+    c.adjust = op == BO_GT;
+  } else {
+    return false;
+  }
+  // the index is not assigned in the body
+  {
+    Env only;
+    only[iv] = ir::Const::makeInt(0);
+    std::vector<const VarDecl *> out;
+    collectAssigned(fs->getBody(), only, out);
+    if (!out.empty()) return false;
+  }
+  // the bound does not change in the loop: no variable the body assigns, no
+  // array element, no call given an array (`v.size()` is fine)
+  std::vector<const VarDecl *> assigned;
+  collectAssigned(fs->getBody(), env, assigned);
+  std::function<bool(const Stmt *)> invariant = [&](const Stmt *x) -> bool {
+    if (!x) return true;
+    if (const auto *d = dyn_cast<DeclRefExpr>(x))
+      return std::find(assigned.begin(), assigned.end(), d->getDecl()) == assigned.end();
+    if (isa<ArraySubscriptExpr>(x) || isa<CXXOperatorCallExpr>(x) ||
+        (isa<UnaryOperator>(x) && cast<UnaryOperator>(x)->getOpcode() == UO_Deref))
+      return false;
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x)) {
+      ArrayInfo ai;
+      return mc->getMethodDecl() && mc->getMethodDecl()->getName() == "size" &&
+             arrayInfo(mc->getObjectType(), ai, SourceLocation());
+    }
+    if (const auto *call = dyn_cast<CallExpr>(x))
+      for (const Expr *a : call->arguments()) {
+        ArrayInfo ai;
+        if (arrayInfo(a->getType(), ai, SourceLocation())) return false;
+      }
+    for (const Stmt *ch : x->children())
+      if (!invariant(ch)) return false;
+    return true;
+  };
+  if (!invariant(c.bound)) return false;
+  c.index = iv;
+  return true;
+}
+
+ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail) {
+  noReturnIn(fs->getBody());
+  if (fs->getConditionVariable()) fail(fs->getForLoc(), "'for' with a condition variable is not supported");
+  Counted c;
+  if (!countedShape(fs, env, c)) {
+    // a While over the state, the increment at the end of each iteration
+    const Stmt *init = fs->getInit();
+    if (!init) return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, env, tail);
+    Seq is{&init, &init + 1, nullptr};
+    return lowerSeq(&is, env, [&](Env &e2) {
+      return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, e2, tail);
+    });
+  }
+  ir::TypeP i64 = ir::Type::i64();
+  ir::Expr start = convert(lowerExpr(c.index->getInit(), env), i64);
+  ir::Expr bound = convert(lowerExpr(c.bound, env), i64);
+  ir::Expr one = ir::Const::makeInt(1);
+  ir::Expr lo, hi;
+  if (!c.reversed) {
+    lo = start;
+    hi = c.adjust ? ir::Prim::make(ir::Op::Add, {bound, one}) : bound;
+  } else {
+    lo = c.adjust ? ir::Prim::make(ir::Op::Add, {bound, one}) : bound;
+    hi = ir::Prim::make(ir::Op::Add, {start, one});
+  }
+  const Stmt *body = fs->getBody();
+  LoopState st = loopState({body}, env, containsBreak(body));
+  std::string idx = names_.fresh(c.index->getName().empty() ? "i" : c.index->getNameAsString());
+  std::string sn = names_.fresh("state");
+  ir::Expr sv = ir::Var::make(sn, st.type);
+  Env eb = env;
+  eb[c.index] = ir::Var::make(idx, i64);
+  Binds binds;
+  unpack(st, sv, eb, binds);
+  Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
+  ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  if (st.done) b = ir::If::make(component(st, sv, st.count() - 1), sv, b); // after a break: nothing
+  ir::Expr loop = ir::Fold::make(lo, hi, pack(st, env, false), idx, sn, b, c.reversed);
+  return afterLoop(st, loop, rest, env, tail);
+}
+
+ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail) {
+  SourceLocation loc = rs->getForLoc();
+  noReturnIn(rs->getBody());
+  if (rs->getInit()) fail(loc, "range-based 'for' with an initializer is not supported");
+  const Expr *range = rs->getRangeInit();
+  ArrayInfo ai;
+  if (!range || !arrayInfo(range->getType(), ai, SourceLocation()) || ai.kind == ArrayInfo::Pointer)
+    fail(loc, "range-based 'for' is only supported over arrays (std::vector, std::array, C arrays)");
+  const VarDecl *lv = rs->getLoopVariable();
+  QualType lt = lv->getType();
+  if (lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified())
+    fail(lv->getLocation(), "range-based 'for' with a non-const reference is not supported yet (index the array to write it)");
+  ir::Expr arr = lowerArrayRef(range, env);
+  ir::Expr n = arraySize(range, arr, loc);
+  const Stmt *body = rs->getBody();
+  LoopState st = loopState({body}, env, containsBreak(body));
+  std::string idx = names_.fresh("i");
+  std::string sn = names_.fresh("state");
+  ir::Expr sv = ir::Var::make(sn, st.type);
+  Env eb = env;
+  Binds binds;
+  unpack(st, sv, eb, binds);
+  std::string ln = names_.fresh(lv->getNameAsString());
+  ir::TypeP lty = typeOf(lt.getNonReferenceType().getUnqualifiedType(), lv->getLocation());
+  binds.push_back({ln, convert(read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation()), lty)});
+  eb[lv] = ir::Var::make(ln, lty);
+  Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
+  ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  if (st.done) b = ir::If::make(component(st, sv, st.count() - 1), sv, b);
+  ir::Expr loop = ir::Fold::make(ir::Const::makeInt(0), n, pack(st, env, false), idx, sn, b);
+  return afterLoop(st, loop, rest, env, tail);
+}
+
+// `while (c) B`, `do B while (c)` (B once, then the while) and the `for`
+// loops of other shapes (with the increment `inc` ending each iteration).
+ir::Expr Lowering::lowerWhile(const Stmt *body, const Expr *cond, const Stmt *inc, bool isDo, const Seq *rest,
+                              Env &env, const Tail &tail) {
+  LoopState st = loopState({body, inc}, env, containsBreak(body));
+  std::string sn = names_.fresh("state");
+  ir::Expr sv = ir::Var::make(sn, st.type);
+  Tail packT = [this, &st](Env &e) { return pack(st, e, false); };
+  Tail cont = packT;
+  if (inc)
+    cont = [&](Env &e) {
+      Seq is{&inc, &inc + 1, nullptr};
+      return lowerSeq(&is, e, packT);
+    };
+  // the condition sees the state directly
+  Env ec = env;
+  for (size_t k = 0; k < st.vars.size(); ++k) ec[st.vars[k]] = component(st, sv, k);
+  ir::Expr c = cond ? toBool(lowerExpr(cond, ec)) : ir::Const::makeBool(true);
+  if (st.done) c = ir::Prim::make(ir::Op::And, {ir::Prim::make(ir::Op::Not, {component(st, sv, st.count() - 1)}), c});
+  Env eb = env;
+  Binds binds;
+  unpack(st, sv, eb, binds);
+  ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  if (!isDo) return afterLoop(st, ir::While::make(pack(st, env, false), sn, c, b), rest, env, tail);
+  // do B while (c): the first iteration, then the loop
+  Env e1 = env;
+  ir::Expr first = lowerBody(body, e1, st, cont);
+  std::string fn = names_.fresh("state");
+  ir::Expr loop = ir::While::make(ir::Var::make(fn, st.type), sn, c, b);
+  return ir::Let::make(fn, first, afterLoop(st, loop, rest, env, tail));
+}
+
 ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   while (s && s->b == s->e) s = s->next;
   if (!s) return tail(env);
@@ -773,7 +1530,10 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   }
   if (isa<NullStmt>(st)) return lowerSeq(rest, env, tail);
   if (const auto *rs = dyn_cast<ReturnStmt>(st)) {
-    if (!rs->getRetValue()) fail(loc, "'return' without a value");
+    if (!rs->getRetValue()) {
+      if (result_->isUnit()) return ir::Tuple::make({});
+      fail(loc, "'return' without a value");
+    }
     return convert(lowerExpr(rs->getRetValue(), env), result_);
   }
   if (const auto *ds = dyn_cast<DeclStmt>(st)) {
@@ -799,6 +1559,8 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     std::function<ir::Expr(size_t, Env &)> go = [&](size_t k, Env &e2) -> ir::Expr {
       if (k == vars.size()) return lowerSeq(rest, e2, tail);
       const VarDecl *vd = vars[k];
+      if (ArrayInfo ai; arrayInfo(vd->getType(), ai, vd->getLocation()))
+        return lowerLocalArray(vd, ai, e2, [&](Env &e3) { return go(k + 1, e3); });
       ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), vd->getLocation());
       ir::Expr init = vd->getInit() ? convert(lowerExpr(vd->getInit(), e2), t) : ir::Const::zero(t);
       std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
@@ -809,18 +1571,30 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     return go(0, env);
   }
   if (const auto *is = dyn_cast<IfStmt>(st)) return lowerIf(is, rest, env, tail);
-  if (isa<ForStmt>(st)) fail(loc, "loops are not supported yet ('for' statement)");
-  if (isa<CXXForRangeStmt>(st)) fail(loc, "loops are not supported yet (range-based 'for' statement)");
-  if (isa<WhileStmt>(st)) fail(loc, "loops are not supported yet ('while' statement)");
-  if (isa<DoStmt>(st)) fail(loc, "loops are not supported yet ('do' statement)");
+  if (const auto *fs = dyn_cast<ForStmt>(st)) return lowerFor(fs, rest, env, tail);
+  if (const auto *rs = dyn_cast<CXXForRangeStmt>(st)) return lowerRangeFor(rs, rest, env, tail);
+  if (const auto *ws = dyn_cast<WhileStmt>(st)) {
+    if (ws->getConditionVariable()) fail(loc, "'while' with a condition variable is not supported");
+    noReturnIn(ws->getBody());
+    return lowerWhile(ws->getBody(), ws->getCond(), nullptr, false, rest, env, tail);
+  }
+  if (const auto *ds = dyn_cast<DoStmt>(st)) {
+    noReturnIn(ds->getBody());
+    return lowerWhile(ds->getBody(), ds->getCond(), nullptr, true, rest, env, tail);
+  }
+  if (isa<BreakStmt>(st) || isa<ContinueStmt>(st)) {
+    if (loops_.empty()) fail(loc, "'break' outside a loop is not supported");
+    return isa<BreakStmt>(st) ? loops_.back()->brk(env) : loops_.back()->cont(env);
+  }
   if (isa<SwitchStmt>(st)) fail(loc, "'switch' statements are not supported yet");
   if (isa<GotoStmt>(st) || isa<IndirectGotoStmt>(st)) fail(loc, "'goto' is not supported");
   if (isa<LabelStmt>(st)) fail(loc, "labels and 'goto' are not supported");
   if (isa<CXXTryStmt>(st)) fail(loc, "exceptions are not supported ('try' statement)");
   if (isa<AsmStmt>(st)) fail(loc, "inline assembly is not supported");
-  if (isa<BreakStmt>(st) || isa<ContinueStmt>(st)) fail(loc, "'break' and 'continue' are not supported");
   if (isa<CoroutineBodyStmt>(st) || isa<CoreturnStmt>(st)) fail(loc, "coroutines are not supported");
   if (const auto *e = dyn_cast<Expr>(st)) {
+    ir::Expr eff;
+    if (lowerArrayStore(e, env, eff)) return effect(eff, [&] { return lowerSeq(rest, env, tail); });
     const VarDecl *root = nullptr;
     ir::Expr value;
     if (lowerAssignment(e, env, root, value)) return bindAndContinue(root, value, rest, env, tail);
@@ -831,7 +1605,8 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     if (const auto *c = dyn_cast<CStyleCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
     else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
     // a value computed for nothing: lower it anyway so unsupported constructs are reported
-    (void)lowerExpr(x, env);
+    ir::Expr v = lowerExpr(x, env);
+    if (mayHaveEffects(v)) return effect(v, [&] { return lowerSeq(rest, env, tail); });
     return lowerSeq(rest, env, tail);
   }
   fail(loc, std::string("statement '") + st->getStmtClassName() + "' is not supported");
@@ -851,12 +1626,6 @@ public:
     return false; // stop
   }
   bool TraverseLambdaExpr(LambdaExpr *e) { return found(e->getBeginLoc(), "lambda expressions are not supported"); }
-  bool VisitForStmt(ForStmt *s) { return found(s->getBeginLoc(), "loops are not supported yet ('for' statement)"); }
-  bool VisitCXXForRangeStmt(CXXForRangeStmt *s) {
-    return found(s->getBeginLoc(), "loops are not supported yet (range-based 'for' statement)");
-  }
-  bool VisitWhileStmt(WhileStmt *s) { return found(s->getBeginLoc(), "loops are not supported yet ('while' statement)"); }
-  bool VisitDoStmt(DoStmt *s) { return found(s->getBeginLoc(), "loops are not supported yet ('do' statement)"); }
   bool VisitSwitchStmt(SwitchStmt *s) { return found(s->getBeginLoc(), "'switch' statements are not supported yet"); }
   bool VisitGotoStmt(GotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
@@ -883,11 +1652,13 @@ void Lowering::lowerEntry(size_t i) {
   const FunctionDecl *fd = en.def;
   fd_ = fd;
   names_ = ir::NameSupply();
+  loops_.clear();
+  arrNames_.clear();
+  entries_[i].root = current_;
   try {
     if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic())
       fail(fd->getLocation(), "member functions are not supported yet ('" + fd->getNameAsString() + "')");
     if (fd->isVariadic()) fail(fd->getLocation(), "variadic functions are not supported");
-    if (fd->getReturnType()->isVoidType()) fail(fd->getLocation(), "functions returning void are not supported");
     if (isa<CXXTryStmt>(fd->getBody())) fail(fd->getBody()->getBeginLoc(), "exceptions are not supported ('try' statement)");
     {
       Prescan pre;
@@ -929,23 +1700,29 @@ void Lowering::lowerEntry(size_t i) {
       else if (hasWrt && !p.active)
         fail(pd->getLocation(), "parameter '" + p.name + "' named in 'UNFAD_GRADIENT_WRT' is not floating-point");
       env[pd] = ir::Var::make(p.name, p.type);
+      if (p.type->isArray()) arrNames_[p.name] = p.name;
       f.params.push_back(p);
       ++k;
     }
     if (en.marked) {
       QualType rt = fd->getReturnType();
-      if (!rt->isRealFloatingType() || rt->isSpecificBuiltinType(BuiltinType::LongDouble))
+      // void: checked once the outputs are known (checkArrays)
+      if (!rt->isVoidType() && (!rt->isRealFloatingType() || rt->isSpecificBuiltinType(BuiltinType::LongDouble)))
         fail(fd->getLocation(), "return type '" + typeStr(rt) + "' is not floating-point (double or float)");
       bool any = false;
       for (auto &p : f.params) any |= p.active;
       if (!any) fail(fd->getLocation(), "no active (floating-point) parameter");
     }
-    result_ = typeOf(fd->getReturnType().getUnqualifiedType(), fd->getLocation());
+    QualType rt = fd->getReturnType();
+    if (ArrayInfo ai; rt->isPointerType() || arrayInfo(rt, ai, SourceLocation()))
+      fail(fd->getLocation(), "functions returning arrays or pointers are not supported (write into an output parameter instead)");
+    result_ = rt->isVoidType() ? ir::Type::unit() : typeOf(rt.getUnqualifiedType(), fd->getLocation());
     f.result = result_;
     const auto *body = cast<CompoundStmt>(fd->getBody());
     Seq s{body->body_begin(), body->body_end(), nullptr};
     SourceLocation endLoc = body->getRBracLoc();
     Tail end = [this, endLoc](Env &) -> ir::Expr {
+      if (result_->isUnit()) return ir::Tuple::make({});
       fail(endLoc, "control reaches the end of the function without a 'return'");
     };
     f.body = lowerSeq(&s, env, end);
@@ -966,12 +1743,162 @@ void Lowering::lowerEntry(size_t i) {
     cx.file = sm_.getFilename(at).str();
     cx.line = sm_.getExpansionLineNumber(at);
     entries_[i].fn = std::move(f);
+    entries_[i].arrayNames = arrNames_;
     entries_[i].ok = true;
   } catch (Abort &) {
     failed_ = true;
   } catch (ir::IRError &err) {
     report(fd->getLocation(), std::string("internal error: ") + err.what());
     failed_ = true;
+  }
+}
+
+// The reverse sweep recomputes loop bodies (and helpers, through their
+// pullbacks) from the loop state and the arguments, reading the arrays as
+// they are then: an array must not change once it has been read. Checked
+// conservatively in evaluation order: a store (or a call that writes) after
+// any read of the same array is an error; loop bodies are walked twice so a
+// read and a store in one loop conflict in either order; the branches of an
+// `if` start from the same state.
+void Lowering::orderWalk(const ir::Expr &e, Reads &r, const Entry &en) {
+  auto arrayVar = [](const ir::Expr &a) -> const ir::Var * { return a->as<ir::Var>(); };
+  switch (e->kind) {
+  case ir::Kind::Const: case ir::Kind::Var: case ir::Kind::Size: return;
+  case ir::Kind::Prim: for (auto &a : e->as<ir::Prim>()->args) orderWalk(a, r, en); return;
+  case ir::Kind::Tuple: for (auto &a : e->as<ir::Tuple>()->elems) orderWalk(a, r, en); return;
+  case ir::Kind::Proj: orderWalk(e->as<ir::Proj>()->tuple, r, en); return;
+  case ir::Kind::NewArray: orderWalk(e->as<ir::NewArray>()->size, r, en); return;
+  case ir::Kind::Let: {
+    auto l = e->as<ir::Let>();
+    orderWalk(l->value, r, en);
+    if (l->value->is<ir::NewArray>()) r.erase(l->name); // a fresh buffer
+    orderWalk(l->body, r, en);
+    return;
+  }
+  case ir::Kind::If: {
+    auto i = e->as<ir::If>();
+    orderWalk(i->cond, r, en);
+    Reads a = r, b = r;
+    orderWalk(i->thenE, a, en);
+    orderWalk(i->elseE, b, en);
+    r = a;
+    r.insert(b.begin(), b.end());
+    return;
+  }
+  case ir::Kind::Index: {
+    auto x = e->as<ir::Index>();
+    orderWalk(x->index, r, en);
+    if (auto v = arrayVar(x->array)) r.emplace(v->name, locOf(e.get(), en));
+    return;
+  }
+  case ir::Kind::Store: {
+    auto x = e->as<ir::Store>();
+    orderWalk(x->index, r, en);
+    orderWalk(x->value, r, en);
+    if (auto v = arrayVar(x->array); v && r.count(v->name))
+      checkError(locOf(e.get(), en), en,
+                 "array '" + cxxArrayName(en, v->name) + "' is written after it is read (not supported yet)");
+    return;
+  }
+  case ir::Kind::Call: {
+    auto c = e->as<ir::Call>();
+    for (auto &a : c->args) orderWalk(a, r, en);
+    auto sit = summaries_.find(c->callee);
+    if (sit == summaries_.end()) return;
+    const Summary &sum = sit->second;
+    SourceLocation loc = locOf(e.get(), en);
+    for (size_t j = 0; j < c->args.size() && j < sum.writes.size(); ++j) {
+      auto v = arrayVar(c->args[j]);
+      if (!v) continue;
+      for (size_t k = j + 1; k < c->args.size() && k < sum.writes.size(); ++k)
+        if (auto w = arrayVar(c->args[k]); w && w->name == v->name && (sum.writes[j] || sum.writes[k]))
+          checkError(loc, en, "array '" + cxxArrayName(en, v->name) +
+                                  "' is passed twice to a function that writes it (outputs must not alias inputs)");
+      if (sum.writes[j] && r.count(v->name))
+        checkError(loc, en, "array '" + cxxArrayName(en, v->name) + "' is written after it is read (not supported yet)");
+    }
+    for (size_t j = 0; j < c->args.size() && j < sum.reads.size(); ++j)
+      if (auto v = arrayVar(c->args[j]); v && sum.reads[j]) r.emplace(v->name, loc);
+    return;
+  }
+  case ir::Kind::Fold: {
+    auto f = e->as<ir::Fold>();
+    orderWalk(f->lo, r, en);
+    orderWalk(f->hi, r, en);
+    orderWalk(f->init, r, en);
+    orderWalk(f->body, r, en);
+    orderWalk(f->body, r, en); // a second iteration
+    return;
+  }
+  case ir::Kind::While: {
+    auto w = e->as<ir::While>();
+    orderWalk(w->init, r, en);
+    for (int k = 0; k < 2; ++k) {
+      orderWalk(w->cond, r, en);
+      orderWalk(w->body, r, en);
+    }
+    orderWalk(w->cond, r, en);
+    return;
+  }
+  default: return; // Pullback, Lambda, App: not made by the front end
+  }
+}
+
+void Lowering::checkArrays() {
+  // summaries, to a fixpoint (helpers may be recursive)
+  for (auto &en : entries_)
+    if (en.ok) summaries_[en.fn.name] = {std::vector<bool>(en.fn.params.size()), std::vector<bool>(en.fn.params.size())};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto &en : entries_) {
+      if (!en.ok) continue;
+      std::map<std::string, size_t> param;
+      for (size_t k = 0; k < en.fn.params.size(); ++k)
+        if (en.fn.params[k].type->isArray()) param[en.fn.params[k].name] = k;
+      if (param.empty()) continue;
+      Summary &me = summaries_[en.fn.name];
+      auto mark = [&](std::vector<bool> &v, const ir::Expr &a) {
+        const auto *var = a->as<ir::Var>();
+        if (!var) return;
+        auto it = param.find(var->name);
+        if (it != param.end() && !v[it->second]) v[it->second] = changed = true;
+      };
+      struct Scan : ir::Visitor {
+        std::function<void(const ir::Index *)> onIndex;
+        std::function<void(const ir::Store *)> onStore;
+        std::function<void(const ir::Call *)> onCall;
+        void visit(const ir::Index *n) override { onIndex(n); ir::Visitor::visit(n); }
+        void visit(const ir::Store *n) override { onStore(n); ir::Visitor::visit(n); }
+        void visit(const ir::Call *n) override { onCall(n); ir::Visitor::visit(n); }
+      } scan;
+      scan.onIndex = [&](const ir::Index *n) { mark(me.reads, n->array); };
+      scan.onStore = [&](const ir::Store *n) { mark(me.writes, n->array); };
+      scan.onCall = [&](const ir::Call *n) {
+        auto it = summaries_.find(n->callee);
+        if (it == summaries_.end()) return;
+        for (size_t j = 0; j < n->args.size() && j < it->second.reads.size(); ++j) {
+          if (it->second.reads[j]) mark(me.reads, n->args[j]);
+          if (it->second.writes[j]) mark(me.writes, n->args[j]);
+        }
+      };
+      scan.visitExpr(en.fn.body);
+    }
+  }
+  for (auto &en : entries_) {
+    if (!en.ok) continue;
+    const Summary &sum = summaries_[en.fn.name];
+    bool output = false;
+    for (size_t k = 0; k < en.fn.params.size(); ++k) {
+      en.fn.params[k].written = sum.writes[k];
+      output |= sum.writes[k] && en.fn.params[k].active;
+    }
+    checkFailed_ = false;
+    Reads r;
+    orderWalk(en.fn.body, r, en);
+    if (!checkFailed_ && en.marked && en.fn.result->isUnit() && !output)
+      checkError(en.def->getLocation(), en,
+                 "return type 'void' is not floating-point, and the function writes no floating-point output parameter");
+    if (checkFailed_) failed_ = true;
   }
 }
 
@@ -1027,6 +1954,7 @@ bool Lowering::run(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
       if (!entries_[j].done) lowerEntry(j);
     }
   }
+  if (!failed_) checkArrays();
   if (failed_ || diags_.getNumErrors() != errorsBefore) return false;
   std::vector<size_t> order(entries_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -9,6 +9,27 @@
 // backward liveness pass then drops every statement whose result is unused,
 // and the parameters the body never mentions get `[[maybe_unused]]`, so the
 // output compiles warning-free under -Wall -Wextra.
+//
+// Arrays and loops (issue 3):
+//  - an active array parameter `x` has no cotangent in the result (the unit);
+//    its adjoint is the buffer parameter that follows the primal ones
+//    (`double* d_x`, `std::vector<double>& d_x`, named as in the IR);
+//  - `a[i]`, `static_cast<long>(v.size())` (a C array reference: its bound),
+//    `std::vector<T> v(n);` for NewArray (bool -> char), `a[i] = v;` /
+//    `a[i] += v;` (`-= x` for a negation) for Store;
+//  - Fold -> `T s = init; for (long i = lo; i < hi; ++i) { ...; s = ...; }`
+//    (reversed: `for (long i = hi - 1; i >= lo; --i)`), While ->
+//    `while (c) {...}` or, when the condition needs statements,
+//    `while (true) { ...; if (!c) break; ... }`. Tuple states are one
+//    mutable variable per component (named by the body's `let a = st#k`),
+//    assigned in parallel; uses of the loop's value are the variables;
+//  - effects (stores, calls that write, pullbacks into buffers) are never
+//    dropped, reordered or shared; the liveness pass iterates loops to a
+//    fixpoint, so dead state components disappear; a cached (shared) value
+//    that reads an array is recomputed after a write to that array;
+//  - a void function's grad returns nothing; a void helper's pullback has no
+//    `d_return`; a std::vector passed to a pointer parameter passes data();
+//    unsigned integer parameters are read as `static_cast<long>(n)`.
 #include "unfad/printer/cxx.h"
 
 #include <cmath>
@@ -16,6 +37,7 @@
 #include <cstdlib>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace unfad::printer {
@@ -131,21 +153,70 @@ std::string stripCvRef(std::string s) {
   return s;
 }
 
+// `const double *` -> `const double*`, `const std::vector<double> &` ->
+// `const std::vector<double>&` (Clang's spelling, tidied).
+std::string tidy(const std::string &spelling) {
+  std::string s;
+  for (char c : trim(spelling)) {
+    if ((c == '*' || c == '&') && !s.empty() && s.back() == ' ') s.pop_back();
+    s += c;
+  }
+  return s;
+}
+
+// `std::vector<...>` / `std::array<...>` (cv and & stripped): a container
+// that knows its size; everything else an array parameter can be is a
+// pointer or a C array.
+bool isContainerSpelling(const std::string &spelling) {
+  std::string s = stripCvRef(spelling);
+  if (s.rfind("::", 0) == 0) s = s.substr(2);
+  return s.rfind("std::vector<", 0) == 0 || s.rfind("std::array<", 0) == 0;
+}
+
+// The declared bound of a C array parameter (`const double (&)[N]` -> N),
+// "" when there is none (pointers, `double[]`).
+std::string arrayBound(const std::string &spelling) {
+  size_t b = spelling.find('['), e = spelling.find(']');
+  if (b == std::string::npos || e == std::string::npos || e <= b + 1) return "";
+  return trim(spelling.substr(b + 1, e - b - 1));
+}
+
+// An unsigned integer spelling (`std::size_t`, `unsigned`, `uint32_t`):
+// the IR computes in i64, so such a parameter is read as a long.
+bool isUnsignedSpelling(const std::string &spelling) {
+  std::string s = stripCvRef(spelling);
+  if (s.rfind("::", 0) == 0) s = s.substr(2);
+  if (s.rfind("std::", 0) == 0) s = s.substr(5);
+  if (s.find("unsigned") != std::string::npos || s == "size_t") return true;
+  return s.rfind("uint", 0) == 0 && s.size() > 6 && s.compare(s.size() - 2, 2, "_t") == 0;
+}
+
 // The adjoint parameter of a parameter spelled `spelling` (CONTRACT.md).
 std::string adjointSpelling(const std::string &spelling, const TypeP &t) {
-  std::string s = stripCvRef(spelling.empty() ? cxxType(t) : spelling);
+  if (t->isArray()) { // the buffer: element type kept, const and & dropped
+    if (spelling.empty()) return cxxType(t->elem()) + "*";
+    std::string s = tidy(stripCvRef(spelling));
+    if (isContainerSpelling(s)) return s + "&";
+    size_t cut = s.find_first_of("[(*");
+    return stripCvRef(s.substr(0, cut)) + "*"; // const double[], const double (&)[N], const double*
+  }
+  std::string s = tidy(stripCvRef(spelling.empty() ? cxxType(t) : spelling));
   size_t br = s.find('[');
   if (br != std::string::npos) return stripCvRef(s.substr(0, br)) + "*"; // const double[] -> double*
   if (!s.empty() && s.back() == '*') {                                    // const double* -> double*
     std::string pointee = stripCvRef(s.substr(0, s.size() - 1));
     return pointee + "*";
   }
-  if (s.rfind("std::vector", 0) == 0 || s.rfind("std::array", 0) == 0) return s + "&";
+  if (isContainerSpelling(s)) return s + "&";
   return s + "*";
 }
 
-// `T name`, with the name inside array declarators.
-std::string declare(const std::string &spelling, const std::string &name) {
+// `T name`, with the name inside array declarators (`double (&x)[3]`).
+std::string declare(const std::string &spelling0, const std::string &name) {
+  std::string spelling = tidy(spelling0);
+  size_t p = spelling.find("(&)");
+  if (p == std::string::npos) p = spelling.find("(*)");
+  if (p != std::string::npos) return spelling.substr(0, p + 2) + name + spelling.substr(p + 2);
   size_t br = spelling.find('[');
   if (br != std::string::npos) return trim(spelling.substr(0, br)) + " " + name + spelling.substr(br);
   return spelling + " " + name;
@@ -163,6 +234,11 @@ std::string fmtFloating(double v, bool f32) {
     if (f32 ? std::strtof(buf, nullptr) == static_cast<float>(v) : std::strtod(buf, nullptr) == v) break;
   }
   std::string s = buf;
+  if (s.find('e') != std::string::npos && std::fabs(v) >= 1 && std::fabs(v) < 1e15) {
+    // 1e+02 -> 100.0: with an exponent >= its digits the value is an integer
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    s = buf;
+  }
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
   if (f32) s += "f";
   return s;
@@ -183,7 +259,17 @@ struct CVal {
   int prec = PPrimary;
   bool atom = false; // an identifier or a literal: free to repeat
   bool zero = false; // the literal 0
+  // arrays (always atoms: a parameter or a local std::vector)
+  bool container = false; // std::vector / std::array: knows its size()
+  std::string bound;      // C array parameter: its declared bound
 };
+
+CVal unitVal() {
+  CVal v;
+  v.type = Type::unit();
+  v.agg = true;
+  return v;
+}
 
 CVal leaf(TypeP t, std::string text, int prec, bool atom = false) {
   CVal v;
@@ -230,44 +316,75 @@ std::string render(const CVal &v) {
 // ---------------------------------------------------------- statements ----
 
 struct Stmt {
-  enum K { Decl, Assign, Accum, PbCall, IfS, Return } k = Decl;
-  std::string line;               // the statement without indentation
+  enum K { Decl, Assign, Accum, PbCall, IfS, Return, Effect, Loop } k = Decl;
+  std::string line;               // the statement without indentation; Loop: its header
   std::string def;                // Decl / Assign: the name written
+  std::string rhs;                // Decl / Assign: the value's text
   bool init = true;               // Decl: has an initialiser
+  bool effect = false;            // Decl / PbCall: writes memory, never dropped
+  std::string effLine;            // effectful Decl whose value is unused: this instead
+  bool useEffLine = false;
   std::vector<std::string> outs;  // PbCall: accumulators it adds into
-  std::set<std::string> uses;     // identifiers read
-  std::string cond;               // IfS
+  std::set<std::string> uses;     // identifiers read (IfS: the condition; Loop: the header)
+  std::string cond, negCond;      // IfS
   std::vector<Stmt> thenB, elseB; // IfS
+  // Loop: `for (...) { body }`, `while (c) { body }` or, when the condition
+  // needs statements, `while (true) { condB; if (!c) break; body }`.
+  std::vector<Stmt> condB, bodyB;
+  std::string breakLine;          // Loop with condB
+  std::string loopVar;            // Loop: the index a `for` declares
 };
 using Block = std::vector<Stmt>;
 
-// Backward liveness: drops statements whose results are never read.
-void dce(Block &b, std::set<std::string> &live) {
-  Block kept;
+bool hasEffectStmt(const Block &b) {
+  for (auto &s : b) {
+    if (s.k == Stmt::Effect || s.effect) return true;
+    if (hasEffectStmt(s.thenB) || hasEffectStmt(s.elseB) || hasEffectStmt(s.condB) || hasEffectStmt(s.bodyB))
+      return true;
+  }
+  return false;
+}
+
+// Backward liveness: drops statements whose results are never read (only
+// computes `live` when `drop` is false). Effects (stores, calls that write,
+// pullbacks into buffers) are always kept, and so are the ifs and loops
+// around them. Returns how many statements (other than uninitialised
+// declarations) survive.
+size_t dce(Block &b, std::set<std::string> &live, bool drop = true) {
+  std::vector<char> keepv(b.size(), 1);
+  size_t kept = 0;
   for (size_t i = b.size(); i-- > 0;) {
     Stmt &s = b[i];
-    bool keep = true;
+    bool keep = true, counts = true;
     switch (s.k) {
     case Stmt::Accum:
     case Stmt::Return:
+    case Stmt::Effect:
       live.insert(s.uses.begin(), s.uses.end());
       break;
     case Stmt::Decl:
       if (!s.init) { // kept later iff some assignment to it survives
         live.erase(s.def);
+        counts = false;
         break;
       }
       [[fallthrough]];
     case Stmt::Assign:
       if (!live.count(s.def)) {
+        if (s.effect) { // the value is unused, the call is not
+          if (drop) s.useEffLine = true;
+          live.insert(s.uses.begin(), s.uses.end());
+          break;
+        }
         keep = false;
         break;
       }
+      if (drop) s.useEffLine = false;
       live.erase(s.def);
       live.insert(s.uses.begin(), s.uses.end());
       break;
     case Stmt::PbCall: {
-      keep = false;
+      keep = s.effect;
       for (auto &o : s.outs) keep = keep || live.count(o);
       if (keep) {
         live.insert(s.uses.begin(), s.uses.end());
@@ -277,9 +394,8 @@ void dce(Block &b, std::set<std::string> &live) {
     }
     case Stmt::IfS: {
       std::set<std::string> lt = live, le = live;
-      dce(s.thenB, lt);
-      dce(s.elseB, le);
-      if (s.thenB.empty() && s.elseB.empty()) {
+      size_t n = dce(s.thenB, lt, drop) + dce(s.elseB, le, drop);
+      if (n == 0) {
         keep = false;
         break;
       }
@@ -288,19 +404,59 @@ void dce(Block &b, std::set<std::string> &live) {
       live.insert(s.uses.begin(), s.uses.end());
       break;
     }
+    case Stmt::Loop: {
+      // H: live at the loop head (before condB and the test). Iterated to a
+      // fixpoint: H = condB^-1(test uses + after + body^-1(H)).
+      const std::set<std::string> after = live;
+      auto step = [&](const std::set<std::string> &h, bool d, size_t *nb, size_t *nc) {
+        std::set<std::string> lb = h;
+        size_t kb = dce(s.bodyB, lb, d);
+        std::set<std::string> lc = after;
+        lc.insert(s.uses.begin(), s.uses.end());
+        lc.insert(lb.begin(), lb.end());
+        size_t kc = dce(s.condB, lc, d);
+        if (nb) *nb = kb;
+        if (nc) *nc = kc;
+        return lc;
+      };
+      std::set<std::string> H = after;
+      H.insert(s.uses.begin(), s.uses.end());
+      for (;;) {
+        std::set<std::string> h2 = step(H, false, nullptr, nullptr);
+        size_t before = H.size();
+        H.insert(h2.begin(), h2.end());
+        if (H.size() == before) break;
+      }
+      size_t nb = 0, nc = 0;
+      step(H, drop, &nb, &nc);
+      if (nb == 0 && !hasEffectStmt(s.condB)) { // nothing left to repeat
+        keep = false;
+        break;
+      }
+      live = std::move(H);
+      if (!s.loopVar.empty()) live.erase(s.loopVar);
+      break;
     }
-    if (keep) kept.push_back(std::move(s));
+    }
+    keepv[i] = keep;
+    if (keep && counts) ++kept;
   }
-  b.assign(std::make_move_iterator(kept.rbegin()), std::make_move_iterator(kept.rend()));
+  if (drop) {
+    Block nb;
+    for (size_t i = 0; i < b.size(); ++i)
+      if (keepv[i]) nb.push_back(std::move(b[i]));
+    b = std::move(nb);
+  }
+  return kept;
 }
 
 void collectAssigned(const Block &b, std::set<std::string> &out) {
   for (auto &s : b) {
     if (s.k == Stmt::Assign) out.insert(s.def);
-    if (s.k == Stmt::IfS) {
-      collectAssigned(s.thenB, out);
-      collectAssigned(s.elseB, out);
-    }
+    collectAssigned(s.thenB, out);
+    collectAssigned(s.elseB, out);
+    collectAssigned(s.condB, out);
+    collectAssigned(s.bodyB, out);
   }
 }
 
@@ -308,24 +464,43 @@ void dropDeadDecls(Block &b, const std::set<std::string> &assigned) {
   Block kept;
   for (auto &s : b) {
     if (s.k == Stmt::Decl && !s.init && !assigned.count(s.def)) continue;
-    if (s.k == Stmt::IfS) {
-      dropDeadDecls(s.thenB, assigned);
-      dropDeadDecls(s.elseB, assigned);
-    }
+    dropDeadDecls(s.thenB, assigned);
+    dropDeadDecls(s.elseB, assigned);
+    dropDeadDecls(s.condB, assigned);
+    dropDeadDecls(s.bodyB, assigned);
     kept.push_back(std::move(s));
   }
   b = std::move(kept);
 }
 
+// Whether a statement (or one nested in it) reads or writes `name`.
+bool mentions(const Stmt &s, const std::string &name) {
+  if (s.uses.count(name) || s.def == name) return true;
+  for (auto &o : s.outs)
+    if (o == name) return true;
+  for (const Block *bl : {&s.thenB, &s.elseB, &s.condB, &s.bodyB})
+    for (auto &t : *bl)
+      if (mentions(t, name)) return true;
+  return false;
+}
+
 void emit(const Block &b, int depth, std::string &out) {
   std::string ind(2 * depth, ' ');
   for (auto &s : b) {
-    if (s.k != Stmt::IfS) {
-      out += ind + s.line + "\n";
+    if (s.k == Stmt::Loop) {
+      out += ind + s.line + " {\n";
+      emit(s.condB, depth + 1, out);
+      if (!s.breakLine.empty()) out += ind + "  " + s.breakLine + "\n";
+      emit(s.bodyB, depth + 1, out);
+      out += ind + "}\n";
       continue;
     }
-    if (s.thenB.empty()) { // cannot happen for value ifs; kept for safety
-      out += ind + "if (!(" + s.cond + ")) {\n";
+    if (s.k != Stmt::IfS) {
+      out += ind + (s.useEffLine ? s.effLine : s.line) + "\n";
+      continue;
+    }
+    if (s.thenB.empty()) { // an if whose then-branch only had dead code
+      out += ind + "if (" + (s.negCond.empty() ? "!(" + s.cond + ")" : s.negCond) + ") {\n";
       emit(s.elseB, depth + 1, out);
       out += ind + "}\n";
       continue;
@@ -394,6 +569,27 @@ private:
   std::unordered_map<const Node *, CVal> cache_;
   std::vector<const Node *> cacheLog_;
   std::set<std::string> everBound_;
+  // per node: kEffects (writes memory or allocates: never shared, never
+  // dropped) and kReads (reads memory: a cached value is stale after a write)
+  enum : unsigned char { kEffects = 1, kReads = 2 };
+  std::unordered_map<const Node *, unsigned char> flags_;
+  std::unordered_map<std::string, bool> calleeEffects_;
+
+  bool flag(const Node *n, unsigned char f) const {
+    auto it = flags_.find(n);
+    return it != flags_.end() && (it->second & f);
+  }
+  bool calleeWrites(const std::string &callee);
+  void computeFlags(const Expr &root);
+  // What a cached value that reads memory depends on: the C++ names its
+  // text and its statements mention.
+  std::unordered_map<const Node *, std::set<std::string>> deps_;
+  // After a write to the arrays named `written` (nullptr: any array), the
+  // cached values reading them, directly or through other cached values,
+  // must be recomputed.
+  void invalidateReads(const std::set<std::string> *written = nullptr);
+  // Invalidation before/after a loop: its writes (all, when unsure).
+  void invalidateLoop(const Expr &loop);
 
   void dropCache(size_t mark) {
     while (cacheLog_.size() > mark) {
@@ -402,8 +598,9 @@ private:
     }
   }
   void push(const std::string &name, CVal v) {
-    // a name bound a second time may change what a shared node means
-    if (!everBound_.insert(name).second) cache_.clear();
+    // a name bound a second time may change what a shared node means (not
+    // the unit: every `let _ = store ...` binds `_`)
+    if (!everBound_.insert(name).second && !v.type->isUnit()) cache_.clear();
     env_[name].push_back(std::move(v));
     trail_.push_back(name);
   }
@@ -424,6 +621,14 @@ private:
   CVal trPrim(const Prim *p, Block &b);
   CVal trIf(const If *i, Block &b, const Hint &h);
   CVal trPullback(const Pullback *p, Block &b, const Hint &h);
+  CVal trCall(const Call *c, Block &b, const Hint &h);
+  CVal trStore(const Store *st, Block &b);
+  CVal trNewArray(const NewArray *na, Block &b, const Hint &h);
+  CVal trFold(const Fold *f, Block &b, const Hint &h);
+  CVal trWhile(const While *w, Block &b, const Hint &h);
+  CVal declareState(const CVal &init, const Hint &h, const std::vector<std::string> &hints, Block &b);
+  void assignState(const CVal &dst, const CVal &src, Block &b);
+  std::string arrayArg(const CVal &a, const Function &callee, size_t param, bool adjoint);
   CVal bind(const CVal &v, const Hint &h, Block &b);
   CVal declareLeaves(const TypeP &t, const Hint &h, Block &b);
   void assign(const CVal &dst, const CVal &src, Block &b);
@@ -458,6 +663,170 @@ void FnPrinter::reserveIdents(const std::string &spelling) {
   }
 }
 
+void leafNames(const CVal &v, std::set<std::string> &out) {
+  if (!v.agg) {
+    collectIdents(v.text, out);
+    return;
+  }
+  for (auto &e : v.elems) leafNames(e, out);
+}
+
+void stmtIdents(const Stmt &s, std::set<std::string> &out) {
+  out.insert(s.uses.begin(), s.uses.end());
+  out.insert(s.outs.begin(), s.outs.end());
+  if (!s.def.empty()) out.insert(s.def);
+  for (const Block *bl : {&s.thenB, &s.elseB, &s.condB, &s.bodyB})
+    for (auto &t : *bl) stmtIdents(t, out);
+}
+
+void FnPrinter::invalidateReads(const std::set<std::string> *written) {
+  if (!written) {
+    for (auto it = cache_.begin(); it != cache_.end();)
+      it = flag(it->first, kReads) ? cache_.erase(it) : std::next(it);
+    return;
+  }
+  std::set<std::string> dead = *written;
+  for (const Node *n : cacheLog_) { // in the order they were computed
+    auto it = cache_.find(n);
+    if (it == cache_.end() || !flag(n, kReads)) continue;
+    const auto &d = deps_[n];
+    bool stale = false;
+    for (auto &x : d) stale = stale || dead.count(x);
+    if (!stale) continue;
+    leafNames(it->second, dead);
+    cache_.erase(it);
+  }
+}
+
+// The children of a node, in evaluation order.
+template <class F> void forEachChild(const Node *x, F &&f) {
+  switch (x->kind) {
+  case Kind::Const: case Kind::Var: break;
+  case Kind::Prim: for (auto &a : x->as<Prim>()->args) f(a); break;
+  case Kind::Let: f(x->as<Let>()->value); f(x->as<Let>()->body); break;
+  case Kind::If: {
+    auto i = x->as<If>();
+    f(i->cond); f(i->thenE); f(i->elseE);
+    break;
+  }
+  case Kind::Tuple: for (auto &a : x->as<Tuple>()->elems) f(a); break;
+  case Kind::Proj: f(x->as<Proj>()->tuple); break;
+  case Kind::Call: for (auto &a : x->as<Call>()->args) f(a); break;
+  case Kind::Pullback: {
+    auto p = x->as<Pullback>();
+    for (auto &a : p->args) f(a);
+    f(p->cotangent);
+    for (auto &a : p->buffers) f(a);
+    break;
+  }
+  case Kind::Lambda: f(x->as<Lambda>()->body); break;
+  case Kind::App: f(x->as<App>()->fn); for (auto &a : x->as<App>()->args) f(a); break;
+  case Kind::Index: f(x->as<Index>()->array); f(x->as<Index>()->index); break;
+  case Kind::Size: f(x->as<Size>()->array); break;
+  case Kind::NewArray: f(x->as<NewArray>()->size); break;
+  case Kind::Store: {
+    auto st = x->as<Store>();
+    f(st->array); f(st->index); f(st->value);
+    break;
+  }
+  case Kind::Fold: {
+    auto fo = x->as<Fold>();
+    f(fo->lo); f(fo->hi); f(fo->init); f(fo->body);
+    break;
+  }
+  case Kind::While: {
+    auto w = x->as<While>();
+    f(w->init); f(w->cond); f(w->body);
+    break;
+  }
+  }
+}
+
+// The C++ names of the arrays `loop` may write, when they are all
+// variables bound outside it; otherwise every cached read goes.
+void FnPrinter::invalidateLoop(const Expr &loop) {
+  if (!flag(loop.get(), kEffects)) return;
+  std::set<std::string> written, inner, targets;
+  std::unordered_set<const Node *> seen;
+  std::vector<const Node *> todo{loop.get()};
+  bool ok = true;
+  auto target = [&](const Expr &a) {
+    auto v = a->as<Var>();
+    auto it = v ? env_.find(v->name) : env_.end();
+    if (it == env_.end() || it->second.empty()) {
+      ok = false;
+      return;
+    }
+    targets.insert(v->name);
+    leafNames(it->second.back(), written);
+  };
+  while (!todo.empty() && ok) {
+    const Node *x = todo.back();
+    todo.pop_back();
+    if (!seen.insert(x).second || !flag(x, kEffects)) continue;
+    switch (x->kind) {
+    case Kind::Let: inner.insert(x->as<Let>()->name); break;
+    case Kind::Fold: inner.insert(x->as<Fold>()->index); inner.insert(x->as<Fold>()->state); break;
+    case Kind::While: inner.insert(x->as<While>()->state); break;
+    case Kind::Store: target(x->as<Store>()->array); break;
+    case Kind::Call:
+      if (calleeWrites(x->as<Call>()->callee))
+        for (auto &a : x->as<Call>()->args)
+          if (a->type->isArray()) target(a);
+      break;
+    case Kind::Pullback: for (auto &a : x->as<Pullback>()->buffers) target(a); break;
+    default: break;
+    }
+    forEachChild(x, [&](const Expr &c) { todo.push_back(c.get()); });
+  }
+  for (auto &t : targets) ok = ok && !inner.count(t); // rebound inside: unsure
+  invalidateReads(ok ? &written : nullptr);
+}
+
+bool FnPrinter::calleeWrites(const std::string &callee) {
+  auto it = calleeEffects_.find(callee);
+  if (it != calleeEffects_.end()) return it->second;
+  const Function *f = primal_.find(callee);
+  bool w = f && f->body && hasEffects(f->body, &primal_);
+  if (f)
+    for (auto &p : f->params) w = w || p.written;
+  return calleeEffects_[callee] = w;
+}
+
+// kEffects / kReads of every node, children first (iteratively: let chains
+// are long).
+void FnPrinter::computeFlags(const Expr &root) {
+  std::vector<std::pair<const Node *, bool>> st{{root.get(), false}};
+  while (!st.empty()) {
+    auto [x, expanded] = st.back();
+    st.pop_back();
+    if (flags_.count(x)) continue;
+    if (!expanded) {
+      st.push_back({x, true});
+      forEachChild(x, [&](const Expr &c) {
+        if (!flags_.count(c.get())) st.push_back({c.get(), false});
+      });
+      continue;
+    }
+    unsigned char f = 0;
+    forEachChild(x, [&](const Expr &c) { f |= flags_.at(c.get()); });
+    switch (x->kind) {
+    case Kind::Store: case Kind::NewArray: f |= kEffects; break;
+    case Kind::Index: f |= kReads; break;
+    case Kind::Call:
+      f |= kReads;
+      if (calleeWrites(x->as<Call>()->callee)) f |= kEffects;
+      break;
+    case Kind::Pullback:
+      f |= kReads;
+      if (!x->as<Pullback>()->buffers.empty()) f |= kEffects;
+      break;
+    default: break;
+    }
+    flags_[x] = f;
+  }
+}
+
 // Records IR binder names and the C++ names the body will mention.
 void FnPrinter::scan(const Expr &e) {
   // The body may be a DAG (shared nodes): count parents, visit each once.
@@ -472,44 +841,31 @@ void FnPrinter::scan(const Expr &e) {
     for (auto &x : t->elems) self(x, self);
     if (t->result) self(t->result, self);
   };
+  auto binder = [&](const std::string &n) {
+    if (validIdent(n)) irNames_.insert(n);
+  };
   while (!todo.empty()) {
     Expr x = todo.back();
     todo.pop_back();
     reserveType(x->type, reserveType);
     switch (x->kind) {
-    case Kind::Const: case Kind::Var: break;
-    case Kind::Prim: for (auto &a : x->as<Prim>()->args) child(a); break;
-    case Kind::Let: {
-      auto l = x->as<Let>();
-      if (validIdent(l->name)) irNames_.insert(l->name);
-      child(l->value);
-      child(l->body);
+    case Kind::Let: binder(x->as<Let>()->name); break;
+    case Kind::Fold: binder(x->as<Fold>()->index); binder(x->as<Fold>()->state); break;
+    case Kind::While: binder(x->as<While>()->state); break;
+    case Kind::Call:
+      if (auto f = primal_.find(x->as<Call>()->callee))
+        reserveIdents(f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName);
       break;
-    }
-    case Kind::If: {
-      auto i = x->as<If>();
-      child(i->cond); child(i->thenE); child(i->elseE);
+    case Kind::Pullback:
+      if (auto f = primal_.find(x->as<Pullback>()->callee)) used_.insert(cxxNameOf(*f) + "_pullback");
       break;
-    }
-    case Kind::Tuple: for (auto &a : x->as<Tuple>()->elems) child(a); break;
-    case Kind::Proj: child(x->as<Proj>()->tuple); break;
-    case Kind::Call: {
-      auto c = x->as<Call>();
-      if (auto f = primal_.find(c->callee)) reserveIdents(f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName);
-      for (auto &a : c->args) child(a);
-      break;
-    }
-    case Kind::Pullback: {
-      auto p = x->as<Pullback>();
-      if (auto f = primal_.find(p->callee)) used_.insert(cxxNameOf(*f) + "_pullback");
-      for (auto &a : p->args) child(a);
-      child(p->cotangent);
-      break;
-    }
     case Kind::Lambda: case Kind::App:
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
+    default: break;
     }
+    forEachChild(x.get(), child);
   }
+  computeFlags(e);
 }
 
 CVal FnPrinter::lookup(const std::string &name) const {
@@ -527,6 +883,7 @@ CVal FnPrinter::materialize(const CVal &v, const std::string &hint, Block &b) {
   s.def = n;
   std::string init = render(v);
   s.line = "const " + cxxType(v.type) + " " + n + " = " + init + ";";
+  s.rhs = init;
   collectIdents(init, s.uses);
   b.push_back(std::move(s));
   return leaf(v.type, n, PPrimary, true);
@@ -548,6 +905,7 @@ CVal FnPrinter::bind(const CVal &v, const Hint &h, Block &b) {
   s.k = Stmt::Decl;
   s.def = n;
   std::string init = render(v);
+  s.rhs = init;
   if (v.agg) { // struct literal: `const Vec3 v{a, b, c};`
     s.line = "const " + cxxType(v.type) + " " + n + init.substr(v.type->structName.size()) + ";";
   } else {
@@ -596,10 +954,12 @@ void FnPrinter::assign(const CVal &dst, const CVal &src, Block &b) {
 
 CVal FnPrinter::trIf(const If *i, Block &b, const Hint &h) {
   CVal c = tr(i->cond, b, Hint{"cond", false});
+  if (i->type->isArray()) fail("an if choosing between arrays has no C++ form (in '" + gen_.name + "')");
   CVal dst = declareLeaves(i->type, h, b);
   Stmt s;
   s.k = Stmt::IfS;
   s.cond = render(c);
+  s.negCond = "!" + operand(c, PUnary);
   collectIdents(s.cond, s.uses);
   size_t mark = trail_.size(), cmark = cacheLog_.size();
   CVal tv = tr(i->thenE, s.thenB, Hint{"tmp", false});
@@ -614,28 +974,50 @@ CVal FnPrinter::trIf(const If *i, Block &b, const Hint &h) {
   return dst;
 }
 
+// An array argument of a call to `callee`'s parameter `param` (or, with
+// `adjoint`, to its adjoint): a std::vector/std::array passed where the
+// callee takes a pointer or a C array passes its data().
+std::string FnPrinter::arrayArg(const CVal &a, const Function &callee, size_t param, bool adjoint) {
+  std::string text = render(a);
+  if (!a.type->isArray() || !a.container) return text;
+  if (param >= callee.cxx.paramTypes.size()) return text;
+  const std::string &sp = callee.cxx.paramTypes[param];
+  std::string target = adjoint ? adjointSpelling(sp, callee.params.at(param).type) : sp;
+  return isContainerSpelling(target) ? text : operand(a, PPrimary) + ".data()";
+}
+
 CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   const Function *g = primal_.find(p->callee);
   if (!g) fail("pullback of unknown function '" + p->callee + "'");
-  std::vector<std::string> activeNames;
-  for (auto &prm : g->params)
-    if (prm.active) activeNames.push_back(prm.name);
+  std::vector<size_t> activeIdx;
+  for (size_t i = 0; i < g->params.size(); ++i)
+    if (g->params[i].active) activeIdx.push_back(i);
   const TypeP &rt = p->type;
-  std::string args;
-  for (auto &a : p->args) args += render(tr(a, b, Hint{"tmp", false})) + ", ";
-  args += render(tr(p->cotangent, b, Hint{"tmp", false}));
+  bool aligned = activeIdx.size() == rt->elems.size();
+  std::vector<std::string> args;
+  for (size_t i = 0; i < p->args.size(); ++i)
+    args.push_back(arrayArg(tr(p->args[i], b, Hint{"tmp", false}), *g, i, false));
+  if (!p->cotangent->type->isUnit()) // a void helper has no d_return
+    args.push_back(render(tr(p->cotangent, b, Hint{"tmp", false})));
+  std::vector<CVal> bufs;
+  for (auto &x : p->buffers) bufs.push_back(tr(x, b, Hint{"tmp", false}));
   std::string base = h.ir ? sanitize(h.name) : "d_" + sanitize(cxxNameOf(*g));
   CVal r;
   r.type = rt;
   r.agg = true;
   Stmt call;
   call.k = Stmt::PbCall;
-  collectIdents(args, call.uses);
+  call.effect = !p->buffers.empty();
+  size_t nb = 0;
   for (size_t i = 0; i < rt->elems.size(); ++i) {
     const TypeP &t = rt->elems[i];
-    std::string suffix = i < activeNames.size() && activeNames.size() == rt->elems.size()
-                             ? sanitize(activeNames[i])
-                             : std::to_string(i);
+    if (aligned && g->params[activeIdx[i]].type->isArray()) { // accumulated in place into a buffer
+      if (nb >= bufs.size()) fail("pullback of '" + p->callee + "' lacks a buffer for '" + g->params[activeIdx[i]].name + "'");
+      args.push_back(arrayArg(bufs[nb++], *g, activeIdx[i], true));
+      r.elems.push_back(unitVal());
+      continue;
+    }
+    std::string suffix = aligned ? sanitize(g->params[activeIdx[i]].name) : std::to_string(i);
     std::string n = fresh(base + "_" + suffix, false);
     Stmt d;
     d.k = Stmt::Decl;
@@ -644,12 +1026,22 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
     else if (t->isScalar()) d.line = cxxType(t) + " " + n + " = " + (t->isFloat() ? fmtFloating(0.0, t->scalar == Scalar::F32) : t->isBool() ? "false" : "0") + ";";
     else fail("pullback cotangent of type " + str(t));
     b.push_back(std::move(d));
-    args += ", &" + n;
+    args.push_back("&" + n);
     call.outs.push_back(n);
     r.elems.push_back(leaf(t, n, PPrimary, true));
   }
-  call.line = cxxNameOf(*g) + "_pullback(" + args + ");";
+  if (nb != bufs.size()) fail("pullback of '" + p->callee + "' has " + std::to_string(bufs.size()) + " buffers for " + std::to_string(nb) + " array parameters");
+  std::string joined;
+  for (size_t i = 0; i < args.size(); ++i) joined += (i ? ", " : "") + args[i];
+  collectIdents(joined, call.uses);
+  call.line = cxxNameOf(*g) + "_pullback(" + joined + ");";
+  bool writes = call.effect;
   b.push_back(std::move(call));
+  if (writes) {
+    std::set<std::string> w;
+    for (auto &x : bufs) leafNames(x, w);
+    invalidateReads(&w);
+  }
   return r;
 }
 
@@ -663,6 +1055,14 @@ CVal FnPrinter::trPrim(const Prim *p, Block &b) {
   auto cmp = [&](const char *op, int prec) {
     return leaf(p->type, operand(a[0], PAdd) + " " + op + " " + operand(a[1], PAdd, true), prec);
   };
+  // exact integer identities (index arithmetic such as `i - 0`)
+  if (p->type->isInt() && a.size() == 2) {
+    auto lit = [](const CVal &v, const char *t) { return !v.agg && v.atom && v.text == t; };
+    if ((p->op == Op::Add || p->op == Op::Sub) && lit(a[1], "0")) return a[0];
+    if (p->op == Op::Add && lit(a[0], "0")) return a[1];
+    if (p->op == Op::Mul && lit(a[1], "1")) return a[0];
+    if (p->op == Op::Mul && lit(a[0], "1")) return a[1];
+  }
   switch (p->op) {
   case Op::Add: return bin("+", PAdd);
   case Op::Sub: return bin("-", PAdd);
@@ -713,14 +1113,23 @@ CVal FnPrinter::trPrim(const Prim *p, Block &b) {
 CVal FnPrinter::tr(const Expr &e, Block &b, const Hint &h) {
   if (e->is<Const>() || e->is<Var>()) return trNode(e, b, h);
   auto pc = parents_.find(e.get());
-  if (pc == parents_.end() || pc->second < 2) return trNode(e, b, h);
+  // effects happen once per occurrence: never shared
+  if (pc == parents_.end() || pc->second < 2 || flag(e.get(), kEffects)) return trNode(e, b, h);
   auto hit = cache_.find(e.get());
   if (hit != cache_.end()) return hit->second;
+  size_t before = b.size();
   CVal v = trNode(e, b, h);
+  if (flag(e.get(), kReads)) {
+    std::set<std::string> d;
+    leafNames(v, d);
+    for (size_t k = before; k < b.size(); ++k) stmtIdents(b[k], d);
+    deps_[e.get()] = std::move(d);
+  }
   // member access on a named value is as cheap as a name: no local for it
+  // (nor for the size of a named container)
   const Node *base = e.get();
   while (base->is<Proj>()) base = base->as<Proj>()->tuple.get();
-  bool cheap = e->is<Proj>() && !v.agg && base->is<Var>();
+  bool cheap = (e->is<Proj>() && !v.agg && base->is<Var>()) || (e->is<Size>() && e->as<Size>()->array->is<Var>());
   if (!cheap) v = bind(v, h.name.empty() ? Hint{"tmp", false} : h, b);
   cache_[e.get()] = v;
   cacheLog_.push_back(e.get());
@@ -788,20 +1197,302 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
     if (!t.type->isStruct()) fail("projection from an unflattened tuple");
     return leaf(p->type, operand(t, PPrimary) + "." + t.type->fieldNames.at(p->index), PPrimary);
   }
-  case Kind::Call: {
-    auto c = e->as<Call>();
-    const Function *f = primal_.find(c->callee);
-    if (!f) fail("call of unknown function '" + c->callee + "'");
-    if (c->type->isTuple() && !c->type->isStruct()) fail("call of '" + c->callee + "' returns a plain tuple");
-    std::string s = (f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName) + "(";
-    for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + render(tr(c->args[i], b, Hint{"tmp", false}));
-    return leaf(c->type, s + ")", PPrimary);
+  case Kind::Call: return trCall(e->as<Call>(), b, h);
+  case Kind::Index: {
+    auto x = e->as<Index>();
+    CVal a = tr(x->array, b, Hint{"tmp", false});
+    CVal i = tr(x->index, b, Hint{"tmp", false});
+    return leaf(x->type, operand(a, PPrimary) + "[" + render(i) + "]", PPrimary);
   }
+  case Kind::Size: {
+    CVal a = tr(e->as<Size>()->array, b, Hint{"tmp", false});
+    if (a.container) return leaf(e->type, "static_cast<long>(" + operand(a, PPrimary) + ".size())", PPrimary);
+    if (!a.bound.empty()) {
+      bool literal = a.bound.find_first_not_of("0123456789") == std::string::npos;
+      return leaf(e->type, literal ? a.bound : "static_cast<long>(" + a.bound + ")", PPrimary, literal);
+    }
+    fail("the size of array '" + render(a) + "' is not known in C++ (a pointer parameter) in '" + gen_.name + "'");
+  }
+  case Kind::NewArray: return trNewArray(e->as<NewArray>(), b, h);
+  case Kind::Store: return trStore(e->as<Store>(), b);
+  case Kind::Fold: return trFold(e->as<Fold>(), b, h);
+  case Kind::While: return trWhile(e->as<While>(), b, h);
   case Kind::Pullback: return trPullback(e->as<Pullback>(), b, h.name.empty() ? Hint{"tmp", false} : h);
   case Kind::Lambda:
   case Kind::App: break;
   }
   fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
+}
+
+CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
+  const Function *f = primal_.find(c->callee);
+  if (!f) fail("call of unknown function '" + c->callee + "'");
+  if (c->type->isTuple() && !c->type->isStruct() && !c->type->isUnit())
+    fail("call of '" + c->callee + "' returns a plain tuple");
+  if (c->type->isArray()) fail("call of '" + c->callee + "' returns an array");
+  std::string s = (f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName) + "(";
+  std::set<std::string> w; // the arrays it may write: those it is given
+  for (size_t i = 0; i < c->args.size(); ++i) {
+    CVal a = tr(c->args[i], b, Hint{"tmp", false});
+    if (a.type->isArray()) leafNames(a, w);
+    s += (i ? ", " : "") + arrayArg(a, *f, i, false);
+  }
+  s += ")";
+  if (c->type->isUnit()) { // a void helper: a statement
+    Stmt st;
+    st.k = Stmt::Effect;
+    st.line = s + ";";
+    collectIdents(s, st.uses);
+    b.push_back(std::move(st));
+    invalidateReads(&w);
+    return unitVal();
+  }
+  if (!flag(c, kEffects)) return leaf(c->type, s, PPrimary);
+  // a call that writes memory happens here, once, whether its value is used or not
+  std::string n = fresh(h.name.empty() ? "tmp" : h.name, h.ir);
+  Stmt st;
+  st.k = Stmt::Decl;
+  st.def = n;
+  st.rhs = s;
+  st.effect = true;
+  st.line = "const " + cxxType(c->type) + " " + n + " = " + s + ";";
+  st.effLine = s + ";";
+  collectIdents(s, st.uses);
+  b.push_back(std::move(st));
+  invalidateReads(&w);
+  return leaf(c->type, n, PPrimary, true);
+}
+
+CVal FnPrinter::trStore(const Store *st, Block &b) {
+  CVal a = tr(st->array, b, Hint{"tmp", false});
+  CVal i = tr(st->index, b, Hint{"tmp", false});
+  CVal v = tr(st->value, b, Hint{"tmp", false});
+  bool add = st->mode == Store::Mode::Add;
+  if (add && allZero(v)) return unitVal(); // += 0: nothing happens
+  std::string op = add ? " += " : " = ", r = render(v);
+  if (add && !v.agg && v.prec == PUnary && r.size() > 1 && r[0] == '-') { // a[i] -= x
+    op = " -= ";
+    r = r.substr(1);
+  }
+  Stmt s;
+  s.k = Stmt::Effect;
+  s.line = operand(a, PPrimary) + "[" + render(i) + "]" + op + r + ";";
+  collectIdents(s.line, s.uses);
+  b.push_back(std::move(s));
+  std::set<std::string> w;
+  leafNames(a, w);
+  invalidateReads(&w);
+  return unitVal();
+}
+
+// `let v = new[n]` -> `std::vector<double> v(n);` (zero-filled).
+CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
+  std::string size;
+  if (auto sz = na->size->as<Size>()) { // `std::vector<double> v(x.size());`
+    CVal a = tr(sz->array, b, Hint{"tmp", false});
+    if (a.container) size = operand(a, PPrimary) + ".size()";
+  }
+  if (size.empty()) size = render(tr(na->size, b, Hint{"n", false}));
+  const TypeP &el = na->type->elem();
+  std::string n = fresh(h.name.empty() || h.name == "_" ? "buf" : h.name, h.ir);
+  Stmt s;
+  s.k = Stmt::Decl;
+  s.def = n;
+  s.line = "std::vector<" + (el->isBool() ? std::string("char") : cxxType(el)) + "> " + n + "(" + size + ");";
+  collectIdents(size, s.uses);
+  b.push_back(std::move(s));
+  CVal v = leaf(na->type, n, PPrimary, true);
+  v.container = true;
+  return v;
+}
+
+// Names for the components of a loop's tuple state: the body's leading
+// `let a = st.0` lets name them.
+std::vector<std::string> stateHints(const Expr &body, const std::string &state, const TypeP &t) {
+  std::vector<std::string> hs(t->isTuple() && !t->isStruct() ? t->elems.size() : 0);
+  const Node *cur = body.get();
+  while (auto l = cur->as<Let>()) {
+    if (auto p = l->value->as<Proj>())
+      if (auto v = p->tuple->as<Var>())
+        if (v->name == state && size_t(p->index) < hs.size() && hs[p->index].empty() && validIdent(l->name))
+          hs[p->index] = l->name;
+    cur = l->body.get();
+  }
+  return hs;
+}
+
+// The mutable variables of a loop's state, initialised: one per scalar or
+// struct component (plain tuples flattened); none for the unit; an array
+// component is the same buffer throughout.
+CVal FnPrinter::declareState(const CVal &init, const Hint &h, const std::vector<std::string> &hints, Block &b) {
+  const TypeP &t = init.type;
+  if (t->isTuple() && !t->isStruct()) {
+    if (!init.agg || init.elems.size() != t->elems.size()) fail("loop state without components");
+    std::string base = h.ir ? sanitize(h.name) : h.name;
+    CVal r;
+    r.type = t;
+    r.agg = true;
+    for (size_t i = 0; i < t->elems.size(); ++i) {
+      Hint ch = i < hints.size() && !hints[i].empty() ? Hint{hints[i], true} : Hint{base + "_" + std::to_string(i), false};
+      r.elems.push_back(declareState(init.elems[i], ch, {}, b));
+    }
+    return r;
+  }
+  if (t->isArray()) return init;
+  std::string n = fresh(h.name, h.ir);
+  Stmt s;
+  s.k = Stmt::Decl;
+  s.def = n;
+  std::string r = render(init);
+  s.rhs = r;
+  s.line = init.agg ? cxxType(t) + " " + n + r.substr(t->structName.size()) + ";" // Vec3 s{a, b, c};
+                    : cxxType(t) + " " + n + " = " + r + ";";
+  collectIdents(r, s.uses);
+  b.push_back(std::move(s));
+  return leaf(t, n, PPrimary, true);
+}
+
+namespace {
+void stateLeaves(const CVal &d, const CVal &s, std::vector<std::pair<CVal, CVal>> &out) {
+  if (d.agg && !d.type->isStruct()) {
+    if (!s.agg || s.elems.size() != d.elems.size()) fail("loop state arity mismatch");
+    for (size_t i = 0; i < d.elems.size(); ++i) stateLeaves(d.elems[i], s.elems[i], out);
+    return;
+  }
+  out.push_back({d, s});
+}
+
+// `const double t = e; ...; s = t;` -> `s = e; ...` when nothing between
+// reads or writes s and nothing else reads t: the update written in place.
+void sinkAssigns(Block &b, size_t from) {
+  for (size_t a = from; a < b.size(); ++a) {
+    if (b[a].k != Stmt::Assign) continue;
+    const std::string t = b[a].rhs, s = b[a].def;
+    size_t d = a;
+    for (size_t k = 0; k < a; ++k)
+      if (b[k].k == Stmt::Decl && b[k].def == t) d = k;
+    if (d == a || !b[d].init || b[d].effect || b[d].rhs.empty()) continue;
+    bool ok = true;
+    for (size_t k = d + 1; k < b.size() && ok; ++k)
+      if (k != a && (mentions(b[k], t) || (k < a && mentions(b[k], s)))) ok = false;
+    if (!ok) continue;
+    Stmt ns;
+    ns.k = Stmt::Assign;
+    ns.def = s;
+    ns.rhs = b[d].rhs;
+    ns.line = s + " = " + ns.rhs + ";";
+    ns.uses = b[d].uses;
+    b[d] = std::move(ns);
+    b.erase(b.begin() + long(a));
+    --a;
+  }
+}
+} // namespace
+
+// The end of a loop body: state := new state, as a parallel assignment
+// (a component a later one reads in its old value goes through a const
+// temporary first).
+void FnPrinter::assignState(const CVal &dst, const CVal &src, Block &b) {
+  std::vector<std::pair<CVal, CVal>> ls;
+  stateLeaves(dst, src, ls);
+  struct A {
+    std::string dst, text;
+    std::set<std::string> ids;
+    TypeP type;
+  };
+  std::vector<A> as;
+  for (auto &[d, s] : ls) {
+    std::string text = render(s);
+    if (text == d.text) continue; // unchanged
+    if (d.type->isArray()) fail("a loop whose state switches to another array (in '" + gen_.name + "')");
+    A x{d.text, text, {}, d.type};
+    collectIdents(text, x.ids);
+    as.push_back(std::move(x));
+  }
+  size_t from = b.size();
+  for (size_t k = 0; k < as.size(); ++k) {
+    bool stale = false;
+    for (size_t j = 0; j < k; ++j) stale = stale || as[k].ids.count(as[j].dst);
+    if (!stale) continue;
+    std::string n = fresh(as[k].dst + "_next", false);
+    Stmt s;
+    s.k = Stmt::Decl;
+    s.def = n;
+    s.rhs = as[k].text;
+    s.line = "const " + cxxType(as[k].type) + " " + n + " = " + as[k].text + ";";
+    s.uses = as[k].ids;
+    b.push_back(std::move(s));
+    as[k].text = n;
+    as[k].ids = {n};
+  }
+  for (auto &x : as) {
+    Stmt s;
+    s.k = Stmt::Assign;
+    s.def = x.dst;
+    s.rhs = x.text;
+    s.line = x.dst + " = " + x.text + ";";
+    s.uses = x.ids;
+    b.push_back(std::move(s));
+  }
+  sinkAssigns(b, from);
+}
+
+CVal FnPrinter::trFold(const Fold *f, Block &b, const Hint &) {
+  CVal lo = tr(f->lo, b, Hint{"lo", false});
+  CVal hi = tr(f->hi, b, Hint{"hi", false});
+  // the bound tested every iteration is computed once when it reads memory
+  if (!f->reversed && flag(f->hi.get(), kReads)) hi = materialize(hi, "hi", b);
+  if (f->reversed && flag(f->lo.get(), kReads)) lo = materialize(lo, "lo", b);
+  CVal init = tr(f->init, b, Hint{"tmp", false});
+  CVal st = declareState(init, Hint{f->state, true}, stateHints(f->body, f->state, f->type), b);
+  invalidateLoop(f->body); // the body runs again after its own writes
+  Stmt loop;
+  loop.k = Stmt::Loop;
+  std::string i = fresh(f->index, true);
+  loop.loopVar = i;
+  size_t mark = trail_.size(), cmark = cacheLog_.size();
+  push(f->index, leaf(Type::i64(), i, PPrimary, true));
+  push(f->state, st);
+  CVal nv = tr(f->body, loop.bodyB, Hint{"tmp", false});
+  assignState(st, nv, loop.bodyB);
+  popTo(mark);
+  dropCache(cmark); // the body's locals are not visible after the loop
+  if (!f->reversed) {
+    loop.line = "for (long " + i + " = " + render(lo) + "; " + i + " < " + operand(hi, PAdd, true) + "; ++" + i + ")";
+  } else {
+    const Const *k = f->hi->as<Const>();
+    std::string start = k && k->ivalue > INT64_MIN ? std::to_string(k->ivalue - 1) : operand(hi, PAdd) + " - 1";
+    loop.line = "for (long " + i + " = " + start + "; " + i + " >= " + operand(lo, PAdd, true) + "; --" + i + ")";
+  }
+  collectIdents(loop.line, loop.uses);
+  b.push_back(std::move(loop));
+  return st;
+}
+
+CVal FnPrinter::trWhile(const While *w, Block &b, const Hint &) {
+  CVal init = tr(w->init, b, Hint{"tmp", false});
+  CVal st = declareState(init, Hint{w->state, true}, stateHints(w->body, w->state, w->type), b);
+  invalidateLoop(w->body);
+  invalidateLoop(w->cond);
+  Stmt loop;
+  loop.k = Stmt::Loop;
+  size_t mark = trail_.size(), cmark = cacheLog_.size();
+  push(w->state, st);
+  CVal c = tr(w->cond, loop.condB, Hint{"cond", false});
+  CVal nv = tr(w->body, loop.bodyB, Hint{"tmp", false});
+  assignState(st, nv, loop.bodyB);
+  popTo(mark);
+  dropCache(cmark);
+  std::string ct = render(c);
+  if (loop.condB.empty()) {
+    loop.line = "while (" + ct + ")";
+  } else { // the condition needs statements of its own
+    loop.line = "while (true)";
+    loop.breakLine = "if (!" + operand(c, PUnary) + ") break;";
+  }
+  collectIdents(ct, loop.uses);
+  b.push_back(std::move(loop));
+  return st;
 }
 
 // `lhs += ct` for a float, field by field for a struct; zeros are skipped.
@@ -830,32 +1521,64 @@ Printed FnPrinter::run() {
   Signature sig = classify(gen_, primal_);
   const Function &f = *sig.primal;
   size_t n = f.params.size();
-  if (gen_.params.size() != n + (sig.isGrad ? 0 : 1))
+  // f$grad: f's parameters, then one buffer per active array parameter;
+  // g$pullback: g's parameters, d_return, then the buffers.
+  size_t nbuf = 0;
+  for (auto &p : f.params) nbuf += p.active && p.type->isArray();
+  size_t bufAt = n + (sig.isGrad ? 0 : 1);
+  if (gen_.params.size() != bufAt + nbuf)
     fail("'" + gen_.name + "' does not have the parameters of '" + f.name + "'");
+  for (size_t k = 0; k < nbuf; ++k)
+    if (!gen_.params[bufAt + k].type->isArray())
+      fail("parameter '" + gen_.params[bufAt + k].name + "' of '" + gen_.name + "' is not an adjoint buffer");
 
   scan(gen_.body);
   std::string fname = cxxNameOf(f) + (sig.isGrad ? "_grad" : "_pullback");
   used_.insert(fname);
 
+  bool spelled = f.cxx.paramTypes.size() == n;
+  auto spelling = [&](size_t i) { return spelled ? f.cxx.paramTypes[i] : std::string(); };
+
   // parameter names: the primal's first, then d_return, then the adjoints
   std::vector<std::string> pnames;
   for (size_t i = 0; i < n; ++i) pnames.push_back(fresh(gen_.params[i].name, true));
   std::string dret;
-  if (!sig.isGrad) dret = fresh("d_return", true);
+  bool hasDret = !sig.isGrad && !gen_.params[n].type->isUnit(); // a void helper has no d_return
+  if (hasDret) dret = fresh("d_return", true);
   std::vector<size_t> active;
   std::vector<std::string> anames;
+  size_t nb = 0;
   for (size_t i = 0; i < n; ++i)
     if (f.params[i].active) {
       active.push_back(i);
-      anames.push_back(fresh("d_" + pnames[i], true));
+      // an array's adjoint is the buffer parameter, named as in the IR
+      anames.push_back(f.params[i].type->isArray() ? fresh(gen_.params[bufAt + nb++].name, true)
+                                                   : fresh("d_" + pnames[i], true));
     }
 
   for (size_t i = 0; i < n; ++i) {
-    if (gen_.params[i].type->isTuple() && !gen_.params[i].type->isStruct())
-      fail("parameter '" + gen_.params[i].name + "' has a plain tuple type");
-    push(gen_.params[i].name, leaf(gen_.params[i].type, pnames[i], PPrimary, true));
+    const TypeP &t = gen_.params[i].type;
+    if (t->isTuple() && !t->isStruct()) fail("parameter '" + gen_.params[i].name + "' has a plain tuple type");
+    CVal v = leaf(t, pnames[i], PPrimary, true);
+    if (t->isArray()) {
+      v.container = isContainerSpelling(spelling(i));
+      v.bound = arrayBound(spelling(i));
+    } else if (t->isInt() && isUnsignedSpelling(spelling(i))) {
+      v.text = "static_cast<long>(" + pnames[i] + ")"; // the IR computes in i64
+    }
+    push(gen_.params[i].name, v);
   }
-  if (!sig.isGrad) push(gen_.params[n].name, leaf(gen_.params[n].type, dret, PPrimary, true));
+  if (!sig.isGrad) push(gen_.params[n].name, hasDret ? leaf(gen_.params[n].type, dret, PPrimary, true) : unitVal());
+  nb = 0;
+  for (size_t j = 0; j < active.size(); ++j) {
+    size_t i = active[j];
+    if (!f.params[i].type->isArray()) continue;
+    const Param &bp = gen_.params[bufAt + nb++];
+    CVal v = leaf(bp.type, anames[j], PPrimary, true);
+    v.container = isContainerSpelling(adjointSpelling(spelling(i), f.params[i].type));
+    v.bound = arrayBound(spelling(i));
+    push(bp.name, v);
+  }
 
   Block body;
   CVal res = tr(gen_.body, body, Hint{"res", false});
@@ -864,12 +1587,14 @@ Printed FnPrinter::run() {
     fail("body of '" + gen_.name + "' is not a tuple of " + std::to_string(active.size() + off) + " elements");
   for (size_t j = 0; j < active.size(); ++j) {
     const TypeP &pt = f.params[active[j]].type;
-    if (!sameType(pt, res.elems[j + off].type))
-      fail("cotangent of '" + f.params[active[j]].name + "' has type " + str(res.elems[j + off].type));
+    const TypeP &ct = res.elems[j + off].type;
+    if (pt->isArray() ? !ct->isUnit() : !sameType(pt, ct))
+      fail("cotangent of '" + f.params[active[j]].name + "' has type " + str(ct));
     accumulate(res.elems[j + off], anames[j], true, body);
   }
-  std::string ret = f.cxx.returnType.empty() ? cxxType(f.result) : stripCvRef(f.cxx.returnType);
-  if (sig.isGrad && ret != "void") {
+  bool isVoid = f.result->isUnit() || stripCvRef(f.cxx.returnType) == "void";
+  std::string ret = isVoid ? "void" : f.cxx.returnType.empty() ? cxxType(f.result) : stripCvRef(f.cxx.returnType);
+  if (sig.isGrad && !isVoid) {
     Stmt s;
     s.k = Stmt::Return;
     std::string r = render(res.elems[0]);
@@ -890,22 +1615,22 @@ Printed FnPrinter::run() {
   if (f.cxx.isStatic) link += "static ";
   if (!sig.isGrad || f.cxx.isInline || f.cxx.isConstexpr) link += "inline ";
   out.head = link + (sig.isGrad ? ret : std::string("void")) + " " + fname;
-  bool spelled = f.cxx.paramTypes.size() == n;
   std::vector<std::pair<std::string, std::string>> params; // spelling+name, name
   for (size_t i = 0; i < n; ++i) {
-    std::string t = spelled ? f.cxx.paramTypes[i]
-                            : (f.params[i].type->isStruct() ? "const " + cxxType(f.params[i].type) + "&"
-                                                            : cxxType(f.params[i].type));
+    const TypeP &pt = f.params[i].type;
+    std::string t = spelled                 ? f.cxx.paramTypes[i]
+                    : pt->isStruct()        ? "const " + cxxType(pt) + "&"
+                    : pt->isArray()         ? (f.params[i].written ? "" : "const ") + cxxType(pt->elem()) + "*"
+                                            : cxxType(pt);
     params.emplace_back(declare(t, pnames[i]), pnames[i]);
   }
-  if (!sig.isGrad) {
+  if (hasDret) {
     std::string t = f.cxx.returnType.empty() ? cxxType(gen_.params[n].type) : stripCvRef(f.cxx.returnType);
     params.emplace_back(t + " " + dret, dret);
   }
   for (size_t j = 0; j < active.size(); ++j) {
     size_t i = active[j];
-    params.emplace_back(adjointSpelling(spelled ? f.cxx.paramTypes[i] : "", f.params[i].type) + " " + anames[j],
-                        anames[j]);
+    params.emplace_back(adjointSpelling(spelling(i), f.params[i].type) + " " + anames[j], anames[j]);
   }
   for (size_t i = 0; i < params.size(); ++i) {
     std::string sep = i ? ", " : "";

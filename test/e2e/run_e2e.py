@@ -85,56 +85,210 @@ def read_spec(src, path):
     return spec
 
 
-MARK_RE = re.compile(
+MARK_HEAD_RE = re.compile(
     r"\bUNFAD_GRADIENT(?:_WRT\s*\(([^)]*)\))?\s+"  # mark, optional WRT list
     r"((?:(?:static|inline|constexpr)\s+)*)"  # specifiers
     r"([A-Za-z_][\w:]*)\s+"  # return type
-    r"([A-Za-z_]\w*)\s*\(([^)]*)\)\s*\{",  # name(params) {
+    r"([A-Za-z_]\w*)\s*\(",  # name(
 )
 
 
+class Mark:
+    """One marked function definition found in (comment-free) code."""
+
+    def __init__(self, wrt_text, specifiers, ret, name, params_text, start, body_start):
+        self.wrt_text = wrt_text
+        self.specifiers = specifiers
+        self.ret = ret
+        self.name = name
+        self.params_text = params_text
+        self.start = start
+        self.body_start = body_start  # index just after the opening '{'
+
+
+def find_marks(code):
+    """Marked function definitions in code (comments already blanked out).
+    Parameter lists may hold parentheses (`const double (&x)[3]`) and
+    template arguments with commas (`std::array<double, 3>`)."""
+    out = []
+    for m in MARK_HEAD_RE.finditer(code):
+        i, depth = m.end(), 1
+        while i < len(code) and depth:
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            i += 1
+        if depth:
+            continue
+        params_text = code[m.end(): i - 1]
+        n = re.match(r"\s*(?:noexcept\s*)?\{", code[i:])
+        if not n:
+            continue  # a declaration, not a definition
+        wrt_text, spec, ret, name = m.groups()
+        out.append(Mark(wrt_text, spec, ret, name, params_text, m.start(), i + n.end()))
+    return out
+
+
+def split_params(text):
+    """Split a parameter list at top-level commas (not inside <>, (), [])."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p for p in parts if p.strip()]
+
+
+FLOATING = ("double", "float")
+VECTOR_RE = re.compile(r"^(?:std\s*::\s*)?vector\s*<\s*([\w:\s]+?)\s*>$")
+ARRAY_RE = re.compile(r"^(?:std\s*::\s*)?array\s*<\s*([\w:\s]+?)\s*,\s*([\w:]+)\s*>$")
+
+
+def strip_qualifiers(t):
+    t = re.sub(r"\b(const|volatile|__restrict__|__restrict|restrict)\b", " ", t)
+    return " ".join(t.split())
+
+
 class Param:
+    """A parameter of a marked function.
+
+    kind:  "scalar"      double x, int n, bool b
+           "ptr"         const double* x, double* out
+           "carray"      const double x[], double x[3]  (decays to a pointer)
+           "carray_ref"  const double (&x)[3]
+           "vector"      const std::vector<double>& x, std::vector<double>& out
+           "array"       const std::array<double, 3>& x
+    base:  the scalar (element) type; floating: base is float or double.
+    """
+
     def __init__(self, text):
         text = " ".join(text.split())
-        m = re.match(r"(.*?)([A-Za-z_]\w*)$", text)
-        if not m:
-            raise Failure(f"cannot parse parameter '{text}'")
-        self.type = m.group(1).strip()
-        self.name = m.group(2)
-        base = self.type.replace("const", "").strip()
-        if "*" in base or "&" in base:
-            raise Failure(f"parameter '{text}': the harness handles scalar parameters only")
-        self.base = base
-        self.floating = base in ("double", "float")
+        self.text = text
+        self.size = None  # fixed length from the type (C array bound, std::array N), if numeric
+        self.output = False
         self.active = False
+        m = re.match(r"^(.*?)\(\s*&\s*([A-Za-z_]\w*)\s*\)\s*\[\s*([^\]]*?)\s*\]$", text)
+        if m:
+            self.kind = "carray_ref"
+            self.type, self.name, bound = m.group(1).strip(), m.group(2), m.group(3)
+            self.base = strip_qualifiers(self.type)
+            self.size = int(bound) if bound.isdigit() else None
+        else:
+            m = re.match(r"^(.*?)([A-Za-z_]\w*)\s*\[\s*([^\]]*?)\s*\]$", text)
+            if m:
+                self.kind = "carray"
+                self.type, self.name, bound = m.group(1).strip(), m.group(2), m.group(3)
+                self.base = strip_qualifiers(self.type)
+                self.size = int(bound) if bound.isdigit() else None
+            else:
+                m = re.match(r"^(.*?)([A-Za-z_]\w*)$", text)
+                if not m:
+                    raise Failure(f"cannot parse parameter '{text}'")
+                self.type, self.name = m.group(1).strip(), m.group(2)
+                self._classify(text)
+        if "*" in self.base or "&" in self.base or "<" in self.base:
+            raise Failure(f"parameter '{text}': element type '{self.base}' is not supported")
+        self.floating = self.base in FLOATING
+
+    def _classify(self, text):
+        t = self.type
+        if t.endswith("*") or re.search(r"\*\s*(const|__restrict__|__restrict|restrict)?\s*$", t):
+            self.kind = "ptr"
+            inner = re.sub(r"\*\s*(const|__restrict__|__restrict|restrict)?\s*$", "", t)
+            self.base = strip_qualifiers(inner)
+            if "*" in self.base:
+                raise Failure(f"parameter '{text}': pointers to pointers are not supported")
+            return
+        by_ref = t.endswith("&")
+        core = strip_qualifiers(t[:-1] if by_ref else t)
+        self.by_ref = by_ref
+        v = VECTOR_RE.match(core)
+        a = ARRAY_RE.match(core)
+        if v:
+            self.kind = "vector"
+            self.base = strip_qualifiers(v.group(1))
+            self.decl_type = core
+        elif a:
+            self.kind = "array"
+            self.base = strip_qualifiers(a.group(1))
+            self.size = int(a.group(2)) if a.group(2).isdigit() else None
+            self.decl_type = core
+        else:
+            if by_ref:
+                raise Failure(
+                    f"parameter '{text}': the harness handles scalars by value, pointers, "
+                    "C arrays, std::vector and std::array"
+                )
+            self.kind = "scalar"
+            self.base = core
+
+    @property
+    def is_array(self):
+        return self.kind != "scalar"
+
+    def label(self, elem=None):
+        return self.name if elem is None else f"{self.name}[{elem}]"
 
 
 class Function:
-    def __init__(self, name, ret, params, wrt):
+    def __init__(self, name, ret, params, wrt, outputs=None):
         self.name = name
         self.ret = ret
         self.params = params
+        self.wrt = wrt
         for p in params:
             p.active = p.floating and (wrt is None or p.name in wrt)
-        self.active = [p for p in params if p.active]
+        self.set_outputs(outputs or {})
         self.is_float = ret == "float"
+
+    def set_outputs(self, outputs):
+        """outputs: {param name: length}. Output parameters are written by f:
+        their adjoint carries the cotangent in (a vector-Jacobian product)."""
+        names = {p.name for p in self.params}
+        for o in outputs:
+            if o not in names:
+                raise Failure(f"{self.name}: 'outputs' names '{o}', which is not a parameter")
+        self.out_len = {}
+        for p in self.params:
+            p.output = p.name in outputs
+            if p.output:
+                if not p.is_array or not p.floating:
+                    raise Failure(f"{self.name}: output '{p.name}' must be an array of double/float")
+                n = int(outputs[p.name])
+                if p.size is not None and n != p.size:
+                    raise Failure(f"{self.name}: output '{p.name}' has length {p.size}, spec says {n}")
+                self.out_len[p.name] = n
+                p.active = True  # an output always has an adjoint (its cotangent)
+        # partials are reported for the active *inputs*; adjoint arguments exist
+        # for every active parameter, outputs included, in parameter order
+        self.adjoint_params = [p for p in self.params if p.active]
+        self.active = [p for p in self.params if p.active and not p.output]
+        self.outputs = [p for p in self.params if p.output]
 
 
 def parse_functions(src):
     funcs = {}
     # Drop comments so commented-out examples are not picked up.
-    code = re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group(0)), src, flags=re.S)
-    code = re.sub(r"//[^\n]*", "", code)
-    for m in MARK_RE.finditer(code):
-        wrt_text, _, ret, name, params_text = m.groups()
+    code = strip_comments(src)
+    for mk in find_marks(code):
         wrt = None
-        if wrt_text is not None:
-            wrt = {w.strip() for w in wrt_text.split(",") if w.strip()}
+        if mk.wrt_text is not None:
+            wrt = {w.strip() for w in mk.wrt_text.split(",") if w.strip()}
         params = []
-        if params_text.strip() and params_text.strip() != "void":
-            params = [Param(t) for t in params_text.split(",")]
-        funcs[name] = Function(name, ret.strip(), params, wrt)
+        if mk.params_text.strip() and mk.params_text.strip() != "void":
+            params = [Param(t) for t in split_params(mk.params_text)]
+        funcs[mk.name] = Function(mk.name, mk.ret.strip(), params, wrt)
     return funcs
+
+
+def strip_comments(src):
+    code = re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group(0)), src, flags=re.S)
+    return re.sub(r"//[^\n]*", lambda m: " " * len(m.group(0)), code)
 
 
 # --------------------------------------------------------------------------
@@ -150,38 +304,66 @@ def step_for(x, is_float):
     return 2.0 ** round(math.log2(factor * max(1.0, abs(x))))
 
 
-def cxx_literal(param, v):
-    if param.base == "bool":
-        if isinstance(v, bool):
-            return "true" if v else "false"
+def scalar_literal(base, v):
+    if base == "bool":
         return "true" if v else "false"
-    if not param.floating:
+    if base not in FLOATING:
         if float(v) != int(v):
-            raise Failure(f"parameter {param.name} ({param.type}) needs an integer, got {v}")
+            raise Failure(f"a {base} value must be an integer, got {v}")
         return str(int(v))
     v = float(v)
-    if param.base == "float":
+    if base == "float":
         return f"static_cast<float>({v.hex()})"
     return f"({v.hex()})"
 
 
+def cxx_literal(param, v):
+    return scalar_literal(param.base, v)
+
+
+def normalize_value(base, v, what):
+    if isinstance(v, list):
+        raise Failure(f"{what}: expected a number, got a list")
+    if base in FLOATING:
+        v = float(v)
+        return to_f32(v) if base == "float" else v
+    if base == "bool":
+        return bool(v)
+    if float(v) != int(v):
+        raise Failure(f"{what} ({base}) needs an integer, got {v}")
+    return int(v)
+
+
 def normalize_point(func, point):
+    """A point: one value per parameter; array parameters take JSON lists.
+    Output parameters may be left out (or given as null)."""
+    n_in = len(func.params) - len(func.outputs)
+    if len(point) == n_in and func.outputs:
+        it = iter(point)
+        point = [None if p.output else next(it) for p in func.params]
     if len(point) != len(func.params):
         raise Failure(
             f"{func.name}: point {point} has {len(point)} values, the function has "
-            f"{len(func.params)} parameters"
+            f"{len(func.params)} parameters ({n_in} without the outputs)"
         )
     out = []
     for p, v in zip(func.params, point):
-        if p.floating:
-            v = float(v)
-            if p.base == "float":
-                v = to_f32(v)
-        elif p.base == "bool":
-            v = bool(v)
+        what = f"{func.name}: parameter {p.name}"
+        if p.output:
+            if v is not None:
+                raise Failure(f"{what} is an output: leave it out of the point or give null")
+            out.append(None)
+            continue
+        if p.is_array:
+            if not isinstance(v, list):
+                raise Failure(f"{what} is an array ({p.text}): give a JSON list, got {v}")
+            if not v and p.kind in ("carray_ref", "array", "carray", "ptr"):
+                raise Failure(f"{what}: empty arrays are not supported by the driver")
+            if p.size is not None and len(v) != p.size:
+                raise Failure(f"{what} has length {p.size}, the point gives {len(v)} values")
+            out.append([normalize_value(p.base, x, what) for x in v])
         else:
-            v = int(v)
-        out.append(v)
+            out.append(normalize_value(p.base, v, what))
     return out
 
 
@@ -326,10 +508,7 @@ class Runner:
         r = run([exe], work, "driver")
         if r.returncode != 0:
             raise Failure(f"driver built with {compiler} failed\n" + describe(r))
-        try:
-            return json.loads(r.stdout.decode())
-        except json.JSONDecodeError as e:
-            raise Failure(f"driver output is not JSON ({e}):\n{tail(r.stdout.decode())}")
+        return Plan.parse_output(r.stdout.decode(errors="replace"))
 
     def run_case(self, case_path):
         src = open(case_path).read()
@@ -400,166 +579,402 @@ def diff_text(a, b):
 # The driver and the checks
 
 
+WEIGHT_SEED = 20240611
+
+
+def output_weights(func):
+    """Fixed random cotangents for the outputs: {name: [w...]}; |w| in [0.5, 1.5]."""
+    import random
+
+    rng = random.Random(WEIGHT_SEED)
+    ws = {}
+    for p in func.outputs:
+        row = []
+        for _ in range(func.out_len[p.name]):
+            w = round(rng.uniform(0.5, 1.5) * 1024) / 1024
+            row.append(w if rng.random() < 0.5 else -w)
+        ws[p.name] = [to_f32(w) if p.base == "float" else w for w in row]
+    return ws
+
+
+def accum_bias(j):
+    """Initial value of the j-th input adjoint in the accumulation check."""
+    return 0.5 + 0.25 * (j % 4)
+
+
+class Point:
+    """One tested argument list of one function, and where its results go."""
+
+    def __init__(self, func, spec, pt, pid):
+        self.func = func
+        self.spec = spec
+        self.pt = pt
+        self.pid = pid
+        self.stencils = []  # (param index, element index or None, h, [eval ids], [values])
+
+
 class Plan:
-    """All evaluations for one case: f at base and stencil points, f_grad at base points."""
+    """All evaluations for one case: for every point, phi = f's value (0 for a
+    void f) + sum_k w_k out_k at the point and at 4-point stencils around every
+    active input element, f's return value and outputs, and f_grad (adjoints
+    zeroed, d_out = w) and again with non-zero adjoints (they must be added to)."""
 
     def __init__(self, tested):
-        self.tested = []  # (func, spec, points, expects)
-        self.evals = []  # (func, args)
-        self.grads = []  # (func, args)
+        self.tested = []  # (func, spec, [Point], expects)
+        self.points = []
+        self.n_evals = 0
         for func, spec in tested:
+            func.set_outputs(spec.get("outputs", {}))
             if not func.active:
-                raise Failure(f"{func.name} has no active parameter")
-            if func.ret not in ("double", "float"):
-                raise Failure(f"{func.name} returns {func.ret}; the harness handles double/float")
-            points = [normalize_point(func, p) for p in spec.get("points", [])]
+                raise Failure(f"{func.name} has no active input parameter")
+            if func.ret not in ("double", "float", "void"):
+                raise Failure(f"{func.name} returns {func.ret}; the harness handles double/float/void")
+            if func.ret == "void" and not func.outputs:
+                raise Failure(f"{func.name} returns void and the spec names no 'outputs'")
+            func.weights = output_weights(func)
+            pts = [normalize_point(func, p) for p in spec.get("points", [])]
             expects = spec.get("expect", [])
             for e in expects:
                 pt = normalize_point(func, e["at"])
-                if pt not in points:
-                    points.append(pt)
-            if not points:
+                if pt not in pts:
+                    pts.append(pt)
+            if not pts:
                 raise Failure(f"{func.name}: spec has no points")
             entries = []
-            for pt in points:
-                gi = len(self.grads)
-                self.grads.append((func, pt))
-                base = len(self.evals)
-                self.evals.append((func, pt))
-                stencils = []
-                for i, p in enumerate(func.params):
-                    if not p.active:
-                        continue
-                    h = step_for(pt[i], p.base == "float")
-                    idx = []
-                    for s in (-2, -1, 1, 2):
-                        q = list(pt)
-                        q[i] = pt[i] + s * h
-                        if p.base == "float":
-                            q[i] = to_f32(q[i])
-                        idx.append(len(self.evals))
-                        self.evals.append((func, q))
-                    stencils.append((p, h, idx))
-                entries.append((pt, gi, base, stencils))
+            for pt in pts:
+                P = Point(func, spec, pt, len(self.points))
+                self.points.append(P)
+                if spec.get("fd", True):
+                    for i, p in enumerate(func.params):
+                        if not p.active or p.output:
+                            continue
+                        elems = range(len(pt[i])) if p.is_array else [None]
+                        for e in elems:
+                            x = pt[i] if e is None else pt[i][e]
+                            h = step_for(x, p.base == "float")
+                            ids, vals = [], []
+                            for s in (-2, -1, 1, 2):
+                                q = x + s * h
+                                if p.base == "float":
+                                    q = to_f32(q)
+                                ids.append(self.n_evals)
+                                vals.append(q)
+                                self.n_evals += 1
+                            P.stencils.append((i, e, h, ids, vals))
+                entries.append(P)
             self.tested.append((func, spec, entries, expects))
+
+    # ---- the driver ------------------------------------------------------
+
+    @staticmethod
+    def _decl(p, var, values, length=None):
+        """A mutable local holding values (a list for arrays), or zeros of length."""
+        lits = None
+        if values is not None:
+            lits = [scalar_literal(p.base, v) for v in values] if p.is_array else None
+        if p.kind == "scalar":
+            return f"{p.base} {var} = {scalar_literal(p.base, values)};"
+        if p.kind in ("ptr", "carray", "carray_ref"):
+            if lits is None:
+                return f"{p.base} {var}[{length}] = {{}};"
+            return f"{p.base} {var}[{len(lits)}] = {{{', '.join(lits)}}};"
+        if p.kind == "vector":
+            if lits is None:
+                return f"{p.decl_type} {var}(static_cast<std::size_t>({length}));"
+            return f"{p.decl_type} {var} = {{{', '.join(lits)}}};"
+        if p.kind == "array":
+            if lits is None:
+                return f"{p.decl_type} {var}{{}};"
+            return f"{p.decl_type} {var} = {{{{{', '.join(lits)}}}}};"
+        raise Failure(f"internal: kind {p.kind}")
+
+    @staticmethod
+    def _put_all(p, var, n):
+        if p.kind == "scalar":
+            return [f"e2e_num(static_cast<double>({var}));"]
+        return [f"e2e_num(static_cast<double>({var}[{k}]));" for k in range(n)]
+
+    def _call(self, P, suffix="", adjoints=None):
+        func = P.func
+        name = P.spec.get("call", func.name) + suffix
+        args = [f"e2e_p{i}" for i in range(len(func.params))]
+        if adjoints is not None:
+            args += adjoints
+        return f"{name}({', '.join(args)})"
+
+    def _out_decls(self, func):
+        return [
+            self._decl(p, f"e2e_p{i}", None, func.out_len[p.name])
+            for i, p in enumerate(func.params) if p.output
+        ]
+
+    def _point_block(self, P):
+        func = P.func
+        L = [f"  {{ // {func.name} at point {P.pid}"]
+        for i, (p, v) in enumerate(zip(func.params, P.pt)):
+            if not p.output:
+                L.append("    " + self._decl(p, f"e2e_p{i}", v))
+        void = func.ret == "void"
+        # phi
+        L.append("    auto e2e_phi = [&]() -> double {")
+        L += ["      " + d for d in self._out_decls(func)]
+        if void:
+            L.append(f"      {self._call(P)};")
+            L.append("      double e2e_v = 0;")
+        else:
+            L.append(f"      double e2e_v = static_cast<double>({self._call(P)});")
+        for i, p in enumerate(func.params):
+            if p.output:
+                for k, w in enumerate(func.weights[p.name]):
+                    L.append(f"      e2e_v += ({w.hex()}) * static_cast<double>(e2e_p{i}[{k}]);")
+        L.append("      return e2e_v;")
+        L.append("    };")
+        L.append(f'    std::printf("P {P.pid}"); e2e_num(e2e_phi()); std::printf("\\n");')
+        # f's value and outputs
+        L.append("    {")
+        L += ["      " + d for d in self._out_decls(func)]
+        if void:
+            L.append(f"      {self._call(P)};")
+            L.append("      const double e2e_r = 0;")
+        else:
+            L.append(f"      const double e2e_r = static_cast<double>({self._call(P)});")
+        L.append(f'      std::printf("B {P.pid}"); e2e_num(e2e_r);')
+        for i, p in enumerate(func.params):
+            if p.output:
+                L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_len[p.name])]
+        L.append('      std::printf("\\n");')
+        L.append("    }")
+        # f_grad, adjoints zeroed (tag G) and preset to a bias (tag A)
+        for tag in ("G", "A"):
+            L.append("    {")
+            L += ["      " + d for d in self._out_decls(func)]
+            adj = []
+            j = 0
+            for i, (p, v) in enumerate(zip(func.params, P.pt)):
+                if not p.active:
+                    continue
+                var = f"e2e_d{i}"
+                if p.output:
+                    init = func.weights[p.name]
+                elif p.is_array:
+                    init = []
+                    for _ in v:
+                        init.append(0.0 if tag == "G" else accum_bias(j))
+                        j += 1
+                else:
+                    init = 0.0 if tag == "G" else accum_bias(j)
+                    j += 1
+                L.append("      " + self._decl(p, var, init))
+                adj.append(f"&{var}" if p.kind == "scalar" else var)
+            if void:
+                L.append(f"      {self._call(P, '_grad', adj)};")
+                L.append("      const double e2e_r = 0;")
+            else:
+                L.append(f"      const double e2e_r = static_cast<double>({self._call(P, '_grad', adj)});")
+            L.append(f'      std::printf("{tag} {P.pid}"); e2e_num(e2e_r);')
+            for i, (p, v) in enumerate(zip(func.params, P.pt)):
+                if p.active and not p.output:
+                    L += ["      " + s for s in self._put_all(p, f"e2e_d{i}", len(v) if p.is_array else 0)]
+            if tag == "G":
+                for i, (p, v) in enumerate(zip(func.params, P.pt)):
+                    if p.output:
+                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_len[p.name])]
+                for i, (p, v) in enumerate(zip(func.params, P.pt)):
+                    if p.is_array and not p.output:
+                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", len(v))]
+            L.append('      std::printf("\\n");')
+            L.append("    }")
+        # finite-difference stencils
+        for i, e, h, ids, vals in P.stencils:
+            p = func.params[i]
+            var = f"e2e_p{i}" if e is None else f"e2e_p{i}[{e}]"
+            orig = P.pt[i] if e is None else P.pt[i][e]
+            for eid, q in zip(ids, vals):
+                L.append(
+                    f"    {var} = {scalar_literal(p.base, q)}; "
+                    f'std::printf("F {eid}"); e2e_num(e2e_phi()); std::printf("\\n");'
+                )
+            L.append(f"    {var} = {scalar_literal(p.base, orig)};")
+        L.append("  }")
+        return L
 
     def driver(self, case_file):
         L = []
         L.append("// Generated by test/e2e/run_e2e.py")
         L.append(f'#include "{case_file}"')
+        L.append("#include <array>")
         L.append("#include <cmath>")
+        L.append("#include <cstddef>")
         L.append("#include <cstdio>")
-        L.append("static void unfad_e2e_put(double v, bool comma) {")
-        L.append("  if (std::isfinite(v)) std::printf(\"%.17g\", v); else std::printf(\"null\");")
-        L.append("  if (comma) std::printf(\",\");")
+        L.append("#include <vector>")
+        L.append("static void e2e_num(double v) {")
+        L.append('  if (std::isfinite(v)) std::printf(" %.17g", v); else std::printf(" nan");')
         L.append("}")
         L.append("int main() {")
-        L.append('  std::printf("{\\"f\\": [\\n");')
-        calls = {}
-        for func, spec, _, _ in self.tested:
-            calls[func.name] = spec.get("call", func.name)
-        for k, (func, args) in enumerate(self.evals):
-            a = ", ".join(cxx_literal(p, v) for p, v in zip(func.params, args))
-            L.append(
-                f"  unfad_e2e_put(static_cast<double>({calls[func.name]}({a})), "
-                f"{'true' if k + 1 < len(self.evals) else 'false'});"
-            )
-        L.append('  std::printf("],\\n\\"g\\": [\\n");')
-        for k, (func, args) in enumerate(self.grads):
-            a = ", ".join(cxx_literal(p, v) for p, v in zip(func.params, args))
-            L.append("  {")
-            adj = []
-            for p in func.active:
-                L.append(f"    {p.base} d_{p.name} = 0;")
-                adj.append(f"&d_{p.name}")
-            call = calls[func.name] + "_grad"
-            L.append(f"    const double r = static_cast<double>({call}({', '.join([a] + adj if a else adj)}));")
-            L.append('    std::printf("[");')
-            L.append("    unfad_e2e_put(r, true);")
-            for j, p in enumerate(func.active):
-                last = j + 1 == len(func.active)
-                L.append(
-                    f"    unfad_e2e_put(static_cast<double>(d_{p.name}), {'false' if last else 'true'});"
-                )
-            L.append(f'    std::printf("]{"," if k + 1 < len(self.grads) else ""}\\n");')
-            L.append("  }")
-        L.append('  std::printf("]}\\n");')
+        for P in self.points:
+            L += self._point_block(P)
+        L.append('  std::printf("END\\n");')
         L.append("  return 0;")
         L.append("}")
         return "\n".join(L) + "\n"
 
-    def check(self, out):
-        fvals = out["f"]
-        gvals = out["g"]
-        if len(fvals) != len(self.evals) or len(gvals) != len(self.grads):
-            return ["driver printed the wrong number of results"]
+    @staticmethod
+    def parse_output(text):
+        recs = {}
+        ended = False
+        for line in text.splitlines():
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "END":
+                ended = True
+                continue
+            vals = []
+            for t in parts[2:]:
+                v = float(t)
+                vals.append(v if math.isfinite(v) else None)
+            recs[(parts[0], int(parts[1]))] = vals
+        if not ended:
+            raise Failure("driver output is incomplete (no END line):\n" + tail(text))
+        return recs
+
+    # ---- the checks ------------------------------------------------------
+
+    def check(self, recs):
         problems = []
         for func, spec, entries, expects in self.tested:
-            fl = func.is_float or any(p.base == "float" for p in func.active)
-            rtol = spec.get("rtol", 1e-4 if fl else 1e-6)
-            afac = spec.get("atol", 1e-5 if fl else 1e-7)
-            for pt, gi, base, stencils in entries:
-                where = f"{func.name}({', '.join(fmt(v) for v in pt)})"
-                f0 = fvals[base]
-                row = gvals[gi]
-                if f0 is None or any(v is None for v in row):
-                    problems.append(f"{where}: non-finite result: f={f0}, f_grad={row}")
-                    continue
-                val, grad = row[0], row[1:]
-                if len(grad) != len(func.active):
-                    problems.append(f"{where}: wrong number of partials")
-                    continue
-                vt = (1e-5 if fl else 1e-10) * max(1.0, abs(f0))
-                if abs(val - f0) > vt:
-                    problems.append(f"{where}: f_grad returned {fmt(val)} but f returned {fmt(f0)}")
-                atol = afac * max(1.0, abs(f0))
-                for j, (p, h, idx) in enumerate(stencils if spec.get("fd", True) else []):
-                    fs = [fvals[i] for i in idx]
-                    if any(v is None for v in fs):
-                        problems.append(f"{where}: non-finite f near the point (d/d{p.name})")
-                        continue
-                    fd = (fs[0] - 8 * fs[1] + 8 * fs[2] - fs[3]) / (12 * h)
-                    g = grad[j]
-                    if abs(g - fd) > rtol * max(abs(g), abs(fd)) + atol:
+            try:
+                problems += self._check_func(recs, func, spec, entries, expects)
+            except KeyError as e:
+                problems.append(f"{func.name}: driver printed no record {e}")
+        return problems
+
+    def _check_func(self, recs, func, spec, entries, expects):
+        problems = []
+        fl = func.is_float or any(p.base == "float" for p in func.active + func.outputs)
+        rtol = spec.get("rtol", 1e-4 if fl else 1e-6)
+        afac = spec.get("atol", 1e-5 if fl else 1e-7)
+        # flattened labels of the partials: (param index, element or None)
+        for P in entries:
+            pt = P.pt
+            labels = []
+            for i, p in enumerate(func.params):
+                if p.active and not p.output:
+                    labels += [(i, e) for e in range(len(pt[i]))] if p.is_array else [(i, None)]
+            where = f"{func.name}({', '.join(fmt_arg(v) for v in pt)})"
+            phi0 = recs[("P", P.pid)][0]
+            base = recs[("B", P.pid)]
+            row = recs[("G", P.pid)]
+            acc = recs[("A", P.pid)]
+            n_out = sum(func.out_len.values())
+            n_in_arr = sum(len(v) for p, v in zip(func.params, pt) if p.is_array and not p.output)
+            if len(row) != 1 + len(labels) + n_out + n_in_arr or len(acc) != 1 + len(labels):
+                problems.append(f"{where}: driver printed the wrong number of results")
+                continue
+            f0 = base[0]
+            val, grad = row[0], row[1: 1 + len(labels)]
+            outs_g = row[1 + len(labels): 1 + len(labels) + n_out]
+            ins_g = row[1 + len(labels) + n_out:]
+            outs_f = base[1:]
+            if phi0 is None or f0 is None or any(v is None for v in row[: 1 + len(labels)]):
+                problems.append(f"{where}: non-finite result: f={f0}, phi={phi0}, f_grad={row}")
+                continue
+            vtol = 1e-5 if fl else 1e-10
+            if func.ret != "void" and abs(val - f0) > vtol * max(1.0, abs(f0)):
+                problems.append(f"{where}: f_grad returned {fmt(val)} but f returned {fmt(f0)}")
+            # f_grad performs f's writes
+            k = 0
+            for p in func.outputs:
+                for e in range(func.out_len[p.name]):
+                    a, b = outs_f[k], outs_g[k]
+                    if (a is None) != (b is None) or (
+                        a is not None and abs(a - b) > vtol * max(1.0, abs(a))
+                    ):
                         problems.append(
-                            f"{where}: d/d{p.name} = {fmt(g)} but finite differences give {fmt(fd)}"
+                            f"{where}: after f_grad {p.name}[{e}] = {fmt(b)} but f writes {fmt(a)}"
                         )
-                env = formula_env(func, pt)
-                if "value_formula" in spec:
-                    v = eval(spec["value_formula"], env)
-                    if abs(v - f0) > 1e-9 * max(1.0, abs(v)):
-                        problems.append(f"{where}: f = {fmt(f0)}, hand formula gives {fmt(v)}")
-                if "grad_formula" in spec:
-                    forms = spec["grad_formula"]
-                    if len(forms) != len(func.active):
-                        problems.append(f"{func.name}: grad_formula needs {len(func.active)} entries")
-                    else:
-                        for j, (p, form) in enumerate(zip(func.active, forms)):
-                            v = float(eval(form, env))
-                            tol = (1e-5 if fl else 1e-9) * max(1.0, abs(v), abs(f0))
-                            if abs(v - grad[j]) > tol:
+                    k += 1
+            # f_grad leaves the inputs alone
+            k = 0
+            for i, p in enumerate(func.params):
+                if p.is_array and not p.output:
+                    for e, want in enumerate(pt[i]):
+                        if ins_g[k] != float(want):
+                            problems.append(
+                                f"{where}: f_grad changed input {p.name}[{e}]: {fmt(want)} -> "
+                                f"{fmt(ins_g[k])}"
+                            )
+                        k += 1
+            # adjoints are added into
+            for j, (g, a) in enumerate(zip(grad, acc[1:])):
+                b = accum_bias(j)
+                if a is None or abs((a - b) - g) > vtol * max(1.0, abs(g), b) * 10:
+                    i, e = labels[j]
+                    problems.append(
+                        f"{where}: d_{func.params[i].label(e)} started at {b} and ended at "
+                        f"{fmt(a)}, but the partial is {fmt(g)}: f_grad must add into the adjoints"
+                    )
+            atol = afac * max(1.0, abs(phi0))
+            by_label = {lab: j for j, lab in enumerate(labels)}
+            for i, e, h, ids, _ in P.stencils:
+                p = func.params[i]
+                fs = [recs[("F", eid)][0] for eid in ids]
+                if any(v is None for v in fs):
+                    problems.append(f"{where}: non-finite f near the point (d/d{p.label(e)})")
+                    continue
+                fd = (fs[0] - 8 * fs[1] + 8 * fs[2] - fs[3]) / (12 * h)
+                g = grad[by_label[(i, e)]]
+                if abs(g - fd) > rtol * max(abs(g), abs(fd)) + atol:
+                    problems.append(
+                        f"{where}: d/d{p.label(e)} = {fmt(g)} but finite differences give {fmt(fd)}"
+                    )
+            env = formula_env(func, pt)
+            if "value_formula" in spec:
+                v = eval(spec["value_formula"], env)
+                if abs(v - f0) > 1e-9 * max(1.0, abs(v)):
+                    problems.append(f"{where}: f = {fmt(f0)}, hand formula gives {fmt(v)}")
+            grouped = []  # per active input: (param, [(label, partial)])
+            for i, p in enumerate(func.params):
+                if p.active and not p.output:
+                    grouped.append((p, [(e, grad[by_label[(i, e)]]) for (ii, e) in labels if ii == i]))
+            if "grad_formula" in spec:
+                forms = spec["grad_formula"]
+                if len(forms) != len(grouped):
+                    problems.append(f"{func.name}: grad_formula needs {len(grouped)} entries")
+                else:
+                    for (p, parts), form in zip(grouped, forms):
+                        v = eval(form, env)
+                        wants = v if isinstance(v, (list, tuple)) else [v]
+                        if len(wants) != len(parts):
+                            problems.append(f"{where}: formula '{form}' gives {len(wants)} values "
+                                            f"for {len(parts)} partials")
+                            continue
+                        for want, (e, g) in zip(wants, parts):
+                            want = float(want)
+                            tol = (1e-5 if fl else 1e-9) * max(1.0, abs(want), abs(f0))
+                            if abs(want - g) > tol:
                                 problems.append(
-                                    f"{where}: d/d{p.name} = {fmt(grad[j])}, hand formula "
-                                    f"'{form}' gives {fmt(v)}"
+                                    f"{where}: d/d{p.label(e)} = {fmt(g)}, hand formula "
+                                    f"'{form}' gives {fmt(want)}"
                                 )
-                for e in expects:
-                    if normalize_point(func, e["at"]) != pt:
-                        continue
-                    tol = e.get("tol", 1e-4)
-                    if "value" in e and abs(e["value"] - f0) > tol:
-                        problems.append(f"{where}: f = {fmt(f0)}, expected {e['value']}")
-                    if "grad" in e:
-                        for j, (p, want) in enumerate(zip(func.active, e["grad"])):
-                            if abs(want - grad[j]) > tol:
-                                problems.append(
-                                    f"{where}: d/d{p.name} = {fmt(grad[j])}, expected {want}"
-                                )
+            for ex in expects:
+                if normalize_point(func, ex["at"]) != pt:
+                    continue
+                tol = ex.get("tol", 1e-4)
+                if "value" in ex and abs(ex["value"] - f0) > tol:
+                    problems.append(f"{where}: f = {fmt(f0)}, expected {ex['value']}")
+                if "grad" in ex:
+                    for (p, parts), want in zip(grouped, ex["grad"]):
+                        wants = want if isinstance(want, list) else [want]
+                        for w, (e, g) in zip(wants, parts):
+                            if abs(w - g) > tol:
+                                problems.append(f"{where}: d/d{p.label(e)} = {fmt(g)}, expected {w}")
         return problems
 
     def summary(self):
         n = sum(len(entries) for _, _, entries, _ in self.tested)
         names = ", ".join(f.name for f, _, _, _ in self.tested)
-        return f"{len(self.tested)} function(s) [{names}] at {n} point(s)"
+        return f"{len(self.tested)} function(s) [{names}] at {n} point(s), {self.n_evals} stencil evaluations"
 
 
 def formula_env(func, pt):
@@ -567,9 +982,22 @@ def formula_env(func, pt):
     env["abs"] = abs
     env["min"] = min
     env["max"] = max
+    env["sum"] = sum
+    env["range"] = range
+    env["len"] = len
     for p, v in zip(func.params, pt):
         env[p.name] = v
+    for name, w in getattr(func, "weights", {}).items():
+        env["w_" + name] = w
     return env
+
+
+def fmt_arg(v):
+    if isinstance(v, list):
+        if len(v) > 8:
+            return "[" + ", ".join(fmt(x) for x in v[:8]) + f", ... ({len(v)})]"
+        return "[" + ", ".join(fmt(x) for x in v) + "]"
+    return fmt(v)
 
 
 def fmt(v):

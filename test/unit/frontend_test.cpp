@@ -11,7 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,14 +51,15 @@ struct Lowered {
 };
 
 const char *kPrelude = "#include <cmath>\n#include <algorithm>\n#include <unfad/unfad.h>\n";
+const char *kArrayPrelude = "#include <array>\n#include <vector>\n";
 
-std::unique_ptr<Lowered> lower(const std::string &code) {
+std::unique_ptr<Lowered> lower(const std::string &code, bool arrays = false) {
   auto r = std::make_unique<Lowered>();
   Collect collect;
   std::vector<std::string> args = {"-std=c++17", "-I" UNFAD_SOURCE_DIR "/include",
                                    "-resource-dir=/usr/lib/llvm-19/lib/clang/19"};
   r->unit = clang::tooling::buildASTFromCodeWithArgs(
-      kPrelude + code, args, "input.cc", "unfad-test", std::make_shared<clang::PCHContainerOperations>(),
+      kPrelude + std::string(arrays ? kArrayPrelude : "") + code, args, "input.cc", "unfad-test", std::make_shared<clang::PCHContainerOperations>(),
       clang::tooling::getClangStripDependencyFileAdjuster(), clang::tooling::FileContentMappings(), &collect);
   if (!r->unit) return r;
   auto &diags = r->unit->getDiagnostics();
@@ -266,8 +270,8 @@ TEST(Frontend, Diagnostics) {
     const char *message;
   };
   std::vector<D> ds = {
-      {"UNFAD_GRADIENT double f(double x) {\n  double s = 0;\n  for (int i = 0; i < 2; ++i) s += x;\n  return s; }",
-       "6:3: cannot differentiate 'f': loops are not supported yet ('for' statement)"},
+      {"UNFAD_GRADIENT double f(double x) {\n  double s = 0;\n  for (int i = 0; i < 2; ++i) return s;\n  return s; }",
+       "6:31: cannot differentiate 'f': 'return' inside a loop is not supported yet"},
       {"double g(double);\nUNFAD_GRADIENT double f(double x) {\n  return g(x); }",
        "6:10: cannot differentiate 'f': call to 'g' whose body is not visible"},
       {"double counter;\nUNFAD_GRADIENT double f(double x) {\n  counter = x; return x; }",
@@ -278,6 +282,340 @@ TEST(Frontend, Diagnostics) {
   };
   for (auto &d : ds) {
     auto r = lower(d.code);
+    EXPECT_FALSE(r->ok) << d.code;
+    std::string all = joined(r->diags);
+    EXPECT_NE(all.find(d.message), std::string::npos) << "expected: " << d.message << "\ngot:\n" << all;
+  }
+}
+
+// ================================================= arrays and loops ===
+
+namespace {
+
+ir::Value num(double d) { return ir::Value::of(d); }
+ir::Value arr(const std::vector<double> &xs) { return ir::Value::arrayOf(xs); }
+
+std::unique_ptr<Lowered> lowerArrays(const char *src) {
+  auto r = lower(src, /*arrays=*/true);
+  EXPECT_TRUE(r->ok) << joined(r->diags);
+  if (getenv("UNFAD_DUMP_IR")) printf("%s\n", ir::print(r->program).c_str());
+  return r;
+}
+
+const ir::Function &fn(const Lowered &r, const std::string &name = "f") {
+  const ir::Function *f = r.program.find(name);
+  if (!f) throw std::runtime_error("no function " + name);
+  return *f;
+}
+
+#define EXPECT_CLOSE(got, want) EXPECT_NEAR((got), (want), 1e-9 * (1 + std::fabs(want)))
+
+} // namespace
+
+CASE(sumsq, UNFAD_GRADIENT double f(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  return s;
+})
+
+CASE(horner, UNFAD_GRADIENT double f(const double c[], int n, double x) {
+  double r = 0;
+  for (int i = n - 1; i >= 0; i--) r = r * x + c[i];
+  return r;
+})
+
+CASE(lsq, UNFAD_GRADIENT double f(const double *A, const double *x, const double *b, int m, int n) {
+  double s = 0;
+  for (int i = 0; i < m; ++i) {
+    double r = -b[i];
+    for (int j = 0; j < n; j += 1) r += A[i * n + j] * x[j];
+    s += r * r;
+  }
+  return s;
+})
+
+CASE(vecs, UNFAD_GRADIENT double f(const std::vector<double> &x, const std::vector<double> &y,
+                                   const std::array<double, 3> &w) {
+  double d = 0;
+  for (size_t i = 0; i < x.size(); ++i) d += x[i] * y.at(i);
+  for (double v : y) d += v * w[1];
+  for (const double &v : w) d -= v;
+  return d * w.size() + x.front() * x.back() + (x.empty() ? 1.0 : 0.0);
+})
+
+CASE(ode, UNFAD_GRADIENT double f(double k, double y0, double T) {
+  double t = 0, y = y0;
+  const double h = 0.01;
+  while (t < T) {
+    y += h * (-k * y + std::sin(t));
+    t += h;
+  }
+  return y;
+})
+
+CASE(breaks, UNFAD_GRADIENT double f(const double *x, int n, double limit) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    if (s * x[i] > limit) break;
+    s += x[i] * x[i];
+  }
+  int j = 0;
+  double p = 1;
+  while (j < n) {
+    p *= x[j];
+    if (p > limit)
+      break;
+    else
+      p += 0.5;
+    j++;
+  }
+  return s + p + j;
+})
+
+CASE(conts, UNFAD_GRADIENT double f(const double *x, int n) {
+  double s = 0;
+  int used = 0;
+  for (int i = 0; i < n; ++i) {
+    if (x[i] < 0) continue;
+    s += std::sqrt(x[i]);
+    if (x[i] > 2) {
+      s *= 1.5;
+      continue;
+    }
+    used++;
+  }
+  return s + used;
+})
+
+CASE(softmax, UNFAD_GRADIENT double f(const std::vector<double> &z, int k) {
+  size_t n = z.size();
+  double m = z[0];
+  for (size_t i = 1; i < n; ++i) m = std::max(m, z[i]);
+  std::vector<double> e(n);
+  for (size_t i = 0; i < n; ++i) e[i] = std::exp(z[i] - m);
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += e[i];
+  return -std::log(e[k] / sum);
+})
+
+CASE(helpers, static double dot(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+} static void axpy(double a, const std::vector<double> &x, std::vector<double> &y) {
+  for (size_t i = 0; i < x.size(); ++i) y[i] += a * x[i];
+} UNFAD_GRADIENT double f(const std::vector<double> &x, double a) {
+  std::vector<double> y(x.size(), 1.0);
+  axpy(a, x, y);
+  axpy(2.0, x, y);
+  double t[3] = {a, 2 * a};
+  return dot(x.data(), y.data(), int(x.size())) + dot(t, t, 3);
+})
+
+CASE(output, UNFAD_GRADIENT void f(const double *x, double *out, int n) {
+  for (int i = 0; i < n; ++i) {
+    out[i] = std::sin(x[i]) * x[0];
+    if (i > 0) out[i] -= x[i - 1];
+  }
+  *out += x[1];
+})
+
+CASE(dowhile, UNFAD_GRADIENT double f(double x) {
+  double s = x;
+  int k = 0;
+  do {
+    s = s * 0.5 + 1;
+    ++k;
+    if (k == 3) continue;
+    s += 0.25;
+  } while (k < 5 && s > 0.1);
+  return s + k;
+})
+
+CASE(locals, UNFAD_GRADIENT double f(const std::array<double, 4> &p, double x) {
+  std::array<double, 3> a{};
+  std::array<double, 2> b = {x, 2 * x};
+  double c[4] = {1, x};
+  std::vector<double> v{x, 3.0, x * x};
+  std::vector<double> w(int(p.size()) - 2, x);
+  std::vector<double> q = v;
+  a[2] = p[3];
+  double s = 0;
+  for (int i = 0; i <= 2; ++i) s += a[i] + c[i] * v[i] + q[i];
+  for (int i = 0; i < 4; i += 2) s += c[i] * p[i];
+  for (int i = 3; i > 0; --i) s += p[i] * i;
+  return s + b[0] * b[1] + w[1] + c[3];
+})
+
+TEST(FrontendArrays, SumOfSquares) {
+  auto r = lowerArrays(sumsq_src);
+  ASSERT_TRUE(r->ok);
+  const ir::Function &f = fn(*r);
+  EXPECT_EQ(ir::str(f.params[0].type), ir::str(ir::Type::array(ir::Type::f64())));
+  EXPECT_TRUE(f.params[0].active);
+  EXPECT_FALSE(f.params[0].written);
+  EXPECT_FALSE(f.params[1].active);
+  EXPECT_EQ(f.cxx.paramTypes.at(0), "const double *");
+  std::string ir = ir::print(f.body);
+  EXPECT_NE(ir.find("fold i in [0, n)"), std::string::npos) << ir;
+  std::vector<double> x = {0.5, -1.5, 2, 3};
+  for (int n : {0, 1, 4})
+    EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr(x), num(n)}).scalar, sumsq::f(x.data(), n));
+}
+
+TEST(FrontendArrays, HornerDecreasing) {
+  auto r = lowerArrays(horner_src);
+  ASSERT_TRUE(r->ok);
+  std::string ir = ir::print(fn(*r).body);
+  EXPECT_NE(ir.find("reversed"), std::string::npos) << ir;
+  std::vector<double> c = {1, -2, 0.5, 3};
+  for (double x : {0.3, -1.2, 2.0})
+    EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr(c), num(4), num(x)}).scalar, horner::f(c.data(), 4, x));
+}
+
+TEST(FrontendArrays, NestedLeastSquares) {
+  auto r = lowerArrays(lsq_src);
+  ASSERT_TRUE(r->ok);
+  std::vector<double> A = {1, 2, 3, 4, 5, 6}, x = {0.5, -1, 2}, b = {1, -1};
+  EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr(A), arr(x), arr(b), num(2), num(3)}).scalar,
+               lsq::f(A.data(), x.data(), b.data(), 2, 3));
+}
+
+TEST(FrontendArrays, VectorsAndStdArrays) {
+  auto r = lowerArrays(vecs_src);
+  ASSERT_TRUE(r->ok);
+  const ir::Function &f = fn(*r);
+  EXPECT_EQ(f.cxx.paramTypes.at(0), "const std::vector<double> &");
+  EXPECT_TRUE(f.params[2].active);
+  std::vector<double> x = {1, 2, 3}, y = {0.5, -0.25, 2};
+  std::array<double, 3> w = {0.1, 0.2, 0.3};
+  EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr(x), arr(y), arr({w.begin(), w.end()})}).scalar, vecs::f(x, y, w));
+}
+
+TEST(FrontendArrays, WhileOde) {
+  auto r = lowerArrays(ode_src);
+  ASSERT_TRUE(r->ok);
+  std::string ir = ir::print(fn(*r).body);
+  EXPECT_NE(ir.find("while "), std::string::npos) << ir;
+  EXPECT_CLOSE(ir::evaluate(r->program, "f", {num(0.7), num(1.5), num(1.0)}).scalar, ode::f(0.7, 1.5, 1.0));
+}
+
+TEST(FrontendArrays, BreakAndContinue) {
+  auto r = lowerArrays(breaks_src);
+  ASSERT_TRUE(r->ok);
+  std::vector<double> x = {0.5, 1.5, -2, 3, 1, 2};
+  for (double limit : {0.1, 1.0, 2.5, 100.0})
+    EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr(x), num(6), num(limit)}).scalar, breaks::f(x.data(), 6, limit));
+  auto c = lowerArrays(conts_src);
+  ASSERT_TRUE(c->ok);
+  EXPECT_CLOSE(ir::evaluate(c->program, "f", {arr(x), num(6)}).scalar, conts::f(x.data(), 6));
+}
+
+TEST(FrontendArrays, SoftmaxThroughLocalBuffer) {
+  auto r = lowerArrays(softmax_src);
+  ASSERT_TRUE(r->ok);
+  std::vector<double> z = {0.5, 2, -1, 1.25};
+  for (int k : {0, 1, 3}) EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr(z), num(k)}).scalar, softmax::f(z, k));
+}
+
+TEST(FrontendArrays, HelpersTakingArrays) {
+  auto r = lowerArrays(helpers_src);
+  ASSERT_TRUE(r->ok);
+  const ir::Function &axpy = fn(*r, "axpy"), &dot = fn(*r, "dot");
+  EXPECT_FALSE(axpy.params[1].written);
+  EXPECT_TRUE(axpy.params[2].written);
+  EXPECT_TRUE(axpy.result->isUnit());
+  EXPECT_FALSE(dot.params[0].written);
+  std::vector<double> x = {1, -2, 0.5};
+  EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr(x), num(0.75)}).scalar, helpers::f(x, 0.75));
+}
+
+TEST(FrontendArrays, VoidWithOutput) {
+  auto r = lowerArrays(output_src);
+  ASSERT_TRUE(r->ok);
+  const ir::Function &f = fn(*r);
+  EXPECT_TRUE(f.result->isUnit());
+  EXPECT_TRUE(f.params[1].written);
+  EXPECT_TRUE(f.params[1].active);
+  EXPECT_FALSE(f.params[0].written);
+  EXPECT_EQ(f.cxx.returnType, "void");
+  std::vector<double> x = {0.5, 1, -2}, want(3, 7.0);
+  ir::Value out = arr(std::vector<double>(3, 7.0));
+  ir::evaluate(r->program, "f", {arr(x), out, num(3)});
+  output::f(x.data(), want.data(), 3);
+  for (int i = 0; i < 3; ++i) EXPECT_CLOSE((*out.array)[i], want[i]);
+}
+
+TEST(FrontendArrays, DoWhile) {
+  auto r = lowerArrays(dowhile_src);
+  ASSERT_TRUE(r->ok);
+  for (double x : {0.5, -10.0, 3.0}) EXPECT_CLOSE(ir::evaluate(r->program, "f", {num(x)}).scalar, dowhile::f(x));
+}
+
+TEST(FrontendArrays, LocalArrays) {
+  auto r = lowerArrays(locals_src);
+  ASSERT_TRUE(r->ok);
+  std::array<double, 4> p = {1, 2, 3, 4};
+  for (double x : {0.5, -1.5})
+    EXPECT_CLOSE(ir::evaluate(r->program, "f", {arr({p.begin(), p.end()}), num(x)}).scalar, locals::f(p, x));
+}
+
+TEST(FrontendArrays, UniqueBinders) {
+  // the optimiser relies on every binder of a function being distinct
+  for (const char *src : {breaks_src, conts_src, dowhile_src, locals_src, softmax_src}) {
+    auto r = lowerArrays(src);
+    ASSERT_TRUE(r->ok);
+    std::vector<std::string> names;
+    std::function<void(const ir::Expr &)> go = [&](const ir::Expr &e) {
+      if (auto l = e->as<ir::Let>()) names.push_back(l->name), go(l->value), go(l->body);
+      else if (auto f = e->as<ir::Fold>()) names.push_back(f->index), names.push_back(f->state), go(f->lo), go(f->hi), go(f->init), go(f->body);
+      else if (auto w = e->as<ir::While>()) names.push_back(w->state), go(w->init), go(w->cond), go(w->body);
+      else if (auto i = e->as<ir::If>()) go(i->cond), go(i->thenE), go(i->elseE);
+    };
+    go(fn(*r).body);
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << ir::print(fn(*r).body);
+  }
+}
+
+TEST(FrontendArrays, Diagnostics) {
+  struct D {
+    const char *code;
+    const char *message;
+  };
+  std::vector<D> ds = {
+      {"UNFAD_GRADIENT double f(const double *x) {\n  return *(x + 1); }",
+       "cannot differentiate 'f': pointer arithmetic is not supported"},
+      {"UNFAD_GRADIENT double f(const double *x, int n) {\n  double s = 0;\n  for (int i = 0; i < n; ++i) { s += *x; x++; }\n  return s; }",
+       "cannot differentiate 'f': pointer arithmetic is not supported"},
+      {"UNFAD_GRADIENT double f(double x, int n) {\n  double *p = new double[n];\n  return x; }",
+       "cannot differentiate 'f': pointers are not supported yet ('double *')"},
+      {"UNFAD_GRADIENT double f(double x) {\n  std::vector<double> v;\n  v.push_back(x);\n  return v[0]; }",
+       "cannot differentiate 'f': 'push_back' on arrays is not supported yet"},
+      {"UNFAD_GRADIENT double f(const double *x, int n) {\n  std::vector<double> h(n);\n  double s = 0;\n"
+       "  for (int i = 0; i < n; ++i) { h[i] = x[i]; s += h[i]; }\n  return s; }",
+       "cannot differentiate 'f': array 'h' is written after it is read (not supported yet)"},
+      {"UNFAD_GRADIENT double f(double *x, int n) {\n  double s = x[0];\n  x[1] = s;\n  return s; }",
+       "8:3: cannot differentiate 'f': array 'x' is written after it is read (not supported yet)"},
+      {"UNFAD_GRADIENT double f(double *x, int n) {\n  for (int i = 0; i < n; ++i) x[i] *= 2;\n  return x[0]; }",
+       "cannot differentiate 'f': array 'x' is written after it is read (not supported yet)"},
+      {"static double *g(double *x) { return x; }\nUNFAD_GRADIENT double f(double *x) {\n  return g(x)[0]; }",
+       "cannot differentiate 'f': 'g' returns an array or a pointer"},
+      {"static void g(const double *a, double *b) { b[0] = a[0]; }\nUNFAD_GRADIENT double f(double *x) {\n  g(x, x);\n  return 1; }",
+       "cannot differentiate 'f': array 'x' is passed twice to a function that writes it"},
+      {"UNFAD_GRADIENT void f(const double *x, int n) { }",
+       "cannot differentiate 'f': return type 'void' is not floating-point, and the function writes no floating-point output parameter"},
+      {"UNFAD_GRADIENT double f(const double **x) { return x[0][0]; }",
+       "cannot differentiate 'f': pointers to pointers are not supported"},
+      {"UNFAD_GRADIENT double f(std::vector<double> x) { return x[0]; }",
+       "cannot differentiate 'f': parameter 'x' of type 'std::vector<double>' is passed by value"},
+      {"UNFAD_GRADIENT double f(double x) {\n  double a[2][2] = {};\n  return x; }",
+       "cannot differentiate 'f': multi-dimensional arrays are not supported yet"},
+      {"UNFAD_GRADIENT double f(double x) {\n  double s = 0;\n  for (double v : {x, x}) s += v;\n  return s; }",
+       "cannot differentiate 'f': range-based 'for' is only supported over arrays"},
+  };
+  for (auto &d : ds) {
+    auto r = lower(d.code, true);
     EXPECT_FALSE(r->ok) << d.code;
     std::string all = joined(r->diags);
     EXPECT_NE(all.find(d.message), std::string::npos) << "expected: " << d.message << "\ngot:\n" << all;

@@ -423,6 +423,455 @@ TEST(Printer, RejectsBadInput) {
   EXPECT_THROW(cxxName(g, p), IRError);
 }
 
+// ------------------------------------------------------- arrays, loops ----
+
+TypeP I() { return Type::i64(); }
+TypeP A(TypeP elem = Type::f64()) { return Type::array(std::move(elem)); }
+Expr iv(const std::string &n) { return Var::make(n, Type::i64()); }
+Expr av(const std::string &n) { return Var::make(n, A()); }
+Expr ci(int64_t k) { return Const::makeInt(k); }
+Expr at(Expr a, Expr i) { return Index::make(std::move(a), std::move(i)); }
+Expr unit() { return Tuple::make({}); }
+Expr addTo(Expr a, Expr i, Expr x) { return Store::make(std::move(a), std::move(i), std::move(x), Store::Mode::Add); }
+Expr setAt(Expr a, Expr i, Expr x) { return Store::make(std::move(a), std::move(i), std::move(x), Store::Mode::Set); }
+Expr fold(Expr lo, Expr hi, Expr init, const std::string &i, const std::string &s, Expr body, bool rev = false) {
+  return Fold::make(std::move(lo), std::move(hi), std::move(init), i, s, std::move(body), rev);
+}
+Expr effect(Expr e, Expr body) { return let("_", std::move(e), std::move(body)); }
+
+Function primalFn(const std::string &name, std::vector<Param> params, TypeP result, std::vector<std::string> spell,
+                  std::string ret) {
+  Function f;
+  f.name = name;
+  f.params = std::move(params);
+  f.result = result;
+  f.body = Const::zero(result);
+  f.marked = true;
+  f.cxx = info(name, std::move(ret), std::move(spell));
+  return f;
+}
+
+// f$grad / g$pullback: `gen` plus one buffer `d_<x>` per active array parameter.
+Function genA(const Function &primal, const std::string &suffix, Expr body) {
+  Function g = gen(primal, suffix, std::move(body));
+  for (auto &p : primal.params)
+    if (p.active && p.type->isArray()) g.params.push_back({"d_" + p.name, p.type, false});
+  return g;
+}
+
+// ssq(const double* x, int n) = sum x[i]^2, by hand in the AD's shape: a
+// forward fold, then a reversed fold with unit state storing into d_x.
+Function primalSsq() {
+  return primalFn("ssq", {{"x", A(), true}, {"n", I(), false}}, F(), {"const double *", "int"}, "double");
+}
+Expr gradSsqBody(Expr hi1, Expr hi2) {
+  Expr x = av("x");
+  Expr fwd = fold(ci(0), hi1, c(0), "i", "acc", let("t", at(x, iv("i")), add(v("acc"), mul(v("t"), v("t")))));
+  Expr bwd = fold(ci(0), hi2, unit(), "j", "u",
+                  effect(addTo(av("d_x"), iv("j"), mul(mul(c(2), at(x, iv("j"))), c(1))), unit()), true);
+  return let("s", fwd, let("_u", bwd, tup({v("s"), unit()})));
+}
+Function primalSsqVec() {
+  return primalFn("ssqv", {{"x", A(), true}}, F(), {"const std::vector<double> &"}, "double");
+}
+
+// wsum(const double* w, double c, int n) = sum w[i] * c, a helper; and
+// outer(const std::vector<double>& x, double k, int n) = k * wsum(x.data(), k, n).
+Function primalWsum() {
+  Function f = primalFn("wsum", {{"w", A(), true}, {"c", F(), true}, {"n", I(), false}}, F(),
+                        {"const double *", "double", "int"}, "double");
+  f.marked = false;
+  return f;
+}
+Expr wsumPullbackBody() {
+  Expr body = effect(addTo(av("d_w"), iv("i"), mul(v("c"), v("d$ret"))),
+                     add(v("a"), mul(at(av("w"), iv("i")), v("d$ret"))));
+  return let("dc", fold(ci(0), iv("n"), c(0), "i", "a", body), tup({unit(), v("dc")}));
+}
+Function primalOuter() {
+  return primalFn("outer", {{"x", A(), true}, {"k", F(), true}, {"n", I(), false}}, F(),
+                  {"const std::vector<double> &", "double", "int"}, "double");
+}
+Expr gradOuterBody() {
+  std::vector<Expr> args{av("x"), v("k"), iv("n")};
+  TypeP pt = Type::tuple({Type::unit(), F()});
+  return let("y", Call::make("wsum", args, F()),
+             let("pb", Pullback::make("wsum", args, v("k"), pt, {av("d_x")}),
+                 tup({mul(v("k"), v("y")), unit(), add(v("y"), Proj::make(v("pb", pt), 1))})));
+}
+
+// dbl(x): y = x; while (y < 100) y *= 2 -> dy/dx = 2^k, k iterations
+// counted in the loop state and replayed by a fold. With `viaLet`, the
+// condition needs a statement of its own (y*y < 1e4).
+Function primalDbl(const std::string &name) { return primalFn(name, {{"x", F(), true}}, F(), {"double"}, "double"); }
+Expr gradDblBody(bool viaLet) {
+  TypeP st = Type::tuple({F(), I()});
+  Expr sv = v("st", st);
+  Expr cond = viaLet ? let("q", mul(Proj::make(sv, 0), Proj::make(sv, 0)), Prim::make(Op::Lt, {v("q"), c(1e4)}))
+                     : Prim::make(Op::Lt, {Proj::make(sv, 0), c(100)});
+  Expr body = let("y", Proj::make(sv, 0), let("k", Proj::make(sv, 1), tup({mul(v("y"), c(2)), add(iv("k"), ci(1))})));
+  Expr w = While::make(tup({v("x"), ci(0)}), "st", cond, body);
+  Expr wv = v("w", st);
+  return let("w", w, let("dx", fold(ci(0), Proj::make(wv, 1), c(1), "i", "d", mul(v("d"), c(2))),
+                         tup({Proj::make(wv, 0), v("dx")})));
+}
+
+// horner(const double* c, double x, int n) = sum c[i] x^i with its
+// derivative carried along: a tuple state whose second component reads the
+// first one's old value.
+Function primalHorner() {
+  return primalFn("horner", {{"c", A(), false}, {"x", F(), true}, {"n", I(), false}}, F(),
+                  {"const double *", "double", "int"}, "double");
+}
+Expr gradHornerBody() {
+  TypeP pt = Type::tuple({F(), F()});
+  Expr sv = v("st", pt);
+  Expr body = let("p", Proj::make(sv, 0),
+                  let("dp", Proj::make(sv, 1),
+                      tup({add(mul(v("p"), v("x")), at(av("c"), iv("i"))), add(mul(v("dp"), v("x")), v("p"))})));
+  Expr r = fold(ci(0), iv("n"), tup({c(0), c(0)}), "i", "st", body, true);
+  return let("r", r, tup({Proj::make(v("r", pt), 0), Proj::make(v("r", pt), 1)}));
+}
+// fib(x, n): (a, b) := (b, a + b) n times from (1, x), with (da, db).
+Function primalFib() {
+  return primalFn("fib", {{"x", F(), true}, {"n", I(), false}}, F(), {"double", "long"}, "double");
+}
+Expr gradFibBody() {
+  TypeP st = Type::tuple({F(), F(), F(), F()});
+  Expr sv = v("st", st);
+  Expr body = let("a", Proj::make(sv, 0),
+                  let("b", Proj::make(sv, 1),
+                      let("da", Proj::make(sv, 2),
+                          let("db", Proj::make(sv, 3),
+                              tup({v("b"), add(v("a"), v("b")), v("db"), add(v("da"), v("db"))})))));
+  Expr r = fold(ci(0), iv("n"), tup({c(1), v("x"), c(0), c(1)}), "i", "st", body);
+  return let("r", r, tup({Proj::make(v("r", st), 1), Proj::make(v("r", st), 3)}));
+}
+
+// prod(const std::vector<double>& x): a tape (NewArray) written by the
+// forward loop and read by the backward one.
+Function primalProd() { return primalFn("prod", {{"x", A(), true}}, F(), {"const std::vector<double> &"}, "double"); }
+Expr gradProdBody() {
+  Expr x = av("x"), tape = av("tape");
+  Expr fwd = fold(ci(0), Size::make(x), c(1), "i", "acc",
+                  effect(setAt(tape, iv("i"), v("acc")), mul(v("acc"), at(x, iv("i")))));
+  Expr bwd = fold(ci(0), Size::make(x), c(1), "j", "suf",
+                  effect(addTo(av("d_x"), iv("j"), mul(at(tape, iv("j")), v("suf"))), mul(v("suf"), at(x, iv("j")))),
+                  true);
+  return let("tape", NewArray::make(Size::make(x), F()), let("p", fwd, let("_r", bwd, tup({v("p"), unit()}))));
+}
+
+// scale(const double* x, double* out, double k, int n) { out[i] = k * x[i]; }:
+// a void marked function with an output.
+Function primalScale() {
+  Function f = primalFn("scale", {{"x", A(), true}, {"out", A(), true, true}, {"k", F(), true}, {"n", I(), false}},
+                        Type::unit(), {"const double *", "double *", "double", "int"}, "void");
+  return f;
+}
+Expr gradScaleBody() {
+  Expr fwd = fold(ci(0), iv("n"), unit(), "i", "u", effect(setAt(av("out"), iv("i"), mul(v("k"), at(av("x"), iv("i")))), unit()));
+  Expr bwd = fold(ci(0), iv("n"), c(0), "j", "a",
+                  let("g", at(av("d_out"), iv("j")),
+                      effect(addTo(av("d_x"), iv("j"), mul(v("k"), v("g"))), add(v("a"), mul(at(av("x"), iv("j")), v("g"))))),
+                  true);
+  return let("_f", fwd, let("dk", bwd, tup({unit(), unit(), unit(), v("dk")})));
+}
+// sq_into(const double* x, double* out, int n) { out[i] = x[i]^2; }, a void
+// helper, and sq_all, a marked void function calling it.
+Function primalSqInto() {
+  Function f = primalFn("sq_into", {{"x", A(), true}, {"out", A(), true, true}, {"n", I(), false}}, Type::unit(),
+                        {"const double *", "double *", "int"}, "void");
+  f.marked = false;
+  f.body = fold(ci(0), iv("n"), unit(), "i", "u", effect(setAt(av("out"), iv("i"), mul(at(av("x"), iv("i")), at(av("x"), iv("i")))), unit()));
+  return f;
+}
+Expr sqIntoPullbackBody() {
+  Expr l = fold(ci(0), iv("n"), unit(), "i", "u",
+                effect(addTo(av("d_x"), iv("i"), mul(mul(c(2), at(av("x"), iv("i"))), at(av("d_out"), iv("i")))), unit()));
+  return let("_l", l, tup({unit(), unit()}));
+}
+Function primalSqAll() {
+  return primalFn("sq_all", {{"x", A(), true}, {"out", A(), true, true}, {"n", I(), false}}, Type::unit(),
+                  {"const double *", "double *", "int"}, "void");
+}
+Expr gradSqAllBody() {
+  std::vector<Expr> args{av("x"), av("out"), iv("n")};
+  TypeP pt = Type::tuple({Type::unit(), Type::unit()});
+  return effect(Call::make("sq_into", args, Type::unit()),
+                let("_p", Pullback::make("sq_into", args, unit(), pt, {av("d_x"), av("d_out")}), tup({unit(), unit(), unit()})));
+}
+
+// pairs(const double* x, std::size_t n) = sum_i sum_j x[i] x[j]: nested
+// folds, an unsigned size parameter.
+Function primalPairs() {
+  return primalFn("pairs", {{"x", A(), true}, {"n", I(), false}}, F(), {"const double *", "std::size_t"}, "double");
+}
+Expr gradPairsBody() {
+  Expr x = av("x");
+  Expr inner = fold(ci(0), iv("n"), c(0), "j", "b", add(v("b"), mul(at(x, iv("i")), at(x, iv("j")))));
+  Expr fwd = fold(ci(0), iv("n"), c(0), "i", "a", add(v("a"), inner));
+  Expr binner = fold(ci(0), iv("n"), unit(), "j2", "u2",
+                     effect(addTo(av("d_x"), iv("i2"), at(x, iv("j2"))), effect(addTo(av("d_x"), iv("j2"), at(x, iv("i2"))), unit())));
+  Expr bwd = fold(ci(0), iv("n"), unit(), "i2", "u", binner, true);
+  return let("s", fwd, let("_b", bwd, tup({v("s"), unit()})));
+}
+
+// sum3(const double (&x)[3]): the bound of a C array reference is its size.
+Function primalSum3() { return primalFn("sum3", {{"x", A(), true}}, F(), {"const double (&)[3]"}, "double"); }
+Expr gradSum3Body() {
+  Expr fwd = fold(ci(0), Size::make(av("x")), c(0), "i", "s", add(v("s"), at(av("x"), iv("i"))));
+  Expr bwd = fold(ci(0), Size::make(av("x")), unit(), "j", "u", effect(addTo(av("d_x"), iv("j"), c(1)), unit()));
+  return let("r", fwd, let("_b", bwd, tup({v("r"), unit()})));
+}
+
+Program arrayProgram() {
+  Program p;
+  p.functions = {primalSsq(),   primalSsqVec(),   primalWsum(),    primalOuter(), primalDbl("dbl"),
+                 primalDbl("dbl2"), primalHorner(), primalFib(),     primalProd(),  primalScale(),
+                 primalSqInto(), primalSqAll(),   primalPairs(),   primalSum3()};
+  return p;
+}
+const Function &fn(const Program &p, const std::string &name) { return *p.find(name); }
+
+TEST(PrinterArrays, SumOfSquaresGradient) {
+  Program p = arrayProgram();
+  Function g = genA(fn(p, "ssq"), "$grad", gradSsqBody(iv("n"), iv("n")));
+  EXPECT_EQ(printPrototype(g, p), "double ssq_grad(const double* x, int n, double* d_x);");
+  EXPECT_EQ(printFunction(g, p),
+            "double ssq_grad(const double* x, int n, double* d_x) {\n"
+            "  double acc = 0.0;\n"
+            "  for (long i = 0; i < n; ++i) {\n"
+            "    const double t = x[i];\n"
+            "    acc = acc + t * t;\n"
+            "  }\n"
+            "  for (long j = n - 1; j >= 0; --j) {\n"
+            "    d_x[j] += 2.0 * x[j] * 1.0;\n"
+            "  }\n"
+            "  return acc;\n"
+            "}\n");
+  // std::vector: the adjoint is a vector, the bound its size
+  Expr x = av("x");
+  Function gv = genA(fn(p, "ssqv"), "$grad", gradSsqBody(Size::make(x), Size::make(x)));
+  std::string s = printFunction(gv, p);
+  EXPECT_PRED2(contains, s, "double ssqv_grad(const std::vector<double>& x, std::vector<double>& d_x) {\n");
+  EXPECT_PRED2(contains, s, "  for (long i = 0; i < static_cast<long>(x.size()); ++i) {\n");
+  EXPECT_PRED2(contains, s, "  for (long j = static_cast<long>(x.size()) - 1; j >= 0; --j) {\n");
+}
+
+TEST(PrinterArrays, PullbackWithArrayBuffer) {
+  Program p = arrayProgram();
+  EXPECT_EQ(printFunction(genA(fn(p, "wsum"), "$pullback", wsumPullbackBody()), p),
+            "inline void wsum_pullback(const double* w, double c, int n, double d_return, double* d_w, double* d_c) {\n"
+            "  double a = 0.0;\n"
+            "  for (long i = 0; i < n; ++i) {\n"
+            "    d_w[i] += c * d_return;\n"
+            "    a = a + w[i] * d_return;\n"
+            "  }\n"
+            "  *d_c += a;\n"
+            "}\n");
+  // the caller's vector goes to the helper's pointer parameters as data()
+  EXPECT_EQ(printFunction(genA(fn(p, "outer"), "$grad", gradOuterBody()), p),
+            "double outer_grad(const std::vector<double>& x, double k, int n, std::vector<double>& d_x, double* d_k) {\n"
+            "  const double y = ::wsum(x.data(), k, n);\n"
+            "  double pb_c = 0.0;\n"
+            "  wsum_pullback(x.data(), k, n, k, d_x.data(), &pb_c);\n"
+            "  *d_k += y + pb_c;\n"
+            "  return k * y;\n"
+            "}\n");
+  // a pullback into a buffer is an effect even when nothing reads its result
+  Expr args3[] = {av("x"), v("k"), iv("n")};
+  Function g = genA(fn(p, "outer"), "$grad",
+                    let("pb", Pullback::make("wsum", {args3[0], args3[1], args3[2]}, c(1), Type::tuple({Type::unit(), F()}), {av("d_x")}),
+                        tup({c(0), unit(), c(0)})));
+  EXPECT_PRED2(contains, printFunction(g, p), "  wsum_pullback(x.data(), k, n, 1.0, d_x.data(), &pb_c);\n");
+}
+
+TEST(PrinterArrays, WhileLoop) {
+  Program p = arrayProgram();
+  EXPECT_EQ(printFunction(genA(fn(p, "dbl"), "$grad", gradDblBody(false)), p),
+            "double dbl_grad(double x, double* d_x) {\n"
+            "  double y = x;\n"
+            "  long k = 0;\n"
+            "  while (y < 100.0) {\n"
+            "    y = y * 2.0;\n"
+            "    k = k + 1;\n"
+            "  }\n"
+            "  double d = 1.0;\n"
+            "  for (long i = 0; i < k; ++i) {\n"
+            "    d = d * 2.0;\n"
+            "  }\n"
+            "  *d_x += d;\n"
+            "  return y;\n"
+            "}\n");
+  std::string s = printFunction(genA(fn(p, "dbl2"), "$grad", gradDblBody(true)), p);
+  EXPECT_PRED2(contains, s,
+               "  while (true) {\n"
+               "    const double q = y * y;\n"
+               "    if (!(q < 10000.0)) break;\n"
+               "    y = y * 2.0;\n"
+               "    k = k + 1;\n"
+               "  }\n");
+}
+
+TEST(PrinterArrays, TupleStateFold) {
+  Program p = arrayProgram();
+  EXPECT_EQ(printFunction(genA(fn(p, "horner"), "$grad", gradHornerBody()), p),
+            "double horner_grad(const double* c, double x, int n, double* d_x) {\n"
+            "  double p = 0.0;\n"
+            "  double dp = 0.0;\n"
+            "  for (long i = n - 1; i >= 0; --i) {\n"
+            "    dp = dp * x + p;\n"
+            "    p = p * x + c[i];\n"
+            "  }\n"
+            "  *d_x += dp;\n"
+            "  return p;\n"
+            "}\n");
+  std::string s = printFunction(genA(fn(p, "fib"), "$grad", gradFibBody()), p);
+  EXPECT_PRED2(contains, s,
+               "  for (long i = 0; i < n; ++i) {\n"
+               "    const double b_next = a + b;\n"
+               "    const double db_next = da + db;\n"
+               "    a = b;\n"
+               "    b = b_next;\n"
+               "    da = db;\n"
+               "    db = db_next;\n"
+               "  }\n");
+  // a state component nobody reads is not computed
+  TypeP pt = Type::tuple({F(), F()});
+  Expr r = fold(ci(0), iv("n"), tup({c(0), c(1)}), "i", "st",
+                tup({add(Proj::make(v("st", pt), 0), v("x")), mul(Proj::make(v("st", pt), 1), v("x"))}));
+  std::string s2 = printFunction(genA(fn(p, "fib"), "$grad", let("r", r, tup({Proj::make(v("r", pt), 0), c(1)}))), p);
+  EXPECT_PRED2(contains, s2, "  double st_0 = 0.0;\n  for (long i = 0; i < n; ++i) {\n    st_0 = st_0 + x;\n  }\n");
+  EXPECT_PRED2(lacks, s2, "st_1");
+}
+
+TEST(PrinterArrays, TapeWrittenThenRead) {
+  Program p = arrayProgram();
+  EXPECT_EQ(printFunction(genA(fn(p, "prod"), "$grad", gradProdBody()), p),
+            "double prod_grad(const std::vector<double>& x, std::vector<double>& d_x) {\n"
+            "  std::vector<double> tape(x.size());\n"
+            "  double acc = 1.0;\n"
+            "  for (long i = 0; i < static_cast<long>(x.size()); ++i) {\n"
+            "    tape[i] = acc;\n"
+            "    acc = acc * x[i];\n"
+            "  }\n"
+            "  double suf = 1.0;\n"
+            "  for (long j = static_cast<long>(x.size()) - 1; j >= 0; --j) {\n"
+            "    d_x[j] += tape[j] * suf;\n"
+            "    suf = suf * x[j];\n"
+            "  }\n"
+            "  return acc;\n"
+            "}\n");
+}
+
+TEST(PrinterArrays, VoidFunctionsWithOutputs) {
+  Program p = arrayProgram();
+  EXPECT_EQ(printFunction(genA(fn(p, "scale"), "$grad", gradScaleBody()), p),
+            "void scale_grad(const double* x, double* out, double k, int n, double* d_x, double* d_out, double* d_k) {\n"
+            "  for (long i = 0; i < n; ++i) {\n"
+            "    out[i] = k * x[i];\n"
+            "  }\n"
+            "  double a = 0.0;\n"
+            "  for (long j = n - 1; j >= 0; --j) {\n"
+            "    const double g = d_out[j];\n"
+            "    d_x[j] += k * g;\n"
+            "    a = a + x[j] * g;\n"
+            "  }\n"
+            "  *d_k += a;\n"
+            "}\n");
+  EXPECT_EQ(printFunction(genA(fn(p, "sq_into"), "$pullback", sqIntoPullbackBody()), p),
+            "inline void sq_into_pullback(const double* x, [[maybe_unused]] double* out, int n, double* d_x, double* d_out) {\n"
+            "  for (long i = 0; i < n; ++i) {\n"
+            "    d_x[i] += 2.0 * x[i] * d_out[i];\n"
+            "  }\n"
+            "}\n");
+  EXPECT_EQ(printFunction(genA(fn(p, "sq_all"), "$grad", gradSqAllBody()), p),
+            "void sq_all_grad(const double* x, double* out, int n, double* d_x, double* d_out) {\n"
+            "  ::sq_into(x, out, n);\n"
+            "  sq_into_pullback(x, out, n, d_x, d_out);\n"
+            "}\n");
+}
+
+TEST(PrinterArrays, NestedLoopsUnsignedAndCArrays) {
+  Program p = arrayProgram();
+  std::string s = printFunction(genA(fn(p, "pairs"), "$grad", gradPairsBody()), p);
+  EXPECT_EQ(s,
+            "double pairs_grad(const double* x, std::size_t n, double* d_x) {\n"
+            "  double a = 0.0;\n"
+            "  for (long i = 0; i < static_cast<long>(n); ++i) {\n"
+            "    double b = 0.0;\n"
+            "    for (long j = 0; j < static_cast<long>(n); ++j) {\n"
+            "      b = b + x[i] * x[j];\n"
+            "    }\n"
+            "    a = a + b;\n"
+            "  }\n"
+            "  for (long i2 = static_cast<long>(n) - 1; i2 >= 0; --i2) {\n"
+            "    for (long j2 = 0; j2 < static_cast<long>(n); ++j2) {\n"
+            "      d_x[i2] += x[j2];\n"
+            "      d_x[j2] += x[i2];\n"
+            "    }\n"
+            "  }\n"
+            "  return a;\n"
+            "}\n");
+  std::string s3 = printFunction(genA(fn(p, "sum3"), "$grad", gradSum3Body()), p);
+  EXPECT_PRED2(contains, s3, "double sum3_grad(const double (&x)[3], double* d_x) {\n");
+  EXPECT_PRED2(contains, s3, "  for (long i = 0; i < 3; ++i) {\n");
+  EXPECT_PRED2(contains, s3, "    d_x[j] += 1.0;\n");
+  // a pointer does not know its size
+  Function bad = genA(fn(p, "ssq"), "$grad", gradSsqBody(Size::make(av("x")), iv("n")));
+  EXPECT_THROW(printFunction(bad, p), IRError);
+}
+
+TEST(PrinterArrays, EffectsAreKeptAndOrdered) {
+  Program p = arrayProgram();
+  Expr x = av("x"), dx = av("d_x");
+  // one shared read of d_x[0] before and after a store to it: read twice
+  Expr r = at(dx, ci(0));
+  Expr cond = Prim::make(Op::Lt, {at(x, ci(0)), c(0)});
+  Expr body =
+      let("t1", add(r, c(1)),
+          effect(setAt(dx, ci(0), c(5)),
+                 let("t2", add(r, c(1)),
+                     // stores under ifs whose value is the unit
+                     effect(If::make(cond, effect(addTo(dx, ci(1), v("t1")), unit()), unit()),
+                            effect(If::make(cond, unit(), effect(addTo(dx, ci(2), neg(v("t2"))), unit())),
+                                   // a store of += 0 does nothing; a loop with a dead state is dropped
+                                   effect(addTo(dx, ci(3), c(0)),
+                                          let("dead", fold(ci(0), iv("n"), c(0), "i", "z", add(v("z"), at(x, iv("i")))),
+                                              tup({c(0), unit()}))))))));
+  std::string s = printFunction(genA(fn(p, "ssq"), "$grad", body), p);
+  EXPECT_EQ(s,
+            "double ssq_grad(const double* x, [[maybe_unused]] int n, double* d_x) {\n"
+            "  const double tmp = d_x[0];\n"
+            "  const double t1 = tmp + 1.0;\n"
+            "  d_x[0] = 5.0;\n"
+            "  const double tmp_1 = d_x[0];\n"
+            "  const double t2 = tmp_1 + 1.0;\n"
+            "  const bool cond = x[0] < 0.0;\n"
+            "  if (cond) {\n"
+            "    d_x[1] += t1;\n"
+            "  }\n"
+            "  if (!cond) {\n"
+            "    d_x[2] -= t2;\n"
+            "  }\n"
+            "  return 0.0;\n"
+            "}\n");
+  // a read of x shared before, in and after a loop that writes d_x only
+  Expr rx = at(x, ci(0));
+  Expr loop = fold(ci(0), iv("n"), unit(), "i", "u", effect(addTo(dx, iv("i"), mul(rx, c(2))), unit()));
+  std::string s2 =
+      printFunction(genA(fn(p, "ssq"), "$grad", let("a", add(rx, c(1)), let("_l", loop, tup({add(rx, v("a")), unit()})))), p);
+  EXPECT_EQ(s2,
+            "double ssq_grad(const double* x, int n, double* d_x) {\n"
+            "  const double tmp = x[0];\n"
+            "  const double a = tmp + 1.0;\n"
+            "  for (long i = 0; i < n; ++i) {\n"
+            "    d_x[i] += tmp * 2.0;\n"
+            "  }\n"
+            "  return tmp + a;\n"
+            "}\n");
+}
+
 // ------------------------------------------------------------ compile ----
 
 std::string run(const std::string &cmd) {
@@ -434,6 +883,28 @@ std::string run(const std::string &cmd) {
   int rc = pclose(pipe);
   if (rc != 0) out += "\n[exit status " + std::to_string(rc) + "]";
   return out;
+}
+
+// Compiles `code` with every host compiler (-Wall -Wextra -Werror) and
+// checks what it prints.
+void compileAndRun(const std::string &code, const std::string &expected) {
+  char dir[] = "/tmp/unfad_printer_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string src = std::string(dir) + "/gen.cpp";
+  std::ofstream(src) << code;
+  int compilers = 0;
+  for (std::string cxx : {"g++", "clang++"}) {
+    if (std::system(("command -v " + cxx + " >/dev/null 2>&1").c_str()) != 0) continue;
+    ++compilers;
+    std::string exe = std::string(dir) + "/gen_" + cxx.substr(0, 3);
+    std::string log = run(cxx + " -std=c++17 -Wall -Wextra -Werror -o " + exe + " " + src + " 2>&1");
+    EXPECT_EQ(log, "") << cxx << " failed on:\n" << code;
+    if (log.empty()) {
+      EXPECT_EQ(run(exe), expected) << cxx << " on:\n" << code;
+    }
+  }
+  EXPECT_GT(compilers, 0);
+  std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
 TEST(Printer, GeneratedCodeCompilesAndIsRight) {
@@ -477,6 +948,73 @@ int main() {
   }
   EXPECT_GT(compilers, 0);
   std::system(("rm -rf " + std::string(dir)).c_str());
+}
+
+TEST(PrinterArrays, GeneratedCodeCompilesAndIsRight) {
+  Program p = arrayProgram();
+  Expr x = av("x");
+  std::string code = "#include <cmath>\n#include <cstddef>\n#include <cstdio>\n#include <vector>\n"
+                     "double wsum(const double* w, double c, int n) {\n"
+                     "  double s = 0;\n  for (int i = 0; i < n; ++i) s += w[i] * c;\n  return s;\n}\n"
+                     "void sq_into(const double* x, double* out, int n) {\n"
+                     "  for (int i = 0; i < n; ++i) out[i] = x[i] * x[i];\n}\n";
+  code += printFunction(genA(fn(p, "ssq"), "$grad", gradSsqBody(iv("n"), iv("n"))), p);
+  code += printFunction(genA(fn(p, "ssqv"), "$grad", gradSsqBody(Size::make(x), Size::make(x))), p);
+  code += printFunction(genA(fn(p, "wsum"), "$pullback", wsumPullbackBody()), p);
+  code += printFunction(genA(fn(p, "outer"), "$grad", gradOuterBody()), p);
+  code += printFunction(genA(fn(p, "dbl"), "$grad", gradDblBody(false)), p);
+  code += printFunction(genA(fn(p, "dbl2"), "$grad", gradDblBody(true)), p);
+  code += printFunction(genA(fn(p, "horner"), "$grad", gradHornerBody()), p);
+  code += printFunction(genA(fn(p, "fib"), "$grad", gradFibBody()), p);
+  code += printFunction(genA(fn(p, "prod"), "$grad", gradProdBody()), p);
+  code += printFunction(genA(fn(p, "scale"), "$grad", gradScaleBody()), p);
+  code += printFunction(genA(fn(p, "sq_into"), "$pullback", sqIntoPullbackBody()), p);
+  code += printFunction(genA(fn(p, "sq_all"), "$grad", gradSqAllBody()), p);
+  code += printFunction(genA(fn(p, "pairs"), "$grad", gradPairsBody()), p);
+  code += printFunction(genA(fn(p, "sum3"), "$grad", gradSum3Body()), p);
+  code += R"(
+int main() {
+  double x[3] = {1, 2, 3}, dx[3] = {0, 0, 0};
+  double s = ssq_grad(x, 3, dx);
+  std::printf("%g %g %g %g|", s, dx[0], dx[1], dx[2]);
+  std::vector<double> xv{1, 2, 3}, dxv(3);
+  double sv = ssqv_grad(xv, dxv);
+  std::printf("%g %g %g %g|", sv, dxv[0], dxv[1], dxv[2]);
+  std::vector<double> dxo(3);
+  double dk = 0;
+  double o = outer_grad(xv, 0.5, 3, dxo, &dk);
+  std::printf("%g %g %g %g %g|", o, dxo[0], dxo[1], dxo[2], dk);
+  double dd = 0, dd2 = 0;
+  double y = dbl_grad(3, &dd), y2 = dbl2_grad(3, &dd2);
+  std::printf("%g %g|%g %g|", y, dd, y2, dd2);
+  double c[3] = {1, 2, 3}, dh = 0;
+  double h = horner_grad(c, 2, 3, &dh);
+  double df = 0;
+  double fb = fib_grad(0.5, 3, &df);
+  std::printf("%g %g|%g %g|", h, dh, fb, df);
+  std::vector<double> px{2, 3, 4}, dpx(3);
+  double pr = prod_grad(px, dpx);
+  std::printf("%g %g %g %g|", pr, dpx[0], dpx[1], dpx[2]);
+  double out[3], dout[3] = {1, 1, 1}, dxs[3] = {0, 0, 0}, dks = 0;
+  scale_grad(x, out, 2, 3, dxs, dout, &dks);
+  std::printf("%g %g %g %g %g %g %g|", out[0], out[1], out[2], dxs[0], dxs[1], dxs[2], dks);
+  double out2[3], dout2[3] = {1, 0.5, 2}, dxq[3] = {0, 0, 0};
+  sq_all_grad(x, out2, 3, dxq, dout2);
+  std::printf("%g %g %g %g %g %g|", out2[0], out2[1], out2[2], dxq[0], dxq[1], dxq[2]);
+  double dpp[3] = {0, 0, 0};
+  double pp = pairs_grad(x, std::size_t(3), dpp);
+  double d3[3] = {0, 0, 0};
+  double s3 = sum3_grad(x, d3);
+  std::printf("%g %g %g %g|%g %g %g %g\n", pp, dpp[0], dpp[1], dpp[2], s3, d3[0], d3[1], d3[2]);
+}
+)";
+  // d/dx sum x^2 = 2x; outer = k^2 sum x -> (k^2, 2k sum x); dbl: 3 doubles
+  // 6 times -> (192, 2^6); horner 1 + 2x + 3x^2 at 2 -> (17, 14); fib from
+  // (1, 0.5) 3 steps -> (3.5, 3); prod -> products of the others; scale ->
+  // (k x, k d_out, x . d_out); sq_all -> (x^2, 2 x d_out); (sum x)^2 ->
+  // 2 sum x; sum3 -> ones.
+  compileAndRun(code, "14 2 4 6|14 2 4 6|1.5 0.25 0.25 0.25 6|192 64|192 64|17 14|3.5 3|24 12 8 6|"
+                      "2 4 6 2 2 2 6|1 4 9 2 2 12|36 12 12 12|6 1 1 1\n");
 }
 
 } // namespace

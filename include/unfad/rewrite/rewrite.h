@@ -1,0 +1,78 @@
+// Splicing generated gradient blocks into source text, shared by the `unfad`
+// command (tool/unfad.cpp) and the clang plugin (tool/plugin.cpp).
+//
+// Clang-aware (it reads source locations of lowered marked functions) but it
+// links no Clang or LLVM library itself: the command links clang-cpp/LLVM,
+// the plugin gets the symbols from the clang that loads it.
+#pragma once
+
+#include "unfad/frontend/frontend.h"
+#include "unfad/ir/ir.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clang {
+class SourceManager;
+class FileID;
+} // namespace clang
+
+namespace unfad::rewrite {
+
+// Where one generated block goes: right after the '}' of a marked function.
+struct Splice {
+  size_t offset = 0;   // byte offset just after the closing '}'
+  std::string cxxName; // "f" -> block "f_grad"
+  std::string irName;  // key into CodeMap
+};
+
+using CodeMap = std::map<std::string, std::string>; // irName -> generated code
+
+// `#line` directives for compiling a rewritten text instead of the original.
+struct LineDirectives {
+  bool enabled = false;
+  // Presumed name of the original file (lines outside generated blocks map
+  // to it, with their original line numbers).
+  std::string originalName;
+  // Presumed name for the lines of generated blocks; they are numbered as the
+  // physical lines of the rewritten text. Empty: no directive before a block.
+  std::string generatedName;
+  // Start with `#line 1 "<originalName>"` (needed when the rewritten text is
+  // compiled under another file name, e.g. the CMake step's copy).
+  bool atTop = true;
+};
+
+struct Rewrite {
+  std::string text;
+  // (cxxName_grad, "missing" | "stale" | "ok"), relative to the input text
+  std::vector<std::pair<std::string, std::string>> status;
+};
+
+// Inserts (or replaces the existing, possibly stale, block of) every splice
+// whose code is in `code`. Without line directives the result is exactly what
+// `unfad` prints and `unfad -i` writes.
+Rewrite rewrite(const std::string &text, const std::vector<Splice> &splices, const CodeMap &code,
+                const LineDirectives &lines = {});
+
+// The text with the contents of every `// unfad:begin` ... `// unfad:end`
+// block blanked (line structure kept), for parsing without stale blocks.
+std::string blankBlocks(const std::string &text);
+
+// Runs unfad::generate; false (and `error`) on an internal error.
+bool generateCode(const ir::Program &program, CodeMap &code, std::string &error);
+
+// The splices of the marked functions whose body ends in file `fid`.
+std::vector<Splice> splicesIn(const clang::SourceManager &sm, const clang::FileID &fid,
+                              const std::vector<frontend::MarkedFunction> &marked);
+
+// The splices of all marked functions, grouped by the file (FileID) their body
+// ends in.
+std::map<clang::FileID, std::vector<Splice>> splicesByFile(const clang::SourceManager &sm,
+                                                           const std::vector<frontend::MarkedFunction> &marked);
+
+// `"path"` with '"' and '\' escaped, for #line.
+std::string quoteLine(const std::string &path);
+
+} // namespace unfad::rewrite

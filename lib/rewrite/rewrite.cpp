@@ -1,0 +1,153 @@
+#include "unfad/rewrite/rewrite.h"
+
+#include "unfad/driver/pipeline.h"
+
+#include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
+#include <exception>
+
+namespace unfad::rewrite {
+namespace {
+
+bool usesCRLF(const std::string &text) {
+  size_t n = text.find('\n');
+  return n != std::string::npos && n > 0 && text[n - 1] == '\r';
+}
+
+std::string withEOL(const std::string &code, const std::string &nl) {
+  std::string out;
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (code[i] == '\r' && i + 1 < code.size() && code[i + 1] == '\n') continue;
+    if (code[i] == '\n') out += nl;
+    else out += code[i];
+  }
+  if (!out.empty() && (out.size() < nl.size() || out.compare(out.size() - nl.size(), nl.size(), nl) != 0)) out += nl;
+  return out;
+}
+
+std::string beginMarker(const std::string &cxx) { return "// unfad:begin " + cxx + "_grad"; }
+std::string endMarker(const std::string &cxx) { return "// unfad:end " + cxx + "_grad"; }
+
+// An existing block right after `pos` (whitespace only in between): its end
+// (just after the end marker), or npos.
+size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &cxx) {
+  size_t j = pos;
+  while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
+  std::string b = beginMarker(cxx);
+  if (text.compare(j, b.size(), b) != 0) return std::string::npos;
+  size_t after = j + b.size();
+  if (after < text.size() && text[after] != '\n' && text[after] != '\r') return std::string::npos;
+  std::string e = endMarker(cxx);
+  size_t k = text.find(e, after);
+  if (k == std::string::npos) return std::string::npos;
+  return k + e.size();
+}
+
+unsigned lineOf(const std::string &text, size_t pos) {
+  return unsigned(std::count(text.begin(), text.begin() + std::min(pos, text.size()), '\n')) + 1;
+}
+
+} // namespace
+
+std::string quoteLine(const std::string &path) {
+  std::string r = "\"";
+  for (char c : path) {
+    if (c == '"' || c == '\\') r += '\\';
+    r += c;
+  }
+  return r + "\"";
+}
+
+std::string blankBlocks(const std::string &text) {
+  std::string out = text;
+  size_t pos = 0;
+  while ((pos = out.find("// unfad:begin ", pos)) != std::string::npos) {
+    size_t eol = out.find('\n', pos);
+    if (eol == std::string::npos) break;
+    std::string name = out.substr(pos + 15, eol - pos - 15);
+    while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
+    std::string e = "// unfad:end " + name;
+    size_t k = out.find(e, eol);
+    if (k == std::string::npos) break;
+    for (size_t i = eol; i < k; ++i)
+      if (out[i] != '\n' && out[i] != '\r') out[i] = ' ';
+    pos = k + e.size();
+  }
+  return out;
+}
+
+Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, const CodeMap &code,
+                const LineDirectives &lines) {
+  std::string nl = usesCRLF(text) ? "\r\n" : "\n";
+  Rewrite r;
+  std::vector<Splice> splices = splicesIn;
+  std::sort(splices.begin(), splices.end(), [](const Splice &a, const Splice &b) { return a.offset < b.offset; });
+  size_t cur = 0;
+  if (lines.enabled && lines.atTop) r.text += "#line 1 " + quoteLine(lines.originalName) + nl;
+  for (const Splice &s : splices) {
+    auto it = code.find(s.irName);
+    if (it == code.end() || s.offset < cur || s.offset > text.size()) continue;
+    std::string block = nl + beginMarker(s.cxxName) + nl + withEOL(it->second, nl) + endMarker(s.cxxName);
+    size_t end = existingBlockEnd(text, s.offset, s.cxxName);
+    std::string status = "ok";
+    if (end == std::string::npos) {
+      status = "missing";
+      end = s.offset;
+    } else if (text.compare(s.offset, end - s.offset, block) != 0) {
+      status = "stale";
+    }
+    r.status.push_back({s.cxxName + "_grad", status});
+    r.text.append(text, cur, s.offset - cur);
+    if (lines.enabled && !lines.generatedName.empty()) {
+      // The block's lines are numbered as the physical lines of this text:
+      // the directive is on line n+1, the begin marker on line n+2.
+      r.text += nl + "#line ";
+      unsigned n = unsigned(std::count(r.text.begin(), r.text.end(), '\n'));
+      r.text += std::to_string(n + 2) + " " + quoteLine(lines.generatedName);
+    }
+    r.text += block;
+    if (lines.enabled) {
+      // What follows `end` is the rest of the original line holding `end`:
+      // the directive line is followed by exactly that line.
+      r.text += nl + "#line " + std::to_string(lineOf(text, end)) + " " + quoteLine(lines.originalName) + nl;
+    }
+    cur = end;
+  }
+  r.text.append(text, cur, std::string::npos);
+  return r;
+}
+
+bool generateCode(const ir::Program &program, CodeMap &code, std::string &error) {
+  try {
+    for (auto &b : unfad::generate(program)) code[b.markedName] = b.code;
+    return true;
+  } catch (std::exception &e) {
+    error = e.what();
+    return false;
+  }
+}
+
+std::vector<Splice> splicesIn(const clang::SourceManager &sm, const clang::FileID &fid,
+                              const std::vector<frontend::MarkedFunction> &marked) {
+  std::vector<Splice> out;
+  for (auto &m : marked) {
+    auto [f, off] = sm.getDecomposedLoc(m.bodyEnd);
+    if (f != fid) continue;
+    out.push_back({size_t(off) + 1, m.cxxName, m.irName});
+  }
+  return out;
+}
+
+std::map<clang::FileID, std::vector<Splice>> splicesByFile(const clang::SourceManager &sm,
+                                                           const std::vector<frontend::MarkedFunction> &marked) {
+  std::map<clang::FileID, std::vector<Splice>> out;
+  for (auto &m : marked) {
+    auto [f, off] = sm.getDecomposedLoc(m.bodyEnd);
+    if (f.isInvalid()) continue;
+    out[f].push_back({size_t(off) + 1, m.cxxName, m.irName});
+  }
+  return out;
+}
+
+} // namespace unfad::rewrite

@@ -1,0 +1,961 @@
+#!/usr/bin/env python3
+"""Differential fuzzing of unfad's gradients (Python 3 standard library only).
+
+Generates random well-typed C++ functions in unfad's supported subset
+(test/fuzz/gen.py), runs unfad on them, compiles the result with a generated
+driver, and compares every partial derivative with high-order finite
+differences at several random points.
+
+  fuzz.py --unfad build/bin/unfad --count 200 --seed 1 --jobs 2
+  fuzz.py --unfad build/bin/unfad --count 100000 --seed 7 --jobs 2 \
+          --save-cases test/e2e/cases            # the long run
+  fuzz.py --unfad build/bin/unfad --seed 1 --only 137 --print   # show one program
+
+Programs are batched (--batch, default 20 marked functions per file: one
+unfad run, one compile, one driver run); a batch that fails as a whole is
+bisected to find the programs responsible.
+
+Points.  Each program gets --points candidate points (doubles on a 1/64 grid
+in [-2, 2], ints in [0, 3]).  A point is used only if it is far from every
+branch boundary and kink: an instrumented copy of the program (the "probe")
+records every comparison, fabs/fmin/fmax, rounding and int cast: its outcome
+(the path signature) must be the same at every finite-difference stencil
+point, and its distance to the switching point (the margin) at the point
+must be >= 1e-3.  The derivative estimate is the 8th-order central stencil
+    sum_{m=1..4} c_m (f(x+mh) - f(x-mh)) / h,  c = 4/5, -1/5, 4/105, -1/280,
+with h = 2^round(log2(2^-7 max(1,|x|))); the estimates at h and 2h must agree
+(else the point is rejected as ill-conditioned).  Then unfad's partial g must
+satisfy |g - fd| <= 1e-5 max(|g|,|fd|) + 1e-6 max(1, max|f|).
+
+Failures, each classified:
+  unfad-crash        unfad died (signal, assertion, internal error) or hung
+  unfad-diagnostic   unfad rejected a program in the supported subset
+  compile-error      the generated code does not compile
+  runtime-crash      the compiled driver crashed or hung
+  wrong-gradient     a partial derivative disagrees with finite differences
+  primal-mismatch    f_grad does not return f's value
+  generated-warning  g++/clang++ -Wall -Wextra warn about the generated code
+(generator-error: the generated primal program itself does not compile; a
+bug of this script, reported apart.)
+
+A failing program is shrunk (delta debugging over statements and
+expressions: remove statements, inline branches, replace subexpressions by a
+child or a constant) while the failure keeps its kind, and written to --out
+(and with --save-cases DIR as DIR/fuzz_<hash>.cpp, an end-to-end case that
+test/e2e/run_e2e.py runs).  Exit status: 0 no finding, 1 findings, 2 the
+fuzzer itself failed.
+"""
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import gen  # noqa: E402
+
+UNFAD_TIMEOUT = 60
+CXX_TIMEOUT = 180
+RUN_TIMEOUT = 60
+
+KINDS = ["unfad-crash", "unfad-diagnostic", "compile-error", "runtime-crash", "wrong-gradient",
+         "primal-mismatch", "generated-warning", "generator-error"]
+
+# ---------------------------------------------------------------------------
+# Cases
+
+
+class Case:
+    """One program and its candidate points."""
+
+    def __init__(self, index, seed, program, points):
+        self.index = index
+        self.seed = seed
+        self.program = program
+        self.points = points  # list of lists, one value per parameter
+
+    def with_program(self, prog):
+        return Case(self.index, self.seed, prog, self.points)
+
+
+def program_seed(seed, index):
+    return f"unfad-fuzz:{seed}:{index}"
+
+
+def make_case(seed, index, features, npoints):
+    s = program_seed(seed, index)
+    prog = gen.generate(s, features)
+    rng = random.Random(s + ":points")
+    points = []
+    for _ in range(npoints):
+        pt = []
+        for _, t in prog.params:
+            if t == "double":
+                pt.append(rng.randint(-128, 128) / 64.0)
+            else:
+                pt.append(rng.randint(0, 3))
+        points.append(pt)
+    return Case(index, s, prog, points)
+
+
+# ---------------------------------------------------------------------------
+# Driver
+
+PROBE_RUNTIME = r"""
+static unsigned long long fzp_sig = 0;
+static double fzp_margin = 1e300;
+static inline void fzp_note(long long v, double dist) {
+  fzp_sig = fzp_sig * 1000003ULL + static_cast<unsigned long long>(v) + 0x9e37ULL;
+  const double d = std::fabs(dist);
+  if (d < fzp_margin) fzp_margin = d;
+}
+static inline bool fzp_c(bool r, double diff, bool floating) {
+  fzp_note(r ? 1 : 0, floating ? diff : 1e300);
+  return r;
+}
+static inline double fzp_fabs(double x) { fzp_note(x < 0, x); return std::fabs(x); }
+static inline double fzp_fmin(double a, double b) { fzp_note(a < b, a - b); return std::fmin(a, b); }
+static inline double fzp_fmax(double a, double b) { fzp_note(a < b, a - b); return std::fmax(a, b); }
+static inline double fzp_near(double x, double y) {
+  // note y (the discrete result) and the distance of x to the nearest jump
+  const double n = std::nearbyint(x);
+  fzp_note(static_cast<long long>(y), x - n);
+  return y;
+}
+static inline double fzp_floor(double x) { return fzp_near(x, std::floor(x)); }
+static inline double fzp_ceil(double x) { return fzp_near(x, std::ceil(x)); }
+static inline double fzp_trunc(double x) { return fzp_near(x, std::trunc(x)); }
+static inline double fzp_round(double x) {
+  const double y = std::round(x);
+  fzp_note(static_cast<long long>(y), x - (std::floor(x) + 0.5));
+  return y;
+}
+static inline int fzp_toint(double x) { fzp_near(x, std::trunc(x)); return static_cast<int>(x); }
+
+typedef double (*fz_fn)(const double*, const int*);
+typedef double (*fz_grad_fn)(const double*, const int*, double*);
+
+static double fz_step(double x) {
+  return std::ldexp(1.0, static_cast<int>(std::lround(std::log2(std::ldexp(std::fmax(1.0, std::fabs(x)), -7)))));
+}
+
+static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, int nd,
+                     const double* x0, const int* k) {
+  static const double c[4] = {4.0 / 5.0, -1.0 / 5.0, 4.0 / 105.0, -1.0 / 280.0};
+  double x[16];
+  for (int j = 0; j < nd; ++j) x[j] = x0[j];
+  const double f0 = f(x, k);
+  fzp_sig = 0; fzp_margin = 1e300;
+  const double fp = probe(x, k);
+  const unsigned long long sig0 = fzp_sig;
+  const double margin = fzp_margin;
+  double g[16];
+  for (int j = 0; j < nd; ++j) g[j] = 0.0;
+  const double gv = grad ? grad(x, k, g) : f0;
+  std::printf("P %d %d %.17g %.17g %.17g %.17g", prog, pt, f0, fp, gv, margin);
+  int sigok = 1;
+  for (int j = 0; j < nd; ++j) {
+    const double h = fz_step(x0[j]);
+    double fd[2];
+    double big = std::fabs(f0);
+    for (int s = 0; s < 2; ++s) {
+      const double hs = h * (s + 1);
+      double acc = 0.0;
+      for (int m = 1; m <= 4; ++m) {
+        x[j] = x0[j] + m * hs;
+        const double fp1 = f(x, k);
+        fzp_sig = 0; probe(x, k); if (fzp_sig != sig0) sigok = 0;
+        x[j] = x0[j] - m * hs;
+        const double fm1 = f(x, k);
+        fzp_sig = 0; probe(x, k); if (fzp_sig != sig0) sigok = 0;
+        x[j] = x0[j];
+        acc += c[m - 1] * (fp1 - fm1);
+        big = std::fmax(big, std::fmax(std::fabs(fp1), std::fabs(fm1)));
+      }
+      fd[s] = acc / hs;
+    }
+    std::printf(" %.17g %.17g %.17g %.17g", g[j], fd[0], fd[1], big);
+  }
+  std::printf(" %d\n", sigok);
+}
+"""
+
+
+def param_split(prog):
+    dn = [n for n, t in prog.params if t == "double"]
+    kn = [n for n, t in prog.params if t == "int"]
+    return dn, kn
+
+
+def call_args(prog):
+    di = ki = 0
+    out = []
+    for _, t in prog.params:
+        if t == "double":
+            out.append(f"x[{di}]")
+            di += 1
+        else:
+            out.append(f"k[{ki}]")
+            ki += 1
+    return out
+
+
+def hexlit(v):
+    return float(v).hex()
+
+
+def driver_text(cases, processed_name, with_grad=True):
+    L = ["// generated by test/fuzz/fuzz.py", f'#include "{processed_name}"', "#include <cmath>",
+         "#include <cstdio>", PROBE_RUNTIME]
+    for c in cases:
+        L.append(gen.Renderer(c.program, f"q{c.index}_", probe=True).render(marked=False))
+    for c in cases:
+        p = c.program
+        r = gen.Renderer(p, f"p{c.index}_")
+        q = gen.Renderer(p, f"q{c.index}_")
+        args = ", ".join(call_args(p))
+        dn, kn = param_split(p)
+        i = c.index
+        L.append(f"static double fz_f{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
+                 f"{{ return {r.qualified_fname()}({args}); }}")
+        L.append(f"static double fz_q{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
+                 f"{{ return {q.qualified_fname()}({args}); }}")
+        if with_grad:
+            gargs = ", ".join(call_args(p) + [f"&g[{j}]" for j in range(len(dn))])
+            L.append(f"static double fz_g{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
+                     f"double* g) {{ return {r.qualified_fname()}_grad({gargs}); }}")
+    L.append("int main() {")
+    for c in cases:
+        p = c.program
+        dn, kn = param_split(p)
+        i = c.index
+        for j, pt in enumerate(c.points):
+            xs = [v for v, (_, t) in zip(pt, p.params) if t == "double"]
+            ks = [int(v) for v, (_, t) in zip(pt, p.params) if t == "int"]
+            L.append("  {")
+            L.append(f"    static const double x[] = {{{', '.join(hexlit(v) for v in xs)}}};")
+            L.append(f"    static const int k[] = {{{', '.join(str(v) for v in ks) if ks else '0'}}};")
+            g = f"fz_g{i}" if with_grad else "nullptr"
+            L.append(f"    fz_check({i}, {j}, fz_f{i}, fz_q{i}, {g}, {len(xs)}, x, k);")
+            L.append("  }")
+    L.append("  return 0;")
+    L.append("}")
+    return "\n".join(L) + "\n"
+
+
+def batch_text(cases):
+    out = ["// generated by test/fuzz/fuzz.py", "#include <unfad/unfad.h>", "", "#include <cmath>", ""]
+    for c in cases:
+        out.append(f"// ---- program {c.index} ({c.seed})")
+        out.append(gen.Renderer(c.program, f"p{c.index}_").render())
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Running
+
+
+class Result:
+    def __init__(self, kind, detail="", points=None, sig=None):
+        self.kind = kind  # "ok", "no-valid-point", or one of KINDS
+        self.detail = detail
+        self.points = points or []  # indices of valid points
+        self.bad_points = []  # indices of points that show the failure
+        self.sig = sig or kind
+
+    def failed(self):
+        return self.kind in KINDS
+
+
+def run(cmd, cwd, timeout):
+    for attempt in range(10):
+        try:
+            return run1(cmd, cwd, timeout)
+        except OSError:  # e.g. unfad being relinked by a concurrent build
+            if attempt == 9:
+                raise
+            time.sleep(3)
+
+
+def run1(cmd, cwd, timeout):
+    try:
+        r = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=timeout)
+        return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace"), False
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace")
+        err = (e.stderr or b"").decode(errors="replace")
+        return -999, out, err, True
+
+
+def generated_warnings(processed_path, stderr):
+    """(program index, message) for every compiler warning inside a generated
+    block, unless the program's own (primal) code has a warning of the same
+    kind (the generated code then only inherits it, e.g. a tautological
+    comparison the generator wrote)."""
+    owner = {}  # line -> (program, generated?)
+    cur_prog = None
+    in_block = False
+    with open(processed_path) as f:
+        for n, line in enumerate(f, 1):
+            m = re.match(r"// ---- program (\d+)", line)
+            if m:
+                cur_prog = int(m.group(1))
+            m = re.match(r"\s*//\s*unfad:begin\s+p(\d+)_", line)
+            if m:
+                cur_prog, in_block = int(m.group(1)), True
+            elif re.match(r"\s*//\s*unfad:end\b", line):
+                in_block = False
+            elif cur_prog is not None:
+                owner[n] = (cur_prog, in_block)
+    gen_w, primal_flags = [], set()
+    for m in re.finditer(r"^(?:\./)?processed\.cpp:(\d+):\d+: warning: (.*?)(\[-W[^\]]*\])?$", stderr, re.M):
+        n = int(m.group(1))
+        if n not in owner:
+            continue
+        prog, generated = owner[n]
+        flag = m.group(3) or ""
+        if generated:
+            gen_w.append((prog, flag, f"processed.cpp:{n}: warning: {m.group(2)}{flag}"))
+        else:
+            primal_flags.add((prog, flag))
+    return [(p, msg) for p, flag, msg in gen_w if (p, flag) not in primal_flags]
+
+
+def mutate(text):
+    """--mutate (self-test): scale every adjoint update of x0 by 1.0001."""
+    return re.sub(r"\*d_x0 \+= ", "*d_x0 += 1.0001 * ", text)
+
+
+def tail(text, n=40):
+    lines = text.splitlines()
+    if len(lines) > n:
+        lines = [f"... ({len(lines) - n} lines omitted)"] + lines[-n:]
+    return "\n".join(lines)
+
+
+def normalize_msg(msg):
+    m = re.sub(r"\bp\d+_|\bq\d+_|\bfuzz_[0-9a-f]+_", "", msg)
+    m = re.sub(r"\b[tmcvxka]\d+\b", "V", m)
+    m = re.sub(r"\d+", "N", m)
+    return m.strip()
+
+
+class Fuzzer:
+    def __init__(self, args):
+        self.a = args
+        self.unfad = os.path.abspath(args.unfad)
+        self.include = os.path.abspath(args.include)
+        self.lock = threading.Lock()
+        self.stats = {"programs": 0, "unfad_runs": 0, "compiles": 0, "points_checked": 0,
+                      "points_rejected": 0, "no_valid_point": 0}
+
+    def bump(self, k, n=1):
+        with self.lock:
+            self.stats[k] += n
+
+    def unfad_flags(self):
+        return ["--", "-std=c++17", "-I" + self.include]
+
+    def cxx_cmd(self, cxx, src, exe):
+        return [cxx, "-std=c++17", "-O" + str(self.a.opt), "-Wall", "-Wextra", "-I" + self.include, "-I.",
+                src, "-o", exe] + self.a.cxxflags
+
+    # -- one batch -----------------------------------------------------------
+    def evaluate(self, cases, with_grad=True):
+        """Results for each case (by index), bisecting batch-level failures."""
+        work = tempfile.mkdtemp(prefix="unfad-fuzz-", dir=self.a.tmpdir)
+        try:
+            return self._evaluate(cases, work, with_grad)
+        finally:
+            if not self.a.keep:
+                shutil.rmtree(work, ignore_errors=True)
+
+    def split(self, cases, with_grad):
+        h = len(cases) // 2
+        res = self.evaluate(cases[:h], with_grad)
+        res.update(self.evaluate(cases[h:], with_grad))
+        return res
+
+    def _evaluate(self, cases, work, with_grad):
+        src = os.path.join(work, "batch.cpp")
+        with open(src, "w") as f:
+            f.write(batch_text(cases))
+        processed = "batch.cpp"
+        if with_grad:
+            self.bump("unfad_runs")
+            rc, out, err, to = run([self.unfad, "batch.cpp"] + self.unfad_flags(), work, UNFAD_TIMEOUT)
+            if rc != 0:
+                if len(cases) > 1:
+                    return self.split(cases, with_grad)
+                return {cases[0].index: self.classify_unfad(rc, err, to, cases[0])}
+            if self.a.mutate:
+                out = mutate(out)
+            with open(os.path.join(work, "processed.cpp"), "w") as f:
+                f.write(out)
+            processed = "processed.cpp"
+        with open(os.path.join(work, "driver.cpp"), "w") as f:
+            f.write(driver_text(cases, processed, with_grad))
+        outputs = []
+        warned = {}  # program index -> warnings in its generated code
+        for cxx in self.compilers():
+            exe = os.path.join(work, "driver_" + os.path.basename(cxx).replace("+", "x"))
+            self.bump("compiles")
+            rc, out, err, to = run(self.cxx_cmd(cxx, "driver.cpp", exe), work, CXX_TIMEOUT)
+            if rc != 0:
+                if len(cases) > 1:
+                    return self.split(cases, with_grad)
+                if with_grad:
+                    prim = self.evaluate(cases, with_grad=False)[cases[0].index]
+                    if prim.kind == "generator-error":
+                        return {cases[0].index: prim}
+                    return {cases[0].index: Result(
+                        "compile-error", f"{cxx} failed on unfad's output:\n" + tail(err, 60),
+                        sig="compile-error")}
+                return {cases[0].index: Result("generator-error", f"{cxx}:\n" + tail(err, 60))}
+            if with_grad:
+                for i, w in generated_warnings(os.path.join(work, processed), err):
+                    warned.setdefault(i, []).append(f"[{cxx}] {w}")
+            rc, out, err, to = run([exe], work, RUN_TIMEOUT)
+            if rc != 0:
+                if len(cases) > 1:
+                    return self.split(cases, with_grad)
+                what = "timed out" if to else f"exit code {rc}"
+                kind = "runtime-crash" if with_grad else "generator-error"
+                return {cases[0].index: Result(kind, f"driver ({cxx}) {what}\n" + tail(err))}
+            outputs.append((cxx, out))
+        res = {}
+        for c in cases:
+            res[c.index] = self.judge(c, outputs, with_grad)
+            if c.index in warned and res[c.index].kind in ("ok", "no-valid-point"):
+                res[c.index] = Result("generated-warning",
+                                      "-Wall -Wextra warns about the generated code:\n" + "\n".join(warned[c.index][:10]),
+                                      res[c.index].points, sig="generated-warning:" + normalize_msg(
+                                          warned[c.index][0].split("warning:", 1)[-1]))
+        return res
+
+    def compilers(self):
+        cs = [self.a.cxx]
+        if self.a.clangxx:
+            cs.append(self.a.clangxx)
+        return cs
+
+    def classify_unfad(self, rc, err, to, case):
+        if to:
+            return Result("unfad-crash", f"unfad hung (>{UNFAD_TIMEOUT}s)", sig="unfad-crash:hang")
+        crashed = rc < 0 or rc >= 128 or any(
+            s in err for s in ("Assertion", "Stack dump", "internal error", "PLEASE submit", "terminate called",
+                               "Segmentation fault", "AddressSanitizer", "runtime error:"))
+        errs = [l for l in err.splitlines() if "error:" in l]
+        if crashed or not errs:
+            key = next((l for l in err.splitlines() if any(
+                s in l for s in ("Assertion", "internal error", "terminate called", "ERROR:", "error:"))), f"exit {rc}")
+            return Result("unfad-crash", f"unfad exit code {rc}\n" + tail(err),
+                          sig="unfad-crash:" + normalize_msg(key.split("error:")[-1])[:120])
+        # a diagnostic on a program of the supported subset; was the program
+        # itself valid C++?  (a generator bug otherwise)
+        prim = self.evaluate([case], with_grad=False)[case.index]
+        if prim.kind == "generator-error":
+            return prim
+        first = errs[0].split("error:", 1)[1]
+        return Result("unfad-diagnostic", tail(err), sig="unfad-diagnostic:" + normalize_msg(first))
+
+    # -- judging points --------------------------------------------------------
+    def judge(self, case, outputs, with_grad):
+        p = case.program
+        dn, _ = param_split(p)
+        nd = len(dn)
+        valid = []
+        bad = []
+        msgs = []
+        kinds = set()
+        for cxx, out in outputs:
+            rows = [l.split() for l in out.splitlines() if l.startswith(f"P {case.index} ")]
+            if len(rows) != len(case.points):
+                return Result("runtime-crash" if with_grad else "generator-error",
+                              f"driver ({cxx}) printed {len(rows)} rows for {len(case.points)} points")
+            for row in rows:
+                pt = int(row[2])
+                vals = [float(v) for v in row[3:-1]]
+                sigok = row[-1] == "1"
+                f0, fp, gv, margin = vals[0:4]
+                per = [vals[4 + 4 * j: 8 + 4 * j] for j in range(nd)]
+                # (1 ulp apart when the compiler folded a libm call in one copy)
+                if not (abs(fp - f0) <= 1e-12 * max(1.0, abs(f0))) and not (math.isnan(fp) and math.isnan(f0)):
+                    return Result("generator-error", f"probe copy returned {fp}, f returned {f0} at point {pt}")
+                fin = all(math.isfinite(v) for v in [f0] + [q for r in per for q in r[1:]])
+                if not (sigok and fin and margin >= 1e-3 and abs(f0) < 1e8):
+                    continue
+                big = max([abs(f0)] + [r[3] for r in per])
+                ok_fd = True
+                for g, fd1, fd2, _ in per:
+                    if abs(fd1 - fd2) > 1e-7 * max(1.0, abs(fd1)) + 1e-8 * max(1.0, big) or abs(fd1) > 1e8:
+                        ok_fd = False
+                if not ok_fd:
+                    continue
+                if pt not in valid:
+                    valid.append(pt)
+                if not with_grad:
+                    continue
+                where = self.where(case, pt)
+                vt = 1e-12 * max(1.0, abs(f0))
+                if not (abs(gv - f0) <= vt):
+                    kinds.add("primal-mismatch")
+                    msgs.append(f"[{cxx}] {where}: f_grad returned {gv!r} but f returned {f0!r}")
+                    bad.append(pt)
+                for j, (g, fd1, fd2, _) in enumerate(per):
+                    if not (abs(g - fd1) <= 1e-5 * max(abs(g), abs(fd1)) + 1e-6 * max(1.0, big)):
+                        kinds.add("wrong-gradient")
+                        msgs.append(f"[{cxx}] {where}: d/d{dn[j]} = {g!r} but finite differences give "
+                                    f"{fd1!r} (h) / {fd2!r} (2h)")
+                        bad.append(pt)
+        self.bump("points_checked", len(case.points) * len(outputs))
+        self.bump("points_rejected", len(case.points) * len(outputs) - len(valid) * len(outputs))
+        if kinds:
+            kind = "wrong-gradient" if "wrong-gradient" in kinds else "primal-mismatch"
+            r = Result(kind, "\n".join(msgs[:30]), valid, sig=kind)
+            r.bad_points = sorted(set(bad))
+            return r
+        if not valid:
+            return Result("no-valid-point", "", [])
+        return Result("ok", "", valid)
+
+    def where(self, case, pt):
+        vals = ", ".join(f"{n}={v!r}" for (n, _), v in zip(case.program.params, case.points[pt]))
+        return f"f({vals})"
+
+    # -- shrinking -------------------------------------------------------------
+    def shrink(self, case, result, budget):
+        """Greedy delta debugging; returns (case, result, steps, tried, seconds).
+
+        Each round evaluates the one-step reductions of the current program,
+        smallest first, a batch (one unfad run, one compile) at a time, and
+        moves to the smallest one in the first batch that still fails the
+        same way."""
+        t0 = time.time()
+        cur, cur_res = case, result
+        steps = 0
+        tried = 0
+        B = max(4, self.a.batch)
+        while time.time() - t0 < budget:
+            seen = set()
+            cands = []
+            for p in candidates(cur.program):
+                if not gen.check_program(p):
+                    continue
+                key = gen.Renderer(p, "").render()
+                if key in seen:
+                    continue
+                seen.add(key)
+                cands.append((p.size(), len(cands), p))
+            cands.sort(key=lambda t: (t[0], t[1]))
+            found = None
+            for s in range(0, len(cands), B):
+                if time.time() - t0 > budget:
+                    break
+                chunk = [cur.with_program(p) for _, _, p in cands[s:s + B]]
+                for k, c in enumerate(chunk):
+                    c.index = 100000 + k
+                tried += len(chunk)
+                res = self.evaluate(chunk)
+                for c in chunk:  # smallest first
+                    r = res[c.index]
+                    if r.failed() and r.sig == cur_res.sig:
+                        found = (c, r)
+                        break
+                if found:
+                    break
+            if not found:
+                break
+            cur, cur_res = found
+            cur.index = case.index
+            steps += 1
+        return cur, cur_res, steps, tried, time.time() - t0
+
+
+# ---------------------------------------------------------------------------
+# Shrinking candidates (in order of preference: bigger cuts first)
+
+
+def stmt_lists(prog):
+    """Every statement list of the program: (owner, list) pairs."""
+    out = []
+
+    def visit(ss):
+        out.append(ss)
+        for s in ss:
+            if s[0] == "if":
+                visit(s[2])
+                visit(s[3])
+
+    visit(prog.body)
+    for h in prog.helpers:
+        if h is not None:
+            visit(h.body)
+    return out
+
+
+def candidates(prog):
+    lists = stmt_lists(prog)
+    # 0. drop runs of statements (halves, quarters, ...), keeping final returns
+    for li, ss in enumerate(lists):
+        n = len(ss)
+        k = n // 2
+        while k >= 2:
+            for st in range(0, n, k):
+                q = prog.copy()
+                qs = stmt_lists(q)[li]
+                end = min(n, st + k)
+                if end == n and is_function_body(q, qs):
+                    end = n - 1
+                if end - st < 2:
+                    continue
+                del qs[st:end]
+                yield q
+            k //= 2
+    # 1. drop statements (not the final return of a function)
+    for li, ss in enumerate(lists):
+        for si in range(len(ss)):
+            q = prog.copy()
+            qs = stmt_lists(q)[li]
+            if si == len(qs) - 1 and qs[si][0] == "return" and is_function_body(q, qs):
+                continue
+            del qs[si]
+            yield q
+    # 2. inline if-statements: then-branch, else-branch; drop the else
+    for li, ss in enumerate(lists):
+        for si, s in enumerate(ss):
+            if s[0] != "if":
+                continue
+            for pick in (2, 3):
+                q = prog.copy()
+                qs = stmt_lists(q)[li]
+                qs[si:si + 1] = qs[si][pick]
+                yield q
+            if s[3]:
+                q = prog.copy()
+                qs = stmt_lists(q)[li]
+                qs[si] = ("if", qs[si][1], qs[si][2], [])
+                yield q
+    if prog.in_ns:
+        q = prog.copy()
+        q.in_ns = False
+        yield q
+    # 3. replace expressions by a child of the same type, or a constant
+    n = count_exprs(prog)
+    for ei in range(n):
+        x = nth_expr(prog, ei)
+        repl = [c for c in x.a if c.t == x.t]
+        if x.t == "double" and not (x.k == "const"):
+            repl.append(gen.cst(0.5))
+        if x.t == "int" and not (x.k == "const"):
+            repl.append(gen.icst(1))
+        if x.t == "double" and x.k != "var":
+            for pn, pt in prog.params[:2]:
+                if pt == "double":
+                    repl.append(gen.var(pn, "double"))
+        for r in repl:
+            q = prog.copy()
+            replace_nth_expr(q, ei, r.copy())
+            yield q
+    # 4. simpler constants
+    for ei in range(n):
+        x = nth_expr(prog, ei)
+        if x.k == "const" and x.t == "double" and x.v not in (0.5, 1.0):
+            q = prog.copy()
+            replace_nth_expr(q, ei, gen.cst(1.0))
+            yield q
+
+
+def is_function_body(prog, ss):
+    return ss is prog.body or any(h is not None and ss is h.body for h in prog.helpers)
+
+
+def expr_slots(prog):
+    """(container, key) for every expression root, in a stable order."""
+    slots = []
+
+    def visit(ss):
+        for i, s in enumerate(ss):
+            if s[0] in ("decl", "assign"):
+                slots.append((ss, i, 3))
+            elif s[0] == "return":
+                slots.append((ss, i, 1))
+            elif s[0] == "if":
+                slots.append((ss, i, 1))
+                visit(s[2])
+                visit(s[3])
+
+    for h in prog.helpers:
+        if h is not None:
+            visit(h.body)
+    visit(prog.body)
+    return slots
+
+
+def all_nodes(prog):
+    """Pre-order (parent, child_index or slot, node) of every expression node."""
+    out = []
+    for slot in expr_slots(prog):
+        ss, i, k = slot
+        root = ss[i][k]
+        stack = [(("slot", slot), root)]
+        while stack:
+            where, x = stack.pop(0)
+            out.append((where, x))
+            for ci, c in enumerate(x.a):
+                stack.append((("child", x, ci), c))
+    return out
+
+
+def count_exprs(prog):
+    return len(all_nodes(prog))
+
+
+def nth_expr(prog, n):
+    return all_nodes(prog)[n][1]
+
+
+def replace_nth_expr(prog, n, new):
+    where, _ = all_nodes(prog)[n]
+    if where[0] == "child":
+        where[1].a[where[2]] = new
+    else:
+        ss, i, k = where[1]
+        s = list(ss[i])
+        s[k] = new
+        ss[i] = tuple(s)
+
+
+# ---------------------------------------------------------------------------
+# Reports and regression cases
+
+
+def standalone(case, res):
+    """The program as an end-to-end case (test/e2e/run_e2e.py format)."""
+    body0 = gen.Renderer(case.program, "").render()
+    h = hashlib.sha1(body0.encode()).hexdigest()[:10]
+    pre = f"fuzz_{h}_"
+    r = gen.Renderer(case.program, pre)
+    code = r.render()
+    pts = list(res.bad_points) or list(res.points)
+    for i in res.points:
+        if i not in pts:
+            pts.append(i)
+    if not pts:
+        pts = list(range(len(case.points)))
+    pts = pts[:4]
+    points = [case.points[i] for i in pts]
+    spec = {"function": pre + "f", "points": [[v if isinstance(v, int) else float(v) for v in p] for p in points],
+            "rtol": 1e-5, "atol": 1e-6,
+            "flags": ["-Wno-unused-parameter", "-Wno-unused-variable", "-Wno-unused-but-set-variable",
+                      "-Wno-unused-but-set-parameter"]}
+    if case.program.in_ns:
+        spec["call"] = r.qualified_fname()
+    detail = "\n".join("   " + l for l in res.detail.splitlines()[:12])
+    head = [
+        f"// Found by test/fuzz/fuzz.py ({case.seed}), shrunk: {res.kind}.",
+        "// At the time it was found:",
+        *["//" + l for l in detail.splitlines()],
+        "#include <unfad/unfad.h>",
+        "",
+        "#include <cmath>",
+        "",
+    ]
+    text = "\n".join(head) + "\n" + code + "\n/* e2e\n" + json.dumps(spec) + "\n*/\n"
+    return h, text
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--unfad", default=os.path.join(REPO, "build", "bin", "unfad"))
+    ap.add_argument("--include", default=os.path.join(REPO, "include"))
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--clangxx", default="", help="also compile and check with this compiler (e.g. clang++-19)")
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--start", type=int, default=0, help="first program index")
+    ap.add_argument("--only", type=int, action="append", help="only these program indices")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=20, help="programs per file (default %(default)s)")
+    ap.add_argument("--points", type=int, default=6, help="candidate points per program")
+    ap.add_argument("--opt", default="0", help="optimisation level of the driver build")
+    ap.add_argument("--cxxflags", default="", help="extra flags for building the driver, one string "
+                    "(e.g. \"-fsanitize=address,undefined\")")
+    ap.add_argument("--features", default="base", help="comma list: base (loops, arrays: later)")
+    ap.add_argument("--no-shrink", action="store_true")
+    ap.add_argument("--shrink-time", type=float, default=240.0, help="seconds per shrink")
+    ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")
+    ap.add_argument("--out", default="", help="directory for findings (default: none, print only)")
+    ap.add_argument("--save-cases", default="", help="write shrunk findings here as fuzz_<hash>.cpp e2e cases")
+    ap.add_argument("--time-limit", type=float, default=0, help="stop starting batches after this many seconds")
+    ap.add_argument("--print", action="store_true", help="print the programs instead of testing them")
+    ap.add_argument("--keep", action="store_true", help="keep temporary directories")
+    ap.add_argument("--selftest", action="store_true",
+                    help="check the checker: with --mutate, most programs must fail with wrong-gradient "
+                         "(and no other kind), and one must shrink to a few statements")
+    ap.add_argument("--mutate", action="store_true",
+                    help="self-test: perturb the generated gradients (every program should fail)")
+    ap.add_argument("--tmpdir", default=None)
+    ap.add_argument("--quiet", "-q", action="store_true")
+    ap.add_argument("--snapshot", action="store_true",
+                    help="run a private copy of unfad (long runs while unfad is being rebuilt)")
+    a = ap.parse_args()
+
+    a.cxxflags = shlex.split(a.cxxflags)
+    features = tuple(a.features.split(","))
+    for f in features:
+        if f != "base" and f not in gen.FEATURE_STMTS:
+            ap.error(f"feature '{f}' is not implemented yet")
+    indices = a.only or list(range(a.start, a.start + a.count))
+    if a.print:
+        for i in indices:
+            c = make_case(a.seed, i, features, a.points)
+            print(f"// program {i} ({c.seed}); points: {c.points}")
+            print(gen.Renderer(c.program, f"p{i}_").render())
+        return 0
+    if not os.path.exists(a.unfad):
+        print(f"fuzz: unfad not found at {a.unfad}", file=sys.stderr)
+        return 2
+
+    snapshot = None
+    if a.snapshot:
+        # a private copy: a concurrent rebuild of unfad does not disturb a long run
+        snapshot = tempfile.mkdtemp(prefix="unfad-fuzz-bin-", dir=a.tmpdir)
+        dst = os.path.join(snapshot, "unfad")
+        shutil.copy2(a.unfad, dst)
+        a.unfad = dst
+    if a.selftest:
+        a.mutate = True
+    try:
+        if a.selftest:
+            return selftest(a, features, indices)
+        return fuzz_main(a, features, indices)
+    finally:
+        if snapshot:
+            shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def selftest(a, features, indices):
+    fz = Fuzzer(a)
+    cases = [make_case(a.seed, i, features, a.points) for i in indices]
+    res = {}
+    for s in range(0, len(cases), a.batch):
+        res.update(fz.evaluate(cases[s:s + a.batch]))
+    kinds = {}
+    for c in cases:
+        kinds.setdefault(res[c.index].kind, []).append(c.index)
+    print("selftest: " + ", ".join(f"{k}: {len(v)}" for k, v in sorted(kinds.items())))
+    wrong = kinds.get("wrong-gradient", [])
+    other = [k for k in kinds if k not in ("wrong-gradient", "ok", "no-valid-point")]
+    if other or len(wrong) < len(cases) // 3:
+        print("selftest: FAIL: the mutated gradients should show as wrong-gradient (and only that)")
+        return 1
+    c = next(c for c in cases if c.index == wrong[0])
+    sc, sr, steps, tried, secs = fz.shrink(c, res[c.index], 120)
+    h, text = standalone(sc, sr)
+    print(f"selftest: program {c.index} shrunk from size {c.program.size()} to {sc.program.size()} "
+          f"in {steps} steps ({tried} candidates, {secs:.1f}s):")
+    print(gen.Renderer(sc.program, "").render())
+    if sc.program.size() > 12 or sr.kind != "wrong-gradient":
+        print("selftest: FAIL: the shrunk program should be tiny")
+        return 1
+    print("selftest: PASS")
+    return 0
+
+
+def fuzz_main(a, features, indices):
+    fz = Fuzzer(a)
+    t0 = time.time()
+    batches = [indices[i:i + a.batch] for i in range(0, len(indices), a.batch)]
+    failures = []  # (case, result)
+    done = 0
+
+    def work(b):
+        if a.time_limit and time.time() - t0 > a.time_limit:
+            return None
+        cases = [make_case(a.seed, i, features, a.points) for i in b]
+        res = fz.evaluate(cases)
+        return cases, res
+
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+        for out in ex.map(work, batches):
+            if out is None:
+                continue
+            cases, res = out
+            done += len(cases)
+            fz.bump("programs", len(cases))
+            for c in cases:
+                r = res[c.index]
+                if r.kind == "no-valid-point":
+                    fz.bump("no_valid_point")
+                if r.failed():
+                    failures.append((c, r))
+                    print(f"FAIL program {c.index} ({c.seed}): {r.kind}\n" + tail(r.detail, 12), flush=True)
+            if not a.quiet:
+                el = time.time() - t0
+                print(f"fuzz: {done}/{len(indices)} programs, {len(failures)} failures, {el:.0f}s", flush=True)
+
+    kinds = {}
+    for c, r in failures:
+        kinds.setdefault(r.kind, []).append(c.index)
+    elapsed = time.time() - t0
+    st = fz.stats
+    print(f"fuzz: seed {a.seed}: {st['programs']} programs in {elapsed:.1f}s "
+          f"({st['unfad_runs']} unfad runs, {st['compiles']} compiles); "
+          f"{st['points_checked'] - st['points_rejected']} of {st['points_checked']} points usable, "
+          f"{st['no_valid_point']} programs without a usable point")
+    for k, v in sorted(kinds.items()):
+        print(f"fuzz: {k}: {len(v)} programs: {v[:30]}{' ...' if len(v) > 30 else ''}")
+
+    # shrink: one per (kind, signature), up to --max-shrink
+    seen_sigs = set()
+    saved = set()
+    nshrunk = 0
+    for c, r in failures:
+        if a.no_shrink or nshrunk >= a.max_shrink:
+            break
+        if r.kind == "generator-error" or r.sig in seen_sigs:
+            continue
+        seen_sigs.add(r.sig)
+        nshrunk += 1
+        before = c.program.size()
+        sc, sr, steps, tried, secs = fz.shrink(c, r, a.shrink_time)
+        h, text = standalone(sc, sr)
+        print(f"\n==== program {c.index} ({c.seed}): {r.kind}, shrunk from size {before} to "
+              f"{sc.program.size()} in {steps} steps ({tried} candidates, {secs:.0f}s) -> fuzz_{h}.cpp")
+        print(text)
+        if h in saved:
+            continue
+        saved.add(h)
+        for d in (a.out, a.save_cases):
+            if d:
+                os.makedirs(d, exist_ok=True)
+                with open(os.path.join(d, f"fuzz_{h}.cpp"), "w") as f:
+                    f.write(text)
+    if not a.no_shrink and failures:
+        print(f"fuzz: shrunk {nshrunk} failure(s) (one per distinct signature)")
+    if any(r.kind == "generator-error" for _, r in failures):
+        for c, r in failures:
+            if r.kind == "generator-error":
+                print(f"fuzz: generator error in program {c.index}:\n{tail(r.detail, 20)}")
+        return 2
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

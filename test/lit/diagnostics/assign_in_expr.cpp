@@ -1,0 +1,11 @@
+// an assignment inside an expression: an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
+// RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
+// RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
+// RUN: diff %s %t.cpp
+#include <unfad/unfad.h>
+UNFAD_GRADIENT double f(double x) {
+  double y = 0;
+// CHECK: assign_in_expr.cpp:[[@LINE+1]]:23: error: cannot differentiate 'f': assignment inside an expression is not supported (use a separate statement)
+  const double z = (y = 2 * x) + 1;
+  return z * y;
+}

@@ -1,0 +1,2 @@
+#include "inc/bad_header.h"
+int main() { return 0; }

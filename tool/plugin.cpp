@@ -1,0 +1,503 @@
+// unfad-plugin.so: the clang plugin.
+//
+//   clang++-19 -fplugin=<build>/lib/unfad-plugin.so -c model.cpp
+//
+// With the plugin loaded, `f_grad` is defined in the translation unit right
+// after every marked `f` (in the main file or in a file it #includes), with the
+// text `unfad -i` would write, and nothing is written to disk.
+//
+// Design. The plugin is an AddBeforeMainAction: clang runs the action the
+// command line asked for (-c, -S, -emit-llvm, -fsyntax-only, with -MD, ...)
+// unchanged, and calls the plugin when that action creates its AST consumers,
+// i.e. after the preprocessor and the main file's entry are set up but before
+// a single token is lexed. At that point the plugin
+//   1. parses the main file (and what it includes) once more, separately, with
+//      a copy of this compiler invocation (same flags, same resource dir, same
+//      target), as -fsyntax-only, with its diagnostics captured;
+//   2. lowers every marked function (main file and headers), runs unfad's
+//      pipeline and splices the blocks exactly like `unfad` (an up-to-date or
+//      stale block that is already there is replaced, never duplicated), plus
+//      `#line` directives so that all other lines keep their file and number;
+//   3. gives the rewritten texts to this compilation's SourceManager: headers
+//      are overridden before they are first read; the main file, whose entry
+//      already exists, is overridden and entered afresh as the main file.
+// If lowering fails, its diagnostics (`file:line:col: error: cannot
+// differentiate 'f': ...`) are reported through this compilation's
+// DiagnosticsEngine, so the compile fails.
+//
+// -E is a preprocessor-only action: clang creates no AST consumer for it, so
+// an AddBeforeMainAction is never called. When the command line has -E (read
+// from /proc/self/cmdline when the library is loaded), the plugin is instead a
+// ReplaceAction that does what clang's -E action does (print the preprocessed
+// input), after doing the same generation in BeginInvocation and remapping
+// the rewritten files through the PreprocessorOptions. So `-E` output
+// contains the generated blocks, exactly as the compile sees them.
+//
+// Arguments (-fplugin-arg-unfad-<arg>):
+//   dump=<ir|unf|reverse|optimized>  print that stage to stderr
+//   dump-format=<text|json>          format of dump (default text)
+//   no-line-directives               splice without #line directives
+//   help                             print this list to stderr
+#include "unfad/driver/pipeline.h"
+#include "unfad/frontend/frontend.h"
+#include "unfad/rewrite/rewrite.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/FileManager.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Basic/Version.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/FrontendPluginRegistry.h>
+#include <clang/Frontend/Utils.h>
+#include <clang/Lex/HeaderSearch.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#ifndef UNFAD_INCLUDE_DIR
+#define UNFAD_INCLUDE_DIR ""
+#endif
+
+using namespace clang;
+
+namespace {
+
+// ------------------------------------------------------------ version check --
+// The plugin is compiled against one Clang's headers and calls into the clang
+// that loads it: only the same major version is ABI compatible. Checked when
+// the library is loaded, before the plugin registers itself.
+int majorOf(const std::string &fullVersion) {
+  size_t p = fullVersion.find("version ");
+  if (p == std::string::npos) return -1;
+  p += 8;
+  int v = 0;
+  bool any = false;
+  while (p < fullVersion.size() && fullVersion[p] >= '0' && fullVersion[p] <= '9') {
+    v = v * 10 + (fullVersion[p++] - '0');
+    any = true;
+  }
+  return any ? v : -1;
+}
+
+struct VersionCheck {
+  VersionCheck() {
+    std::string running = clang::getClangFullVersion();
+    // For unfad's own tests: pretend to be loaded into another clang.
+    if (const char *fake = std::getenv("UNFAD_PLUGIN_TEST_CLANG_VERSION")) running = fake;
+    int major = majorOf(running);
+    if (major == CLANG_VERSION_MAJOR) return;
+    std::fprintf(stderr,
+                 "error: unfad-plugin.so was built for Clang %d (%s) and cannot be loaded into '%s'; "
+                 "use clang++-%d, or build unfad against this clang\n",
+                 CLANG_VERSION_MAJOR, CLANG_VERSION_STRING, running.c_str(), CLANG_VERSION_MAJOR);
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+};
+VersionCheck versionCheck; // before the registration below (same translation unit: in order)
+
+// Is this a preprocess-only (-E) run? The plugin must decide its action type
+// before it sees the compiler instance, so it reads its own command line: the
+// driver's (cc1 runs in the driver's process) or cc1's (-fno-integrated-cc1),
+// both spell the option "-E".
+bool commandLineHasE() {
+  FILE *f = std::fopen("/proc/self/cmdline", "rb");
+  if (!f) return false;
+  std::string all;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) all.append(buf, n);
+  std::fclose(f);
+  std::vector<std::string> args;
+  size_t start = 0;
+  for (size_t i = 0; i <= all.size(); ++i)
+    if (i == all.size() || all[i] == '\0') {
+      if (i > start) args.push_back(all.substr(start, i - start));
+      start = i + 1;
+    }
+  // options whose value is the next argument (so a "-E" there is a value)
+  static const char *takesValue[] = {"-Xlinker", "-Xassembler", "-Xpreprocessor", "-o", "-MF", "-MT", "-MQ", "-I",
+                                     "-D", "-U", "-include", "-isystem", "-idirafter", "-iquote", "-x", "-L", "-l"};
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] != "-E") continue;
+    bool isValue = false;
+    for (const char *o : takesValue)
+      if (args[i - 1] == o) isValue = true;
+    if (!isValue) return true;
+  }
+  return false;
+}
+const bool preprocessOnlyRun = commandLineHasE();
+
+// ---------------------------------------------------------------- options --
+struct PluginOptions {
+  bool dump = false;
+  unfad::DumpStage stage = unfad::DumpStage::IR;
+  bool json = false;
+  bool lineDirectives = true;
+};
+
+const char *kHelp = "unfad plugin arguments (-fplugin-arg-unfad-<arg>):\n"
+                    "  dump=<ir|unf|reverse|optimized>  print that pipeline stage to stderr\n"
+                    "  dump-format=<text|json>          format of dump (default text)\n"
+                    "  no-line-directives               splice without #line directives\n"
+                    "  help                             print this list\n";
+
+// True while the plugin runs its own (nested) parse: the nested compiler
+// instance must not run the plugin again.
+int nestedDepth = 0;
+
+// unfad's include directory, for <unfad/unfad.h>: <dir of the .so>/../include
+// when installed, else the source tree's include/.
+std::string includeDir() {
+  Dl_info info;
+  if (dladdr((void *)&includeDir, &info) && info.dli_fname) {
+    llvm::SmallString<256> dir(info.dli_fname);
+    llvm::sys::fs::make_absolute(dir);
+    llvm::sys::path::remove_filename(dir);
+    llvm::sys::path::append(dir, "..", "include");
+    llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+    llvm::SmallString<256> header(dir);
+    llvm::sys::path::append(header, "unfad", "unfad.h");
+    if (llvm::sys::fs::exists(header)) return std::string(dir);
+  }
+  return UNFAD_INCLUDE_DIR;
+}
+
+// --------------------------------------------------- diagnostics forwarding --
+// Captures the nested parse's diagnostics. Those of the parse itself are
+// dropped (the real compile reports them again); those of the lowering are
+// re-reported through the real compile's DiagnosticsEngine, at the same file
+// offset.
+class Forwarder : public DiagnosticConsumer {
+public:
+  bool lowering = false;
+  unsigned errors = 0;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic &info) override {
+    if (!lowering || level == DiagnosticsEngine::Ignored) return;
+    llvm::SmallString<256> msg;
+    info.FormatDiagnostic(msg);
+    Pending p;
+    p.level = level == DiagnosticsEngine::Fatal ? DiagnosticsEngine::Error : level;
+    p.message = std::string(msg);
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      SourceManager &ism = info.getSourceManager();
+      auto [fid, off] = ism.getDecomposedLoc(ism.getFileLoc(info.getLocation()));
+      if (OptionalFileEntryRef fe = ism.getFileEntryRefForID(fid)) {
+        p.file = std::string(fe->getName());
+        p.offset = off;
+      }
+    }
+    add(std::move(p));
+  }
+
+  void error(const std::string &message) { add({DiagnosticsEngine::Error, message, "", 0}); }
+
+  // Reports what was collected through the real compile's DiagnosticsEngine
+  // (its diagnostic client must have begun the source file).
+  void flush(CompilerInstance &outer) {
+    DiagnosticsEngine &d = outer.getDiagnostics();
+    for (const Pending &p : pending_) d.Report(outerLocation(outer, p), d.getCustomDiagID(p.level, "%0")) << p.message;
+    pending_.clear();
+  }
+
+private:
+  struct Pending {
+    DiagnosticsEngine::Level level;
+    std::string message;
+    std::string file; // empty: no location
+    unsigned offset = 0;
+  };
+  std::vector<Pending> pending_;
+
+  void add(Pending p) {
+    if (p.level >= DiagnosticsEngine::Error) ++errors;
+    pending_.push_back(std::move(p));
+  }
+
+  static SourceLocation outerLocation(CompilerInstance &outer, const Pending &p) {
+    if (p.file.empty() || !outer.hasSourceManager()) return {};
+    SourceManager &osm = outer.getSourceManager();
+    OptionalFileEntryRef ofe = outer.getFileManager().getOptionalFileRef(p.file);
+    if (!ofe) return {};
+    FileID ofid;
+    OptionalFileEntryRef mainFE = osm.getFileEntryRefForID(osm.getMainFileID());
+    if (mainFE && mainFE->getUniqueID() == ofe->getUniqueID()) ofid = osm.getMainFileID();
+    else ofid = osm.getOrCreateFileID(*ofe, SrcMgr::C_User);
+    if (ofid.isInvalid()) return {};
+    return osm.getLocForStartOfFile(ofid).getLocWithOffset(p.offset);
+  }
+};
+
+// --------------------------------------------------------- nested parse --
+struct Generated {
+  bool ran = false;
+  bool failed = false;            // lowering or generation failed (reported)
+  std::string dumpText;           // with the dump option
+  std::map<std::string, std::string> files; // file name (as the nested parse saw it) -> rewritten text
+};
+
+class GenConsumer : public ASTConsumer {
+public:
+  GenConsumer(CompilerInstance &ci, Forwarder &fwd, const PluginOptions &opts, Generated &out)
+      : ci_(ci), fwd_(fwd), opts_(opts), out_(out) {}
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    out_.ran = true;
+    DiagnosticsEngine &diags = ci_.getDiagnostics();
+    // After a fatal error (a missing #include, ...) the AST is cut short; the
+    // real compile reports the error itself.
+    if (diags.hasFatalErrorOccurred()) return;
+    unfad::ir::Program program;
+    std::vector<unfad::frontend::MarkedFunction> marked;
+    unfad::frontend::Options fo;
+    fo.mainFileOnly = false;
+    // Code after f calls f_grad, which does not exist yet in this parse.
+    fo.lowerDespiteErrors = true;
+    fwd_.lowering = true;
+    bool ok = unfad::frontend::lowerMarkedFunctions(ctx, diags, program, &marked, fo);
+    fwd_.lowering = false;
+    if (!ok) {
+      out_.failed = true;
+      if (fwd_.errors == 0) fwd_.error("unfad: the marked functions could not be differentiated");
+      return;
+    }
+    if (marked.empty()) return;
+    if (opts_.dump) {
+      try {
+        out_.dumpText = unfad::dump(program, opts_.stage, opts_.json);
+      } catch (std::exception &e) {
+        fwd_.error(std::string("internal error in unfad: ") + e.what());
+        out_.failed = true;
+        return;
+      }
+    }
+    unfad::rewrite::CodeMap code;
+    std::string error;
+    if (!unfad::rewrite::generateCode(program, code, error)) {
+      fwd_.error("internal error in unfad: " + error);
+      out_.failed = true;
+      return;
+    }
+    SourceManager &sm = ctx.getSourceManager();
+    for (auto &[fid, splices] : unfad::rewrite::splicesByFile(sm, marked)) {
+      OptionalFileEntryRef fe = sm.getFileEntryRefForID(fid);
+      if (!fe) continue;
+      std::string text = sm.getBufferData(fid).str();
+      unfad::rewrite::LineDirectives ld;
+      ld.enabled = opts_.lineDirectives;
+      ld.atTop = false; // the rewritten text is compiled under its own name
+      ld.originalName = std::string(fe->getName());
+      ld.generatedName = ld.originalName + " (unfad)";
+      std::string rewritten = unfad::rewrite::rewrite(text, splices, code, ld).text;
+      std::string plain = unfad::rewrite::rewrite(text, splices, code).text;
+      if (plain == text) continue; // blocks already there and up to date
+      out_.files[std::string(fe->getName())] = std::move(rewritten);
+    }
+  }
+
+private:
+  CompilerInstance &ci_;
+  Forwarder &fwd_;
+  const PluginOptions &opts_;
+  Generated &out_;
+};
+
+class GenAction : public ASTFrontendAction {
+public:
+  GenAction(Forwarder &fwd, const PluginOptions &opts, Generated &out) : fwd_(fwd), opts_(opts), out_(out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<GenConsumer>(ci, fwd_, opts_, out_);
+  }
+
+private:
+  Forwarder &fwd_;
+  const PluginOptions &opts_;
+  Generated &out_;
+};
+
+// ------------------------------------------------------------- the plugin --
+class UnfadPluginAction : public PluginASTAction {
+public:
+  ActionType getActionType() override { return preprocessOnlyRun ? ReplaceAction : AddBeforeMainAction; }
+
+  bool ParseArgs(const CompilerInstance &cci, const std::vector<std::string> &args) override {
+    if (nestedDepth > 0) return false; // our own nested parse: no plugin there
+    CompilerInstance &ci = const_cast<CompilerInstance &>(cci);
+    addIncludeDir(ci); // even when an argument is wrong: one error, not two
+    DiagnosticsEngine &d = ci.getDiagnostics();
+    auto error = [&](const std::string &m) {
+      d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "unfad plugin: %0")) << m;
+      return false; // clang then skips the plugin; the error fails the compile
+    };
+    for (const std::string &a : args) {
+      if (a == "help") {
+        llvm::errs() << kHelp;
+        continue;
+      }
+      if (a == "no-line-directives") {
+        opts_.lineDirectives = false;
+        continue;
+      }
+      if (a.rfind("dump=", 0) == 0) {
+        if (!unfad::parseDumpStage(a.substr(5), opts_.stage))
+          return error("unknown dump stage '" + a.substr(5) + "' in '-fplugin-arg-unfad-" + a +
+                       "' (expected ir, unf, reverse or optimized)");
+        opts_.dump = true;
+        continue;
+      }
+      if (a.rfind("dump-format=", 0) == 0) {
+        std::string v = a.substr(12);
+        if (v == "json") opts_.json = true;
+        else if (v == "text") opts_.json = false;
+        else return error("unknown dump format '" + v + "' in '-fplugin-arg-unfad-" + a + "' (expected text or json)");
+        continue;
+      }
+      return error("unknown argument '-fplugin-arg-unfad-" + a +
+                   "' (expected dump=<stage>, dump-format=<text|json>, no-line-directives or help)");
+    }
+    return true;
+  }
+
+  // AddBeforeMainAction: called when the real action creates its consumers.
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
+    if (nestedDepth == 0 && !preprocessOnlyRun) runBeforeMain(ci);
+    return std::make_unique<ASTConsumer>();
+  }
+
+  // ReplaceAction (-E): generate before anything is set up, remap, then print
+  // the preprocessed input like clang's PrintPreprocessedAction.
+  bool usesPreprocessorOnly() const override { return preprocessOnlyRun; }
+  bool BeginInvocation(CompilerInstance &ci) override {
+    if (!preprocessOnlyRun || nestedDepth > 0) return true;
+    const FrontendInputFile &input = getCurrentInput();
+    if (!input.isFile() || input.getFile() == "-") return true;
+    Generated gen;
+    generate(ci, std::string(input.getFile()), input.getKind(), gen);
+    for (auto &[name, text] : gen.files)
+      ci.getPreprocessorOpts().addRemappedFile(name, llvm::MemoryBuffer::getMemBufferCopy(text, name).release());
+    return true;
+  }
+  bool BeginSourceFileAction(CompilerInstance &ci) override {
+    fwd_.flush(ci); // the diagnostic client is ready now
+    return true;
+  }
+  void ExecuteAction() override {
+    CompilerInstance &ci = getCompilerInstance();
+    std::unique_ptr<llvm::raw_ostream> os = ci.createDefaultOutputFile(false, getCurrentFileOrBufferName());
+    if (!os) return;
+    DoPrintPreprocessedInput(ci.getPreprocessor(), os.get(), ci.getPreprocessorOutputOpts());
+  }
+
+private:
+  void addIncludeDir(CompilerInstance &ci) {
+    // <unfad/unfad.h> without flags, as with the command: after all other
+    // include directories (like -idirafter).
+    std::string dir = includeDir();
+    if (dir.empty()) return;
+    if (ci.hasPreprocessor()) {
+      if (auto ref = ci.getFileManager().getOptionalDirectoryRef(dir))
+        ci.getPreprocessor().getHeaderSearchInfo().AddSystemSearchPath(
+            DirectoryLookup(*ref, SrcMgr::C_User, /*isFramework=*/false));
+    } else {
+      ci.getHeaderSearchOpts().AddPath(dir, frontend::After, false, false);
+    }
+  }
+
+  // The nested parse: a copy of this invocation, as -fsyntax-only, with no
+  // outputs, on `file`.
+  void generate(CompilerInstance &ci, const std::string &file, InputKind kind, Generated &gen) {
+    auto inv = std::make_shared<CompilerInvocation>(ci.getInvocation());
+    FrontendOptions &fe = inv->getFrontendOpts();
+    fe.ProgramAction = frontend::ParseSyntaxOnly;
+    fe.ActionName.clear();
+    fe.OutputFile.clear();
+    fe.Plugins.clear();
+    fe.AddPluginActions.clear();
+    fe.PluginArgs.clear();
+    fe.ShowStats = false;
+    fe.StatsFile.clear();
+    fe.TimeTracePath.clear();
+    fe.DisableFree = false;
+    fe.Inputs.clear();
+    fe.Inputs.emplace_back(file, kind);
+    inv->getDependencyOutputOpts() = DependencyOutputOptions();
+    inv->getDiagnosticOpts().ErrorLimit = 0;
+    inv->getDiagnosticOpts().ShowCarets = false; // no "N errors generated."
+    inv->getPreprocessorOpts().addMacroDef("__UNFAD__=1");
+    // unfad's include directory: in -E mode ParseArgs added it to the
+    // options copied here; otherwise to the live HeaderSearch only.
+    std::string incDir = includeDir();
+    if (!incDir.empty() && ci.hasPreprocessor())
+      inv->getHeaderSearchOpts().AddPath(incDir, frontend::After, false, false);
+
+    CompilerInstance nested(ci.getPCHContainerOperations());
+    nested.setInvocation(inv);
+    nested.createDiagnostics(&fwd_, /*ShouldOwnClient=*/false);
+    if (ci.hasFileManager()) nested.createFileManager(ci.getFileManager().getVirtualFileSystemPtr());
+    else nested.createFileManager(createVFSFromCompilerInvocation(*inv, nested.getDiagnostics()));
+    GenAction action(fwd_, opts_, gen);
+    ++nestedDepth;
+    nested.ExecuteAction(action);
+    --nestedDepth;
+    if (!gen.dumpText.empty()) llvm::errs() << gen.dumpText;
+    if (gen.failed) gen.files.clear();
+  }
+
+  void runBeforeMain(CompilerInstance &ci) {
+    if (ci.getLangOpts().isCompilingModule()) return; // implicit module builds
+    SourceManager &sm = ci.getSourceManager();
+    OptionalFileEntryRef mainFE = sm.getFileEntryRefForID(sm.getMainFileID());
+    DiagnosticsEngine &diags = ci.getDiagnostics();
+    if (!mainFE || ci.getFrontendOpts().Inputs.empty()) {
+      diags.Report(diags.getCustomDiagID(DiagnosticsEngine::Warning,
+                                         "unfad plugin: the input is not a file; no gradients are generated"));
+      return;
+    }
+    Generated gen;
+    generate(ci, std::string(mainFE->getName()), ci.getFrontendOpts().Inputs.front().getKind(), gen);
+    fwd_.flush(ci);
+
+    // Hand the rewritten texts to this compilation.
+    FileManager &fm = ci.getFileManager();
+    for (auto &[name, text] : gen.files) {
+      OptionalFileEntryRef ref = fm.getOptionalFileRef(name);
+      if (!ref) continue;
+      auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, name);
+      if (ref->getUniqueID() == mainFE->getUniqueID()) {
+        // The main file's entry was created with the size of the file on
+        // disk: enter the new contents as a new main file.
+        sm.overrideFileContents(*mainFE, std::move(buffer));
+        sm.setMainFileID(sm.createFileID(*mainFE, SourceLocation(), SrcMgr::C_User));
+      } else {
+        sm.overrideFileContents(*ref, std::move(buffer));
+      }
+    }
+  }
+
+  PluginOptions opts_;
+  Forwarder fwd_;
+};
+
+} // namespace
+
+static FrontendPluginRegistry::Add<UnfadPluginAction>
+    registration("unfad", "define f_grad after every function marked UNFAD_GRADIENT");
