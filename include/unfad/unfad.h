@@ -11,6 +11,11 @@
 #ifndef UNFAD_UNFAD_H
 #define UNFAD_UNFAD_H
 
+// Generated gradients use these (math functions, tapes and buffers).
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #if defined(__clang__)
 #define UNFAD_GRADIENT __attribute__((annotate("unfad_gradient")))
 #define UNFAD_GRADIENT_WRT(...) __attribute__((annotate("unfad_gradient_wrt:" #__VA_ARGS__)))

@@ -122,6 +122,7 @@ private:
   std::unordered_map<std::string, Expr> buffers_;
   // Sizes of local arrays (their contents can be saved and restored).
   std::unordered_map<std::string, Expr> sizes_;
+  int recomputing_ = 0; // > 0 inside a local gradient (forward recomputed)
 
 public:
   void setBuffer(const std::string &array, Expr buffer) { buffers_[array] = std::move(buffer); }
@@ -143,6 +144,14 @@ private:
   // Runs the forward part of `in` (UNF^-1, shared with the source
   // translation) and updates the slots.
   void forwardStep(const Instr &in, std::vector<Slot> &stack, Lets &lets) {
+    // Recomputing a body in the reverse sweep need not redo its stores to
+    // parameter arrays: nothing reads them back (outputs are write-only),
+    // and the forward pass already wrote the same values.
+    if (recomputing_ > 0 && in.kind == Instr::Kind::Store)
+      if (auto a = stack[stack.size() - 3].value->as<Var>(); a && !sizes_.count(a->name)) {
+        stack.push_back({ir::Tuple::make({}), in.hint});
+        return;
+      }
     std::vector<Expr> vals = values(stack);
     unf::forwardStep(in, vals, lets, names_);
     if (in.kind == Instr::Kind::Drop) {
@@ -301,7 +310,9 @@ private:
     Lets bl;
     auto zs = cotangentBinders(s);
     Expr Yb = bind(bl, "Y", Lambda::make(zs, ir::Tuple::make(vars(zs))));
+    ++recomputing_;
     build(t, s, &Yb, bl);
+    --recomputing_;
     return wrap(bl, App::make(Yb, cts));
   }
 

@@ -165,6 +165,8 @@ Expr simplify(Op op, std::vector<Expr> a, const TypeP &castTo) {
       if (isConst(a[1], 0)) return a[0];                                  // e + 0 ~> e
       if (auto n = isNeg(a[1])) return Prim::make(Op::Sub, {a[0], n});    // a + -b ~> a - b
       if (auto n = isNeg(a[0])) return Prim::make(Op::Sub, {a[1], n});    // -a + b ~> b - a
+      if (size(a[0]) <= 6 && !mayWrite(a[0]) && print(a[0]) == print(a[1])) // e + e ~> 2 * e
+        return Prim::make(Op::Mul, {Const::make(2.0, t), a[0]});
       break;
     case Op::Sub:
       if (isConst(a[1], 0)) return a[0];                                  // e - 0 ~> e
@@ -214,6 +216,7 @@ private:
   std::unordered_map<std::string, Expr> env_;   // static values of variables
   std::unordered_set<std::string> emitted_;     // residual binder names
   std::unordered_map<std::string, std::string> cse_;
+  std::unordered_map<std::string, std::string> memoryKeys_; // cse_ keys that read an array -> the array
   std::vector<std::string> cseLog_;
   std::unordered_map<std::string, int> suffix_;
   Lets *cur_ = nullptr;
@@ -256,6 +259,18 @@ private:
   // Emits `let name = v` (after CSE) and returns the variable.
   Expr emit(const std::string &hint, const Expr &v) {
     std::string key;
+    if (mayWrite(v)) forgetReadsWrittenBy(v);
+    if (auto x = v->as<ir::Index>(); x && x->array->is<Var>()) {
+      key = print(v);
+      auto it = cse_.find(key);
+      if (it != cse_.end()) return Var::make(it->second, v->type);
+      std::string n = residualName(hint);
+      cur_->push_back({n, v});
+      cse_[key] = n;
+      cseLog_.push_back(key);
+      memoryKeys_.insert({key, x->array->as<Var>()->name});
+      return Var::make(n, v->type);
+    }
     if ((v->is<Prim>() || v->is<Call>() || v->is<ir::Size>()) && !readsMemory(v) && !mayWrite(v)) {
       key = print(v);
       auto it = cse_.find(key);
@@ -355,6 +370,18 @@ private:
 
   void bind(const std::string &name, const Expr &v) { env_[name] = atomize(name, v); }
 
+  // The algebraic rules again, after a substitution put constants in.
+  static Expr resimplify(const Expr &e) {
+    struct S : Mutator {
+      Expr visit(const Prim *n, const Expr &self) override {
+        Expr r = Mutator::visit(n, self);
+        auto p = r->as<Prim>();
+        return p ? simplify(p->op, p->args, p->type) : r;
+      }
+    } s;
+    return s.mutate(e);
+  }
+
   // fold with state (s_0..s_n) whose body returns s_k unchanged:
   //   s_k is its initial value throughout ~> substitute it, drop it from
   //   the state (a reduction's adjoint loop carries a constant cotangent).
@@ -412,16 +439,36 @@ private:
       for (int k : kept) es.push_back(rw.mutate(b->as<ir::Tuple>()->elems[k]));
       return ir::Tuple::make(es); // (the whole state returned: nothing kept)
     };
-    Expr body = shrink(f->body);
+    Expr body = resimplify(shrink(f->body));
     std::vector<Expr> out(st->elems.size());
     for (int k : fixed) out[k] = init0[k];
     if (!kept.empty()) {
-      Expr loop = emit(f->state, Fold::make(f->lo, f->hi, ir::Tuple::make(kinit), ns, ns, body, f->reversed));
+      Expr loop = emit(f->state, Fold::make(f->lo, f->hi, ir::Tuple::make(kinit), f->index, ns, body, f->reversed));
       for (size_t j = 0; j < kept.size(); ++j) out[kept[j]] = Proj::make(loop, int(j));
     } else if (mayWrite(body)) {
       emit("_", Fold::make(f->lo, f->hi, ir::Tuple::make({}), f->index, ns, body, f->reversed));
     }
     return ir::Tuple::make(out);
+  }
+
+  // A write invalidates the remembered reads of what it writes (a call
+  // that may write: every remembered read).
+  void forgetReadsWrittenBy(const Expr &v) {
+    std::unordered_set<std::string> written;
+    arraysTouched(v, nullptr, &written);
+    struct C : Visitor {
+      bool call = false;
+      void visit(const Call *) override { call = true; }
+    } c;
+    c.visitExpr(v);
+    for (auto it = memoryKeys_.begin(); it != memoryKeys_.end();) {
+      if (c.call || written.count(it->second)) {
+        cse_.erase(it->first);
+        it = memoryKeys_.erase(it);
+      } else {
+        ++it;
+      }
+    }
   }
 
   // A loop's index and state stay variables (they change every iteration).
@@ -529,6 +576,7 @@ private:
       Expr lo = reify(pe(f->lo)), hi = reify(pe(f->hi)), init = reify(pe(f->init));
       loopBinder(f->index, Type::i64());
       loopBinder(f->state, f->init->type);
+      forgetReadsWrittenBy(f->body); // iteration k+1 sees iteration k's writes
       Expr body = block(f->body);
       return invariantState(Fold::make(lo, hi, init, f->index, f->state, body, f->reversed));
     }
@@ -536,6 +584,7 @@ private:
       auto w = e->as<While>();
       Expr init = reify(pe(w->init));
       loopBinder(w->state, w->init->type);
+      forgetReadsWrittenBy(w->body);
       Expr cond = block(w->cond), body = block(w->body);
       return While::make(init, w->state, cond, body);
     }
@@ -735,6 +784,20 @@ private:
         body = substitute(body, name, value);
         gone[i] = true;
       }
+    }
+    // a[i] += u; a[i] += v  ~>  a[i] += u + v  (one update per element)
+    for (size_t i = 0; i < lets.size(); ++i) {
+      if (gone[i]) continue;
+      auto s1 = lets[i].second->as<Store>();
+      if (!s1 || s1->mode != Store::Mode::Add) continue;
+      size_t j = i + 1;
+      while (j < lets.size() && gone[j]) ++j;
+      if (j == lets.size()) continue;
+      auto s2 = lets[j].second->as<Store>();
+      if (!s2 || s2->mode != Store::Mode::Add || !sameAtom(s1->array, s2->array) || print(s1->index) != print(s2->index))
+        continue;
+      lets[j].second = Store::make(s1->array, s1->index, simplify(Op::Add, {s1->value, s2->value}, nullptr), Store::Mode::Add);
+      gone[i] = true;
     }
     for (size_t i = lets.size(); i-- > 0;)
       if (!gone[i]) body = Let::make(lets[i].first, lets[i].second, body);

@@ -293,3 +293,18 @@ TEST(Loops, StraightLineOverwriteOfALocalArrayInsideABranch) {
   check(p, {Value::of(0.7), Value::of(1.3)});
   check(p, {Value::of(-0.7), Value::of(1.3)});
 }
+
+TEST(Loops, ReadsAreNotReusedAcrossAWriteInALaterIteration) {
+  // a[0] = x; r0 = a[0]; fold i < 3: { s = s + a[0] * y; a[0] = a[0] * y }; return s + r0
+  Expr a = v("a", arr());
+  Expr body = Let::make("t", at(a, ci(0)),
+              Let::make("s2", add(v("s"), mul(v("t"), v("y"))),
+              Let::make("_w", store(a, ci(0), mul(at(a, ci(0)), v("y"))), v("s2"))));
+  Expr f = Let::make("a", NewArray::make(ci(1), f64()),
+           Let::make("_1", store(a, ci(0), v("x")),
+           Let::make("r0", at(a, ci(0)),
+           add(Fold::make(ci(0), ci(3), c(0), "i", "s", body), v("r0")))));
+  Program p;
+  p.functions.push_back(fn("rw", {{"x", f64()}, {"y", f64()}}, f));
+  check(p, {Value::of(0.7), Value::of(1.3)});
+}
