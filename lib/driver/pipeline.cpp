@@ -81,7 +81,7 @@ bool parseDumpStage(const std::string &s, DumpStage &out) {
 
 std::vector<GeneratedBlock> generate(const ir::Program &program) {
   return onLargeStack<std::vector<GeneratedBlock>>([&] {
-    ir::Program gradients = opt::optimize(ad::reverse(program));
+    ir::Program gradients = opt::optimize(ad::reverse(program), &program);
     std::vector<GeneratedBlock> blocks;
     std::set<std::string> emitted;
     for (auto &f : program.functions) {
@@ -129,7 +129,7 @@ std::string dump(const ir::Program &program, DumpStage stage, bool json) {
       return json ? ir::toJson(r).dump(2) + "\n" : ir::print(r);
     }
     case DumpStage::Optimized: {
-      auto r = opt::optimize(ad::reverse(program));
+      auto r = opt::optimize(ad::reverse(program), &program);
       return json ? ir::toJson(r).dump(2) + "\n" : ir::print(r);
     }
     }

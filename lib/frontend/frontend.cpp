@@ -3,8 +3,34 @@
 // Statements are lowered in continuation style: `lowerSeq` turns the rest of
 // a block into the body of the `let` that binds the current statement's new
 // SSA value. An `if` whose branches do not return joins through a tuple of the
-// variables it assigns; an `if` with a return in a branch duplicates the rest
-// of the block into both branches.
+// variables it assigns; an `if` with a return (or a `break`/`continue`) in a
+// branch duplicates the rest of the block into both branches.
+//
+// Arrays and loops, the IR conventions:
+// - Array-like C++ types (pointers to scalars, C arrays, std::vector,
+//   std::array; see ArrayInfo) are `Type::array(elem)` buffers, one IR
+//   variable each, never rebound (no SSA versions). Reads are `Index`, writes
+//   `let _ = Store(...) in ...` (binders "_", "__1", ... from the NameSupply),
+//   `a[i] += v` / `-= v` / `++` are Add stores, `=` / `*=` / `/=` Set stores.
+//   `x.size()` is `Size(x)` for std::vector, the constant N for std::array
+//   and C arrays. Local arrays are `NewArray` (zero-filled), followed by
+//   Stores for their initial elements (a fill value or a copy: a Fold).
+// - Every loop is one Fold (counted `for`, range-based `for`) or While (all
+//   other loops). Its state is the outer variables the loop assigns, in
+//   first-assignment order, then a bool `done` flag when the body can
+//   `break`: a single component is carried bare, several (or none) as a
+//   tuple. The body starts by unpacking the state into fresh lets; after the
+//   loop the final state is unpacked into new SSA versions. After a `break` a
+//   Fold body returns its state unchanged (`if done then s else ...`) and a
+//   While's condition is `!done && c`. `do B while (c)` is B once (bound to
+//   a let) then `while (c) B`.
+// - Param::written is set after lowering from per-function summaries of the
+//   array parameters each function reads/writes (transitively through calls),
+//   and the recompute rule is checked there (checkArrays): an array must not
+//   be written after any read of it, in evaluation order, loop bodies counting
+//   twice; an array passed twice to a function that writes it is an error.
+// - A `void` function returns `()` (`Tuple::make({})`); a marked one must write
+//   an active output parameter.
 #include "unfad/frontend/frontend.h"
 #include "unfad/ir/mutator.h"
 
@@ -22,6 +48,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -298,6 +325,10 @@ private:
       QualType pe = pt->getPointeeType();
       if (pe->isFunctionType()) return false;
       out.kind = ArrayInfo::Pointer;
+      if (pe->isArrayType()) {
+        if (loc.isValid()) fail(loc, "multi-dimensional arrays are not supported yet (use a flat array and 'a[i * n + j]')");
+        return false;
+      }
       if (pe.getCanonicalType()->isPointerType()) {
         if (loc.isValid()) fail(loc, "pointers to pointers are not supported ('" + typeStr(t) + "')");
         return false;
@@ -1059,7 +1090,18 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
                                    const std::function<ir::Expr(Env &)> &k) {
   SourceLocation loc = vd->getLocation();
   std::string spelled = "'" + typeStr(vd->getType()) + "'";
-  if (ai.kind == ArrayInfo::Pointer) fail(loc, "pointers are not supported yet (" + spelled + ")");
+  if (ai.kind == ArrayInfo::Pointer) {
+    if (const Expr *init = vd->getInit()) {
+      const Expr *x = init->IgnoreParenImpCasts();
+      if (const auto *c = dyn_cast<ExplicitCastExpr>(x)) x = c->getSubExpr()->IgnoreParenImpCasts();
+      const auto *call = dyn_cast<CallExpr>(x);
+      const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+      if (isa<CXXNewExpr>(x) || (callee && callee->getIdentifier() &&
+                                 llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc"}, callee->getName())))
+        fail(x->getBeginLoc(), "dynamic allocation is not supported (use a local 'std::vector<double> v(n)')");
+    }
+    fail(loc, "pointers are not supported yet (" + spelled + ")");
+  }
   ir::TypeP et = typeOf(ai.elem, loc);
   const Expr *init = vd->getInit();
   if (init)

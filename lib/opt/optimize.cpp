@@ -17,6 +17,7 @@
 #include "unfad/ir/mutator.h"
 
 #include <functional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -805,7 +806,149 @@ private:
   }
 };
 
-static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved) {
+// Fusion of a loop with its adjoint sweep:
+//   let r = fold i in [lo, hi) from s = init -> F
+//   ...                                           (nothing the sweep reads)
+//   let _ = fold j in reversed [lo, hi) from () -> B
+//   ~>  let r = fold i in [lo, hi) from s = init -> (F's lets; B[i/j]; F's result)
+// Valid when the sweep carries no state and only adds into arrays that
+// neither loop reads (+= commutes, so its iterations may run in any order),
+// and the only memory F writes that B reads is what F wrote in the same
+// iteration (the tape of the loop's state). Then one pass computes the
+// value and the gradient, as a person would write it, and CSE shares the
+// forward values with the sweep's recomputation.
+class LoopFusion {
+public:
+  explicit LoopFusion(const std::unordered_set<std::string> &pureCallees) : pure_(pureCallees) {}
+  bool changed = false;
+
+  Expr go(const Expr &e) {
+    if (auto i = e->as<If>()) return If::make(i->cond, go(i->thenE), go(i->elseE));
+    if (auto f = e->as<Fold>()) return Fold::make(f->lo, f->hi, f->init, f->index, f->state, go(f->body), f->reversed);
+    if (auto w = e->as<While>()) return While::make(w->init, w->state, w->cond, go(w->body));
+    if (!e->is<Let>()) return e;
+    std::vector<std::pair<std::string, Expr>> lets;
+    Expr c = e;
+    for (; auto l = c->as<Let>(); c = l->body) lets.push_back({l->name, go(l->value)});
+    Expr body = go(c);
+    for (size_t k = 0; k < lets.size(); ++k) {
+      auto f1 = lets[k].second->as<Fold>();
+      if (!f1) continue;
+      std::unordered_set<std::string> between{lets[k].first};
+      std::vector<Expr> passed; // what the sweep would move before
+      for (size_t m = k + 1; m < lets.size(); ++m) {
+        auto f2 = lets[m].second->as<Fold>();
+        if (f2 && fusable(f1, f2, between) && commutes(f1, f2, passed)) {
+          lets[k].second = fuse(f1, f2);
+          lets.erase(lets.begin() + long(m));
+          changed = true;
+          break;
+        }
+        between.insert(lets[m].first);
+        passed.push_back(lets[m].second);
+      }
+    }
+    for (size_t k = lets.size(); k-- > 0;) body = Let::make(lets[k].first, lets[k].second, body);
+    return body;
+  }
+
+private:
+  const std::unordered_set<std::string> &pure_;
+
+  // Arrays read and written, with the printed indices of reads and stores.
+  struct Access {
+    std::unordered_map<std::string, std::set<std::string>> reads, stores;
+    std::unordered_set<std::string> accumulated; // only += stores / pullback buffers
+    bool setStores = false, unknownCalls = false;
+  };
+  Access access(const Expr &e) {
+    struct A : Visitor {
+      Access *acc;
+      const std::unordered_set<std::string> *pure;
+      static std::string name(const Expr &a) { auto v = a->as<Var>(); return v ? v->name : std::string("?"); }
+      void visit(const Index *n) override { acc->reads[name(n->array)].insert(print(n->index)); Visitor::visit(n); }
+      void visit(const Store *n) override {
+        acc->stores[name(n->array)].insert(print(n->index));
+        if (n->mode == Store::Mode::Add) acc->accumulated.insert(name(n->array));
+        else acc->setStores = true;
+        visitExpr(n->index);
+        visitExpr(n->value);
+      }
+      void visit(const Pullback *n) override {
+        if (!pure->count(n->callee)) acc->unknownCalls |= !n->buffers.empty();
+        for (auto &b : n->buffers) {
+          acc->stores[name(b)].insert("*");
+          acc->accumulated.insert(name(b));
+        }
+        for (auto &a : n->args) if (a->type->isArray()) acc->reads[name(a)].insert("*");
+        Visitor::visit(n);
+      }
+      void visit(const Call *n) override {
+        bool arrays = false;
+        for (auto &a : n->args) if (a->type->isArray()) { arrays = true; acc->reads[name(a)].insert("*"); }
+        if (arrays && !pure->count(n->callee)) acc->unknownCalls = true;
+        Visitor::visit(n);
+      }
+    } a;
+    Access acc;
+    a.acc = &acc;
+    a.pure = &pure_;
+    a.visitExpr(e);
+    return acc;
+  }
+
+  Expr renamed(const Fold *f2, const Fold *f1) {
+    Expr b = substitute(f2->body, f2->index, Var::make(f1->index, Type::i64()));
+    return substitute(b, f2->state, ir::Tuple::make({}));
+  }
+
+  bool fusable(const Fold *f1, const Fold *f2, const std::unordered_set<std::string> &between) {
+    if (!f2->init->type->isUnit() || print(f1->lo) != print(f2->lo) || print(f1->hi) != print(f2->hi)) return false;
+    for (auto &v : freeVars(f2->body))
+      if (between.count(v)) return false;
+    Expr b = renamed(f2, f1);
+    Access fa = access(f1->body), ba = access(b);
+    if (ba.setStores || ba.unknownCalls || fa.unknownCalls) return false;
+    for (auto &[arr, idx] : ba.stores) {
+      if (!ba.accumulated.count(arr) || ba.reads.count(arr) || fa.reads.count(arr) || fa.stores.count(arr)) return false;
+      (void)idx;
+    }
+    // What F writes and B reads: only this iteration's entries.
+    for (auto &[arr, idx] : ba.reads) {
+      auto st = fa.stores.find(arr);
+      if (st == fa.stores.end()) continue;
+      for (auto &i : idx)
+        if (i == "*" || !st->second.count(i) || st->second.size() != 1) return false;
+    }
+    return true;
+  }
+
+  // The sweep may move before `passed` when none of them touches memory
+  // the sweep writes, or writes memory the sweep reads.
+  bool commutes(const Fold *f1, const Fold *f2, const std::vector<Expr> &passed) {
+    Access ba = access(renamed(f2, f1));
+    for (auto &e : passed) {
+      Access pa = access(e);
+      if (pa.unknownCalls) return false;
+      for (auto &[arr, idx] : pa.stores)
+        if (ba.stores.count(arr) || ba.reads.count(arr)) return false;
+      for (auto &[arr, idx] : pa.reads)
+        if (ba.stores.count(arr)) return false;
+    }
+    return true;
+  }
+
+  Expr fuse(const Fold *f1, const Fold *f2) {
+    Expr sweep = renamed(f2, f1);
+    std::function<Expr(const Expr &)> go = [&](const Expr &b) -> Expr {
+      if (auto l = b->as<Let>()) return Let::make(l->name, l->value, go(l->body));
+      return Let::make("_" + f1->index + "_sweep", sweep, b);
+    };
+    return Fold::make(f1->lo, f1->hi, f1->init, f1->index, f1->state, go(f1->body), f1->reversed);
+  }
+};
+
+static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved) {
   PartialEvaluator pe(e, reserved);
   Expr r = pe.run(e);
   // Removing a dead read can leave a tape write-only, whose stores are
@@ -815,25 +958,46 @@ static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved
     r = DeadCode().run(r);
     after = size(r);
   }
+  return r;
+}
+
+static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved,
+                         const std::unordered_set<std::string> &pureCallees = {}) {
+  Expr r = cleanUp(e, reserved);
+  // Fusing outer loops makes their inner loops siblings: repeat.
+  for (int round = 0; round < 4; ++round) {
+    LoopFusion fusion(pureCallees);
+    Expr fused = fusion.go(r);
+    if (!fusion.changed) break;
+    r = cleanUp(fused, reserved); // CSE across the fused halves
+  }
   return SingleUse(reserved).run(r);
 }
 
 Expr optimize(const Expr &e) { return optimizeWith(e, {}); }
 
-Function optimize(const Function &f) {
+static Function optimizeFunction(const Function &f, const std::unordered_set<std::string> &pureCallees) {
   std::vector<std::string> reserved;
   for (auto &p : f.params) {
     reserved.push_back(p.name);
     reserved.push_back("d_" + p.name);
   }
   Function g = f;
-  g.body = optimizeWith(f.body, reserved);
+  g.body = optimizeWith(f.body, reserved, pureCallees);
   return g;
 }
 
-Program optimize(const Program &p) {
+Function optimize(const Function &f) { return optimizeFunction(f, {}); }
+
+Program optimize(const Program &p, const Program *primal) {
+  // Helpers that write none of their parameters: calling them, or their
+  // pullbacks (which only add into buffers), commutes with other += sweeps.
+  std::unordered_set<std::string> pure;
+  if (primal)
+    for (auto &f : primal->functions)
+      if (std::none_of(f.params.begin(), f.params.end(), [](auto &q) { return q.written; })) pure.insert(f.name);
   Program out = p;
-  for (auto &f : out.functions) f = optimize(f);
+  for (auto &f : out.functions) f = optimizeFunction(f, pure);
   return out;
 }
 

@@ -543,6 +543,23 @@ Signature classify(const Function &gen, const Program &primal) {
 
 std::string cxxNameOf(const Function &f) { return f.cxx.name.empty() ? sanitize(f.name) : f.cxx.name; }
 
+// The base of a generated function's name: the C++ name when it is an
+// identifier; an operator gets a spelled-out one (`operator+` ->
+// `operator_plus`, so `operator_plus_pullback`).
+std::string generatedBase(const Function &f) {
+  std::string n = cxxNameOf(f);
+  if (n.rfind("operator", 0) != 0 || n.size() == 8 || identChar(n[8])) return n;
+  static const std::pair<const char *, const char *> ops[] = {
+      {"+=", "plus_assign"}, {"-=", "minus_assign"}, {"*=", "mul_assign"}, {"/=", "div_assign"},
+      {"==", "eq"}, {"!=", "ne"}, {"<=", "le"}, {">=", "ge"}, {"()", "call"}, {"[]", "index"},
+      {"+", "plus"}, {"-", "minus"}, {"*", "mul"}, {"/", "div"}, {"%", "mod"}, {"<", "lt"}, {">", "gt"},
+      {"!", "not"}, {"=", "assign"}};
+  std::string sym = trim(n.substr(8));
+  for (auto &[o, w] : ops)
+    if (sym == o) return std::string("operator_") + w;
+  return sanitize(n);
+}
+
 class FnPrinter {
 public:
   FnPrinter(const Function &gen, const Program &primal) : gen_(gen), primal_(primal) {}
@@ -857,7 +874,7 @@ void FnPrinter::scan(const Expr &e) {
         reserveIdents(f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName);
       break;
     case Kind::Pullback:
-      if (auto f = primal_.find(x->as<Pullback>()->callee)) used_.insert(cxxNameOf(*f) + "_pullback");
+      if (auto f = primal_.find(x->as<Pullback>()->callee)) used_.insert(generatedBase(*f) + "_pullback");
       break;
     case Kind::Lambda: case Kind::App:
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
@@ -1034,7 +1051,7 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   std::string joined;
   for (size_t i = 0; i < args.size(); ++i) joined += (i ? ", " : "") + args[i];
   collectIdents(joined, call.uses);
-  call.line = cxxNameOf(*g) + "_pullback(" + joined + ");";
+  call.line = generatedBase(*g) + "_pullback(" + joined + ");";
   bool writes = call.effect;
   b.push_back(std::move(call));
   if (writes) {
@@ -1533,7 +1550,7 @@ Printed FnPrinter::run() {
       fail("parameter '" + gen_.params[bufAt + k].name + "' of '" + gen_.name + "' is not an adjoint buffer");
 
   scan(gen_.body);
-  std::string fname = cxxNameOf(f) + (sig.isGrad ? "_grad" : "_pullback");
+  std::string fname = generatedBase(f) + (sig.isGrad ? "_grad" : "_pullback");
   used_.insert(fname);
 
   bool spelled = f.cxx.paramTypes.size() == n;
@@ -1655,7 +1672,7 @@ std::string printPrototype(const ir::Function &generated, const ir::Program &pri
 
 std::string cxxName(const ir::Function &generated, const ir::Program &primal) {
   Signature s = classify(generated, primal);
-  return cxxNameOf(*s.primal) + (s.isGrad ? "_grad" : "_pullback");
+  return generatedBase(*s.primal) + (s.isGrad ? "_grad" : "_pullback");
 }
 
 } // namespace unfad::printer

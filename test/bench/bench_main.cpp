@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -43,17 +44,6 @@ std::vector<double> data(size_t n, double lo, double hi, unsigned seed) {
   for (auto &x : v) x = u(gen);
   return v;
 }
-
-// Primal and gradient of one problem: `run(grad)` evaluates once.
-template <class F> void bench(benchmark::State &state, F run, bool grad) {
-  for (auto _ : state) benchmark::DoNotOptimize(run(grad));
-}
-
-#define UNFAD_PAIR(name, size, ...)                                                                                    \
-  benchmark::RegisterBenchmark((std::string(name) + "/" #size "/primal").c_str(),                                   \
-                               [=](benchmark::State &s) { bench(s, __VA_ARGS__, false); });                        \
-  benchmark::RegisterBenchmark((std::string(name) + "/" #size "/gradient").c_str(),                                 \
-                               [=](benchmark::State &s) { bench(s, __VA_ARGS__, true); })
 
 void registerAll() {
   for (int n : {100000, 1000000}) {

@@ -13,12 +13,24 @@ marked UNFAD_GRADIENT / UNFAD_GRADIENT_WRT(...) and a spec in a comment:
 The spec is a JSON object or a list of them, one per tested function:
   function      the marked function's name (its signature is read from the source)
   call          how the driver calls it, if qualified (e.g. "geom::rot"; default: function)
-  points        argument lists (every parameter, passive ones included)
+  points        argument lists (every parameter, passive ones included); array
+                parameters take JSON lists: "points": [[[1, 2, 3], 3, 0.5]] for
+                f(const double* x, int n, double k). Output parameters are left
+                out (or given as null).
+  outputs       {"out": 3}: parameters f writes through (double* out,
+                std::vector<double>& out, ...) and their lengths; the driver
+                allocates them (zeroed). With outputs the harness checks the
+                vector-Jacobian product: for fixed random weights w (fixed
+                seed; w_<name> in formulas) it differentiates
+                phi = f's return value (0 for void) + sum_k w_k out[k]
+                and calls f_grad with d_out = w (fresh for every call).
   expect        hand-derived results: {"at": args, "value": v, "grad": [...], "tol": 1e-4}
-                ("grad" lists the partials of the active parameters, in order)
+                ("grad" lists the partials of the active input parameters, in
+                order; a list for an array parameter)
   value_formula / grad_formula
-                Python expressions in the parameter names (math.* in scope),
-                checked at every point
+                Python expressions in the parameter names (math.* in scope;
+                arrays are lists; sum, range, len too), checked at every
+                point; an array parameter's formula gives a list
   fd            false: no finite-difference check (points at kinks, checked
                 against "expect" only)
   rtol, atol    finite-difference tolerances (defaults 1e-6 and 1e-7*max(1,|f|);
@@ -36,9 +48,20 @@ For each case the harness, in a temporary directory:
   5. runs `unfad --check` (exit 0),
   6. compiles the file plus a generated driver with g++ and clang++-19
      (-std=c++17 -Wall -Wextra -Werror), runs it, and compares f_grad's value
-     with f's, every partial derivative with 4-point central finite differences
-     (f(x-2h) - 8f(x-h) + 8f(x+h) - f(x+2h))/(12h), h ~ 1e-3*max(1,|x|) rounded
-     to a power of two, and with the spec's hand-derived values.
+     with f's, every partial derivative (every element of every active input
+     array) with 4-point central finite differences of phi
+     (phi(x-2h) - 8phi(x-h) + 8phi(x+h) - phi(x+2h))/(12h), h ~ 1e-3*max(1,|x|)
+     rounded to a power of two, and with the spec's hand-derived values. It
+     also checks that f_grad performs f's writes (outputs equal f's), leaves
+     the input arrays unchanged, and adds into the adjoints (a second call with
+     non-zero adjoints must end at start + partial).
+
+Parameters understood: scalars (double, float, integers, bool), `const double*`
+/ `double*`, `const double x[]` / `x[N]`, `const double (&x)[N]`,
+`(const) std::vector<T>&`, `(const) std::array<T, N>&` (T double, float or an
+integer type: integer arrays are passive). Adjoints passed to f_grad: `&d_x`
+for a scalar, a C array for pointers and C arrays, a std::vector / std::array
+for those.
 
 Usage:
   run_e2e.py [--unfad PATH] [--include DIR] [--keep] CASE.cpp...
@@ -382,6 +405,8 @@ def run(cmd, cwd, what, stdin=subprocess.DEVNULL, timeout=None):
         raise Failure(f"{what}: timed out after {timeout}s: {' '.join(cmd)}")
     except FileNotFoundError:
         raise Failure(f"{what}: command not found: {cmd[0]}")
+    except OSError as e:  # e.g. the tool is being relinked (text file busy)
+        raise Failure(f"{what}: cannot run {cmd[0]}: {e}")
     return r
 
 

@@ -329,6 +329,10 @@ def generated_warnings(processed_path, stderr):
             continue
         prog, generated = owner[n]
         flag = m.group(3) or ""
+        if generated and re.search(r"_grad\b.*defined but not used|unused function '\w*_grad'", m.group(2)):
+            # the f_grad of a *static* marked helper the driver does not call:
+            # reported once (issue 4 report), not again on every program
+            continue
         if generated:
             gen_w.append((prog, flag, f"processed.cpp:{n}: warning: {m.group(2)}{flag}"))
         else:
@@ -800,6 +804,8 @@ def main():
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--shrink-time", type=float, default=240.0, help="seconds per shrink")
     ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")
+    ap.add_argument("--per-signature", type=int, default=3,
+                    help="shrink at most this many failures of one kind/message (default %(default)s)")
     ap.add_argument("--out", default="", help="directory for findings (default: none, print only)")
     ap.add_argument("--save-cases", default="", help="write shrunk findings here as fuzz_<hash>.cpp e2e cases")
     ap.add_argument("--time-limit", type=float, default=0, help="stop starting batches after this many seconds")
@@ -922,16 +928,17 @@ def fuzz_main(a, features, indices):
     for k, v in sorted(kinds.items()):
         print(f"fuzz: {k}: {len(v)} programs: {v[:30]}{' ...' if len(v) > 30 else ''}")
 
-    # shrink: one per (kind, signature), up to --max-shrink
-    seen_sigs = set()
+    # shrink: up to --per-signature per (kind, signature), --max-shrink in all;
+    # identical shrunk programs are saved once
+    seen_sigs = {}
     saved = set()
     nshrunk = 0
     for c, r in failures:
         if a.no_shrink or nshrunk >= a.max_shrink:
             break
-        if r.kind == "generator-error" or r.sig in seen_sigs:
+        if r.kind == "generator-error" or seen_sigs.get(r.sig, 0) >= a.per_signature:
             continue
-        seen_sigs.add(r.sig)
+        seen_sigs[r.sig] = seen_sigs.get(r.sig, 0) + 1
         nshrunk += 1
         before = c.program.size()
         sc, sr, steps, tried, secs = fz.shrink(c, r, a.shrink_time)
@@ -948,7 +955,7 @@ def fuzz_main(a, features, indices):
                 with open(os.path.join(d, f"fuzz_{h}.cpp"), "w") as f:
                     f.write(text)
     if not a.no_shrink and failures:
-        print(f"fuzz: shrunk {nshrunk} failure(s) (one per distinct signature)")
+        print(f"fuzz: shrunk {nshrunk} failure(s), saved {len(saved)} distinct reproducer(s)")
     if any(r.kind == "generator-error" for _, r in failures):
         for c, r in failures:
             if r.kind == "generator-error":

@@ -68,7 +68,8 @@ def call(fn, *args):
 
 
 class Helper:
-    def __init__(self, suffix, kind, ret, params, body, recursive=False):
+    def __init__(self, suffix, kind, ret, params, body, recursive=False, marked=False):
+        self.marked = marked  # also UNFAD_GRADIENT (gets its own _grad block)
         self.suffix = suffix
         self.kind = kind
         self.ret = ret
@@ -78,7 +79,7 @@ class Helper:
 
     def copy(self):
         return Helper(self.suffix, self.kind, self.ret, list(self.params), copy_stmts(self.body),
-                      self.recursive)
+                      self.recursive, self.marked)
 
 
 class Program:
@@ -272,6 +273,8 @@ class Renderer:
         self.tmpl = h.kind == "template"
         params = ", ".join(f"{self.tname(t)} {n}" for n, t in h.params)
         head = f"{self.tname(h.ret)} {name}({params})"
+        if h.marked and self.marking:
+            head = "UNFAD_GRADIENT " + head
         if h.kind == "static":
             head = "static " + head
         elif h.kind == "inline":
@@ -292,6 +295,7 @@ class Renderer:
         self.tmpl = False
 
     def render(self, marked=True, only_reachable=True):
+        self.marking = marked
         out = []
         if self.p.uses_v2:
             out.append(f"struct {self.pre}V2 {{")
@@ -775,6 +779,7 @@ class Gen:
             if self.chance(0.15):
                 params.append(("k", "int"))
         h = Helper(f"h{i}", kind, ret, params, [])
+        h.marked = ret == "double" and kind != "template" and params[0][1] == "double" and self.chance(0.15)
         self.helpers.append(h)
         h.body = self.func_body(params, ret, self.rng.randint(0, 3))
         if ret == "V2" or any(t == "V2" for _, t in params):

@@ -415,6 +415,21 @@ TEST(Printer, SharedNodesAreComputedOnce) {
   EXPECT_PRED2(contains, s3, "  const double tmp_2 = x1 * x1;\n  *d_x1 += tmp_2;\n  return tmp + tmp_2;\n");
 }
 
+TEST(Printer, OperatorHelpersGetIdentifierNames) {
+  Program p = program();
+  Function op = primalDot();
+  op.name = "op_plus";
+  op.cxx = info("operator+", "double", {"const Vec3&", "const Vec3&"});
+  p.functions.push_back(op);
+  Function pb = gen(op, "$pullback", dotPullbackBody());
+  EXPECT_EQ(cxxName(pb, p), "operator_plus_pullback");
+  EXPECT_PRED2(contains, printPrototype(pb, p), "inline void operator_plus_pullback(const Vec3& a, const Vec3& b,");
+  Function caller = gen(p.functions[2], "$grad",
+                        let("t", Pullback::make("op_plus", {v("p", vec3()), v("p", vec3())}, v("k"), Type::tuple({vec3(), vec3()})),
+                            tup({c(0), Proj::make(v("t", Type::tuple({vec3(), vec3()})), 0), c(0)})));
+  EXPECT_PRED2(contains, printFunction(caller, p), "  operator_plus_pullback(p, p, k, &t_a, &t_b);\n");
+}
+
 TEST(Printer, RejectsBadInput) {
   Program p = program();
   Function g = gen(p.functions[0], "$grad", tup({v("x1"), c(0)}));

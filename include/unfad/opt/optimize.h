@@ -10,6 +10,8 @@ namespace unfad::opt {
 
 ir::Expr optimize(const ir::Expr &e);
 ir::Function optimize(const ir::Function &f);
-ir::Program optimize(const ir::Program &p);
+// With the primal program, helpers known not to write their arguments let
+// loops calling them (and their pullbacks) be fused with adjoint sweeps.
+ir::Program optimize(const ir::Program &p, const ir::Program *primal = nullptr);
 
 } // namespace unfad::opt

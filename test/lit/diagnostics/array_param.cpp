@@ -1,9 +1,9 @@
-// an array parameter: an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
+// a two-dimensional array parameter: an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
 #include <unfad/unfad.h>
-// CHECK: array_param.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'f': pointer parameter 'p' is not supported yet
-UNFAD_GRADIENT double f(double x, const double p[3]) {
-  return x * p[0];
+// CHECK: array_param.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'f': multi-dimensional arrays are not supported yet
+UNFAD_GRADIENT double f(double x, const double p[3][3]) {
+  return x * p[0][0];
 }

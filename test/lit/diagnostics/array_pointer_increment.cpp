@@ -1,0 +1,14 @@
+// a pointer increment in a loop: an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
+// RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
+// RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
+// RUN: diff %s %t.cpp
+#include <unfad/unfad.h>
+UNFAD_GRADIENT double f(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += x[0];
+// CHECK: array_pointer_increment.cpp:[[@LINE+1]]:6: error: cannot differentiate 'f': pointer arithmetic is not supported (index the array instead: 'x[i]')
+    x++;
+  }
+  return s;
+}
