@@ -640,6 +640,7 @@ private:
     const Expr *bound = nullptr;
     bool reversed = false;
     bool adjust = false; // '<=' (increasing) or '>' (decreasing): the bound is off by one
+    int64_t offset = 0;  // `i + offset < bound`: the bound is really bound - offset
   };
   bool countedShape(const ForStmt *fs, const Env &env, Counted &c);
   ir::Expr lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail);
@@ -1377,10 +1378,22 @@ bool Lowering::countedShape(const ForStmt *fs, const Env &env, Counted &c) {
     const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     return d && d->getDecl() == iv;
   };
+  // `i + k` / `i - k` with a constant k (e.g. `i + 1 < n`)
+  auto ivPlusConst = [&](const Expr *e, int64_t &k) {
+    const auto *a = dyn_cast<BinaryOperator>(e->IgnoreParenImpCasts());
+    if (!a || (a->getOpcode() != BO_Add && a->getOpcode() != BO_Sub) || !isIv(a->getLHS())) return false;
+    Expr::EvalResult r;
+    if (!a->getRHS()->EvaluateAsInt(r, ctx_)) return false;
+    k = r.Val.getInt().getSExtValue();
+    if (a->getOpcode() == BO_Sub) k = -k;
+    return true;
+  };
   const auto *b = dyn_cast<BinaryOperator>(fs->getCond()->IgnoreParens());
   if (!b || !b->isComparisonOp()) return false;
   BinaryOperatorKind op = b->getOpcode();
   if (isIv(b->getLHS())) {
+    c.bound = b->getRHS();
+  } else if (ivPlusConst(b->getLHS(), c.offset)) {
     c.bound = b->getRHS();
   } else if (isIv(b->getRHS())) {
     c.bound = b->getLHS();
@@ -1468,6 +1481,7 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
   ir::TypeP i64 = ir::Type::i64();
   ir::Expr start = convert(lowerExpr(c.index->getInit(), env), i64);
   ir::Expr bound = convert(lowerExpr(c.bound, env), i64);
+  if (c.offset != 0) bound = ir::Prim::make(ir::Op::Sub, {bound, ir::Const::makeInt(c.offset)});
   ir::Expr one = ir::Const::makeInt(1);
   ir::Expr lo, hi;
   if (!c.reversed) {
@@ -1797,7 +1811,8 @@ void Lowering::lowerEntry(size_t i) {
 
 // The reverse sweep recomputes loop bodies (and helpers, through their
 // pullbacks) from the loop state and the arguments, reading the arrays as
-// they are then: an array must not change once it has been read. Checked
+// they are then: a parameter array must not change once it has been read
+// (local arrays are saved and restored by reverse mode). Checked
 // conservatively in evaluation order: a store (or a call that writes) after
 // any read of the same array is an error; loop bodies are walked twice so a
 // read and a store in one loop conflict in either order; the branches of an
@@ -1837,7 +1852,14 @@ void Lowering::orderWalk(const ir::Expr &e, Reads &r, const Entry &en) {
     auto x = e->as<ir::Store>();
     orderWalk(x->index, r, en);
     orderWalk(x->value, r, en);
-    if (auto v = arrayVar(x->array); v && r.count(v->name))
+    // Local arrays may be rewritten: reverse mode saves what a store
+    // overwrites and checkpoints local arrays a loop reads and rewrites.
+    auto isParam = [&](const std::string &n) {
+      for (auto &p : en.fn.params)
+        if (p.name == n && p.type->isArray()) return true;
+      return false;
+    };
+    if (auto v = arrayVar(x->array); v && r.count(v->name) && isParam(v->name))
       checkError(locOf(e.get(), en), en,
                  "array '" + cxxArrayName(en, v->name) + "' is written after it is read (not supported yet)");
     return;

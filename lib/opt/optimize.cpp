@@ -428,6 +428,9 @@ private:
         if (v && v->name == state) return repl[n->index];
         return Mutator::visit(n, self);
       }
+      Expr visit(const Var *n, const Expr &self) override { // the whole state
+        return n->name == state ? ir::Tuple::make(repl) : self;
+      }
     } rw;
     rw.state = f->state;
     for (int k = 0, j = 0; k < int(st->elems.size()); ++k) {

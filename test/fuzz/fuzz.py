@@ -122,6 +122,7 @@ static inline void fzp_note(long long v, double dist) {
   fzp_sig = fzp_sig * 1000003ULL + static_cast<unsigned long long>(v) + 0x9e37ULL;
   const double d = std::fabs(dist);
   if (d < fzp_margin) fzp_margin = d;
+  if (std::isnan(dist)) fzp_margin = 0.0;  // NaN hidden by a comparison or fmin/fmax: reject
 }
 static inline bool fzp_c(bool r, double diff, bool floating) {
   fzp_note(r ? 1 : 0, floating ? diff : 1e300);
@@ -487,6 +488,7 @@ class Fuzzer:
         bad = []
         msgs = []
         kinds = set()
+        worst = 0.0  # largest relative error of a partial
         for cxx, out in outputs:
             rows = [l.split() for l in out.splitlines() if l.startswith(f"P {case.index} ")]
             if len(rows) != len(case.points):
@@ -523,6 +525,8 @@ class Fuzzer:
                     bad.append(pt)
                 for j, (g, fd1, fd2, _) in enumerate(per):
                     if not (abs(g - fd1) <= 1e-5 * max(abs(g), abs(fd1)) + 1e-6 * max(1.0, big)):
+                        rel = abs(g - fd1) / max(abs(g), abs(fd1), 1e-300) if math.isfinite(g) else math.inf
+                        worst = max(worst, rel)
                         kinds.add("wrong-gradient")
                         msgs.append(f"[{cxx}] {where}: d/d{dn[j]} = {g!r} but finite differences give "
                                     f"{fd1!r} (h) / {fd2!r} (2h)")
@@ -531,7 +535,12 @@ class Fuzzer:
         self.bump("points_rejected", len(case.points) * len(outputs) - len(valid) * len(outputs))
         if kinds:
             kind = "wrong-gradient" if "wrong-gradient" in kinds else "primal-mismatch"
-            r = Result(kind, "\n".join(msgs[:30]), valid, sig=kind)
+            sig = kind
+            if kind == "wrong-gradient":
+                # shrinking keeps the class: a gross error stays gross, a small
+                # (possibly rounding) one stays small
+                sig += ":gross" if worst > 1e-2 else ":small"
+            r = Result(kind, "\n".join(msgs[:30]), valid, sig=sig)
             r.bad_points = sorted(set(bad))
             return r
         if not valid:

@@ -1,7 +1,9 @@
 // A damped, driven oscillator x'' = -k x - c x' + sin(t), integrated with the
 // explicit midpoint rule at a fixed step while (t < T). The loss is the energy
 // at the end. T = 1.05 with dt = 0.1 takes 11 steps, and stays at 11 steps
-// under the finite-difference perturbations of T and dt.
+// under the finite-difference perturbations of T and dt. (At T = 2.25, 23
+// steps, the 4-point stencil's truncation error on d/d(dt) reaches 6e-7;
+// smaller steps converge to unfad's value, 0.127557711.)
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -38,7 +40,7 @@ UNFAD_GRADIENT double logistic_euler(double y0, double r, double K, int steps) {
 /* e2e
 [{"function": "oscillator_energy",
   "points": [[1.0, 0.0, 2.0, 0.3, 1.05, 0.1],
-             [-0.5, 0.8, 1.5, 0.1, 2.25, 0.1],
+             [-0.5, 0.8, 1.5, 0.1, 1.25, 0.1],
              [0.3, -0.2, 4.0, 0.5, 0.33, 0.05]]},
  {"function": "logistic_euler",
   "points": [[0.1, 1.5, 2.0, 20], [1.2, 0.8, 1.5, 7], [0.5, 2.0, 1.0, 0]]}]
