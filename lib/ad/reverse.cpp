@@ -375,7 +375,9 @@ private:
       hi = stack[N - 2].value;
     }
     // The tape, and the forward loop that fills it.
-    Expr n = isWhile ? hi : bind(lets, "n", Prim::make(Op::Sub, {hi, lo}));
+    // The trip count, never negative (a loop may start past its bound).
+    Expr n = isWhile ? hi
+                     : bind(lets, "n", If::make(Prim::make(Op::Lt, {lo, hi}), Prim::make(Op::Sub, {hi, lo}), Const::makeInt(0)));
     std::string i = fresh(isWhile ? "iteration" : in.indexName), s = fresh(in.state);
     Expr iv = Var::make(i, Type::i64()), sv = Var::make(s, st);
     Expr at = Prim::make(Op::Sub, {iv, lo});

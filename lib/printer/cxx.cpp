@@ -1629,7 +1629,8 @@ Printed FnPrinter::run() {
   // signature
   Printed out;
   std::string link;
-  if (f.cxx.isStatic) link += "static ";
+  // A static f may be called while f_grad is not: no -Wunused-function.
+  if (f.cxx.isStatic) link += sig.isGrad && !f.cxx.isInline && !f.cxx.isConstexpr ? "[[maybe_unused]] static " : "static ";
   if (!sig.isGrad || f.cxx.isInline || f.cxx.isConstexpr) link += "inline ";
   out.head = link + (sig.isGrad ? ret : std::string("void")) + " " + fname;
   std::vector<std::pair<std::string, std::string>> params; // spelling+name, name

@@ -346,6 +346,26 @@ def mutate(text):
     return re.sub(r"\*d_x0 \+= ", "*d_x0 += 1.0001 * ", text)
 
 
+def first_error(err):
+    m = re.search(r"error: (.*)", err)
+    if not m:
+        return ""
+    msg = re.sub(r"[‘’'`][^‘’'`]*[‘’'`]", "X", m.group(1))  # drop names
+    return normalize_msg(msg)[:100]
+
+
+def errors_first(err, n=24):
+    """The compiler's error lines (with a little context), not its warnings."""
+    lines = err.splitlines()
+    keep = []
+    for i, l in enumerate(lines):
+        if ": error:" in l or "error:" in l[:40]:
+            keep += lines[max(0, i - 1):i + 6]
+        if len(keep) >= n:
+            break
+    return "\n".join(keep[:n]) if keep else tail(err, n)
+
+
 def tail(text, n=40):
     lines = text.splitlines()
     if len(lines) > n:
@@ -429,9 +449,9 @@ class Fuzzer:
                     if prim.kind == "generator-error":
                         return {cases[0].index: prim}
                     return {cases[0].index: Result(
-                        "compile-error", f"{cxx} failed on unfad's output:\n" + tail(err, 60),
-                        sig="compile-error")}
-                return {cases[0].index: Result("generator-error", f"{cxx}:\n" + tail(err, 60))}
+                        "compile-error", f"{cxx} failed on unfad's output:\n" + errors_first(err),
+                        sig="compile-error:" + first_error(err))}
+                return {cases[0].index: Result("generator-error", f"{cxx}:\n" + errors_first(err))}
             if with_grad:
                 for i, w in generated_warnings(os.path.join(work, processed), err):
                     warned.setdefault(i, []).append(f"[{cxx}] {w}")

@@ -254,7 +254,7 @@ TEST(Printer, IfValuedLet) {
   Program p = program();
   Function g = gen(p.functions[3], "$grad", gradHBody());
   EXPECT_EQ(printFunction(g, p),
-            "static double h_grad(double x, double* d_x) {\n"
+            "[[maybe_unused]] static double h_grad(double x, double* d_x) {\n"
             "  const bool c = x > 0.0;\n"
             "  double t_0;\n"
             "  double t_1;\n"
