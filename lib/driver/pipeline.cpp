@@ -95,7 +95,9 @@ std::vector<GeneratedBlock> generate(const ir::Program &program) {
       std::vector<const ir::Function *> pullbacks;
       for (auto &h : helpers) {
         auto pb = gradients.find(ir::pullbackFunctionName(h));
-        if (pb && emitted.insert(pb->name).second) pullbacks.push_back(pb);
+        // Emitted once per namespace: a block in another namespace cannot
+        // see it.
+        if (pb && emitted.insert(f.cxx.enclosingNamespace + "::" + pb->name).second) pullbacks.push_back(pb);
       }
       // Prototypes first: pullbacks of recursive helpers call each other.
       for (auto pb : pullbacks) b.code += printer::printPrototype(*pb, program) + "\n";

@@ -951,6 +951,137 @@ private:
   }
 };
 
+// Structural equality up to the names of bound variables (α-equivalence).
+class AlphaEqual {
+public:
+  bool operator()(const Expr &a, const Expr &b) { return eq(a, b); }
+
+private:
+  std::unordered_map<std::string, std::string> bound_; // a's binder -> b's binder
+
+  bool eqAll(const std::vector<Expr> &a, const std::vector<Expr> &b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!eq(a[i], b[i])) return false;
+    return true;
+  }
+  bool eq(const Expr &a, const Expr &b) {
+    if (a->kind != b->kind || !sameType(a->type, b->type)) return false;
+    switch (a->kind) {
+    case Kind::Var: {
+      auto it = bound_.find(a->as<Var>()->name);
+      return (it == bound_.end() ? a->as<Var>()->name : it->second) == b->as<Var>()->name;
+    }
+    case Kind::Const: return a->as<Const>()->fvalue == b->as<Const>()->fvalue;
+    case Kind::Prim: return a->as<Prim>()->op == b->as<Prim>()->op && eqAll(a->as<Prim>()->args, b->as<Prim>()->args);
+    case Kind::Let: {
+      auto x = a->as<Let>(), y = b->as<Let>();
+      if (!eq(x->value, y->value)) return false;
+      bound_[x->name] = y->name;
+      return eq(x->body, y->body);
+    }
+    case Kind::If: {
+      auto x = a->as<If>(), y = b->as<If>();
+      return eq(x->cond, y->cond) && eq(x->thenE, y->thenE) && eq(x->elseE, y->elseE);
+    }
+    case Kind::Tuple: return eqAll(a->as<ir::Tuple>()->elems, b->as<ir::Tuple>()->elems);
+    case Kind::Proj: return a->as<Proj>()->index == b->as<Proj>()->index && eq(a->as<Proj>()->tuple, b->as<Proj>()->tuple);
+    case Kind::Call: return a->as<Call>()->callee == b->as<Call>()->callee && eqAll(a->as<Call>()->args, b->as<Call>()->args);
+    case Kind::Index:
+      return eq(a->as<ir::Index>()->array, b->as<ir::Index>()->array) && eq(a->as<ir::Index>()->index, b->as<ir::Index>()->index);
+    case Kind::Size: return eq(a->as<ir::Size>()->array, b->as<ir::Size>()->array);
+    case Kind::Fold: {
+      auto x = a->as<Fold>(), y = b->as<Fold>();
+      if (x->reversed != y->reversed || !eq(x->lo, y->lo) || !eq(x->hi, y->hi) || !eq(x->init, y->init)) return false;
+      bound_[x->index] = y->index;
+      bound_[x->state] = y->state;
+      return eq(x->body, y->body);
+    }
+    case Kind::While: {
+      auto x = a->as<While>(), y = b->as<While>();
+      if (!eq(x->init, y->init)) return false;
+      bound_[x->state] = y->state;
+      return eq(x->cond, y->cond) && eq(x->body, y->body);
+    }
+    default: return false; // effects and continuations are never shared
+    }
+  }
+};
+
+// CSE of whole loops and of calls to helpers that write nothing: a later
+// let computing what an earlier one in the same block computed (up to
+// bound names), with nothing in between writing what it reads, reuses it.
+// After fusion, this is what removes the sweep's recomputation of inner
+// loops the forward half already ran.
+class LoopCSE {
+public:
+  explicit LoopCSE(const std::unordered_set<std::string> &pure) : pure_(pure) {}
+  bool changed = false;
+
+  Expr go(const Expr &e) {
+    if (auto i = e->as<If>()) return If::make(i->cond, go(i->thenE), go(i->elseE));
+    if (auto f = e->as<Fold>()) return Fold::make(f->lo, f->hi, f->init, f->index, f->state, go(f->body), f->reversed);
+    if (auto w = e->as<While>()) return While::make(w->init, w->state, w->cond, go(w->body));
+    if (!e->is<Let>()) return e;
+    std::vector<std::pair<std::string, Expr>> lets;
+    Expr c = e;
+    for (; auto l = c->as<Let>(); c = l->body) lets.push_back({l->name, go(l->value)});
+    Expr body = go(c);
+    for (size_t m = 0; m < lets.size(); ++m) {
+      const Expr &v = lets[m].second;
+      if (!(v->is<Fold>() || v->is<While>() || v->is<Call>()) || !shareable(v)) continue;
+      std::unordered_set<std::string> reads;
+      arraysTouched(v, &reads, nullptr);
+      for (size_t k = m; k-- > 0;) {
+        const Expr &u = lets[k].second;
+        if (u->kind == v->kind && AlphaEqual()(u, v)) {
+          Expr same = Var::make(lets[k].first, u->type);
+          for (size_t j = m + 1; j < lets.size(); ++j) lets[j].second = substitute(lets[j].second, lets[m].first, same);
+          body = substitute(body, lets[m].first, same);
+          lets[m].second = same;
+          changed = true;
+          break;
+        }
+        // Stop at a write to what v reads, or an unknown call.
+        std::unordered_set<std::string> w;
+        arraysTouched(u, nullptr, &w);
+        bool blocked = false;
+        for (auto &a : reads) blocked |= w.count(a) > 0;
+        if (blocked || (mayWrite(u) && !shareable(u) && hasCall(u))) break;
+      }
+    }
+    for (size_t k = lets.size(); k-- > 0;) body = Let::make(lets[k].first, lets[k].second, body);
+    return body;
+  }
+
+private:
+  const std::unordered_set<std::string> &pure_;
+  static bool hasCall(const Expr &e) {
+    struct C : Visitor { bool found = false; void visit(const Call *) override { found = true; } } c;
+    c.visitExpr(e);
+    return c.found;
+  }
+  // Pure: no stores, and calls only to helpers that write nothing.
+  bool shareable(const Expr &e) {
+    struct P : Visitor {
+      const std::unordered_set<std::string> *pure;
+      bool ok = true;
+      void visit(const Store *) override { ok = false; }
+      void visit(const Pullback *) override { ok = false; }
+      void visit(const NewArray *) override { ok = false; }
+      void visit(const Call *n) override {
+        bool arrays = false;
+        for (auto &a : n->args) arrays |= a->type->isArray();
+        if (arrays && !pure->count(n->callee)) ok = false;
+        Visitor::visit(n);
+      }
+    } p;
+    p.pure = &pure_;
+    p.visitExpr(e);
+    return p.ok;
+  }
+};
+
 static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved) {
   PartialEvaluator pe(e, reserved);
   Expr r = pe.run(e);
@@ -974,6 +1105,9 @@ static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved
     if (!fusion.changed) break;
     r = cleanUp(fused, reserved); // CSE across the fused halves
   }
+  LoopCSE loops(pureCallees);
+  Expr shared = loops.go(r);
+  if (loops.changed) r = cleanUp(shared, reserved);
   return SingleUse(reserved).run(r);
 }
 

@@ -829,7 +829,9 @@ def main():
     ap.add_argument("--opt", default="0", help="optimisation level of the driver build")
     ap.add_argument("--cxxflags", default="", help="extra flags for building the driver, one string "
                     "(e.g. \"-fsanitize=address,undefined\")")
-    ap.add_argument("--features", default="base", help="comma list: base (loops, arrays: later)")
+    ap.add_argument("--features", default="base",
+                    help="comma list: base (loops, arrays: later); avoid-ns-marked steers clear of an "
+                         "open bug (fuzz_namespace_pullback.cpp)")
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--shrink-time", type=float, default=240.0, help="seconds per shrink")
     ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")
@@ -854,7 +856,7 @@ def main():
     a.cxxflags = shlex.split(a.cxxflags)
     features = tuple(a.features.split(","))
     for f in features:
-        if f != "base" and f not in gen.FEATURE_STMTS:
+        if f != "base" and f not in gen.FEATURE_STMTS and f not in gen.AVOID:
             ap.error(f"feature '{f}' is not implemented yet")
     indices = a.only or list(range(a.start, a.start + a.count))
     if a.print:

@@ -18,8 +18,8 @@ struct GeneratedBlock {
 };
 
 // One block per marked function, in program order. Helper pullbacks are
-// emitted (prototypes first, then definitions) in the first block that
-// needs them; later blocks reuse them.
+// emitted (prototypes first, then definitions) in the first block of each
+// namespace that needs them; later blocks in that namespace reuse them.
 std::vector<GeneratedBlock> generate(const ir::Program &program);
 
 // The text or JSON dump of one stage for every marked function.
