@@ -560,7 +560,12 @@ private:
       std::vector<Expr> bs;
       for (auto &b : c->buffers) bs.push_back(reify(pe(b)));
       if (isZeroValue(ct)) return Const::zero(c->type);                   // J^T g applied to 0 is 0
-      return Pullback::make(c->callee, std::move(as), ct, c->type, std::move(bs));
+      Expr pb = Pullback::make(c->callee, std::move(as), ct, c->type, std::move(bs));
+      // J^T g is linear: when the cotangent is 0 at run time (the losing
+      // side of a max, an untaken path), skip the call.
+      if (ct->type->isFloat() && !ct->is<Const>())
+        return If::make(Prim::make(Op::Ne, {ct, Const::make(0.0, ct->type)}), pb, Const::zero(c->type));
+      return pb;
     }
     case Kind::Lambda: return e;
     case Kind::Index: {
@@ -911,7 +916,24 @@ private:
       if (between.count(v)) return false;
     Expr b = renamed(f2, f1);
     Access fa = access(f1->body), ba = access(b);
-    if (ba.setStores || ba.unknownCalls || fa.unknownCalls) return false;
+    // Arrays the sweep allocates itself (tapes of inner loops) are private
+    // to an iteration: stores and reads of them do not matter.
+    struct L : Visitor {
+      std::unordered_set<std::string> names;
+      void visit(const Let *n) override {
+        if (n->value->is<NewArray>()) names.insert(n->name);
+        Visitor::visit(n);
+      }
+    } local;
+    local.visitExpr(b);
+    bool setOutside = false;
+    for (auto &[arr, idx] : ba.stores)
+      if (!local.names.count(arr) && !ba.accumulated.count(arr)) setOutside = true;
+    for (auto &n : local.names) {
+      ba.stores.erase(n);
+      ba.reads.erase(n);
+    }
+    if ((ba.setStores && setOutside) || ba.unknownCalls || fa.unknownCalls) return false;
     for (auto &[arr, idx] : ba.stores) {
       if (!ba.accumulated.count(arr) || ba.reads.count(arr) || fa.reads.count(arr) || fa.stores.count(arr)) return false;
       (void)idx;
