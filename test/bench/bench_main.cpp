@@ -30,6 +30,10 @@ double mixture_nll(const double *x, const double *mu, const double *logs, const 
 double mixture_nll_grad(const double *x, const double *mu, const double *logs, const double *logw, int n, int k,
                         int d, double *d_x, double *d_mu, double *d_logs, double *d_logw);
 
+double rnn_loss(const double *W, const double *U, const double *b, const double *v, const double *x, int H, int T);
+double rnn_loss_grad(const double *W, const double *U, const double *b, const double *v, const double *x, int H, int T,
+                     double *d_W, double *d_U, double *d_b, double *d_v, double *d_x);
+
 #ifdef UNFAD_HAVE_ADOLC
 int adolc_tape(int which, const std::vector<double> &x);
 void adolc_gradient(int tag, const std::vector<double> &x, std::vector<double> &g);
@@ -127,6 +131,26 @@ void registerAll() {
     });
     benchmark::RegisterBenchmark(("pairwise_energy/" + name + "/gradient").c_str(), [=](benchmark::State &s) {
       for (auto _ : s) benchmark::DoNotOptimize(pairwise_energy_grad(p->data(), n, d->data()));
+    });
+  }
+  const int H = 8;
+  for (int T : {10000, 100000}) {
+    auto W = std::make_shared<std::vector<double>>(data(H * H, -0.4, 0.4, 11));
+    auto U = std::make_shared<std::vector<double>>(data(H, -1, 1, 12));
+    auto b = std::make_shared<std::vector<double>>(data(H, -0.1, 0.1, 13));
+    auto v = std::make_shared<std::vector<double>>(data(H, -1, 1, 14));
+    auto x = std::make_shared<std::vector<double>>(data(T, -1, 1, 15));
+    auto dW = std::make_shared<std::vector<double>>(H * H), dU = std::make_shared<std::vector<double>>(H);
+    auto db = std::make_shared<std::vector<double>>(H), dv = std::make_shared<std::vector<double>>(H);
+    auto dx = std::make_shared<std::vector<double>>(T);
+    auto name = "h8x" + std::to_string(T);
+    benchmark::RegisterBenchmark(("rnn/" + name + "/primal").c_str(), [=](benchmark::State &s) {
+      for (auto _ : s) benchmark::DoNotOptimize(rnn_loss(W->data(), U->data(), b->data(), v->data(), x->data(), H, T));
+    });
+    benchmark::RegisterBenchmark(("rnn/" + name + "/gradient").c_str(), [=](benchmark::State &s) {
+      for (auto _ : s)
+        benchmark::DoNotOptimize(rnn_loss_grad(W->data(), U->data(), b->data(), v->data(), x->data(), H, T, dW->data(),
+                                               dU->data(), db->data(), dv->data(), dx->data()));
     });
   }
   const int k = 8, dim = 64;

@@ -91,3 +91,22 @@ UNFAD_GRADIENT double mixture_nll(const double* x, const double* mu, const doubl
   }
   return nll;
 }
+
+// A small recurrent network: the hidden state h (H values) is rewritten at
+// every one of T steps; the loss reads the final state.
+UNFAD_GRADIENT double rnn_loss(const double* W, const double* U, const double* b, const double* v, const double* x,
+                               int H, int T) {
+  std::vector<double> h(H, 0.0);
+  std::vector<double> hn(H, 0.0);
+  for (int t = 0; t < T; ++t) {
+    for (int j = 0; j < H; ++j) {
+      double a = b[j] + U[j] * x[t];
+      for (int k = 0; k < H; ++k) a += W[j * H + k] * h[k];
+      hn[j] = std::tanh(a);
+    }
+    for (int j = 0; j < H; ++j) h[j] = hn[j];
+  }
+  double loss = 0.0;
+  for (int j = 0; j < H; ++j) loss += v[j] * h[j];
+  return loss;
+}
