@@ -64,7 +64,8 @@ const char *kUsage =
     "  --depfile=FILE      with -o: write a Makefile-style dependency file\n"
     "  --line-directives   with -o: add #line directives, so that diagnostics and debuggers\n"
     "                      point at the original file (the CMake step uses this)\n"
-    "  --check             change nothing; exit 1 when generated code is missing or stale\n"
+    "  --check             change nothing; exit 1 when generated code is missing, stale or edited\n"
+    "  --force             overwrite generated blocks that were edited by hand\n"
     "  -p <build-dir>      read compile_commands.json from <build-dir>\n"
     "  --dump=<stage>      print a pipeline stage instead: ir, unf, reverse, optimized\n"
     "  --dump-format=F     text (default) or json\n"
@@ -250,7 +251,7 @@ int main(int argc, const char **argv) {
     }
     (haveDashDash ? compilerFlags : args).push_back(argv[i]);
   }
-  bool inPlace = false, check = false, json = false, dump = false, lineDirectives = false;
+  bool inPlace = false, check = false, json = false, dump = false, lineDirectives = false, force = false;
   std::string output, depfile, buildDir;
   unfad::DumpStage stage = unfad::DumpStage::IR;
   std::vector<std::string> files;
@@ -275,6 +276,7 @@ int main(int argc, const char **argv) {
     if (a == "--version") { llvm::outs() << "unfad 0.1.0\n"; return 0; }
     if (a == "-i") { inPlace = true; continue; }
     if (a == "--check") { check = true; continue; }
+    if (a == "--force") { force = true; continue; }
     if (a == "--line-directives") { lineDirectives = true; continue; }
     if (a == "-o" || (a.rfind("-o", 0) == 0 && a.rfind("--", 0) != 0)) {
       if (!value("-o", output)) return usageError("'-o' needs a file name");
@@ -404,6 +406,19 @@ int main(int argc, const char **argv) {
       }
     }
     return 0;
+  }
+
+  // A block whose contents no longer match its checksum was edited by
+  // hand: never overwritten silently.
+  if (!check && !force) {
+    bool edited = false;
+    for (auto &job : jobs)
+      for (auto &[name, line] : job.out.editedLines) {
+        llvm::errs() << job.path << ":" << line << ":1: error: the generated block '" << name
+                     << "' was edited by hand; use --force to overwrite it\n";
+        edited = true;
+      }
+    if (edited) return 1;
   }
 
   if (check) {

@@ -5,6 +5,8 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <exception>
 
 namespace unfad::rewrite {
@@ -29,18 +31,43 @@ std::string withEOL(const std::string &code, const std::string &nl) {
 std::string beginMarker(const std::string &cxx) { return "// unfad:begin " + cxx + "_grad"; }
 std::string endMarker(const std::string &cxx) { return "// unfad:end " + cxx + "_grad"; }
 
+// FNV-1a (32 bits) of a block's contents, line endings normalised to \n:
+// the begin marker records it so that a hand edit is noticed.
+std::string checksum(const std::string &contents) {
+  uint32_t h = 2166136261u;
+  for (char c : contents) {
+    if (c == '\r') continue;
+    h = (h ^ uint8_t(c)) * 16777619u;
+  }
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", h);
+  return buf;
+}
+
 // An existing block right after `pos` (whitespace only in between): its end
-// (just after the end marker), or npos.
-size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &cxx) {
+// (just after the end marker), or npos; `edited` when its contents no
+// longer match the checksum its begin marker records.
+size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &cxx, bool *edited = nullptr) {
   size_t j = pos;
   while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
   std::string b = beginMarker(cxx);
   if (text.compare(j, b.size(), b) != 0) return std::string::npos;
   size_t after = j + b.size();
+  std::string recorded;
+  const std::string tag = " checksum=";
+  if (text.compare(after, tag.size(), tag) == 0) {
+    recorded = text.substr(after + tag.size(), 8);
+    after += tag.size() + 8;
+  }
   if (after < text.size() && text[after] != '\n' && text[after] != '\r') return std::string::npos;
   std::string e = endMarker(cxx);
   size_t k = text.find(e, after);
   if (k == std::string::npos) return std::string::npos;
+  if (edited) {
+    size_t start = text.find('\n', after);
+    start = start == std::string::npos || start > k ? k : start + 1;
+    *edited = !recorded.empty() && recorded != checksum(text.substr(start, k - start));
+  }
   return k + e.size();
 }
 
@@ -66,6 +93,7 @@ std::string blankBlocks(const std::string &text) {
     size_t eol = out.find('\n', pos);
     if (eol == std::string::npos) break;
     std::string name = out.substr(pos + 15, eol - pos - 15);
+    name = name.substr(0, name.find(' ')); // without the checksum
     while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
     std::string e = "// unfad:end " + name;
     size_t k = out.find(e, eol);
@@ -88,12 +116,17 @@ Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, c
   for (const Splice &s : splices) {
     auto it = code.find(s.irName);
     if (it == code.end() || s.offset < cur || s.offset > text.size()) continue;
-    std::string block = nl + beginMarker(s.cxxName) + nl + withEOL(it->second, nl) + endMarker(s.cxxName);
-    size_t end = existingBlockEnd(text, s.offset, s.cxxName);
+    std::string contents = withEOL(it->second, nl);
+    std::string block = nl + beginMarker(s.cxxName) + " checksum=" + checksum(contents) + nl + contents + endMarker(s.cxxName);
+    bool edited = false;
+    size_t end = existingBlockEnd(text, s.offset, s.cxxName, &edited);
     std::string status = "ok";
     if (end == std::string::npos) {
       status = "missing";
       end = s.offset;
+    } else if (edited) {
+      status = "edited";
+      r.editedLines.push_back({s.cxxName + "_grad", lineOf(text, s.offset)});
     } else if (text.compare(s.offset, end - s.offset, block) != 0) {
       status = "stale";
     }

@@ -46,8 +46,11 @@ struct LineDirectives {
 
 struct Rewrite {
   std::string text;
-  // (cxxName_grad, "missing" | "stale" | "ok"), relative to the input text
+  // (cxxName_grad, "missing" | "stale" | "edited" | "ok"), relative to the
+  // input text. "edited": the block no longer matches the checksum in its
+  // begin marker (`// unfad:begin f_grad checksum=xxxxxxxx`): changed by hand.
   std::vector<std::pair<std::string, std::string>> status;
+  std::vector<std::pair<std::string, unsigned>> editedLines; // (name, line of f's end)
 };
 
 // Inserts (or replaces the existing, possibly stale, block of) every splice
