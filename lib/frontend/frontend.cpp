@@ -125,17 +125,22 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 
 // True when `s` leaves the statement it is part of: a `return`, or a
 // `break`/`continue` of the enclosing loop (not of a loop nested in `s`).
-bool containsJump(const Stmt *s, bool nestedLoop = false) {
+// A `return`, or (when `loopJumps`) a `break`/`continue` of a loop `s` is in.
+bool jumps(const Stmt *s, bool nestedLoop, bool returns) {
   if (!s) return false;
-  if (isa<ReturnStmt>(s)) return true;
+  if (returns && isa<ReturnStmt>(s)) return true;
   if (!nestedLoop && (isa<BreakStmt>(s) || isa<ContinueStmt>(s))) return true;
   if (isa<LambdaExpr>(s)) return false;
   bool loop = nestedLoop || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
               isa<SwitchStmt>(s);
   for (const Stmt *c : s->children())
-    if (containsJump(c, loop)) return true;
+    if (jumps(c, loop, returns)) return true;
   return false;
 }
+bool containsJump(const Stmt *s) { return jumps(s, false, true); }
+
+// A `break` or `continue` (of a loop `s` is in, not one inside `s`).
+bool containsLoopJump(const Stmt *s) { return jumps(s, false, false); }
 
 // A `break` of the loop whose body is `s`.
 bool containsBreak(const Stmt *s) {
@@ -572,6 +577,10 @@ private:
   // ------------------------------------------------------- statements --
   ir::Expr lowerSeq(const Seq *s, Env env, const Tail &tail);
   ir::Expr lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerIfReturning(const IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env, const Tail &tail);
+  // Set while lowering the branches of an `if` that may return: what a
+  // `return v` becomes there (the branch's join tuple).
+  std::function<ir::Expr(const ir::Expr &, Env &)> onReturn_;
   bool lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir::Expr &newValue);
   ir::Expr bindAndContinue(const VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env, const Tail &tail) {
     std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
@@ -1305,14 +1314,62 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
   for (const Stmt *c : s->children()) collectAssigned(c, env, out);
 }
 
+// An `if` whose branches may `return`: each path ends in a join tuple
+//   (returned, value, the variables the branches assign...)
+// and the rest of the block follows once, under `if returned then value
+// else rest` (copying the rest into every path that reaches it would double
+// the code with every such `if`).
+ir::Expr Lowering::lowerIfReturning(const IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env,
+                                    const Tail &tail) {
+  const Stmt *thenS = is->getThen(), *elseS = is->getElse();
+  std::vector<const VarDecl *> assigned;
+  collectAssigned(thenS, env, assigned);
+  collectAssigned(elseS, env, assigned);
+  auto pack = [&](bool returned, const ir::Expr &value, Env &e2) {
+    std::vector<ir::Expr> es{ir::Const::makeBool(returned), value};
+    for (const VarDecl *v : assigned) es.push_back(e2.at(v));
+    return ir::Tuple::make(es);
+  };
+  auto outer = onReturn_;
+  onReturn_ = [&](const ir::Expr &v, Env &e2) { return pack(true, v, e2); };
+  Tail fall = [&](Env &e2) { return pack(false, ir::Const::zero(result_), e2); };
+  Seq t{&thenS, &thenS + 1, nullptr};
+  Seq f{&elseS, elseS ? &elseS + 1 : &elseS, nullptr};
+  Env envT = env, envF = env;
+  ir::Expr te = lowerSeq(&t, envT, fall);
+  ir::Expr ee = lowerSeq(&f, envF, fall);
+  onReturn_ = outer;
+  std::string jn = names_.fresh("joined");
+  ir::Expr joined = ir::If::make(cond, te, ee);
+  ir::Expr jv = ir::Var::make(jn, joined->type);
+  ir::Expr value = ir::Proj::make(jv, 1);
+  // A return inside an enclosing returning `if` passes the value on (the
+  // variables' values do not matter then; those in scope here are used).
+  Env before = env;
+  ir::Expr returned = outer ? outer(value, before) : value;
+  // The rest, after the branches' assignments.
+  std::vector<std::pair<std::string, ir::Expr>> binds;
+  for (size_t i = 0; i < assigned.size(); ++i) {
+    std::string n = names_.fresh(assigned[i]->getNameAsString());
+    ir::Expr val = ir::Proj::make(jv, int(i) + 2);
+    env[assigned[i]] = ir::Var::make(n, val->type);
+    binds.push_back({n, val});
+  }
+  ir::Expr after = lowerSeq(rest, env, tail);
+  for (auto it = binds.rbegin(); it != binds.rend(); ++it) after = ir::Let::make(it->first, it->second, after);
+  return ir::Let::make(jn, joined, ir::If::make(ir::Proj::make(jv, 0), returned, after));
+}
+
 ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail) {
   if (is->getInit() || is->getConditionVariable())
     fail(is->getIfLoc(), "'if' statements with an initializer or a condition variable are not supported");
   if (is->isConsteval()) fail(is->getIfLoc(), "'if consteval' is not supported");
   const Stmt *thenS = is->getThen(), *elseS = is->getElse();
   ir::Expr cond = toBool(lowerExpr(is->getCond(), env));
+  if ((containsJump(thenS) || containsJump(elseS)) && !containsLoopJump(thenS) && !containsLoopJump(elseS))
+    return lowerIfReturning(is, cond, rest, env, tail);
   if (containsJump(thenS) || containsJump(elseS)) {
-    // continuation style: the rest of the block goes into both branches
+    // continuation style (break/continue): the rest goes into both branches
     Seq t{&thenS, &thenS + 1, rest};
     Seq f{&elseS, elseS ? &elseS + 1 : &elseS, rest};
     Env envT = env, envF = env;
@@ -1590,7 +1647,8 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
       if (result_->isUnit()) return ir::Tuple::make({});
       fail(loc, "'return' without a value");
     }
-    return convert(lowerExpr(rs->getRetValue(), env), result_);
+    ir::Expr v = convert(lowerExpr(rs->getRetValue(), env), result_);
+    return onReturn_ ? onReturn_(v, env) : v;
   }
   if (const auto *ds = dyn_cast<DeclStmt>(st)) {
     // one declaration at a time: lower the first, then the remainder
