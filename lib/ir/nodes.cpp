@@ -1,6 +1,8 @@
 // Checked factories of the IR nodes: every node is well typed by construction.
 #include "unfad/ir/ir.h"
 
+#include <cmath>
+
 namespace unfad::ir {
 
 static void require(bool ok, const std::string &what) {
@@ -9,7 +11,10 @@ static void require(bool ok, const std::string &what) {
 
 Expr Const::make(double v, TypeP t) {
   require(t && t->isScalar(), "constant of non-scalar type");
-  return std::make_shared<Const>(v, static_cast<int64_t>(v), std::move(t));
+  // The integer view of a float constant only where it is representable
+  // (the cast is undefined for 1e300, infinities and NaN).
+  int64_t iv = std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<int64_t>(v) : 0;
+  return std::make_shared<Const>(v, iv, std::move(t));
 }
 Expr Const::makeInt(int64_t v) { return std::make_shared<Const>(double(v), v, Type::i64()); }
 Expr Const::makeBool(bool v) { return std::make_shared<Const>(v ? 1.0 : 0.0, v ? 1 : 0, Type::boolean()); }

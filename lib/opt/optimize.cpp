@@ -197,6 +197,16 @@ Expr simplify(Op op, std::vector<Expr> a, const TypeP &castTo) {
     default: break;
     }
   }
+  if (t->isInt() && (op == Op::Add || op == Op::Sub) && a[1]->is<Const>()) {
+    // (e ± c1) ± c2 ~> e ± (c2 ± c1): loop bounds such as n - 1 + 1 ~> n
+    int64_t c2 = a[1]->as<Const>()->ivalue * (op == Op::Sub ? -1 : 1);
+    if (auto in = a[0]->as<Prim>(); in && (in->op == Op::Add || in->op == Op::Sub) && in->args[1]->is<Const>()) {
+      int64_t c = c2 + in->args[1]->as<Const>()->ivalue * (in->op == Op::Sub ? -1 : 1);
+      if (c == 0) return in->args[0];
+      return Prim::make(c > 0 ? Op::Add : Op::Sub, {in->args[0], Const::makeInt(c > 0 ? c : -c)});
+    }
+    if (c2 == 0) return a[0];                                             // e ± 0 ~> e
+  }
   if (op == Op::Cast && sameType(a[0]->type, t)) return a[0];             // cast<T>(e: T) ~> e
   return op == Op::Cast ? Prim::makeCast(a[0], t) : Prim::make(op, std::move(a));
 }
@@ -363,7 +373,7 @@ private:
   static bool dependsOnBranch(const Expr &e, const If *i) {
     std::unordered_set<std::string> local;
     for (const Expr &br : {i->thenE, i->elseE})
-      for (Expr c = br; auto l = c->as<Let>(); c = l->body) local.insert(l->name);
+      for (Expr c = br; c->is<Let>(); c = c->as<Let>()->body) local.insert(c->as<Let>()->name);
     for (auto &v : freeVars(e))
       if (local.count(v)) return true;
     return false;
@@ -766,7 +776,10 @@ private:
     if (!e->is<Let>()) return e;
     std::vector<std::pair<std::string, Expr>> lets;
     Expr c = e;
-    for (; auto l = c->as<Let>(); c = l->body) lets.push_back({l->name, go(l->value)});
+    while (auto l = c->as<Let>()) {
+      lets.push_back({l->name, go(l->value)});
+      c = l->body;
+    }
     Expr body = go(c);
     std::vector<bool> gone(lets.size(), false);
     for (size_t i = 0; i < lets.size(); ++i) {
@@ -837,7 +850,10 @@ public:
     if (!e->is<Let>()) return e;
     std::vector<std::pair<std::string, Expr>> lets;
     Expr c = e;
-    for (; auto l = c->as<Let>(); c = l->body) lets.push_back({l->name, go(l->value)});
+    while (auto l = c->as<Let>()) {
+      lets.push_back({l->name, go(l->value)});
+      c = l->body;
+    }
     Expr body = go(c);
     for (size_t k = 0; k < lets.size(); ++k) {
       auto f1 = lets[k].second->as<Fold>();
@@ -1047,7 +1063,10 @@ public:
     if (!e->is<Let>()) return e;
     std::vector<std::pair<std::string, Expr>> lets;
     Expr c = e;
-    for (; auto l = c->as<Let>(); c = l->body) lets.push_back({l->name, go(l->value)});
+    while (auto l = c->as<Let>()) {
+      lets.push_back({l->name, go(l->value)});
+      c = l->body;
+    }
     Expr body = go(c);
     for (size_t m = 0; m < lets.size(); ++m) {
       const Expr &v = lets[m].second;

@@ -68,7 +68,10 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     // linear, not quadratic, in the length of straight-line code.
     std::vector<const Let *> chain;
     Expr body = e;
-    for (; auto l = body->as<Let>(); body = l->body) chain.push_back(l);
+    while (auto l = body->as<Let>()) {
+      chain.push_back(l);
+      body = l->body;
+    }
     const int n = int(chain.size());
     std::unordered_map<std::string, int> lastUse; // chain position; n = the body
     bool unique = true;

@@ -479,6 +479,26 @@ class Fuzzer:
             cs.append(self.a.clangxx)
         return cs
 
+    def unfad_only(self, case):
+        """unfad on one program: its failure Result, or None when it succeeds."""
+        work = tempfile.mkdtemp(prefix="unfad-fuzz-", dir=self.a.tmpdir)
+        try:
+            with open(os.path.join(work, "batch.cpp"), "w") as f:
+                f.write(batch_text([case]))
+            rc, out, err, to = run([self.unfad, "batch.cpp"] + self.unfad_flags(), work, UNFAD_TIMEOUT)
+            if rc == 0:
+                return None
+            if to or rc < 0 or rc >= 128 or "internal error" in err or "Assertion" in err:
+                return self.classify_unfad(rc, err, to, case)
+            errs = [l for l in err.splitlines() if "error:" in l]
+            if not errs:
+                return self.classify_unfad(rc, err, to, case)
+            first = errs[0].split("error:", 1)[1]
+            return Result("unfad-diagnostic", tail(err), sig="unfad-diagnostic:" + normalize_msg(first))
+        finally:
+            if not self.a.keep:
+                shutil.rmtree(work, ignore_errors=True)
+
     def classify_unfad(self, rc, err, to, case):
         if to:
             return Result("unfad-crash", f"unfad hung (>{UNFAD_TIMEOUT}s)", sig="unfad-crash:hang")
@@ -597,6 +617,19 @@ class Fuzzer:
                 cands.append((p.size(), len(cands), p))
             cands.sort(key=lambda t: (t[0], t[1]))
             found = None
+            if cur_res.kind in ("unfad-crash", "unfad-diagnostic"):
+                # only unfad needs to run: one candidate at a time, no compiler
+                for _, _, p in cands:
+                    if time.time() - t0 > budget:
+                        break
+                    c = cur.with_program(p)
+                    c.index = case.index
+                    tried += 1
+                    r = self.unfad_only(c)
+                    if r is not None and r.sig == cur_res.sig:
+                        found = (c, r)
+                        break
+                cands = []
             for s in range(0, len(cands), B):
                 if time.time() - t0 > budget:
                     break
