@@ -41,3 +41,16 @@ echo
 echo "== g++ -O2 main.cpp energy.cpp && ./quickstart"
 g++ -std=c++17 -O2 -Wall -Wextra -I"$ROOT/include" main.cpp energy.cpp -o quickstart
 ./quickstart </dev/null
+
+# One of the examples end to end (issue 5): fitting a damped oscillator's
+# parameters through its RK4 integrator, with the gradient the refactoring
+# command wrote into examples/ode_fit/ode.cpp (kept honest by --check).
+cd "$ROOT"
+echo
+echo "== unfad --check examples/ode_fit/ode.cpp"
+"$UNFAD" --check examples/ode_fit/ode.cpp -- -std=c++17 -I"$ROOT/include" </dev/null
+echo
+echo "== examples/ode_fit: estimate (k, c, x0, v0) from observations"
+cmake -S examples/ode_fit -B "$BUILD_DIR/ode_fit" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_DIR/ode_fit" -j2 >/dev/null
+"$BUILD_DIR/ode_fit/ode_fit" </dev/null
