@@ -827,6 +827,35 @@ private:
   }
 };
 
+// Rewrites every let chain (block) of an expression, innermost first:
+// subclasses see one chain at a time and may change its lets and body.
+class BlockRewriter {
+public:
+  virtual ~BlockRewriter() = default;
+  bool changed = false;
+  using Lets = std::vector<std::pair<std::string, Expr>>;
+
+  Expr go(const Expr &e) {
+    if (auto i = e->as<If>()) return If::make(i->cond, go(i->thenE), go(i->elseE));
+    if (auto f = e->as<Fold>()) return Fold::make(f->lo, f->hi, f->init, f->index, f->state, go(f->body), f->reversed);
+    if (auto w = e->as<While>()) return While::make(w->init, w->state, w->cond, go(w->body));
+    if (!e->is<Let>()) return e;
+    Lets lets;
+    Expr c = e;
+    while (auto l = c->as<Let>()) {
+      lets.push_back({l->name, go(l->value)});
+      c = l->body;
+    }
+    Expr body = go(c);
+    chain(lets, body);
+    for (size_t k = lets.size(); k-- > 0;) body = Let::make(lets[k].first, lets[k].second, body);
+    return body;
+  }
+
+protected:
+  virtual void chain(Lets &lets, Expr &body) = 0;
+};
+
 // Fusion of a loop with its adjoint sweep:
 //   let r = fold i in [lo, hi) from s = init -> F
 //   ...                                           (nothing the sweep reads)
@@ -838,23 +867,12 @@ private:
 // iteration (the tape of the loop's state). Then one pass computes the
 // value and the gradient, as a person would write it, and CSE shares the
 // forward values with the sweep's recomputation.
-class LoopFusion {
+class LoopFusion : public BlockRewriter {
 public:
   explicit LoopFusion(const std::unordered_set<std::string> &pureCallees) : pure_(pureCallees) {}
-  bool changed = false;
 
-  Expr go(const Expr &e) {
-    if (auto i = e->as<If>()) return If::make(i->cond, go(i->thenE), go(i->elseE));
-    if (auto f = e->as<Fold>()) return Fold::make(f->lo, f->hi, f->init, f->index, f->state, go(f->body), f->reversed);
-    if (auto w = e->as<While>()) return While::make(w->init, w->state, w->cond, go(w->body));
-    if (!e->is<Let>()) return e;
-    std::vector<std::pair<std::string, Expr>> lets;
-    Expr c = e;
-    while (auto l = c->as<Let>()) {
-      lets.push_back({l->name, go(l->value)});
-      c = l->body;
-    }
-    Expr body = go(c);
+protected:
+  void chain(Lets &lets, Expr &body) override {
     for (size_t k = 0; k < lets.size(); ++k) {
       auto f1 = lets[k].second->as<Fold>();
       if (!f1) continue;
@@ -872,8 +890,6 @@ public:
         passed.push_back(lets[m].second);
       }
     }
-    for (size_t k = lets.size(); k-- > 0;) body = Let::make(lets[k].first, lets[k].second, body);
-    return body;
   }
 
 private:
@@ -1051,23 +1067,12 @@ private:
 // bound names), with nothing in between writing what it reads, reuses it.
 // After fusion, this is what removes the sweep's recomputation of inner
 // loops the forward half already ran.
-class LoopCSE {
+class LoopCSE : public BlockRewriter {
 public:
   explicit LoopCSE(const std::unordered_set<std::string> &pure) : pure_(pure) {}
-  bool changed = false;
 
-  Expr go(const Expr &e) {
-    if (auto i = e->as<If>()) return If::make(i->cond, go(i->thenE), go(i->elseE));
-    if (auto f = e->as<Fold>()) return Fold::make(f->lo, f->hi, f->init, f->index, f->state, go(f->body), f->reversed);
-    if (auto w = e->as<While>()) return While::make(w->init, w->state, w->cond, go(w->body));
-    if (!e->is<Let>()) return e;
-    std::vector<std::pair<std::string, Expr>> lets;
-    Expr c = e;
-    while (auto l = c->as<Let>()) {
-      lets.push_back({l->name, go(l->value)});
-      c = l->body;
-    }
-    Expr body = go(c);
+protected:
+  void chain(Lets &lets, Expr &body) override {
     for (size_t m = 0; m < lets.size(); ++m) {
       const Expr &v = lets[m].second;
       if (!(v->is<Fold>() || v->is<While>() || v->is<Call>()) || !shareable(v)) continue;
@@ -1091,8 +1096,6 @@ public:
         if (blocked || (mayWrite(u) && !shareable(u) && hasCall(u))) break;
       }
     }
-    for (size_t k = lets.size(); k-- > 0;) body = Let::make(lets[k].first, lets[k].second, body);
-    return body;
   }
 
 private:

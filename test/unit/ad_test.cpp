@@ -9,6 +9,8 @@
 #include "unfad/opt/optimize.h"
 #include "unfad/unf/unf.h"
 
+#include "test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -41,15 +43,7 @@ Function fn(const std::string &name, std::vector<std::string> params, Expr body,
   return f;
 }
 
-bool hasLambda(const Expr &e) {
-  struct L : Visitor {
-    bool found = false;
-    void visit(const Lambda *) override { found = true; }
-    void visit(const App *) override { found = true; }
-  } l;
-  l.visitExpr(e);
-  return l.found;
-}
+using test::hasLambda;
 
 std::vector<Value> args(const std::vector<double> &xs) {
   std::vector<Value> a;

@@ -8,6 +8,8 @@
 #include "unfad/ir/mutator.h"
 #include "unfad/opt/optimize.h"
 
+#include "test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -123,15 +125,7 @@ Grad reverseMode(const Program &primal, const Program &grads, const Function &f,
   return g;
 }
 
-bool hasLambda(const Expr &e) {
-  struct L : Visitor {
-    bool found = false;
-    void visit(const Lambda *) override { found = true; }
-    void visit(const App *) override { found = true; }
-  } l;
-  l.visitExpr(e);
-  return l.found;
-}
+using test::hasLambda;
 
 void expectSame(const Grad &a, const Grad &b, const char *what) {
   SCOPED_TRACE(what);
