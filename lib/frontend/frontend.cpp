@@ -162,21 +162,6 @@ const ReturnStmt *findReturn(const Stmt *s) {
   return nullptr;
 }
 
-// Whether evaluating `e` may write memory: a Store, or a call that is given
-// an array (helpers write nothing else). Used before the callees exist.
-bool mayHaveEffects(const ir::Expr &e) {
-  struct Scan : ir::Visitor {
-    bool found = false;
-    void visit(const ir::Store *) override { found = true; }
-    void visit(const ir::Call *c) override {
-      for (auto &a : c->args) found |= a->type->isArray();
-      ir::Visitor::visit(c);
-    }
-  } scan;
-  scan.visitExpr(e);
-  return scan.found;
-}
-
 // An array-like C++ type: pointer to a scalar, C array of scalars,
 // std::vector or std::array of scalars (possibly behind a reference).
 struct ArrayInfo {
@@ -1393,7 +1378,7 @@ ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Ta
   ir::Expr ee = lowerSeq(&f, env, join);
   ir::Expr joined = ir::If::make(cond, te, ee);
   if (assigned.empty()) {
-    if (!mayHaveEffects(te) && !mayHaveEffects(ee)) return lowerSeq(rest, env, tail); // nothing observable
+    if (!ir::mayWrite(te) && !ir::mayWrite(ee)) return lowerSeq(rest, env, tail); // nothing observable
     return effect(joined, [&] { return lowerSeq(rest, env, tail); });
   }
   if (assigned.size() == 1) {
@@ -1720,7 +1705,7 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
     // a value computed for nothing: lower it anyway so unsupported constructs are reported
     ir::Expr v = lowerExpr(x, env);
-    if (mayHaveEffects(v)) return effect(v, [&] { return lowerSeq(rest, env, tail); });
+    if (ir::mayWrite(v)) return effect(v, [&] { return lowerSeq(rest, env, tail); });
     return lowerSeq(rest, env, tail);
   }
   fail(loc, std::string("statement '") + st->getStmtClassName() + "' is not supported");

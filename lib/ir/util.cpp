@@ -674,6 +674,23 @@ bool hasEffects(const Expr &e, const Program *p) {
   return v.found;
 }
 
+bool mayWrite(const Expr &e) {
+  struct W : Visitor {
+    bool found = false;
+    void visit(const Store *) override { found = true; }
+    void visit(const Pullback *n) override {
+      found |= !n->buffers.empty();
+      Visitor::visit(n);
+    }
+    void visit(const Call *n) override {
+      for (auto &a : n->args) found |= a->type->isArray();
+      Visitor::visit(n);
+    }
+  } w;
+  w.visitExpr(e);
+  return w.found;
+}
+
 Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args) {
   Eval e;
   e.prog = &p;

@@ -56,21 +56,15 @@ bool isAtom(const Expr &e) {
   }
 }
 
-// Whether evaluating e may write memory: a Store, a pullback that
-// accumulates into buffers, a call that is given an array (it may write
-// it), or a block containing one. Such lets are kept and kept in order.
-bool mayWrite(const Expr &e) {
-  struct W : Visitor {
+// Lets whose value may write memory (ir::mayWrite) are kept, in order.
+
+bool hasCall(const Expr &e) {
+  struct C : Visitor {
     bool found = false;
-    void visit(const Store *) override { found = true; }
-    void visit(const Pullback *n) override { found |= !n->buffers.empty(); Visitor::visit(n); }
-    void visit(const Call *n) override {
-      for (auto &a : n->args) found |= a->type->isArray();
-      Visitor::visit(n);
-    }
-  } w;
-  w.visitExpr(e);
-  return w.found;
+    void visit(const Call *) override { found = true; }
+  } c;
+  c.visitExpr(e);
+  return c.found;
 }
 
 // Whether e reads memory (its value depends on when it runs).
@@ -470,13 +464,9 @@ private:
   void forgetReadsWrittenBy(const Expr &v) {
     std::unordered_set<std::string> written;
     arraysTouched(v, nullptr, &written);
-    struct C : Visitor {
-      bool call = false;
-      void visit(const Call *) override { call = true; }
-    } c;
-    c.visitExpr(v);
+    const bool call = hasCall(v);
     for (auto it = memoryKeys_.begin(); it != memoryKeys_.end();) {
-      if (c.call || written.count(it->second)) {
+      if (call || written.count(it->second)) {
         cse_.erase(it->first);
         it = memoryKeys_.erase(it);
       } else {
@@ -872,7 +862,7 @@ public:
   explicit LoopFusion(const std::unordered_set<std::string> &pureCallees) : pure_(pureCallees) {}
 
 protected:
-  void chain(Lets &lets, Expr &body) override {
+  void chain(Lets &lets, Expr &) override { // only the lets are fused
     for (size_t k = 0; k < lets.size(); ++k) {
       auto f1 = lets[k].second->as<Fold>();
       if (!f1) continue;
@@ -1100,11 +1090,6 @@ protected:
 
 private:
   const std::unordered_set<std::string> &pure_;
-  static bool hasCall(const Expr &e) {
-    struct C : Visitor { bool found = false; void visit(const Call *) override { found = true; } } c;
-    c.visitExpr(e);
-    return c.found;
-  }
   // Pure: no stores, and calls only to helpers that write nothing.
   bool shareable(const Expr &e) {
     struct P : Visitor {

@@ -26,7 +26,6 @@ Expr v(const std::string &n, TypeP t = Type::f64()) { return Var::make(n, t); }
 Expr c(double x) { return Const::make(x); }
 Expr add(Expr a, Expr b) { return Prim::make(Op::Add, {a, b}); }
 Expr mul(Expr a, Expr b) { return Prim::make(Op::Mul, {a, b}); }
-Expr sub(Expr a, Expr b) { return Prim::make(Op::Sub, {a, b}); }
 Expr un(Op op, Expr a) { return Prim::make(op, {a}); }
 Expr let(const std::string &n, Expr val, std::function<Expr(Expr)> body) {
   return Let::make(n, val, body(Var::make(n, val->type)));

@@ -32,7 +32,6 @@ Expr at(Expr a, Expr i) { return Index::make(a, i); }
 Expr store(Expr a, Expr i, Expr x, bool add = false) {
   return Store::make(a, i, x, add ? Store::Mode::Add : Store::Mode::Set);
 }
-Expr seq(const std::string &n, Expr effect, Expr rest) { return Let::make(n, effect, rest); }
 
 struct P {
   std::string name;

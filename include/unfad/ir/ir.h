@@ -354,6 +354,9 @@ public:
 // Whether evaluating `e` may write to memory (a Store, or a call/fold/if
 // containing one). Effectful lets are kept in order and never dropped.
 bool hasEffects(const Expr &e, const struct Program *p = nullptr);
+// The same judged locally, without the callees: a Store, a pullback that
+// accumulates into buffers, or a call given an array (it may write it).
+bool mayWrite(const Expr &e);
 
 // ------------------------------------------------------------ functions --
 
