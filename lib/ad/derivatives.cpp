@@ -61,9 +61,13 @@ std::vector<Expr> partials(Op op, const std::vector<Expr> &x, const Expr &y) {
   case Op::Hypot: return {B::div(x[0], y), B::div(x[1], y)};        // (a, b)/hypot
   case Op::Fabs: return {B::un(Op::Sign, a)};                       // sign(x); 0 at x = 0
   case Op::Fmin:                                                    // the smaller one; a on ties
-    return {b.indicator(Op::Le, x[0], x[1]), b.indicator(Op::Gt, x[0], x[1])};
-  case Op::Fmax:                                                    // the larger one; a on ties
-    return {b.indicator(Op::Ge, x[0], x[1]), b.indicator(Op::Lt, x[0], x[1])};
+  case Op::Fmax: {                                                  // the larger one; a on ties
+    // fmin/fmax return the other argument when one is NaN (C99 7.12.12), so the
+    // derivative goes to b exactly when b wins or a is NaN: [b wins or a ≠ a].
+    Expr bWins = Prim::make(op == Op::Fmin ? Op::Gt : Op::Lt, {x[0], x[1]});
+    Expr toB = Prim::make(Op::Or, {bWins, Prim::make(Op::Ne, {x[0], x[0]})});
+    return {Prim::makeCast(Prim::make(Op::Not, {toB}), t), Prim::makeCast(toB, t)};
+  }
   case Op::Erf:                                                     // 2/√π e^(-x²)
     return {B::mul(b.c(2.0 / std::sqrt(M_PI)), B::un(Op::Exp, B::neg(sq(a))))};
   case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: case Op::Sign:

@@ -1642,7 +1642,8 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
       if (const auto *vd = dyn_cast<VarDecl>(d)) {
         if (vd->isStaticLocal()) {
           if (vd->getType().isConstQualified() || vd->isConstexpr()) continue; // read as a constant
-          fail(vd->getLocation(), "static local variables are not supported ('" + vd->getNameAsString() + "')");
+          fail(vd->getLocation(), std::string(vd->getTSCSpec() != TSCS_unspecified ? "thread_local" : "static local") +
+                                      " variables are not supported ('" + vd->getNameAsString() + "')");
         }
         if (vd->hasExternalStorage()) fail(vd->getLocation(), "local 'extern' declarations are not supported");
         if (vd->getType().isVolatileQualified()) fail(vd->getLocation(), "volatile values are not supported");
@@ -1782,6 +1783,8 @@ void Lowering::lowerEntry(size_t i) {
           bool found = false;
           for (const ParmVarDecl *pd : fd->parameters()) found |= pd->getName() == p;
           if (!found) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "', which is not a parameter");
+          if (std::find(wrt.begin(), wrt.end(), p.str()) != wrt.end())
+            fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "' twice");
           wrt.push_back(p.str());
         }
         if (wrt.empty()) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names no parameter");

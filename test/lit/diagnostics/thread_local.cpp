@@ -4,7 +4,7 @@
 // RUN: diff %s %t.cpp
 #include <unfad/unfad.h>
 UNFAD_GRADIENT double f(double x) {
-// CHECK: thread_local.cpp:[[@LINE+1]]:23: error: cannot differentiate 'f': static local variables are not supported ('t')
+// CHECK: thread_local.cpp:[[@LINE+1]]:23: error: cannot differentiate 'f': thread_local variables are not supported ('t')
   thread_local double t = 0;
   return x + t;
 }
