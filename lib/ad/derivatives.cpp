@@ -31,7 +31,12 @@ std::vector<Expr> partials(Op op, const std::vector<Expr> &x, const Expr &y) {
   case Op::Add: return {b.c(1), b.c(1)};                            // d(a+b) = da + db
   case Op::Sub: return {b.c(1), b.c(-1)};                           // d(a-b) = da - db
   case Op::Mul: return {x[1], x[0]};                                // d(ab) = b da + a db
-  case Op::Div: return {B::div(b.c(1), x[1]), B::neg(B::div(y, x[1]))}; // d(a/b) = da/b - (a/b)/b db
+  case Op::Div: {                                                   // d(a/b) = da/b - (a/b)/b db
+    // one division, 1/b, shared by both partials (divisions cost several
+    // multiplications); for 1/b itself CSE makes the second partial -y·y
+    Expr r = B::div(b.c(1), x[1]);
+    return {r, B::neg(B::mul(y, r))};
+  }
   case Op::Neg: return {b.c(-1)};
   case Op::Sin: return {B::un(Op::Cos, a)};                         // sin' = cos
   case Op::Cos: return {B::neg(B::un(Op::Sin, a))};                 // cos' = -sin

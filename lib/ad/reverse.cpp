@@ -160,8 +160,8 @@ private:
     }
     if (in.kind == Instr::Kind::Tuple) stack.resize(stack.size() - in.arity);
     stack.push_back({vals.back(), in.hint});
-    // A local array gets its cotangent buffer next to it.
-    if (in.kind == Instr::Kind::New)
+    // A local array (new or build) gets its cotangent buffer next to it.
+    if (in.kind == Instr::Kind::New || in.kind == Instr::Kind::Build)
       if (auto v = vals.back()->as<Var>()) {
         sizes_[v->name] = stack[stack.size() - 2].value;
         if (isActive(in.type))
@@ -173,6 +173,10 @@ private:
     const int N = int(stack.size());
     if (Y && (in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While)) {
       loop(in, stack, Y, lets);
+      return;
+    }
+    if (Y && (in.kind == Instr::Kind::Build || in.kind == Instr::Kind::Sum)) {
+      parallel(in, stack, Y, lets);
       return;
     }
     std::vector<Slot> before = stack;
@@ -296,6 +300,7 @@ private:
       break;
     }
     case Instr::Kind::Fold: case Instr::Kind::While: break; // handled by loop()
+    case Instr::Kind::Build: case Instr::Kind::Sum: break;  // handled by parallel()
     }
     precompose(Y, lets, ys, inner, vs);
   }
@@ -464,6 +469,53 @@ private:
     std::vector<Expr> args(vs.begin(), vs.begin() + N);
     args[N - 1] = addCt(args[N - 1], Proj::make(bk, 0)); // the initial state
     for (size_t k = 0; k < free.size(); ++k) args[free[k]] = addCt(args[free[k]], Proj::make(bk, int(k) + 1));
+    precompose(Y, lets, ys, inner, args);
+  }
+
+  // F(build, J^T build) and F(sum, J^T sum) (Knossos §4, UNF App. A): the
+  // iterations are independent, so the forward value needs no tape, and J^T
+  // is one loop (in any order) that recomputes each element's code and runs
+  // its local reverse pass with the element's cotangent:
+  //   J^T sum lo hi (i -> e):  for i in [lo, hi): ∇e(i) · ȳ       (ȳ the same for every i)
+  //   J^T build n (i -> e):    for i in [0, n):   ∇e(i) · d_y[i]  (d_y the array's buffer)
+  // As for folds, the cotangents of the outer scalars e reads are the loop's
+  // state; array cotangents go to their buffers in place.
+  void parallel(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets) {
+    const bool isBuild = in.kind == Instr::Kind::Build;
+    const int N = int(stack.size()); // includes the arguments (n, or lo and hi)
+    Expr lo = isBuild ? Const::makeInt(0) : stack[N - 2].value, hi = stack[N - 1].value;
+    forwardStep(in, stack, lets); // binds the build/sum; a build gets its cotangent buffer
+    auto ys = cotangentBinders(stack);
+    auto vs = vars(ys);
+    std::vector<Expr> args(vs.begin(), vs.begin() + N);
+    Expr buf = isBuild ? bufferOf(stack.back().value) : nullptr;
+    Lets inner;
+    if (!isBuild || buf) {
+      std::set<int> refs;
+      referencedSlots(in.branches[0], N, refs);
+      std::vector<int> free;
+      std::vector<Expr> init;
+      std::vector<TypeP> types;
+      for (int f : refs)
+        if (!cotangentType(stack[f].value->type)->isUnit()) {
+          free.push_back(f);
+          init.push_back(Const::zero(vs[f]->type));
+          types.push_back(vs[f]->type);
+        }
+      std::string j = fresh(in.indexName), b = fresh("d_" + (in.hint.empty() ? std::string("e") : in.hint) + "_loop");
+      Expr jv = Var::make(j, Type::i64()), bv = Var::make(b, Type::tuple(types));
+      Lets bl;
+      Expr ct = isBuild ? bind(bl, ctHint(stack.back()) + "_i", Index::make(buf, jv)) : vs[N];
+      std::vector<Expr> cts;
+      for (int k = 0; k <= N; ++k) cts.push_back(Const::zero(k < N ? vs[k]->type : Type::unit()));
+      cts.push_back(ct);
+      std::vector<Slot> ctx(stack.begin(), stack.begin() + N);
+      Expr g = bind(bl, "d_elem", localGradient(in.branches[0], ctx, {{jv, j}}, cts));
+      std::vector<Expr> nb;
+      for (size_t k = 0; k < free.size(); ++k) nb.push_back(addCt(Proj::make(bv, int(k)), Proj::make(g, free[k])));
+      Expr bk = bind(inner, b, Fold::make(lo, hi, ir::Tuple::make(init), j, b, wrap(bl, ir::Tuple::make(nb))));
+      for (size_t k = 0; k < free.size(); ++k) args[free[k]] = addCt(args[free[k]], Proj::make(bk, int(k)));
+    }
     precompose(Y, lets, ys, inner, args);
   }
 

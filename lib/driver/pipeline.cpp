@@ -4,6 +4,7 @@
 #include "unfad/ir/json.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/opt/optimize.h"
+#include "unfad/parallel/parallel.h"
 #include "unfad/printer/cxx.h"
 #include "unfad/unf/unf.h"
 
@@ -79,8 +80,9 @@ bool parseDumpStage(const std::string &s, DumpStage &out) {
   return true;
 }
 
-std::vector<GeneratedBlock> generate(const ir::Program &program) {
+std::vector<GeneratedBlock> generate(const ir::Program &input) {
   return onLargeStack<std::vector<GeneratedBlock>>([&] {
+    const ir::Program program = parallel::recognize(input);
     ir::Program gradients = opt::optimize(ad::reverse(program), &program);
     std::vector<GeneratedBlock> blocks;
     std::set<std::string> emitted;
@@ -111,8 +113,9 @@ std::vector<GeneratedBlock> generate(const ir::Program &program) {
   });
 }
 
-std::string dump(const ir::Program &program, DumpStage stage, bool json) {
+std::string dump(const ir::Program &input, DumpStage stage, bool json) {
   return onLargeStack<std::string>([&]() -> std::string {
+    const ir::Program program = parallel::recognize(input);
     switch (stage) {
     case DumpStage::IR:
       return json ? ir::toJson(program).dump(2) + "\n" : ir::print(program);

@@ -118,6 +118,14 @@ json toJson(const Expr &e) {
     return {{"kind", "fold"}, {"lo", toJson(f->lo)}, {"hi", toJson(f->hi)}, {"init", toJson(f->init)},
             {"index", f->index}, {"state", f->state}, {"body", toJson(f->body)}, {"reversed", f->reversed}};
   }
+  case Kind::Build: {
+    auto b = e->as<Build>();
+    return {{"kind", "build"}, {"size", toJson(b->size)}, {"index", b->index}, {"body", toJson(b->body)}};
+  }
+  case Kind::Sum: {
+    auto m = e->as<Sum>();
+    return {{"kind", "sum"}, {"lo", toJson(m->lo)}, {"hi", toJson(m->hi)}, {"index", m->index}, {"body", toJson(m->body)}};
+  }
   case Kind::Lambda: {
     auto l = e->as<Lambda>();
     json ps = json::array();
@@ -168,6 +176,9 @@ Expr exprFromJson(const json &j) {
   if (k == "fold")
     return Fold::make(exprFromJson(j.at("lo")), exprFromJson(j.at("hi")), exprFromJson(j.at("init")), j.at("index"),
                       j.at("state"), exprFromJson(j.at("body")), j.value("reversed", false));
+  if (k == "build") return Build::make(exprFromJson(j.at("size")), j.at("index"), exprFromJson(j.at("body")));
+  if (k == "sum")
+    return Sum::make(exprFromJson(j.at("lo")), exprFromJson(j.at("hi")), j.at("index"), exprFromJson(j.at("body")));
   if (k == "lambda") {
     std::vector<Binder> ps;
     for (auto &p : j.at("params")) ps.push_back({p.at("name"), typeFromJson(p.at("type"))});

@@ -86,6 +86,14 @@ Expr Mutator::visit(const Fold *n, const Expr &self) {
              ? self
              : Fold::make(l, h, i0, n->index, n->state, b, n->reversed);
 }
+Expr Mutator::visit(const Build *n, const Expr &self) {
+  Expr sz = mutate(n->size), b = mutate(n->body);
+  return sz == n->size && b == n->body ? self : Build::make(sz, n->index, b);
+}
+Expr Mutator::visit(const Sum *n, const Expr &self) {
+  Expr l = mutate(n->lo), h = mutate(n->hi), b = mutate(n->body);
+  return l == n->lo && h == n->hi && b == n->body ? self : Sum::make(l, h, n->index, b);
+}
 Expr Mutator::visit(const Lambda *n, const Expr &self) {
   Expr b = mutate(n->body);
   return b == n->body ? self : Lambda::make(n->params, b);
@@ -125,6 +133,8 @@ void Visitor::visit(const Size *n) { visitExpr(n->array); }
 void Visitor::visit(const NewArray *n) { visitExpr(n->size); }
 void Visitor::visit(const Store *n) { visitExpr(n->array); visitExpr(n->index); visitExpr(n->value); }
 void Visitor::visit(const Fold *n) { visitExpr(n->lo); visitExpr(n->hi); visitExpr(n->init); visitExpr(n->body); }
+void Visitor::visit(const Build *n) { visitExpr(n->size); visitExpr(n->body); }
+void Visitor::visit(const Sum *n) { visitExpr(n->lo); visitExpr(n->hi); visitExpr(n->body); }
 void Visitor::visit(const Lambda *n) { visitExpr(n->body); }
 void Visitor::visit(const App *n) { visitExpr(n->fn); for (auto &a : n->args) visitExpr(a); }
 

@@ -151,6 +151,21 @@ Expr Fold::make(Expr lo, Expr hi, Expr init, std::string index, std::string stat
                                 std::move(body), reversed);
 }
 
+Expr Build::make(Expr size, std::string index, Expr body) {
+  require(size->type->isInt(), "build size is not an integer");
+  require(!index.empty(), "build binder");
+  require(body->type->isScalar(), "build element type " + str(body->type) + " is not a scalar");
+  TypeP t = Type::array(body->type);
+  return std::make_shared<Build>(std::move(size), std::move(index), std::move(body), std::move(t));
+}
+
+Expr Sum::make(Expr lo, Expr hi, std::string index, Expr body) {
+  require(lo->type->isInt() && hi->type->isInt(), "sum bounds are not integers");
+  require(!index.empty(), "sum binder");
+  require(body->type->isScalar() && !body->type->isBool(), "sum of " + str(body->type));
+  return std::make_shared<Sum>(std::move(lo), std::move(hi), std::move(index), std::move(body));
+}
+
 Expr Lambda::make(std::vector<Binder> params, Expr body) {
   std::vector<TypeP> ps;
   for (auto &p : params) ps.push_back(p.type);

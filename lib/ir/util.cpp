@@ -31,7 +31,8 @@ struct Printer {
   std::ostringstream os;
   void ind(int d) { os << std::string(2 * d, ' '); }
   static bool isBlock(const Expr &e) {
-    return e->is<Let>() || e->is<If>() || e->is<Lambda>() || e->is<Fold>() || e->is<While>();
+    return e->is<Let>() || e->is<If>() || e->is<Lambda>() || e->is<Fold>() || e->is<While>() || e->is<Build>() ||
+           e->is<Sum>();
   }
   void list(const std::vector<Expr> &es, int d) {
     for (size_t i = 0; i < es.size(); ++i) {
@@ -184,6 +185,24 @@ struct Printer {
       blk(f->body, d + 1);
       return;
     }
+    if (auto b = e->as<Build>()) {
+      ind(d);
+      os << "build " << b->index << " < ";
+      inl(b->size, d);
+      os << " ->\n";
+      blk(b->body, d + 1);
+      return;
+    }
+    if (auto m = e->as<Sum>()) {
+      ind(d);
+      os << "sum " << m->index << " in [";
+      inl(m->lo, d);
+      os << ", ";
+      inl(m->hi, d);
+      os << ") ->\n";
+      blk(m->body, d + 1);
+      return;
+    }
     if (auto l = e->as<Lambda>()) {
       ind(d);
       os << "fun (";
@@ -288,6 +307,23 @@ struct FreeCounter {
       bound.erase(bound.find(f->state));
       return;
     }
+    case Kind::Build: {
+      auto b = e->as<Build>();
+      go(b->size);
+      bound.insert(b->index);
+      go(b->body);
+      bound.erase(bound.find(b->index));
+      return;
+    }
+    case Kind::Sum: {
+      auto m = e->as<Sum>();
+      go(m->lo);
+      go(m->hi);
+      bound.insert(m->index);
+      go(m->body);
+      bound.erase(bound.find(m->index));
+      return;
+    }
     case Kind::Lambda: {
       auto l = e->as<Lambda>();
       for (auto &p : l->params) bound.insert(p.name);
@@ -385,6 +421,30 @@ struct Subst : Mutator {
     if (l == n->lo && h == n->hi && i0 == n->init && body == n->body && idx == n->index && st == n->state) return self;
     return Fold::make(l, h, i0, idx, st, body, n->reversed);
   }
+  // The body of a build/sum under its index binder, renamed away from the
+  // substituted value's free variables.
+  Expr underIndex(const std::string &idx, std::string &out, const Expr &body) {
+    out = idx;
+    if (idx == name) return body;
+    Expr b = body;
+    if (fv.count(idx)) {
+      out = renamed(idx);
+      b = substitute(b, idx, Var::make(out, Type::i64()));
+    }
+    return mutate(b);
+  }
+  Expr visit(const Build *n, const Expr &self) override {
+    Expr sz = mutate(n->size);
+    std::string idx;
+    Expr b = underIndex(n->index, idx, n->body);
+    return sz == n->size && b == n->body && idx == n->index ? self : Build::make(sz, idx, b);
+  }
+  Expr visit(const Sum *n, const Expr &self) override {
+    Expr l = mutate(n->lo), h = mutate(n->hi);
+    std::string idx;
+    Expr b = underIndex(n->index, idx, n->body);
+    return l == n->lo && h == n->hi && b == n->body && idx == n->index ? self : Sum::make(l, h, idx, b);
+  }
   Expr visit(const Lambda *n, const Expr &self) override {
     std::vector<Binder> ps = n->params;
     Expr body = n->body;
@@ -439,6 +499,14 @@ void NameSupply::reserveAll(const Expr &e) {
     void visit(const Fold *n) override {
       ns->reserve(n->index);
       ns->reserve(n->state);
+      Visitor::visit(n);
+    }
+    void visit(const Build *n) override {
+      ns->reserve(n->index);
+      Visitor::visit(n);
+    }
+    void visit(const Sum *n) override {
+      ns->reserve(n->index);
       Visitor::visit(n);
     }
   } r;
@@ -629,6 +697,29 @@ struct Eval {
         env.pop_back();
       }
       return s;
+    }
+    case Kind::Build: {
+      auto b = e->as<Build>();
+      long n = long(num(run(b->size)));
+      if (n < 0) throw IRError("evaluate: build of negative size");
+      std::vector<double> xs(size_t(n), 0.0);
+      for (long i = 0; i < n; ++i) {
+        env.push_back({b->index, Value::of(double(i))});
+        xs[size_t(i)] = num(run(b->body));
+        env.pop_back();
+      }
+      return Value::arrayOf(std::move(xs));
+    }
+    case Kind::Sum: {
+      auto m = e->as<Sum>();
+      long lo = long(num(run(m->lo))), hi = long(num(run(m->hi)));
+      double acc = 0;
+      for (long i = lo; i < hi; ++i) {
+        env.push_back({m->index, Value::of(double(i))});
+        acc += num(run(m->body));
+        env.pop_back();
+      }
+      return Value::of(acc);
     }
     case Kind::Lambda: {
       closures.push_back({e->as<Lambda>(), env});

@@ -607,6 +607,8 @@ private:
       for (size_t k = 0; k < vs.size(); ++k) bind(lam->params[k].name, vs[k]); // β
       return pe(lam->body);
     }
+    case Kind::Build: case Kind::Sum:
+      throw IRError("optimise: build/sum are lowered to loops first (ir::lowerParallel)");
     }
     return e;
   }
@@ -1140,7 +1142,7 @@ static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved
   return SingleUse(reserved).run(r);
 }
 
-Expr optimize(const Expr &e) { return optimizeWith(e, {}); }
+Expr optimize(const Expr &e) { return optimizeWith(lowerParallel(e), {}); }
 
 static Function optimizeFunction(const Function &f, const std::unordered_set<std::string> &pureCallees) {
   std::vector<std::string> reserved;
@@ -1149,7 +1151,9 @@ static Function optimizeFunction(const Function &f, const std::unordered_set<std
     reserved.push_back("d_" + p.name);
   }
   Function g = f;
-  g.body = optimizeWith(f.body, reserved, pureCallees);
+  // build/sum become the loops they stand for: the loop rewrites below
+  // (fusion of sweeps, loop CSE, invariant state) then apply to them too.
+  g.body = optimizeWith(lowerParallel(f.body), reserved, pureCallees);
   return g;
 }
 

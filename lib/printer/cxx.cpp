@@ -756,6 +756,8 @@ template <class F> void forEachChild(const Node *x, F &&f) {
     f(w->init); f(w->cond); f(w->body);
     break;
   }
+  case Kind::Build: f(x->as<Build>()->size); f(x->as<Build>()->body); break;
+  case Kind::Sum: f(x->as<Sum>()->lo); f(x->as<Sum>()->hi); f(x->as<Sum>()->body); break;
   }
 }
 
@@ -1235,10 +1237,11 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
   case Kind::Fold: return trFold(e->as<Fold>(), b, h);
   case Kind::While: return trWhile(e->as<While>(), b, h);
   case Kind::Pullback: return trPullback(e->as<Pullback>(), b, h.name.empty() ? Hint{"tmp", false} : h);
+  case Kind::Build: case Kind::Sum: break; // lowered to loops before printing
   case Kind::Lambda:
   case Kind::App: break;
   }
-  fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
+  fail("'" + gen_.name + "' still contains a lambda, an application or a build/sum (not optimised?)");
 }
 
 CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
@@ -1661,13 +1664,20 @@ Printed FnPrinter::run() {
 
 } // namespace
 
+// build/sum are printed as the loops they stand for.
+static ir::Function lowered(const ir::Function &generated) {
+  ir::Function g = generated;
+  g.body = ir::lowerParallel(g.body);
+  return g;
+}
+
 std::string printFunction(const ir::Function &generated, const ir::Program &primal) {
-  Printed p = FnPrinter(generated, primal).run();
+  Printed p = FnPrinter(lowered(generated), primal).run();
   return p.head + "(" + p.defArgs + ") {\n" + p.body + "}\n";
 }
 
 std::string printPrototype(const ir::Function &generated, const ir::Program &primal) {
-  Printed p = FnPrinter(generated, primal).run();
+  Printed p = FnPrinter(lowered(generated), primal).run();
   return p.head + "(" + p.protoArgs + ");";
 }
 

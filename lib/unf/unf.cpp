@@ -208,6 +208,28 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     drop(base, 3);
     return;
   }
+  case Kind::Build: case Kind::Sum: {
+    auto b = e->as<ir::Build>();
+    auto m = e->as<ir::Sum>();
+    if (b) {
+      gen(b->size, ctx, out, "n");
+    } else {
+      gen(m->lo, ctx, out, "t");
+      gen(m->hi, ctx, out, "t");
+    }
+    Instr in(b ? Instr::Kind::Build : Instr::Kind::Sum);
+    in.arity = b ? 1 : 2;
+    in.indexName = b ? b->index : m->index;
+    std::vector<Slot> bctx = ctx;
+    bctx.push_back({in.indexName, Type::i64()});
+    Term body;
+    gen(b ? b->body : m->body, bctx, body.instrs, "t");
+    in.branches.push_back(std::move(body));
+    in.type = e->type;
+    push(in);
+    drop(base, in.arity);
+    return;
+  }
   case Kind::While: {
     auto w = e->as<ir::While>();
     gen(w->init, ctx, out, w->state);
@@ -316,6 +338,19 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
     stack.push_back(bind(ir::Fold::make(as[0], as[1], as[2], i, st, body, in.reversedLoop)));
     return;
   }
+  case Instr::Kind::Build: {
+    std::string i = names.fresh(in.indexName);
+    Expr body = nested(in.branches[0], {Var::make(i, Type::i64())});
+    stack.push_back(bind(ir::Build::make(stack.back(), i, body)));
+    return;
+  }
+  case Instr::Kind::Sum: {
+    auto as = top(2);
+    std::string i = names.fresh(in.indexName);
+    Expr body = nested(in.branches[0], {Var::make(i, Type::i64())});
+    stack.push_back(bind(ir::Sum::make(as[0], as[1], i, body)));
+    return;
+  }
   case Instr::Kind::While: {
     std::string st = names.fresh(in.state);
     std::vector<Expr> extra{Const::makeInt(0), Var::make(st, in.type)};
@@ -392,6 +427,15 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
       ctx.push_back(in.type);
       break;
     }
+    case Instr::Kind::Build: case Instr::Kind::Sum: {
+      need(in.arity, "parallel loop");
+      std::vector<TypeP> bctx = ctx;
+      bctx.push_back(Type::i64());
+      auto out = run(in.branches.at(0), bctx);
+      if (out.size() != bctx.size() + 1 || !out.back()->isScalar()) throw IRError("UNF: build/sum body shape");
+      ctx.push_back(in.type);
+      break;
+    }
     case Instr::Kind::If: {
       need(1, "if");
       if (!ctx.back()->isBool()) throw IRError("UNF: if on a non-bool slot");
@@ -429,6 +473,8 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Store: os << (in.addStore ? "store +=" : "store ="); break;
   case Instr::Kind::Fold: os << (in.reversedLoop ? "fold reversed " : "fold ") << in.indexName << " " << in.state; break;
   case Instr::Kind::While: os << "while " << in.state; break;
+  case Instr::Kind::Build: os << "build " << in.indexName; break;
+  case Instr::Kind::Sum: os << "sum " << in.indexName; break;
   }
   return os.str();
 }

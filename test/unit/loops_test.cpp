@@ -301,3 +301,134 @@ TEST(Loops, ReadsAreNotReusedAcrossAWriteInALaterIteration) {
   p.functions.push_back(fn("rw", {{"x", f64()}, {"y", f64()}}, f));
   check(p, {Value::of(0.7), Value::of(1.3)});
 }
+
+// ------------------------------------------------ build / sum (App. A) --
+
+#include "unfad/ir/json.h"
+#include "unfad/parallel/parallel.h"
+
+namespace {
+Expr i64v(const std::string &n) { return v(n, Type::i64()); }
+
+// Whether `e` contains a node of kind K.
+template <class K> bool contains(const Expr &e) {
+  struct F : Visitor {
+    bool found = false;
+    void visitExpr(const Expr &x) override {
+      found |= x->is<K>();
+      Visitor::visitExpr(x);
+    }
+  } f;
+  f.visitExpr(e);
+  return f.found;
+}
+} // namespace
+
+TEST(Parallel, CombinatorsEvaluateAsThePaperDefinesThem) {
+  Expr a = v("a", arr()), b = v("b", arr());
+  auto run = [&](const Expr &e) {
+    Program none;
+    return evaluate(none, e, {{"a", arrayOf({1, 2, 3})}, {"b", arrayOf({4, 5, 6})}});
+  };
+  // map2 (*) a b, then sum: the dot product 32
+  Expr prod = map2(a, b, "i", [](Expr x, Expr y) { return mul(x, y); });
+  EXPECT_EQ(run(Let::make("p", prod, sum(v("p", arr()), "j"))).scalar, 32.0);
+  // shift a = [0, 1, 2]; map (x -> 2x) a = [2, 4, 6]
+  EXPECT_EQ(*run(shift(a, "i")).array, (std::vector<double>{0, 1, 2}));
+  EXPECT_EQ(*run(map(a, "i", [](Expr x) { return mul(c(2), x); })).array, (std::vector<double>{2, 4, 6}));
+  // an empty sum is 0
+  EXPECT_EQ(run(Sum::make(ci(3), ci(1), "i", c(7))).scalar, 0.0);
+}
+
+TEST(Parallel, JsonRoundTripAndLoweringKeepTheValue) {
+  Expr a = v("a", arr());
+  Expr e = Let::make("m", map(a, "i", [](Expr x) { return un(Op::Exp, x); }),
+                     Sum::make(ci(1), Size::make(a), "j", mul(at(v("m", arr()), i64v("j")), at(a, i64v("j")))));
+  Expr back = exprFromJson(toJson(e));
+  EXPECT_EQ(print(back), print(e));
+  Expr low = lowerParallel(e);
+  EXPECT_FALSE(contains<Build>(low) || contains<Sum>(low));
+  Program none;
+  std::vector<std::pair<std::string, Value>> env{{"a", arrayOf({0.5, -1.0, 2.0})}};
+  EXPECT_DOUBLE_EQ(evaluate(none, low, env).scalar, evaluate(none, e, env).scalar);
+}
+
+TEST(Parallel, ReverseOfSumOverAMapAgainstFiniteDifferences) {
+  // f(a, x) = Σ_{1 ≤ j < n} m[j] · a[j] · x  with m = map exp a  (read twice)
+  Expr a = v("a", arr()), m = v("m", arr()), j = i64v("j");
+  Expr body = Let::make("m", map(a, "i", [](Expr e) { return un(Op::Exp, e); }),
+                        add(Sum::make(ci(1), Size::make(a), "j", mul(mul(at(m, j), at(a, j)), v("x"))), at(m, ci(0))));
+  Program p;
+  p.functions.push_back(fn("f", {{"a", arr()}, {"x", f64()}}, body));
+  check(p, {arrayOf({0.5, -1.0, 2.0, 0.25}), Value::of(1.5)});
+  // J^T of build and sum need no tape.
+  Program rev = ad::reverse(p);
+  EXPECT_TRUE(contains<Build>(rev.functions[0].body) && contains<Sum>(rev.functions[0].body));
+  EXPECT_EQ(print(rev).find("tape"), std::string::npos) << print(rev);
+}
+
+TEST(Parallel, BuildInsideALoopAndASumOfSums) {
+  // Σ_t Σ_k w[k] · tanh(u[t] · w[k])², the inner map rebuilt every step
+  Expr w = v("w", arr()), u = v("u", arr()), t = i64v("t"), k = i64v("k"), s = v("s");
+  Expr h = v("h", arr());
+  Expr step = Let::make("h", Build::make(Size::make(w), "k", un(Op::Tanh, mul(at(u, t), at(w, k)))),
+                        add(s, Sum::make(ci(0), Size::make(w), "q", mul(at(w, i64v("q")), mul(at(h, i64v("q")), at(h, i64v("q")))))));
+  Program p;
+  p.functions.push_back(fn("g", {{"w", arr()}, {"u", arr()}, {"T", Type::i64(), false}},
+                           Fold::make(ci(0), i64v("T"), c(0), "t", "s", step)));
+  check(p, {arrayOf({0.3, -0.7, 1.1}), arrayOf({0.5, 1.5, -0.25}), Value::of(3)});
+}
+
+TEST(Parallel, RecognisesMapsAndReductionsAndFusesThem) {
+  // let prod = new[n]; fold i: prod[i] = a[i]*b[i]; fold j from 0: s + prod[j]
+  Expr a = v("a", arr()), b = v("b", arr()), pr = v("prod", arr()), n = i64v("n");
+  Expr fill = Fold::make(ci(0), n, Tuple::make({}), "i", "u",
+                         Let::make("_", store(pr, i64v("i"), mul(at(a, i64v("i")), at(b, i64v("i")))), Tuple::make({})));
+  Expr reduce = Fold::make(ci(0), n, c(0), "j", "s", Let::make("s1", v("s"), add(v("s1"), at(pr, i64v("j")))));
+  Expr body = Let::make("prod", NewArray::make(n, f64()), Let::make("_u", fill, reduce));
+  Program p;
+  p.functions.push_back(fn("dot", {{"a", arr()}, {"b", arr()}, {"n", Type::i64(), false}}, body));
+  Program q = parallel::recognize(p);
+  const Expr &r = q.functions[0].body;
+  // map fusion: one sum of a[j]*b[j], no array left
+  EXPECT_TRUE(contains<Sum>(r)) << print(r);
+  EXPECT_FALSE(contains<Build>(r) || contains<NewArray>(r) || contains<Fold>(r)) << print(r);
+  std::vector<Value> args{arrayOf({1, -2, 0.5}), arrayOf({3, 0.25, 4}), Value::of(3)};
+  EXPECT_DOUBLE_EQ(evaluate(q, "dot", copyArgs(args)).scalar, evaluate(p, "dot", copyArgs(args)).scalar);
+  check(q, args);
+}
+
+TEST(Parallel, LeavesLoopsThatAreNotParallelAlone) {
+  // a fold from a non-zero state, a reversed one, and a fill that reads the
+  // array it fills, stay folds
+  Expr x = v("x", arr()), n = i64v("n"), s = v("s"), i = i64v("i"), t = v("t", arr());
+  Expr fromOne = Fold::make(ci(0), n, c(1), "i", "s", add(s, at(x, i)));
+  Expr reversed = Fold::make(ci(0), n, c(0), "i", "s", add(s, at(x, i)), true);
+  Expr prefix = Fold::make(ci(1), n, Tuple::make({}), "i", "u",
+                           Let::make("_", store(t, i, add(at(t, sub(i, ci(1))), at(x, i))), Tuple::make({})));
+  Expr body = Let::make("t", NewArray::make(n, f64()),
+                        Let::make("_p", prefix, add(add(fromOne, reversed), at(t, sub(n, ci(1))))));
+  Program p;
+  p.functions.push_back(fn("f", {{"x", arr()}, {"n", Type::i64(), false}}, body));
+  Program q = parallel::recognize(p);
+  EXPECT_EQ(print(q.functions[0].body), print(body));
+}
+
+TEST(Parallel, OneHotAndConstantSums) {
+  Expr x = v("x", arr()), n = i64v("n"), i = i64v("i"), k = i64v("k");
+  Expr onehot = Fold::make(ci(0), n, c(0), "i", "s",
+                           add(v("s"), If::make(Prim::make(Op::Eq, {i, k}), mul(at(x, i), at(x, i)), c(0))));
+  Expr ones = Fold::make(ci(2), n, c(0), "j", "r", add(v("r"), c(1)));
+  Program p;
+  p.functions.push_back(fn("f", {{"x", arr()}, {"n", Type::i64(), false}, {"k", Type::i64(), false}},
+                           add(onehot, mul(ones, at(x, ci(0))))));
+  Program q = parallel::recognize(p);
+  EXPECT_FALSE(contains<Sum>(q.functions[0].body) || contains<Fold>(q.functions[0].body)) << print(q);
+  for (long kk : {-1L, 0L, 2L, 7L}) {
+    std::vector<Value> args{arrayOf({1.5, -2, 0.5}), Value::of(3), Value::of(double(kk))};
+    EXPECT_DOUBLE_EQ(evaluate(q, "f", copyArgs(args)).scalar, evaluate(p, "f", copyArgs(args)).scalar) << kk;
+    check(q, args);
+  }
+  std::vector<Value> small{arrayOf({1.5}), Value::of(1), Value::of(0)}; // empty range: 0
+  EXPECT_DOUBLE_EQ(evaluate(q, "f", copyArgs(small)).scalar, evaluate(p, "f", copyArgs(small)).scalar);
+}

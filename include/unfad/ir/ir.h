@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -111,7 +112,8 @@ bool opIsPredicate(Op op);
 // mutator base, the printer and the JSON form.
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
-  X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)
+  X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)      \
+  X(Build) X(Sum)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -350,6 +352,49 @@ public:
   While(Expr i0, std::string s, Expr c, Expr b)
       : Node(kKind, i0->type), init(std::move(i0)), state(std::move(s)), cond(std::move(c)), body(std::move(b)) {}
 };
+
+// The parallel array constructs of Knossos' notes (§1.2, §4), to which the
+// UNF paper's map/map2/reduce(+)/shift reduce (App. A.2-A.5):
+//   build n (i -> body)      a fresh array [body(0), ..., body(n-1)]
+//   sum lo hi (i -> body)    body(lo) + ... + body(hi-1)  (0 when empty)
+// `body` is pure (no stores, no writing calls) and sees the index `index`
+// (i64); its iterations are independent, so neither needs a tape and their
+// transposes are loops in any order. map f a = build (size a) (i -> f a[i]);
+// map2 f a b = build (size a) (i -> f a[i] b[i]); sum a = sum 0 (size a)
+// (i -> a[i]); shift a = build n (i -> i > 0 ? a[i-1] : 0) (see `map` etc.
+// below). The optimiser rewrites them (fusion, one-hot sums) and lowers them
+// to folds before printing.
+class Build final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Build;
+  const Expr size;
+  const std::string index;
+  const Expr body;
+  static Expr make(Expr size, std::string index, Expr body);
+  Build(Expr n, std::string i, Expr b, TypeP t)
+      : Node(kKind, std::move(t)), size(std::move(n)), index(std::move(i)), body(std::move(b)) {}
+};
+
+class Sum final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Sum;
+  const Expr lo, hi;
+  const std::string index;
+  const Expr body;
+  static Expr make(Expr lo, Expr hi, std::string index, Expr body);
+  Sum(Expr l, Expr h, std::string i, Expr b)
+      : Node(kKind, b->type), lo(std::move(l)), hi(std::move(h)), index(std::move(i)), body(std::move(b)) {}
+};
+
+// The UNF paper's array combinators as Knossos forms; `fresh` names the
+// index binder, `f` builds the element from the index variable.
+Expr map(const Expr &a, const std::string &index, const std::function<Expr(Expr)> &f);
+Expr map2(const Expr &a, const Expr &b, const std::string &index, const std::function<Expr(Expr, Expr)> &f);
+Expr sum(const Expr &a, const std::string &index);            // reduce (+) 0 a
+Expr shift(const Expr &a, const std::string &index);          // [0, a0, ..., a(n-2)]
+// build/sum as loops: build -> new + a fold storing each element, sum -> a
+// fold adding to a running total (the form the C++ printer takes).
+Expr lowerParallel(const Expr &e);
 
 // Whether evaluating `e` may write to memory (a Store, or a call/fold/if
 // containing one). Effectful lets are kept in order and never dropped.

@@ -40,6 +40,8 @@ struct Instr {
     Fold,  // top slots lo, hi, init; branches[0] is the body Γ,lo,hi,init,i,s ⊢ ..,s'; push the final state
     While, // top slot init; branches[0] is the condition Γ,init,i,s ⊢ ..,bool
            // and branches[1] the body Γ,init,i,s ⊢ ..,s' (i: an unused iteration slot)
+    Build, // top slot n; branches[0] is the element Γ,n,i ⊢ ..,e; push build n (i -> e)
+    Sum,   // top slots lo, hi; branches[0] is the term Γ,lo,hi,i ⊢ ..,e; push Σ_{lo≤i<hi} e
   };
   explicit Instr(Kind k) : kind(k) {}
   Kind kind;
@@ -49,11 +51,11 @@ struct Instr {
   ir::Expr constant;        // Const
   ir::TypeP type;           // type of the pushed value (Op/Call/Tuple/Elem/Const/If/Var)
   std::string callee;       // Call
-  std::vector<Term> branches; // If, Fold, While
+  std::vector<Term> branches; // If, Fold, While, Build, Sum
   std::string hint;         // readable name for the pushed value
   bool addStore = false;    // Store: += instead of =
   bool reversedLoop = false; // Fold: iterates from hi-1 down to lo
-  std::string indexName, state; // Fold/While: names of the loop's binders
+  std::string indexName, state; // Fold/While/Build/Sum: names of the loop's binders
   bool reversed = false;    // Target UNF: this is F(P, J^T P)
 };
 

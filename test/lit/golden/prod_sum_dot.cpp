@@ -11,13 +11,14 @@ UNFAD_GRADIENT double sum(const double* a, int n) {
   for (int i = 0; i < n; ++i) s += a[i];
   return s;
 }
-// The sweep is fused with the loop: d_a[i] += 1 in the same pass.
+// The loop is a sum (a reduction: no tape) and its sweep is fused with it:
+// d_a[i] += 1 in the same pass.
 // CHECK-LABEL: double sum_grad(const double* a, int n, double* d_a) {
 // CHECK:         for (long [[I:[a-z_0-9]+]] = 0; [[I]] < n; ++[[I]]) {
-// CHECK-NEXT:      state = state + a[[[I]]];
+// CHECK-NEXT:      [[S:[a-z_0-9]+]] = [[S]] + a[[[I]]];
 // CHECK-NEXT:      d_a[[[I]]] += 1.0;
 // CHECK-NEXT:    }
-// CHECK-NEXT:    return state;
+// CHECK-NEXT:    return [[S]];
 
 UNFAD_GRADIENT double dot(const double* a, const double* b, int n) {
   double s = 0.0;
@@ -30,7 +31,7 @@ UNFAD_GRADIENT double dot(const double* a, const double* b, int n) {
 // CHECK:         for (long
 // CHECK-DAG:       d_a[[[J:[a-z_0-9]+]]] += [[BJ:[a-z_0-9]+]];
 // CHECK-DAG:       d_b[[[J]]] += [[AJ:[a-z_0-9]+]];
-// CHECK:         return state;
+// CHECK:         return s;
 
 UNFAD_GRADIENT double prod(const double* a, int n) {
   double p = 1.0;
