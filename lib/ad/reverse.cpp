@@ -12,6 +12,7 @@
 #include "unfad/unf/unf.h"
 #include "unfad/ir/mutator.h"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <unordered_map>
@@ -124,6 +125,50 @@ private:
   std::unordered_map<std::string, Expr> sizes_;
   int recomputing_ = 0; // > 0 inside a local gradient (forward recomputed)
 
+  // Values a loop's forward pass tapes besides its state: the results of
+  // the body's helper calls and inner loops (scalar floats), which its
+  // local gradient would otherwise recompute (a call's value for the
+  // partials around it, an inner loop's for the ones after it). While the
+  // body is recomputed, such an instruction reads its tape instead; the
+  // recomputation it no longer feeds is dead code. One value per
+  // iteration: memory stays linear in the run time.
+  std::unordered_map<const Instr *, Expr> taped_;          // instr -> tape read (recomputation)
+  std::vector<std::pair<const Instr *, Expr>> *capture_ = nullptr; // instr -> value (forward pass)
+
+  static bool worthTaping(const Instr &in) {
+    bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
+                     in.kind == Instr::Kind::Sum;
+    return expensive && in.type && in.type->isFloat();
+  }
+
+  // The forward code of a loop body run on `stack`, capturing the values of
+  // its top-level instructions worth taping: its lets, and its result.
+  Expr forwardCapturing(const Term &t, const std::vector<Slot> &stack, Lets &out,
+                        std::vector<std::pair<const Instr *, Expr>> &captured) {
+    for (auto &in : t.instrs)
+      if (worthTaping(in)) captured.push_back({&in, nullptr});
+    auto *outer = capture_;
+    capture_ = &captured;
+    std::vector<Slot> s = stack;
+    build(t, s, nullptr, out);
+    capture_ = outer;
+    return s.back().value;
+  }
+
+  // Tapes (one entry per iteration, at `at`) for the captured values; the
+  // stores go after the body's lets. Returns instr -> tape.
+  std::vector<std::pair<const Instr *, Expr>> tapeValues(const std::vector<std::pair<const Instr *, Expr>> &captured,
+                                                        const Expr &n, const Expr &at, Lets &lets, Lets &body) {
+    std::vector<std::pair<const Instr *, Expr>> tapes;
+    for (auto &[in, value] : captured) {
+      if (!value || value->is<Const>()) continue;
+      Expr tape = bind(lets, "tape_" + (in->hint.empty() ? std::string("t") : in->hint), NewArray::make(n, value->type));
+      bind(body, "_", Store::make(tape, at, value, Store::Mode::Set));
+      tapes.push_back({in, tape});
+    }
+    return tapes;
+  }
+
 public:
   void setBuffer(const std::string &array, Expr buffer) { buffers_[array] = std::move(buffer); }
 
@@ -171,12 +216,15 @@ private:
 
   void step(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets) {
     const int N = int(stack.size());
+    Expr forced; // the value read from a tape, when recomputing a taped instruction
+    if (Y)
+      if (auto it = taped_.find(&in); it != taped_.end()) forced = bind(lets, in.hint, it->second);
     if (Y && (in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While)) {
-      loop(in, stack, Y, lets);
+      loop(in, stack, Y, lets, forced);
       return;
     }
     if (Y && (in.kind == Instr::Kind::Build || in.kind == Instr::Kind::Sum)) {
-      parallel(in, stack, Y, lets);
+      parallel(in, stack, Y, lets, forced);
       return;
     }
     std::vector<Slot> before = stack;
@@ -186,7 +234,11 @@ private:
     if (Y && in.kind == Instr::Kind::Store)
       if (auto a = stack[N - 3].value->as<Var>(); a && sizes_.count(a->name))
         overwritten = bind(lets, "old_" + a->name, Index::make(stack[N - 3].value, stack[N - 2].value));
-    forwardStep(in, stack, lets);
+    if (forced) stack.push_back({forced, in.hint});
+    else forwardStep(in, stack, lets);
+    if (capture_)
+      for (auto &[ci, v] : *capture_)
+        if (ci == &in) v = stack.back().value;
     if (!Y) return;
     auto ys = cotangentBinders(stack);
     auto vs = vars(ys);
@@ -352,7 +404,7 @@ private:
   // recomputes the body and applies the body's local reverse pass; the
   // cotangents of the state and of the outer scalars the body reads are
   // its state, array cotangents go to their buffers in place.
-  void loop(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets) {
+  void loop(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets, const Expr &forced) {
     const bool isWhile = in.kind == Instr::Kind::While;
     const int N = int(stack.size()); // includes the loop's arguments
     const Slot init = stack.back();
@@ -395,7 +447,11 @@ private:
     std::vector<Slot> bs = stack;
     bs.push_back({iv, i});
     bs.push_back({sv, in.state});
-    Expr fwdBody = forwardOnly(body, bs);
+    Lets fbl;
+    std::vector<std::pair<const Instr *, Expr>> captured;
+    Expr fwdResult = forwardCapturing(body, bs, fbl, captured);
+    auto valueTapes = tapeValues(captured, n, at, lets, fbl);
+    Expr fwdBody = wrap(fbl, fwdResult);
     // Local arrays the loop writes are restored to their state before the
     // loop when its J^T is done (so earlier recomputations read what the
     // forward pass read); those it also reads are saved at the start of
@@ -423,7 +479,7 @@ private:
     }
     Expr next = wrap(fl, fwdBody);
     Expr r = bind(lets, in.hint, Fold::make(lo, hi, init.value, i, s, next, in.reversedLoop));
-    stack.push_back({r, in.hint});
+    stack.push_back({forced ? forced : r, in.hint});
 
     // J^T loop.
     auto ys = cotangentBinders(stack);
@@ -459,7 +515,9 @@ private:
       cts.push_back(Const::zero(ct));
     }
     cts.push_back(Proj::make(bv, 0));
+    for (auto &[ti, tape] : valueTapes) taped_[ti] = Index::make(tape, Prim::make(Op::Sub, {jv, lo}));
     Expr g = bind(bl, "d_body", localGradient(body, ctx, {{jv, j}, {sj, in.state}}, cts));
+    for (auto &[ti, tape] : valueTapes) taped_.erase(ti);
     std::vector<Expr> nb{Proj::make(g, N + 1)};
     for (size_t k = 0; k < free.size(); ++k) nb.push_back(addCt(Proj::make(bv, int(k) + 1), Proj::make(g, free[k])));
     Expr backward = Fold::make(lo, hi, ir::Tuple::make(init_b), j, b, wrap(bl, ir::Tuple::make(nb)), !in.reversedLoop);
@@ -480,11 +538,31 @@ private:
   //   J^T build n (i -> e):    for i in [0, n):   ∇e(i) · d_y[i]  (d_y the array's buffer)
   // As for folds, the cotangents of the outer scalars e reads are the loop's
   // state; array cotangents go to their buffers in place.
-  void parallel(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets) {
+  void parallel(const Instr &in, std::vector<Slot> &stack, Expr *Y, Lets &lets, const Expr &forced) {
     const bool isBuild = in.kind == Instr::Kind::Build;
     const int N = int(stack.size()); // includes the arguments (n, or lo and hi)
     Expr lo = isBuild ? Const::makeInt(0) : stack[N - 2].value, hi = stack[N - 1].value;
-    forwardStep(in, stack, lets); // binds the build/sum; a build gets its cotangent buffer
+    const Term &elem = in.branches[0];
+    std::vector<std::pair<const Instr *, Expr>> valueTapes;
+    if (!isBuild && std::any_of(elem.instrs.begin(), elem.instrs.end(), worthTaping)) {
+      // A sum whose element calls a helper or runs a loop is computed as
+      // the fold s + e(i) (the same order of additions), taping those values.
+      Expr n = bind(lets, "n", If::make(Prim::make(Op::Lt, {lo, hi}), Prim::make(Op::Sub, {hi, lo}), Const::makeInt(0)));
+      std::string i = fresh(in.indexName), acc = fresh(in.hint.empty() ? "sum" : in.hint);
+      Expr iv = Var::make(i, Type::i64()), accv = Var::make(acc, in.type);
+      std::vector<Slot> es(stack.begin(), stack.end());
+      es.push_back({iv, i});
+      Lets fbl;
+      std::vector<std::pair<const Instr *, Expr>> captured;
+      Expr e = forwardCapturing(elem, es, fbl, captured);
+      valueTapes = tapeValues(captured, n, Prim::make(Op::Sub, {iv, lo}), lets, fbl);
+      Expr next = bind(fbl, acc, Prim::make(Op::Add, {accv, e}));
+      Expr r = bind(lets, in.hint, Fold::make(lo, hi, Const::zero(in.type), i, acc, wrap(fbl, next)));
+      stack.push_back({r, in.hint});
+    } else {
+      forwardStep(in, stack, lets); // binds the build/sum; a build gets its cotangent buffer
+    }
+    if (forced) stack.back().value = forced;
     auto ys = cotangentBinders(stack);
     auto vs = vars(ys);
     std::vector<Expr> args(vs.begin(), vs.begin() + N);
@@ -510,7 +588,9 @@ private:
       for (int k = 0; k <= N; ++k) cts.push_back(Const::zero(k < N ? vs[k]->type : Type::unit()));
       cts.push_back(ct);
       std::vector<Slot> ctx(stack.begin(), stack.begin() + N);
-      Expr g = bind(bl, "d_elem", localGradient(in.branches[0], ctx, {{jv, j}}, cts));
+      for (auto &[ti, tape] : valueTapes) taped_[ti] = Index::make(tape, Prim::make(Op::Sub, {jv, lo}));
+      Expr g = bind(bl, "d_elem", localGradient(elem, ctx, {{jv, j}}, cts));
+      for (auto &[ti, tape] : valueTapes) taped_.erase(ti);
       std::vector<Expr> nb;
       for (size_t k = 0; k < free.size(); ++k) nb.push_back(addCt(Proj::make(bv, int(k)), Proj::make(g, free[k])));
       Expr bk = bind(inner, b, Fold::make(lo, hi, ir::Tuple::make(init), j, b, wrap(bl, ir::Tuple::make(nb))));
