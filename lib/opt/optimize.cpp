@@ -287,6 +287,16 @@ private:
       cse_[key] = n;
       cseLog_.push_back(key);
     }
+    // Store-to-load forwarding: after a[i] = x, a read of a[i] is x (until
+    // something writes a again). A tape read in the iteration that wrote it
+    // is then the value itself, and the tape, written only, goes.
+    if (auto st = v->as<Store>(); st && st->mode == Store::Mode::Set && st->array->is<Var>())
+      if (auto x = st->value->as<Var>()) {
+        std::string k = print(ir::Index::make(st->array, st->index));
+        cse_[k] = x->name;
+        cseLog_.push_back(k);
+        memoryKeys_.insert({k, st->array->as<Var>()->name});
+      }
     return Var::make(n, v->type);
   }
 
@@ -882,6 +892,11 @@ protected:
         passed.push_back(lets[m].second);
       }
     }
+    // A sweep left on its own runs forwards: its iterations commute, and
+    // memory is read in the order the forward loop read it.
+    for (auto &[name, value] : lets)
+      if (auto f = value->as<Fold>(); f && f->reversed && f->init->type->isUnit() && commutative(f->body))
+        value = Fold::make(f->lo, f->hi, f->init, f->index, f->state, f->body, false);
   }
 
 private:
@@ -934,6 +949,36 @@ private:
     return substitute(b, f2->state, ir::Tuple::make({}));
   }
 
+  // Whether the iterations of a stateless loop body commute: it only adds
+  // into arrays it does not read (arrays it allocates itself aside).
+  bool commutative(const Expr &body) {
+    Access ba = access(body);
+    auto local = localArrays(body);
+    bool setOutside = false;
+    for (auto &[arr, idx] : ba.stores)
+      if (!local.count(arr) && !ba.accumulated.count(arr)) setOutside = true;
+    for (auto &n : local) {
+      ba.stores.erase(n);
+      ba.reads.erase(n);
+    }
+    if ((ba.setStores && setOutside) || ba.unknownCalls) return false;
+    for (auto &[arr, idx] : ba.stores)
+      if (!ba.accumulated.count(arr) || ba.reads.count(arr)) return false;
+    return true;
+  }
+
+  static std::unordered_set<std::string> localArrays(const Expr &e) {
+    struct L : Visitor {
+      std::unordered_set<std::string> names;
+      void visit(const Let *n) override {
+        if (n->value->is<NewArray>()) names.insert(n->name);
+        Visitor::visit(n);
+      }
+    } local;
+    local.visitExpr(e);
+    return local.names;
+  }
+
   bool fusable(const Fold *f1, const Fold *f2, const std::unordered_set<std::string> &between) {
     if (!f2->init->type->isUnit() || print(f1->lo) != print(f2->lo) || print(f1->hi) != print(f2->hi)) return false;
     for (auto &v : freeVars(f2->body))
@@ -942,18 +987,11 @@ private:
     Access fa = access(f1->body), ba = access(b);
     // Arrays the sweep allocates itself (tapes of inner loops) are private
     // to an iteration: stores and reads of them do not matter.
-    struct L : Visitor {
-      std::unordered_set<std::string> names;
-      void visit(const Let *n) override {
-        if (n->value->is<NewArray>()) names.insert(n->name);
-        Visitor::visit(n);
-      }
-    } local;
-    local.visitExpr(b);
+    auto local = localArrays(b);
     bool setOutside = false;
     for (auto &[arr, idx] : ba.stores)
-      if (!local.names.count(arr) && !ba.accumulated.count(arr)) setOutside = true;
-    for (auto &n : local.names) {
+      if (!local.count(arr) && !ba.accumulated.count(arr)) setOutside = true;
+    for (auto &n : local) {
       ba.stores.erase(n);
       ba.reads.erase(n);
     }
@@ -1113,6 +1151,59 @@ private:
   }
 };
 
+// Dead and idle stores within one block (a local array's element saved,
+// overwritten by a recomputation and put back, with nothing reading it in
+// between):
+//   a[i] = x; ...; a[i] = y        ~>  ...; a[i] = y     (nothing between mentions a)
+//   let v = a[i]; ...; a[i] = v    ~>  let v = a[i]; ...  (nothing between writes a)
+class DeadStores : public BlockRewriter {
+protected:
+  void chain(Lets &lets, Expr &) override {
+    for (size_t k = 0; k < lets.size();) {
+      auto st = lets[k].second->as<Store>();
+      auto a = st ? st->array->as<Var>() : nullptr;
+      if (a && st->mode == Store::Mode::Set && (overwritten(lets, k, a->name) || idle(lets, k, a->name))) {
+        lets.erase(lets.begin() + long(k));
+        changed = true;
+        k = 0; // a removed store may make an earlier one dead
+        continue;
+      }
+      ++k;
+    }
+  }
+
+private:
+  static bool sameIndex(const Expr &x, const Expr &y) { return print(x) == print(y); }
+
+  static bool overwritten(const Lets &lets, size_t k, const std::string &a) {
+    auto st = lets[k].second->as<Store>();
+    for (size_t m = k + 1; m < lets.size(); ++m) {
+      const Expr &v = lets[m].second;
+      if (countUses(v, a) == 0) continue;
+      auto next = v->as<Store>();
+      return next && next->mode == Store::Mode::Set && next->array->is<Var>() && countUses(next->index, a) == 0 &&
+             countUses(next->value, a) == 0 && sameIndex(next->index, st->index);
+    }
+    return false; // what follows the block may read it
+  }
+
+  static bool idle(const Lets &lets, size_t k, const std::string &a) {
+    auto st = lets[k].second->as<Store>();
+    auto v = st->value->as<Var>();
+    if (!v) return false;
+    for (size_t p = k; p-- > 0;) {
+      if (lets[p].first == v->name) {
+        auto read = lets[p].second->as<ir::Index>();
+        return read && read->array->is<Var>() && read->array->as<Var>()->name == a && sameIndex(read->index, st->index);
+      }
+      std::unordered_set<std::string> written;
+      arraysTouched(lets[p].second, nullptr, &written);
+      if (written.count(a) || hasCall(lets[p].second)) return false;
+    }
+    return false;
+  }
+};
+
 static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved) {
   PartialEvaluator pe(e, reserved);
   Expr r = pe.run(e);
@@ -1120,6 +1211,7 @@ static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved) {
   // then dead too: iterate to a fixpoint.
   for (size_t before = 0, after = size(r); before != after;) {
     before = after;
+    r = DeadStores().go(r);
     r = DeadCode().run(r);
     after = size(r);
   }

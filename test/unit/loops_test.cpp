@@ -432,3 +432,21 @@ TEST(Parallel, OneHotAndConstantSums) {
   std::vector<Value> small{arrayOf({1.5}), Value::of(1), Value::of(0)}; // empty range: 0
   EXPECT_DOUBLE_EQ(evaluate(q, "f", copyArgs(small)).scalar, evaluate(p, "f", copyArgs(small)).scalar);
 }
+
+TEST(Loops, StoresReadBeforeTheyAreOverwrittenAreKept) {
+  // t = new[2]; t[0] = x; y = 2·t[0]; t[0] = x·x; t[1] = t[0]; return y + t[0]·t[1]
+  // (the first store is read before the second overwrites it; the last
+  // store writes what was read, but something wrote t in between)
+  Expr t = v("t", arr()), x = v("x");
+  Expr body = Let::make("t", NewArray::make(ci(2), f64()),
+              Let::make("_1", store(t, ci(0), x),
+              Let::make("y", mul(c(2), at(t, ci(0))),
+              Let::make("z", at(t, ci(1)),
+              Let::make("_2", store(t, ci(0), mul(x, x)),
+              Let::make("_3", store(t, ci(1), at(t, ci(0))),
+              Let::make("_4", store(t, ci(0), v("z")),
+                        add(v("y"), mul(at(t, ci(0)), at(t, ci(1)))))))))));
+  Program p;
+  p.functions.push_back(fn("f", {{"x", f64()}}, body));
+  check(p, {Value::of(1.7)});
+}
