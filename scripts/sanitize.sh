@@ -46,16 +46,21 @@ if (( BUILD )); then
   cmake --build "$BUILD_DIR" -j"$JOBS" </dev/null || exit 2
   took build "$t"
 fi
-UNFAD="$BUILD_DIR/bin/unfad"
+UNFAD="$ROOT/$BUILD_DIR/bin/unfad"
+[[ $BUILD_DIR == /* ]] && UNFAD="$BUILD_DIR/bin/unfad"
 [[ -x $UNFAD ]] || { echo "sanitize: $UNFAD not built" >&2; exit 2; }
 
 phase "ctest in $BUILD_DIR (sanitized unfad and tests)"
 t=$(date +%s)
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" </dev/null || status=1
+# The plugin runs inside clang++-19, which is not built with the sanitizers:
+# a sanitized plugin cannot load there (the ASan runtime must come first), so
+# the tests that load it (label plugin, and examples.logistic) are left out.
+# The plugin's code is the command's (same libraries), which these tests run.
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" -LE plugin -E '^examples\.logistic$' </dev/null || status=1
 took ctest "$t"
 
 # Compiler wrappers: the e2e harness builds generated code with --cxx/--clangxx.
-WRAP="$BUILD_DIR/sanitize-cc"
+WRAP="$(cd "$BUILD_DIR" && pwd -P)/sanitize-cc"
 mkdir -p "$WRAP"
 CLANGXX=$(command -v clang++-19 || echo /usr/lib/llvm-19/bin/clang++)
 printf '#!/bin/sh\nexec g++ %s "$@"\n' "$SAN_FLAGS" > "$WRAP/g++"

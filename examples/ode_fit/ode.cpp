@@ -34,7 +34,7 @@ double ode_loss(double k, double c, double x0, double v0, const double* obs, int
   }
   return loss;
 }
-// unfad:begin ode_loss_grad checksum=ab3a0174
+// unfad:begin ode_loss_grad checksum=01a5aadc
 double ode_loss_grad(double k, double c, double x0, double v0, const double* obs, int nobs, int every, double dt, double* d_k, double* d_c, double* d_x0, double* d_v0) {
   long n;
   if (0 < nobs) {
@@ -44,6 +44,9 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
   }
   std::vector<double> tape_state(n);
   std::vector<double> tape_state_1(n);
+  const double t = -k;
+  const double t_3 = 0.5 * dt;
+  const double t_19 = dt / 6.0;
   double state_1_0 = x0;
   double state_1_1_1 = v0;
   double state_1_2_1 = 0.0;
@@ -53,16 +56,13 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
     double state_1_2_0 = state_1_0;
     double state_1_2_1_1 = state_1_1_1;
     for (long s = 0; s < every; ++s) {
-      const double t = -k;
       const double k1v = t * state_1_2_0 - c * state_1_2_1_1;
-      const double t_3 = 0.5 * dt;
       const double k2x = state_1_2_1_1 + t_3 * k1v;
       const double k2v = t * (state_1_2_0 + t_3 * state_1_2_1_1) - c * k2x;
       const double k3x = state_1_2_1_1 + t_3 * k2v;
       const double k3v = t * (state_1_2_0 + t_3 * k2x) - c * k3x;
       const double k4x = state_1_2_1_1 + dt * k3v;
       const double k4v = t * (state_1_2_0 + dt * k3x) - c * k4x;
-      const double t_19 = dt / 6.0;
       const double t_23 = state_1_2_1_1 + 2.0 * k2x + 2.0 * k3x;
       state_1_2_0 = state_1_2_0 + t_19 * (t_23 + k4x);
       const double t_30 = k1v + 2.0 * k2v + 2.0 * k3v + k4v;
@@ -73,6 +73,20 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
     state_1_0 = state_1_2_0;
     state_1_1_1 = state_1_2_1_1;
   }
+  long n_1;
+  if (0 < every) {
+    n_1 = every;
+  } else {
+    n_1 = 0;
+  }
+  std::vector<double> tape_state_1_1(n_1);
+  std::vector<double> tape_state_1_2(n_1);
+  const double t_35 = -k;
+  const double t_38 = 0.5 * dt;
+  const double t_54 = dt / 6.0;
+  const double t_70 = -k;
+  const double t_73 = 0.5 * dt;
+  const double t_89 = dt / 6.0;
   double d_state_loop_0_0 = 0.0;
   double d_state_loop_0_1 = 0.0;
   double d_state_loop_0_2 = 1.0;
@@ -81,29 +95,18 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
   for (long j_1 = nobs - 1; j_1 >= 0; --j_1) {
     const double state_2 = tape_state[j_1];
     const double state_4 = tape_state_1[j_1];
-    long n_1;
-    if (0 < every) {
-      n_1 = every;
-    } else {
-      n_1 = 0;
-    }
-    std::vector<double> tape_state_1_1(n_1);
-    std::vector<double> tape_state_1_2(n_1);
     double state_1_5_0 = state_2;
     double state_1_5_1 = state_4;
     for (long s_1 = 0; s_1 < every; ++s_1) {
       tape_state_1_1[s_1] = state_1_5_0;
       tape_state_1_2[s_1] = state_1_5_1;
-      const double t_35 = -k;
       const double k1v_1 = t_35 * state_1_5_0 - c * state_1_5_1;
-      const double t_38 = 0.5 * dt;
       const double k2x_1 = state_1_5_1 + t_38 * k1v_1;
       const double k2v_1 = t_35 * (state_1_5_0 + t_38 * state_1_5_1) - c * k2x_1;
       const double k3x_1 = state_1_5_1 + t_38 * k2v_1;
       const double k3v_1 = t_35 * (state_1_5_0 + t_38 * k2x_1) - c * k3x_1;
       const double k4x_1 = state_1_5_1 + dt * k3v_1;
       const double k4v_1 = t_35 * (state_1_5_0 + dt * k3x_1) - c * k4x_1;
-      const double t_54 = dt / 6.0;
       const double t_58 = state_1_5_1 + 2.0 * k2x_1 + 2.0 * k3x_1;
       state_1_5_0 = state_1_5_0 + t_54 * (t_58 + k4x_1);
       const double t_65 = k1v_1 + 2.0 * k2v_1 + 2.0 * k3v_1 + k4v_1;
@@ -119,9 +122,7 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
     for (long s_2 = every - 1; s_2 >= 0; --s_2) {
       const double state_1_1 = tape_state_1_1[s_2];
       const double state_1_3 = tape_state_1_2[s_2];
-      const double t_70 = -k;
       const double k1v_2 = t_70 * state_1_1 - c * state_1_3;
-      const double t_73 = 0.5 * dt;
       const double k2x_2 = state_1_3 + t_73 * k1v_2;
       const double t_76 = state_1_1 + t_73 * state_1_3;
       const double k2v_2 = t_70 * t_76 - c * k2x_2;
@@ -130,7 +131,6 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
       const double k3v_2 = t_70 * t_81 - c * k3x_2;
       const double k4x_2 = state_1_3 + dt * k3v_2;
       const double t_86 = state_1_1 + dt * k3x_2;
-      const double t_89 = dt / 6.0;
       const double d_t_118 = t_89 * d_state_1_loop_0_1;
       const double d_k3v_2 = 2.0 * d_t_118;
       const double d_t_111 = t_89 * d_state_1_loop_0_0;

@@ -162,7 +162,7 @@ private:
     std::vector<std::pair<const Instr *, Expr>> tapes;
     for (auto &[in, value] : captured) {
       if (!value || value->is<Const>()) continue;
-      Expr tape = bind(lets, "tape_" + (in->hint.empty() ? std::string("t") : in->hint), NewArray::make(n, value->type));
+      Expr tape = bind(lets, "tape_" + (in->hint.empty() ? std::string("t") : in->hint), NewArray::make(n, value->type, true));
       bind(body, "_", Store::make(tape, at, value, Store::Mode::Set));
       tapes.push_back({in, tape});
     }
@@ -441,7 +441,7 @@ private:
     std::vector<Expr> stateLeaves;
     leaves(sv, stateLeaves);
     std::vector<Expr> tapes;
-    for (auto &l : stateLeaves) tapes.push_back(bind(lets, "tape_" + in.state, NewArray::make(n, l->type)));
+    for (auto &l : stateLeaves) tapes.push_back(bind(lets, "tape_" + in.state, NewArray::make(n, l->type, true)));
     Lets fl;
     for (size_t k = 0; k < tapes.size(); ++k) bind(fl, "_", Store::make(tapes[k], at, stateLeaves[k], Store::Mode::Set));
     std::vector<Slot> bs = stack;
@@ -469,10 +469,10 @@ private:
         if (auto v = slot.value->as<Var>(); v && v->name == a) sv.array = slot.value;
       if (!sv.array) continue; // local to the loop body
       sv.len = sizes_.at(a);
-      sv.before = bind(lets, "saved_" + a, NewArray::make(sv.len, sv.array->type->elem()));
+      sv.before = bind(lets, "saved_" + a, NewArray::make(sv.len, sv.array->type->elem(), true));
       bind(lets, "_", copyLoop(sv.before, Const::makeInt(0), sv.array, Const::makeInt(0), sv.len));
       if (rd.count(a)) {
-        sv.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {n, sv.len}), sv.array->type->elem()));
+        sv.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {n, sv.len}), sv.array->type->elem(), true));
         bind(fl, "_", copyLoop(sv.perIteration, Prim::make(Op::Mul, {at, sv.len}), sv.array, Const::makeInt(0), sv.len));
       }
       saved.push_back(sv);

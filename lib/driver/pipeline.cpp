@@ -2,52 +2,18 @@
 #include "unfad/driver/pipeline.h"
 #include "unfad/ad/reverse.h"
 #include "unfad/ir/json.h"
+#include "unfad/ir/large_stack.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/opt/optimize.h"
 #include "unfad/parallel/parallel.h"
 #include "unfad/printer/cxx.h"
 #include "unfad/unf/unf.h"
 
-#include <exception>
-#include <functional>
-#include <pthread.h>
 #include <set>
 
 namespace unfad {
 
 namespace {
-
-// The passes recurse along let chains and continuations; long straight-line
-// functions need more than the default 8 MiB of stack, so every pipeline
-// entry point runs on a thread with a large one.
-template <class R> R onLargeStack(const std::function<R()> &fn) {
-  struct Job {
-    const std::function<R()> *fn;
-    R result;
-    std::exception_ptr error;
-  } job{&fn, R{}, nullptr};
-  auto body = [](void *p) -> void * {
-    auto *j = static_cast<Job *>(p);
-    try {
-      j->result = (*j->fn)();
-    } catch (...) {
-      j->error = std::current_exception();
-    }
-    return nullptr;
-  };
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t(1) << 30);
-  pthread_t t;
-  if (pthread_create(&t, &attr, body, &job) != 0) {
-    pthread_attr_destroy(&attr);
-    return fn(); // fall back to the current stack
-  }
-  pthread_join(t, nullptr);
-  pthread_attr_destroy(&attr);
-  if (job.error) std::rethrow_exception(job.error);
-  return job.result;
-}
 
 // Helpers reachable from `f` through calls, callees first.
 void reachableHelpers(const ir::Program &p, const ir::Function &f, std::set<std::string> &seen,
@@ -81,7 +47,7 @@ bool parseDumpStage(const std::string &s, DumpStage &out) {
 }
 
 std::vector<GeneratedBlock> generate(const ir::Program &input) {
-  return onLargeStack<std::vector<GeneratedBlock>>([&] {
+  return ir::onLargeStack<std::vector<GeneratedBlock>>([&] {
     const ir::Program program = parallel::recognize(input);
     ir::Program gradients = opt::optimize(ad::reverse(program), &program);
     std::vector<GeneratedBlock> blocks;
@@ -114,7 +80,7 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
 }
 
 std::string dump(const ir::Program &input, DumpStage stage, bool json) {
-  return onLargeStack<std::string>([&]() -> std::string {
+  return ir::onLargeStack<std::string>([&]() -> std::string {
     const ir::Program program = parallel::recognize(input);
     switch (stage) {
     case DumpStage::IR:

@@ -70,7 +70,7 @@ Expr Mutator::visit(const Size *n, const Expr &self) {
 }
 Expr Mutator::visit(const NewArray *n, const Expr &self) {
   Expr s = mutate(n->size);
-  return s == n->size ? self : NewArray::make(s, n->type->elem());
+  return s == n->size ? self : NewArray::make(s, n->type->elem(), n->scratch);
 }
 Expr Mutator::visit(const Store *n, const Expr &self) {
   Expr a = mutate(n->array), i = mutate(n->index), v = mutate(n->value);

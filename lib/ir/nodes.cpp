@@ -124,9 +124,9 @@ Expr Size::make(Expr array) {
   return std::make_shared<Size>(std::move(array));
 }
 
-Expr NewArray::make(Expr size, TypeP elem) {
+Expr NewArray::make(Expr size, TypeP elem, bool scratch) {
   require(size->type->isInt(), "array size is not an integer");
-  return std::make_shared<NewArray>(std::move(size), Type::array(std::move(elem)));
+  return std::make_shared<NewArray>(std::move(size), Type::array(std::move(elem)), scratch);
 }
 
 Expr Store::make(Expr array, Expr index, Expr value, Mode mode) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -107,7 +108,7 @@ struct Printer {
     }
     case Kind::Size: os << "size("; inl(e->as<Size>()->array, d); os << ")"; break;
     case Kind::NewArray:
-      os << "new " << str(e->type->elem()) << "[";
+      os << (e->as<NewArray>()->scratch ? "scratch " : "new ") << str(e->type->elem()) << "[";
       inl(e->as<NewArray>()->size, d);
       os << "]";
       break;
@@ -659,7 +660,8 @@ struct Eval {
     }
     case Kind::NewArray: {
       long n = long(num(run(e->as<NewArray>()->size)));
-      return Value::arrayOf(std::vector<double>(size_t(std::max(0L, n)), 0.0));
+      double fill = e->as<NewArray>()->scratch ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+      return Value::arrayOf(std::vector<double>(size_t(std::max(0L, n)), fill));
     }
     case Kind::Store: {
       auto x = e->as<Store>();

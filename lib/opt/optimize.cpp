@@ -583,7 +583,8 @@ private:
       return ir::Index::make(reify(pe(x->array)), reify(pe(x->index)));
     }
     case Kind::Size: return ir::Size::make(reify(pe(e->as<ir::Size>()->array)));
-    case Kind::NewArray: return NewArray::make(reify(pe(e->as<NewArray>()->size)), e->type->elem());
+    case Kind::NewArray:
+      return NewArray::make(reify(pe(e->as<NewArray>()->size)), e->type->elem(), e->as<NewArray>()->scratch);
     case Kind::Store: {
       auto x = e->as<Store>();
       Expr val = reify(pe(x->value));
@@ -1204,6 +1205,63 @@ private:
   }
 };
 
+// Loop-invariant code motion, for what may run once before a loop even
+// when the loop runs zero times: scratch buffers of an invariant size (a
+// tape filled and read within one iteration is reused by the next, one
+// allocation instead of one per iteration) and trap-free scalar arithmetic
+// on invariant values (such as that size):
+//   let r = fold i .. -> (let x = e in body)  ~>  let x = e in let r = fold i .. -> body
+class HoistInvariants : public BlockRewriter {
+protected:
+  void chain(Lets &lets, Expr &) override {
+    for (size_t k = 0; k < lets.size(); ++k) {
+      auto f = lets[k].second->as<Fold>();
+      if (!f) continue;
+      std::unordered_set<std::string> inner{f->index, f->state};
+      Lets hoisted, kept;
+      Expr tail = f->body;
+      while (auto l = tail->as<Let>()) {
+        bool invariant = movable(l->value);
+        for (auto &v : freeVars(l->value)) invariant &= !inner.count(v);
+        if (invariant) {
+          hoisted.push_back({l->name, l->value});
+        } else {
+          kept.push_back({l->name, l->value});
+          inner.insert(l->name);
+        }
+        tail = l->body;
+      }
+      if (hoisted.empty()) continue;
+      for (size_t m = kept.size(); m-- > 0;) tail = Let::make(kept[m].first, kept[m].second, tail);
+      lets[k].second = Fold::make(f->lo, f->hi, f->init, f->index, f->state, tail, f->reversed);
+      lets.insert(lets.begin() + long(k), hoisted.begin(), hoisted.end());
+      k += hoisted.size();
+      changed = true;
+    }
+  }
+
+private:
+  static bool movable(const Expr &v) {
+    if (auto a = v->as<NewArray>()) return a->scratch;
+    return v->type->isScalar() && trapFree(v);
+  }
+  static bool trapFree(const Expr &e) {
+    switch (e->kind) {
+    case Kind::Const: case Kind::Var: return true;
+    case Kind::Prim: {
+      auto p = e->as<Prim>();
+      if ((p->op == Op::Div || p->op == Op::Mod) && !p->type->isFloat()) return false; // x / 0
+      return std::all_of(p->args.begin(), p->args.end(), trapFree);
+    }
+    case Kind::If: {
+      auto i = e->as<If>();
+      return trapFree(i->cond) && trapFree(i->thenE) && trapFree(i->elseE);
+    }
+    default: return false;
+    }
+  }
+};
+
 static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved) {
   PartialEvaluator pe(e, reserved);
   Expr r = pe.run(e);
@@ -1231,7 +1289,7 @@ static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved
   LoopCSE loops(pureCallees);
   Expr shared = loops.go(r);
   if (loops.changed) r = cleanUp(shared, reserved);
-  return SingleUse(reserved).run(r);
+  return HoistInvariants().go(SingleUse(reserved).run(r));
 }
 
 Expr optimize(const Expr &e) { return optimizeWith(lowerParallel(e), {}); }

@@ -5,6 +5,7 @@
 #include "unfad/ad/reverse.h"
 #include "unfad/ir/ir.h"
 #include "unfad/ir/json.h"
+#include "unfad/ir/large_stack.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/opt/optimize.h"
 #include "unfad/unf/unf.h"
@@ -316,7 +317,8 @@ TEST(Optimizer, ChainOfSharedLetsStaysLinear) {
   size_t s50 = 0, s500 = 0;
   for (int n : {50, 500}) {
     Program p = chain(n);
-    Program opt = opt::optimize(ad::reverse(p));
+    // The passes recurse along the chain: as in the pipeline, a large stack.
+    Program opt = ir::onLargeStack<Program>([&] { return opt::optimize(ad::reverse(p)); });
     EXPECT_NEAR(gradient(p, opt, "f", {0.7})[0], 1.0, 1e-9);
     (n == 50 ? s50 : s500) = size(opt.functions[0].body);
   }

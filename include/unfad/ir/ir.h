@@ -297,13 +297,17 @@ public:
 };
 
 // A fresh zero-filled buffer of `size` elements (local arrays, tapes and
-// cotangent buffers of local arrays).
+// cotangent buffers of local arrays). A `scratch` buffer (a tape, a saved
+// copy) is never read before it is written: one allocated in a loop may be
+// reused by every iteration (the optimiser hoists it), and the evaluator
+// fills it with NaN to catch a read before the first write.
 class NewArray final : public Node {
 public:
   static constexpr Kind kKind = Kind::NewArray;
   const Expr size;
-  static Expr make(Expr size, TypeP elem);
-  NewArray(Expr n, TypeP t) : Node(kKind, std::move(t)), size(std::move(n)) {}
+  const bool scratch;
+  static Expr make(Expr size, TypeP elem, bool scratch = false);
+  NewArray(Expr n, TypeP t, bool s) : Node(kKind, std::move(t)), size(std::move(n)), scratch(s) {}
 };
 
 // The effect a[i] = v (Set) or a[i] += v (Add); its value is the unit ().

@@ -2,7 +2,8 @@
 // The forward loop saves the state per step (memory linear in the steps);
 // each backward step restores it, and the pre-activations its inner loop
 // tapes while recomputing the step are read back instead of recomputing
-// the matrix-vector product a second time. The save/overwrite/restore of an
+// the matrix-vector product a second time (one allocation for all steps).
+// The save/overwrite/restore of an
 // element with nothing reading it in between is dead and goes, so the
 // adjoint sweeps only accumulate (d_W and d_h in one forward-running loop).
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
@@ -31,8 +32,10 @@ UNFAD_GRADIENT double rnn_loss(const double* W, const double* U, const double* b
 // CHECK-LABEL: double rnn_loss_grad(
 // CHECK-NOT:     old_
 // CHECK:         std::vector<double> [[TAPE:tape_h]](n * H);
+// The backward loop's scratch tapes are allocated once, before it.
+// CHECK:         std::vector<double> [[A:tape_a[_0-9]*]](
 // CHECK:         for (long [[T:[a-z_0-9]+]] = T - 1; [[T]] >= 0; --[[T]]) {
-// CHECK:           std::vector<double> [[A:tape_a[_0-9]*]](
+// CHECK-NOT:       std::vector
 // CHECK:             [[A]][[[J:[a-z_0-9]+]]] = [[S:[a-z_0-9]+]];
 // CHECK:           const double [[AJ:[a-z_0-9]+]] = [[A]][
 // CHECK-NEXT:      const double [[Y:[a-z_0-9]+]] = std::tanh([[AJ]]);
