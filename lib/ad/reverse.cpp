@@ -137,8 +137,19 @@ private:
 
   static bool worthTaping(const Instr &in) {
     bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
-                     in.kind == Instr::Kind::Sum;
+                     in.kind == Instr::Kind::Sum || (in.kind == Instr::Kind::Op && partialsUseResult(in.op));
     return expensive && in.type && in.type->isFloat();
+  }
+
+  // Transcendental primitives whose partials are written with their result
+  // (exp' = exp, tanh' = 1 - tanh², ...): a tape read replaces both the
+  // recomputation and, when nothing else needs them, their arguments'.
+  static bool partialsUseResult(Op op) {
+    switch (op) {
+    case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Tanh: case Op::Tan: case Op::Sqrt: case Op::Cbrt:
+    case Op::Pow: case Op::Hypot: return true;
+    default: return false;
+    }
   }
 
   // The forward code of a loop body run on `stack`, capturing the values of

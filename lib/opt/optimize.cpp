@@ -810,13 +810,17 @@ private:
         gone[i] = true;
       }
     }
-    // a[i] += u; a[i] += v  ~>  a[i] += u + v  (one update per element)
+    // a[i] += u; (lets not touching a); a[i] += v  ~>  (lets); a[i] += u + v
+    // (one update per element)
     for (size_t i = 0; i < lets.size(); ++i) {
       if (gone[i]) continue;
       auto s1 = lets[i].second->as<Store>();
-      if (!s1 || s1->mode != Store::Mode::Add) continue;
+      if (!s1 || s1->mode != Store::Mode::Add || !s1->array->is<Var>()) continue;
+      const std::string &a = s1->array->as<Var>()->name;
       size_t j = i + 1;
-      while (j < lets.size() && gone[j]) ++j;
+      while (j < lets.size() &&
+             (gone[j] || (!lets[j].second->is<Store>() && !mayWrite(lets[j].second) && countUses(lets[j].second, a) == 0)))
+        ++j;
       if (j == lets.size()) continue;
       auto s2 = lets[j].second->as<Store>();
       if (!s2 || s2->mode != Store::Mode::Add || !sameAtom(s1->array, s2->array) || print(s1->index) != print(s2->index))
