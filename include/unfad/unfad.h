@@ -14,6 +14,7 @@
 // Generated gradients use these (math functions, tapes and buffers).
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #if defined(__clang__)

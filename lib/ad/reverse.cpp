@@ -141,6 +141,11 @@ private:
     return expensive && in.type && in.type->isFloat();
   }
 
+  // In a sum, whose J^T recomputes each element anyway, only calls and
+  // loops: a tape of n primitive results costs more memory traffic (and
+  // page faults for large n) than recomputing them saves.
+  static bool worthTapingInSum(const Instr &in) { return worthTaping(in) && in.kind != Instr::Kind::Op; }
+
   // Transcendental primitives whose partials are written with their result
   // (exp' = exp, tanh' = 1 - tanh², ...): a tape read replaces both the
   // recomputation and, when nothing else needs them, their arguments'.
@@ -155,9 +160,10 @@ private:
   // The forward code of a loop body run on `stack`, capturing the values of
   // its top-level instructions worth taping: its lets, and its result.
   Expr forwardCapturing(const Term &t, const std::vector<Slot> &stack, Lets &out,
-                        std::vector<std::pair<const Instr *, Expr>> &captured) {
+                        std::vector<std::pair<const Instr *, Expr>> &captured,
+                        bool (*worth)(const Instr &) = worthTaping) {
     for (auto &in : t.instrs)
-      if (worthTaping(in)) captured.push_back({&in, nullptr});
+      if (worth(in)) captured.push_back({&in, nullptr});
     auto *outer = capture_;
     capture_ = &captured;
     std::vector<Slot> s = stack;
@@ -555,7 +561,7 @@ private:
     Expr lo = isBuild ? Const::makeInt(0) : stack[N - 2].value, hi = stack[N - 1].value;
     const Term &elem = in.branches[0];
     std::vector<std::pair<const Instr *, Expr>> valueTapes;
-    if (!isBuild && std::any_of(elem.instrs.begin(), elem.instrs.end(), worthTaping)) {
+    if (!isBuild && std::any_of(elem.instrs.begin(), elem.instrs.end(), worthTapingInSum)) {
       // A sum whose element calls a helper or runs a loop is computed as
       // the fold s + e(i) (the same order of additions), taping those values.
       Expr n = bind(lets, "n", If::make(Prim::make(Op::Lt, {lo, hi}), Prim::make(Op::Sub, {hi, lo}), Const::makeInt(0)));
@@ -565,7 +571,7 @@ private:
       es.push_back({iv, i});
       Lets fbl;
       std::vector<std::pair<const Instr *, Expr>> captured;
-      Expr e = forwardCapturing(elem, es, fbl, captured);
+      Expr e = forwardCapturing(elem, es, fbl, captured, worthTapingInSum);
       valueTapes = tapeValues(captured, n, Prim::make(Op::Sub, {iv, lo}), lets, fbl);
       Expr next = bind(fbl, acc, Prim::make(Op::Add, {accv, e}));
       Expr r = bind(lets, in.hint, Fold::make(lo, hi, Const::zero(in.type), i, acc, wrap(fbl, next)));

@@ -15,7 +15,8 @@
 //    its adjoint is the buffer parameter that follows the primal ones
 //    (`double* d_x`, `std::vector<double>& d_x`, named as in the IR);
 //  - `a[i]`, `static_cast<long>(v.size())` (a C array reference: its bound),
-//    `std::vector<T> v(n);` for NewArray (bool -> char), `a[i] = v;` /
+//    `std::vector<T> v(n);` for NewArray (bool -> char; a scratch buffer,
+//    never read before written: `std::unique_ptr<T[]> v(new T[n]);`), `a[i] = v;` /
 //    `a[i] += v;` (`-= x` for a negation) for Store;
 //  - Fold -> `T s = init; for (long i = lo; i < hi; ++i) { ...; s = ...; }`
 //    (reversed: `for (long i = hi - 1; i >= lo; --i)`), While ->
@@ -1318,11 +1319,15 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
   Stmt s;
   s.k = Stmt::Decl;
   s.def = n;
-  s.line = "std::vector<" + (el->isBool() ? std::string("char") : cxxType(el)) + "> " + n + "(" + size + ");";
+  const std::string et = el->isBool() ? std::string("char") : cxxType(el);
+  // A scratch buffer (a tape) is written before it is read: no zero fill,
+  // which for a large tape is a pass over memory the gradient would pay for.
+  s.line = na->scratch ? "std::unique_ptr<" + et + "[]> " + n + "(new " + et + "[" + size + "]);"
+                       : "std::vector<" + et + "> " + n + "(" + size + ");";
   collectIdents(size, s.uses);
   b.push_back(std::move(s));
   CVal v = leaf(na->type, n, PPrimary, true);
-  v.container = true;
+  v.container = !na->scratch;
   return v;
 }
 
