@@ -16,14 +16,37 @@ signature) and its distance to the switching point (a margin).  The checker
 uses the probe copy to reject points whose finite-difference stencils cross a
 branch boundary or a kink.
 
-Features (`--features`): "base" is the scalar subset.  "loops" and "arrays"
-are reserved for issue 3 (loops, arrays); the statement generator dispatches
-on FEATURE_STMTS so they can be added as further statement kinds.
+Features (`--features`): "base" is the scalar subset.  "loops" adds counted
+`for` loops (up and down, bounds from n, small constants or passive ints,
+empty ranges included, two levels of nesting), `while` / `do ... while` loops
+with a fixed trip count and `while` loops with a data-dependent condition
+(bounded by a counter), `break` / `continue` on data-dependent conditions,
+and loop-carried scalar state (sums, products, fmax, Horner).  "arrays" adds
+array parameters (`const double* a` and `const std::vector<double>& a`, all
+of one fixed length passed as `int n`), local arrays (`std::vector<double>
+u(n)`, `u(n, v)`, copies; `double r[N] = {}`), element reads and writes,
+fill loops, recurrent state rewritten every step, and helpers that take
+arrays (`static double h(const double* b, int n, double y)`).  Further
+statement kinds and expression kinds of these features:
+  ("for", var, (init, cond, incr), body)   counted loop, header as text
+  ("while", counter, K, body)  ("dowhile", counter, K, body)   K iterations
+  ("dwhile", counter, maxit, cond, body)   while (counter < maxit && cond)
+  ("break",) ("continue",)                 (only as the branch of an if)
+  ("adecl", type, name, init-or-None, mode)   local array, type lvec|carr
+  ("aset", target, op, expr, array, index-vars)   a[i] op= expr
+  E("aref", "double", (), (array, index text, index vars))   a[i]
+  E("aname", "arr", (), (array, data()))   an array passed to a helper
+Index expressions and loop headers are text, not expressions, so that
+shrinking cannot make an index go out of bounds.
 """
 
 import random
 
 TYPES = ("double", "int", "bool", "V2")
+# array types: parameters (arr: const double*, vec: const std::vector<double>&)
+# and locals (lvec: std::vector<double>, carr: double[N]); all of length n
+ARRAYS = ("arr", "vec", "lvec", "carr")
+LOOPS = ("for", "while", "dowhile", "dwhile")
 
 
 class E:
@@ -83,16 +106,17 @@ class Helper:
 
 
 class Program:
-    def __init__(self, params, helpers, body, in_ns=False, uses_v2=False):
-        self.params = params  # [(name, type)] double or int
+    def __init__(self, params, helpers, body, in_ns=False, uses_v2=False, size_n=0):
+        self.params = params  # [(name, type)] double, int, size (int n), arr, vec
         self.helpers = helpers  # list of Helper (index = call target)
         self.body = body
         self.in_ns = in_ns
         self.uses_v2 = uses_v2
+        self.size_n = size_n  # the length of every array (the value of n)
 
     def copy(self):
         return Program(list(self.params), [h.copy() for h in self.helpers], copy_stmts(self.body),
-                       self.in_ns, self.uses_v2)
+                       self.in_ns, self.uses_v2, self.size_n)
 
     def size(self):
         n = sum(stmts_size(h.body) for h in self.helpers if h is not None)
@@ -111,6 +135,18 @@ def copy_stmt(s):
         return ("if", s[1].copy(), copy_stmts(s[2]), copy_stmts(s[3]))
     if k == "return":
         return ("return", s[1].copy())
+    if k in ("break", "continue"):
+        return s
+    if k == "for":
+        return ("for", s[1], s[2], copy_stmts(s[3]))
+    if k in ("while", "dowhile"):
+        return (k, s[1], s[2], copy_stmts(s[3]))
+    if k == "dwhile":
+        return ("dwhile", s[1], s[2], s[3].copy(), copy_stmts(s[4]))
+    if k == "adecl":
+        return ("adecl", s[1], s[2], s[3].copy() if s[3] is not None else None, s[4])
+    if k == "aset":
+        return ("aset", s[1], s[2], s[3].copy(), s[4], s[5])
     raise ValueError(k)
 
 
@@ -122,12 +158,18 @@ def stmts_size(ss):
     n = 0
     for s in ss:
         n += 1
-        if s[0] in ("decl", "assign"):
+        if s[0] in ("decl", "assign", "aset"):
+            n += s[3].size()
+        elif s[0] == "adecl" and s[3] is not None:
             n += s[3].size()
         elif s[0] == "if":
             n += s[1].size() + stmts_size(s[2]) + stmts_size(s[3])
         elif s[0] == "return":
             n += s[1].size()
+        elif s[0] in ("for", "while", "dowhile"):
+            n += stmts_size(s[3])
+        elif s[0] == "dwhile":
+            n += s[3].size() + stmts_size(s[4])
     return n
 
 
@@ -147,8 +189,15 @@ class Renderer:
     def tname(self, t):
         if t == "V2":
             return self.pre + "V2"
-        if t == "double" and self.tmpl:
-            return "T"
+        d = "T" if self.tmpl else "double"
+        if t == "double":
+            return d
+        if t == "arr":
+            return f"const {d}*"
+        if t == "vec":
+            return f"const std::vector<{d}>&"
+        if t == "size":
+            return "int"
         return t
 
     def fname(self):
@@ -217,6 +266,12 @@ class Renderer:
             return "!" + self.e(x.a[0])
         if k == "member":
             return f"{self.e(x.a[0])}.{x.v}"
+        if k == "aref":
+            return f"{x.v[0]}[{x.v[1]}]"
+        if k == "aname":
+            return x.v[0] + (".data()" if x.v[1] else "")
+        if k == "raw":
+            return x.v[0]
         if k == "struct":
             return f"{self.tname('V2')}{{{self.e(x.a[0], True)}, {self.e(x.a[1], True)}}}"
         if k == "cast":
@@ -248,6 +303,43 @@ class Renderer:
             out.append(f"{pad}return {self.e(s[1], True)};")
         elif k == "if":
             self.if_(s, ind, out, pad + "if")
+        elif k in ("break", "continue"):
+            out.append(f"{pad}{k};")
+        elif k == "for":
+            init, cond, incr = s[2]
+            out.append(f"{pad}for (int {s[1]} = {init}; {cond}; {incr}) {{")
+            self.stmts(s[3], ind + 1, out)
+            out.append(pad + "}")
+        elif k == "while":
+            out.append(f"{pad}int {s[1]} = {s[2]};")
+            out.append(f"{pad}while ({s[1]} > 0) {{")
+            out.append(f"{pad}  --{s[1]};")
+            self.stmts(s[3], ind + 1, out)
+            out.append(pad + "}")
+        elif k == "dowhile":
+            out.append(f"{pad}int {s[1]} = 0;")
+            out.append(f"{pad}do {{")
+            out.append(f"{pad}  ++{s[1]};")
+            self.stmts(s[3], ind + 1, out)
+            out.append(f"{pad}}} while ({s[1]} < {s[2]});")
+        elif k == "dwhile":
+            out.append(f"{pad}int {s[1]} = 0;")
+            out.append(f"{pad}while ({s[1]} < {s[2]} && {self.e(s[3])}) {{")
+            out.append(f"{pad}  ++{s[1]};")
+            self.stmts(s[4], ind + 1, out)
+            out.append(pad + "}")
+        elif k == "adecl":
+            d = self.tname("double")
+            if s[1] == "carr":
+                out.append(f"{pad}{d} {s[2]}[{self.p.size_n}] = {{}};")
+            elif s[4] == "n":
+                out.append(f"{pad}std::vector<{d}> {s[2]}(n);")
+            elif s[4] == "fill":
+                out.append(f"{pad}std::vector<{d}> {s[2]}(n, {self.e(s[3], True)});")
+            else:  # a copy of another array: ("copy", source)
+                out.append(f"{pad}std::vector<{d}> {s[2]} = {s[4][1]};")
+        elif k == "aset":
+            out.append(f"{pad}{s[1]} {s[2]} {self.e(s[3], True)};")
         else:
             raise ValueError(k)
 
@@ -307,7 +399,7 @@ class Renderer:
                 self.helper(i, out)
         if self.p.in_ns:
             out.append(f"namespace {self.pre}m {{")
-        params = ", ".join(f"{t} {n}" for n, t in self.p.params)
+        params = ", ".join(f"{self.tname(t)} {n}" for n, t in self.p.params)
         mark = "UNFAD_GRADIENT " if marked else ""
         out.append(f"{mark}double {self.fname()}({params}) {{")
         self.stmts(self.p.body, 1, out)
@@ -319,7 +411,9 @@ class Renderer:
 
 def walk_exprs_stmts(ss):
     for s in ss:
-        if s[0] in ("decl", "assign"):
+        if s[0] in ("decl", "assign", "aset"):
+            yield from walk_expr(s[3])
+        elif s[0] == "adecl" and s[3] is not None:
             yield from walk_expr(s[3])
         elif s[0] == "if":
             yield from walk_expr(s[1])
@@ -327,6 +421,11 @@ def walk_exprs_stmts(ss):
             yield from walk_exprs_stmts(s[3])
         elif s[0] == "return":
             yield from walk_expr(s[1])
+        elif s[0] in ("for", "while", "dowhile"):
+            yield from walk_exprs_stmts(s[3])
+        elif s[0] == "dwhile":
+            yield from walk_expr(s[3])
+            yield from walk_exprs_stmts(s[4])
 
 
 def walk_expr(x):
@@ -378,6 +477,13 @@ class Gen:
         if rng.random() < 0.1:  # now and then a big one
             self.max_stmts = 24
             self.if_depth = 3
+        self.loops = "loops" in self.features
+        self.arrays = "arrays" in self.features
+        self.has_arrays = False  # this program has array parameters (and n)
+        self.size_n = 0
+        self.loop_depth = 0
+        self.loopinfo = {}  # loop variable -> (usable as an index, starts at >= 1)
+        self.in_main = False
 
     # -- helpers --------------------------------------------------------
     def pick(self, seq):
@@ -392,7 +498,8 @@ class Gen:
     def fresh(self, t):
         c = self.counter
         c[t] = c.get(t, 0) + 1
-        base = {"double": "t", "int": "m", "bool": "c", "V2": "v"}[t]
+        base = {"double": "t", "int": "m", "bool": "c", "V2": "v", "loop": "i", "w": "w", "lvec": "u",
+                "carr": "r"}[t]
         return f"{base}{c[t] - 1}"
 
     def vars_of(self, t):
@@ -433,6 +540,10 @@ class Gen:
         return bin_("*", cst(self.pick([0.5, 1.5, 2.0])), self.squash(self.dexpr(depth)))
 
     def leaf(self):
+        if self.has_arrays and self.chance(0.45 if self.loop_depth else 0.2):
+            a = self.aref()
+            if a is not None:
+                return a
         r = self.rng.random()
         if r < 0.12:
             return cst(self.pick([0.5, 1.5, 2.0, 3.0, 0.25, 0.1, -1.0, -0.5, 1.25, 4.0]))
@@ -576,6 +687,8 @@ class Gen:
 
     def helper_call(self, ret, depth):
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == ret]
+        if not (self.arrays_in_scope() and self.n_in_scope()):
+            cands = [i for i in cands if not any(t == "arr" for _, t in self.helpers[i].params)]
         if not cands:
             return None
         i = self.pick(cands)
@@ -588,6 +701,10 @@ class Gen:
                 args.append(self.iexpr())
             elif t == "V2":
                 args.append(self.vexpr(max(0, depth - 1)))
+            elif t == "arr":
+                args.append(self.aname())
+            elif t == "size":
+                args.append(var("n", "int"))
         self.program_uses_v2 |= ret == "V2" or any(t == "V2" for _, t in h.params)
         return E("hcall", ret, args, (i, h.kind == "template" and self.chance(0.5)))
 
@@ -596,7 +713,9 @@ class Gen:
         out = []
         for _ in range(n):
             s = self.stmt(depth, allow_return, fn_ret)
-            if s is not None:
+            if isinstance(s, list):
+                out.extend(s)
+            elif s is not None:
                 out.append(s)
         return out
 
@@ -605,6 +724,10 @@ class Gen:
         return [n for n, ty in self.scope.all() if ty == t and n not in self.consts]
 
     def stmt(self, depth, allow_return, fn_ret):
+        if (self.loops or self.has_arrays) and self.chance(0.3 if self.loop_depth == 0 else 0.2):
+            s = self.feature_stmt(depth, fn_ret)
+            if s:
+                return s
         r = self.rng.random()
         if r < 0.30:
             n = self.fresh("double")
@@ -721,6 +844,11 @@ class Gen:
                 terms.append(var(v, "double"))
         for v2 in self.vars_of("V2")[-2:]:
             terms.append(E("member", "double", (var(v2, "V2"),), self.pick("xy")))
+        if self.has_arrays and self.n_in_scope():
+            locs = [n for n, t in self.scope.all() if t in ("lvec", "carr")]
+            for a in locs[-2:]:
+                if self.chance(0.7):
+                    terms.append(E("aref", "double", (), (a, self.pick(["0", "n - 1"]), ("n",))))
         if not terms:
             return self.dexpr(2)
         e = terms[0]
@@ -733,12 +861,293 @@ class Gen:
             e = bin_(self.pick("+*"), e, self.math1(1))
         return e
 
+    # -- loops and arrays (features "loops", "arrays") ---------------------
+    def n_in_scope(self):
+        return any(n == "n" and t == "int" for n, t in self.scope.all())
+
+    def arrays_in_scope(self, types=ARRAYS):
+        return [n for n, t in self.scope.all() if t in types]
+
+    def index(self):
+        """(index text, variables it uses): always within [0, n)."""
+        lv = [n for n, _ in self.scope.all() if n in self.loopinfo and self.loopinfo[n][0]]
+        if lv and self.chance(0.85):
+            i = lv[-1] if self.chance(0.6) else self.pick(lv)
+            r = self.rng.random()
+            if r < 0.6:
+                return i, (i,)
+            if r < 0.85:
+                return f"n - 1 - {i}", ("n", i)
+            if self.loopinfo[i][1]:
+                return f"{i} - 1", (i,)
+            return i, (i,)
+        return self.pick(["0", "n - 1"]), ("n",)
+
+    def aref(self, arr=None):
+        arrs = self.arrays_in_scope()
+        if not arrs or not self.n_in_scope():
+            return None
+        a = arr or (arrs[-1] if self.chance(0.3) else self.pick(arrs))
+        idx, vs = self.index()
+        return E("aref", "double", (), (a, idx, vs))
+
+    def aname(self):
+        arrs = [(n, t) for n, t in self.scope.all() if t in ARRAYS]
+        n, t = self.pick(arrs)
+        return E("aname", "arr", (), (n, t in ("vec", "lvec")))
+
+    def feature_stmt(self, depth, fn_ret):
+        opts = []
+        if self.loops and self.loop_depth < 2:
+            opts += ["for"] * 5 + ["while", "dowhile", "dwhile", "dwhile"]
+            if self.has_arrays and self.n_in_scope():
+                opts += ["reduce"] * 3 + ["fill"] * 2 + ["recur"]
+        if self.has_arrays and self.n_in_scope():
+            opts += ["adecl"]
+            if self.arrays_in_scope(("lvec", "carr")):
+                opts += ["aset"] * 3
+        if self.loop_depth > 0:
+            opts += ["break", "continue"]
+        if not opts:
+            return None
+        k = self.pick(opts)
+        return getattr(self, "gen_" + k)(depth, fn_ret)
+
+    def loop_header(self, v):
+        """(init, cond, incr), usable as an index, starts at >= 1."""
+        r = self.rng.random()
+        arr_ok = self.has_arrays and self.n_in_scope()
+        if arr_ok and r < 0.75:
+            outer = [n for n, _ in self.scope.all() if n in self.loopinfo and self.loopinfo[n][0]]
+            r = self.rng.random()
+            if outer and r < 0.2:  # triangular
+                o = self.pick(outer)
+                return self.pick([(("0", f"{v} < {o}", f"++{v}"), True, False),
+                                  ((o, f"{v} < n", f"++{v}"), True, False),
+                                  ((f"{o} + 1", f"{v} < n", f"++{v}"), True, True)])
+            if r < 0.5:
+                return ("0", f"{v} < n", f"++{v}"), True, False
+            if r < 0.65:
+                return ("n - 1", f"{v} >= 0", f"--{v}"), True, False
+            if r < 0.72:
+                return ("1", f"{v} < n", f"++{v}"), True, True
+            if r < 0.77:
+                return ("0", f"{v} < n", f"{v} += 2"), True, False
+            vecs = [n for n, t in self.scope.all() if t in ("vec", "lvec")]
+            if vecs and r < 0.85:
+                return ("0", f"{v} < static_cast<int>({self.pick(vecs)}.size())", f"++{v}"), True, False
+            if self.in_main:
+                K = self.rng.randint(0, self.size_n)  # K <= n: an index (K = 0: empty)
+                if self.chance(0.5):
+                    return ("0", f"{v} < {K}", f"++{v}"), True, False
+                return (str(K - 1), f"{v} >= 0", f"--{v}"), True, False
+            return ("0", f"{v} < n", f"++{v}"), True, False
+        # trip counts that are not indices
+        ks = [n for n, t in self.scope.all() if t == "int" and n.startswith("k")]
+        if ks and self.chance(0.3):
+            return ("0", f"{v} < {self.pick(ks)}", f"++{v}"), False, False
+        K = self.pick([0, 1, 2, 3, 4])
+        if self.chance(0.3):
+            return (str(K), f"{v} > 0", f"--{v}"), False, False
+        return ("0", f"{v} < {K}", f"++{v}"), False, False
+
+    def loop_body(self, nmin, nmax, depth, fn_ret, loopvar=None, info=None, extra=None):
+        self.scope = Scope(self.scope)
+        if loopvar:
+            self.scope.vars.append((loopvar, "int"))
+            self.consts.add(loopvar)
+            self.loopinfo[loopvar] = info
+        outer = self.assignable("double")
+        self.loop_depth += 1
+        body = self.block(self.rng.randint(nmin, nmax), max(0, depth - 1), False, fn_ret)
+        if extra is not None:
+            body += extra()
+        elif outer and self.chance(0.7):
+            body.append(self.carried(self.pick(outer)))
+        self.loop_depth -= 1
+        self.scope = self.scope.parent
+        return body
+
+    def carried(self, s):
+        """A loop-carried update of s."""
+        r = self.rng.randrange(7)
+        e = self.dexpr_top(2)
+        if r < 2:
+            return ("assign", s, self.pick(["+=", "-="]), e)
+        if r == 2:
+            return ("assign", s, "*=", self.small(1) if self.chance(0.6) else self.pos(e))
+        if r == 3:
+            return ("assign", s, "=", call(self.fn(self.pick(["fmax", "fmin"])), var(s, "double"), e))
+        if r == 4:  # Horner
+            y = self.leaf()
+            return ("assign", s, "=", bin_("+", bin_("*", var(s, "double"), y), e))
+        if r == 5:
+            return ("assign", s, "=", self.squash(bin_("+", var(s, "double"), e)))
+        return ("assign", s, "/=", self.pos(e))
+
+    def gen_for(self, depth, fn_ret):
+        v = self.fresh("loop")
+        hdr, idx, s1 = self.loop_header(v)
+        body = self.loop_body(1, 4, depth, fn_ret, v, (idx, s1))
+        return [("for", v, hdr, body)]
+
+    def gen_while(self, depth, fn_ret):
+        w = self.fresh("w")
+        return [("while", w, self.rng.randint(0, 4), self.loop_body(1, 3, depth, fn_ret))]
+
+    def gen_dowhile(self, depth, fn_ret):
+        w = self.fresh("w")
+        return [("dowhile", w, self.rng.randint(1, 4), self.loop_body(1, 3, depth, fn_ret))]
+
+    def gen_dwhile(self, depth, fn_ret):
+        """while (w < maxit && s < c) { ...; s grows }: a data-dependent trip count."""
+        out = []
+        vs = self.assignable("double")
+        if not vs or self.chance(0.4):
+            s = self.fresh("double")
+            out.append(("decl", "double", s, self.dexpr_top(2) if self.chance(0.5) else cst(0.0)))
+            self.scope.vars.append((s, "double"))
+        else:
+            s = self.pick(vs)
+        w = self.fresh("w")
+        up = self.chance(0.7)
+        cond = E("cmp", "bool", (var(s, "double"), cst(self.pick([1.0, 2.0, 3.5, 5.0, -1.0]))), "<" if up else ">")
+        if self.chance(0.2):
+            cond = E(self.pick(["and", "or"]), "bool", (cond, self.cond(1)))
+        step = lambda: [("assign", s, "+=" if up else "-=", self.pos(self.dexpr(2)))]  # noqa: E731
+        body = self.loop_body(0, 3, depth, fn_ret, extra=step)
+        out.append(("dwhile", w, self.rng.randint(2, 8), cond, body))
+        return out
+
+    def gen_break(self, depth, fn_ret):
+        return [("if", self.cond(1), [("break",)], [])]
+
+    def gen_continue(self, depth, fn_ret):
+        return [("if", self.cond(1), [("continue",)], [])]
+
+    def new_array(self, out):
+        """Declare a fresh local array (appended to out); its name."""
+        t = "carr" if self.chance(0.3) and not self.in_template else "lvec"
+        name = self.fresh(t)
+        if t == "carr":
+            out.append(("adecl", "carr", name, None, "zero"))
+        else:
+            r = self.rng.random()
+            srcs = self.arrays_in_scope(("vec", "lvec"))
+            if r < 0.5:
+                out.append(("adecl", "lvec", name, None, "n"))
+            elif srcs and r < 0.65:
+                out.append(("adecl", "lvec", name, None, ("copy", self.pick(srcs))))
+            else:
+                out.append(("adecl", "lvec", name, self.small(1) if self.chance(0.5) else self.dexpr(2), "fill"))
+        self.scope.vars.append((name, t))
+        return name
+
+    def gen_adecl(self, depth, fn_ret):
+        out = []
+        self.new_array(out)
+        return out
+
+    def aset(self, a, idx=None, op=None, e=None):
+        if idx is None:
+            idx = self.index()
+        op = op or self.pick(["=", "=", "+=", "-=", "*="])
+        if e is None:
+            e = self.dexpr_top(2)
+            if op == "*=":
+                e = self.small(1)
+        return ("aset", f"{a}[{idx[0]}]", op, e, a, idx[1])
+
+    def gen_aset(self, depth, fn_ret):
+        return [self.aset(self.pick(self.arrays_in_scope(("lvec", "carr"))))]
+
+    def index_loop(self, body_fn, depth, fn_ret, down=None):
+        v = self.fresh("loop")
+        if down is None:
+            down = self.chance(0.3)
+        hdr = ("n - 1", f"{v} >= 0", f"--{v}") if down else ("0", f"{v} < n", f"++{v}")
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((v, "int"))
+        self.consts.add(v)
+        self.loopinfo[v] = (True, False)
+        self.loop_depth += 1
+        body = body_fn(v)
+        self.loop_depth -= 1
+        self.scope = self.scope.parent
+        return ("for", v, hdr, body)
+
+    def gen_reduce(self, depth, fn_ret):
+        """double s = init; for (i) s op= g(a[i], ...);"""
+        out = []
+        s = self.fresh("double")
+        out.append(("decl", "double", s, self.pick([cst(0.0), cst(0.0), cst(1.0), cst(-0.5), self.leaf()])))
+        self.scope.vars.append((s, "double"))
+
+        def body(v):
+            b = []
+            if self.chance(0.3):
+                b += self.block(1, max(0, depth - 1), False, fn_ret)
+            if self.chance(0.2):
+                b.append(("if", self.cond(1), [("continue",)] if self.chance(0.5) else [("break",)], []))
+            b.append(self.carried(s))
+            return b
+
+        out.append(self.index_loop(body, depth, fn_ret))
+        return out
+
+    def gen_fill(self, depth, fn_ret):
+        """u = new array; for (i) u[i] = f(a[i], b[i]); (maybe reduced right away)"""
+        out = []
+        u = self.new_array(out)
+
+        def body(v):
+            b = []
+            if self.chance(0.3):
+                b += self.block(1, max(0, depth - 1), False, fn_ret)
+            b.append(self.aset(u, (v, (v,)), "=" if self.chance(0.8) else "+="))
+            return b
+
+        out.append(self.index_loop(body, depth, fn_ret))
+        if self.chance(0.5):
+            out += self.gen_reduce(depth, fn_ret)
+        return out
+
+    def gen_recur(self, depth, fn_ret):
+        """A recurrent state h rewritten every step:
+        for (s) { hn(n); for (j) hn[j] = squash(h[j] ...); for (j) h[j] = hn[j]; }"""
+        out = []
+        h = self.new_array(out)
+        st = self.fresh("loop")
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((st, "int"))
+        self.consts.add(st)
+        self.loopinfo[st] = (False, False)
+        self.loop_depth += 1
+        inner = []
+        hn = self.new_array(inner)
+
+        def upd(v):
+            e = bin_("+", bin_("*", self.small(0), E("aref", "double", (), (h, v, (v,)))), self.dexpr(2))
+            if self.chance(0.5):
+                e = bin_("+", e, E("aref", "double", (), (h, f"n - 1 - {v}", ("n", v))))
+            return [self.aset(hn, (v, (v,)), "=", self.squash(e))]
+
+        inner.append(self.index_loop(upd, depth, fn_ret))
+        inner.append(self.index_loop(lambda v: [self.aset(h, (v, (v,)), "=", E(
+            "aref", "double", (), (hn, v, (v,))))], depth, fn_ret, down=False))
+        self.loop_depth -= 1
+        self.scope = self.scope.parent
+        out.append(("for", st, ("0", f"{st} < {self.rng.randint(1, 4)}", f"++{st}"), inner))
+        return out
+
     # -- functions --------------------------------------------------------
     def func_body(self, params, ret, nstmts, allow_return=True):
         self.scope = Scope()
-        self.scope.vars = list(params)
+        self.scope.vars = [(n, "int" if t == "size" else t) for n, t in params]
         self.counter = {}
-        self.consts = set()
+        self.consts = {n for n, t in params if t == "size"}
+        self.loopinfo = {}
+        self.loop_depth = 0
         body = self.block(nstmts, self.if_depth, allow_return, ret)
         body.append(self.final_return(ret))
         return body
@@ -774,6 +1183,15 @@ class Gen:
         ret = "double"
         np = self.rng.randint(1, 3)
         params = [(f"a{j}", "double") for j in range(np)]
+        if self.has_arrays and self.chance(0.5):
+            # a helper taking arrays: h(const double* b0, [const double* b1,] int n, double a0...)
+            arrs = [("b0", "arr")] + ([("b1", "arr")] if self.chance(0.3) else [])
+            params = arrs + [("n", "size")] + params[:self.rng.randint(0, 2)]
+            h = Helper(f"h{i}", kind, ret, params, [])
+            self.helpers.append(h)
+            self.in_main = False
+            h.body = self.func_body(params, ret, self.rng.randint(1, 4))
+            return
         if not self.in_template:
             if r < 0.3:
                 ret = "V2"
@@ -795,24 +1213,38 @@ class Gen:
         self.program_uses_v2 = False
         self.in_template = False
         self.self_index = None
+        if self.arrays and self.chance(0.85):
+            self.has_arrays = True
+            self.size_n = self.rng.randint(1, 5)
         for i in range(self.rng.choice([0, 1, 1, 2, 2, 3, 4])):
             self.make_helper(i)
-        nd = self.rng.randint(2, 6)
+        nd = self.rng.randint(2, 6) if not self.has_arrays else self.rng.randint(1, 3)
         params = [(f"x{j}", "double") for j in range(nd)]
+        if self.has_arrays:
+            for j in range(self.rng.choice([1, 1, 2, 2, 3])):
+                params.insert(self.rng.randrange(len(params) + 1),
+                              (f"a{j}", "arr" if self.chance(0.6) else "vec"))
+            params.insert(self.rng.randrange(len(params) + 1), ("n", "size"))
         for j in range(self.rng.choice([0, 0, 1, 1, 2])):
             params.insert(self.rng.randrange(len(params) + 1), (f"k{j}", "int"))
         self.in_template = False
         self.self_index = None
         self.max_callee = len(self.helpers)
+        self.in_main = True
         body = self.func_body(params, "double", self.rng.randint(3, self.max_stmts))
         return Program(params, self.helpers, body, in_ns=self.chance(0.15),
-                       uses_v2=self.program_uses_v2)
+                       uses_v2=self.program_uses_v2, size_n=self.size_n)
 
 
 # Statement generators of optional features: name -> fn(gen, depth, allow_return, fn_ret)
-# returning a statement or None.  Loops/arrays (issue 3) go here, with their
-# statement kinds added to Renderer.stmt, copy_stmt and the shrinker.
-FEATURE_STMTS = {}
+# returning a statement (or a list of them) or None.  Gen.stmt also calls
+# Gen.feature_stmt directly (30% of the statements when "loops" or arrays are
+# on); the statement kinds are handled by Renderer.stmt, copy_stmt,
+# check_stmts and the shrinker (fuzz.py).
+FEATURE_STMTS = {
+    "loops": lambda g, depth, allow_return, fn_ret: g.feature_stmt(depth, fn_ret),
+    "arrays": lambda g, depth, allow_return, fn_ret: g.feature_stmt(depth, fn_ret) if g.has_arrays else None,
+}
 
 
 # Feature flags that only steer away from open, known bugs (so that a long run
@@ -831,22 +1263,26 @@ def generate(seed, features=("base",)):
 # ends in a return.
 
 
+def param_scope(params):
+    return {n: ("int" if t == "size" else t) for n, t in params}
+
+
 def check_program(p):
     for i, h in enumerate(p.helpers):
         if h is None:
             continue
-        if not check_body(p, h.body, dict(h.params), h.ret, i):
+        if not check_body(p, h.body, param_scope(h.params), h.ret, i):
             return False
     for i in calls_of(p.body):
         if p.helpers[i] is None:
             return False
-    return check_body(p, p.body, dict(p.params), "double", None)
+    return check_body(p, p.body, param_scope(p.params), "double", None)
 
 
 def check_body(p, body, params, ret, self_i):
     if not body or body[-1][0] != "return":
         return False
-    return check_stmts(p, body, [dict(params)], ret, self_i)
+    return check_stmts(p, body, [dict(params)], ret, self_i, 0)
 
 
 def lookup(scopes, n):
@@ -856,7 +1292,7 @@ def lookup(scopes, n):
     return None
 
 
-def check_stmts(p, ss, scopes, ret, self_i):
+def check_stmts(p, ss, scopes, ret, self_i, loops):
     scopes = scopes + [{}]
     for s in ss:
         k = s[0]
@@ -872,19 +1308,63 @@ def check_stmts(p, ss, scopes, ret, self_i):
             if lookup(scopes, s[1]) is None:
                 return False
         elif k == "return":
-            if not check_expr(p, s[1], scopes, self_i) or s[1].t != ret:
+            if loops or not check_expr(p, s[1], scopes, self_i) or s[1].t != ret:
                 return False
         elif k == "if":
             if not check_expr(p, s[1], scopes, self_i):
                 return False
-            if not check_stmts(p, s[2], scopes, ret, self_i) or not check_stmts(p, s[3], scopes, ret, self_i):
+            if not check_stmts(p, s[2], scopes, ret, self_i, loops) or not check_stmts(
+                    p, s[3], scopes, ret, self_i, loops):
                 return False
+        elif k in ("break", "continue"):
+            if not loops:
+                return False
+        elif k == "for":
+            names = header_vars(s[2]) - {s[1]}
+            if any(lookup(scopes, n) is None for n in names):
+                return False
+            if not check_stmts(p, s[3], scopes + [{s[1]: "int"}], ret, self_i, loops + 1):
+                return False
+        elif k in ("while", "dowhile"):
+            if not check_stmts(p, s[3], scopes, ret, self_i, loops + 1):
+                return False
+        elif k == "dwhile":
+            if not check_expr(p, s[3], scopes, self_i):
+                return False
+            if not check_stmts(p, s[4], scopes, ret, self_i, loops + 1):
+                return False
+        elif k == "adecl":
+            if s[3] is not None and not check_expr(p, s[3], scopes, self_i):
+                return False
+            if s[1] == "lvec" and lookup(scopes, "n") != "int":
+                return False
+            if isinstance(s[4], tuple) and lookup(scopes, s[4][1]) not in ARRAYS:
+                return False
+            scopes[-1][s[2]] = s[1]
+        elif k == "aset":
+            if lookup(scopes, s[4]) not in ("lvec", "carr") or not check_expr(p, s[3], scopes, self_i):
+                return False
+            if any(lookup(scopes, n) != "int" for n in s[5]):
+                return False
+        else:
+            raise ValueError(k)
     return True
+
+
+def header_vars(hdr):
+    import re
+    return set(re.findall(r"[A-Za-z_]\w*", " ".join(hdr))) - {"static_cast", "int", "size"}
 
 
 def check_expr(p, x, scopes, self_i):
     if x.k == "var":
         return lookup(scopes, x.v) == x.t
+    if x.k == "aref":
+        return lookup(scopes, x.v[0]) in ARRAYS and all(lookup(scopes, n) == "int" for n in x.v[2])
+    if x.k == "aname":
+        return lookup(scopes, x.v[0]) in ARRAYS
+    if x.k == "raw":
+        return all(lookup(scopes, n) == "int" for n in x.v[1])
     if x.k == "hcall":
         i = x.v[0]
         if i >= len(p.helpers) or p.helpers[i] is None:
