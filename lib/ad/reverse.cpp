@@ -16,6 +16,7 @@
 #include <functional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace unfad::ad {
 
@@ -186,8 +187,25 @@ private:
     return tapes;
   }
 
+  // The function's array parameters (their stores are not redone when a
+  // body is recomputed).
+  std::unordered_set<std::string> params_;
+
+  Expr withoutOutputStores(const Expr &e) const {
+    struct M : Mutator {
+      const std::unordered_set<std::string> *params;
+      Expr visit(const Store *n, const Expr &self) override {
+        auto a = n->array->as<Var>();
+        return a && params->count(a->name) ? ir::Tuple::make({}) : Mutator::visit(n, self);
+      }
+    } m;
+    m.params = &params_;
+    return m.mutate(e);
+  }
+
 public:
   void setBuffer(const std::string &array, Expr buffer) { buffers_[array] = std::move(buffer); }
+  void setParamArray(const std::string &name) { params_.insert(name); }
 
 private:
   Expr bufferOf(const Expr &array) {
@@ -216,6 +234,8 @@ private:
       }
     std::vector<Expr> vals = values(stack);
     unf::forwardStep(in, vals, lets, names_);
+    // ... nor in the branches and loops nested in the instruction.
+    if (recomputing_ > 0 && !in.branches.empty() && !params_.empty()) lets.back().second = withoutOutputStores(lets.back().second);
     if (in.kind == Instr::Kind::Drop) {
       stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity);
       return;
@@ -724,6 +744,8 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   // Active arrays: their cotangent buffers d_x are parameters too (after
   // the primal's, and after d_return for pullbacks), accumulated in place.
   std::vector<Param> buffers;
+  for (auto &p : f.params)
+    if (p.type->isArray()) rev.setParamArray(p.name);
   for (auto &p : f.params)
     if (p.active && p.type->isArray()) {
       buffers.push_back({"d_" + p.name, p.type, false, true});

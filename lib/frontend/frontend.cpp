@@ -200,13 +200,17 @@ private:
     Tail cont, brk;
   };
   // Loop-carried state: the outer variables a loop assigns, then a `done`
-  // flag when the body can `break`. One component is carried bare, several
+  // flag when the body can `break` or `return`, then, when it can `return`,
+  // whether it did and the value. One component is carried bare, several
   // (or none) as a tuple.
   struct LoopState {
     std::vector<const VarDecl *> vars;
     bool done = false;
+    bool ret = false;
+    ir::TypeP retType;
     ir::TypeP type;
-    size_t count() const { return vars.size() + (done ? 1 : 0); }
+    size_t count() const { return vars.size() + (done ? 1 : 0) + (ret ? 2 : 0); }
+    size_t doneIndex() const { return vars.size(); }
   };
 
   ASTContext &ctx_;
@@ -583,17 +587,29 @@ private:
   LoopState loopState(const std::vector<const Stmt *> &parts, const Env &env, bool done) {
     LoopState st;
     for (const Stmt *p : parts) collectAssigned(p, env, st.vars);
-    st.done = done;
+    st.ret = findReturn(parts[0]) != nullptr; // the body (a return in the increment is impossible)
+    st.done = done || st.ret;
+    st.retType = result_;
     std::vector<ir::TypeP> ts;
     for (const VarDecl *v : st.vars) ts.push_back(env.at(v)->type);
-    if (done) ts.push_back(ir::Type::boolean());
+    if (st.done) ts.push_back(ir::Type::boolean());
+    if (st.ret) {
+      ts.push_back(ir::Type::boolean());
+      ts.push_back(result_);
+    }
     st.type = ts.size() == 1 ? ts[0] : ir::Type::tuple(ts);
     return st;
   }
-  ir::Expr pack(const LoopState &st, const Env &env, bool done) {
+  // The state at the end of an iteration, after a `break` (done), or after
+  // `return value` (done and returned).
+  ir::Expr pack(const LoopState &st, const Env &env, bool done, const ir::Expr &returned = nullptr) {
     std::vector<ir::Expr> es;
     for (const VarDecl *v : st.vars) es.push_back(env.at(v));
-    if (st.done) es.push_back(ir::Const::makeBool(done));
+    if (st.done) es.push_back(ir::Const::makeBool(done || returned));
+    if (st.ret) {
+      es.push_back(ir::Const::makeBool(returned != nullptr));
+      es.push_back(returned ? returned : ir::Const::zero(st.retType));
+    }
     return es.size() == 1 ? es[0] : ir::Tuple::make(es);
   }
   static ir::Expr component(const LoopState &st, const ir::Expr &s, size_t k) {
@@ -612,12 +628,28 @@ private:
     ctx.cont = cont;
     ctx.brk = [this, &st](Env &e) { return pack(st, e, true); };
     loops_.push_back(&ctx);
+    // `return v` in the body ends the loop with (done, returned, v)
+    auto outerReturn = onReturn_;
+    onReturn_ = [this, &st](const ir::Expr &v, Env &e) { return pack(st, e, true, v); };
     Seq bs{&body, &body + 1, nullptr};
     ir::Expr r = lowerSeq(&bs, env, cont);
+    onReturn_ = outerReturn;
     loops_.pop_back();
     return r;
   }
   ir::Expr afterLoop(const LoopState &st, const ir::Expr &loop, const Seq *rest, Env &env, const Tail &tail) {
+    if (st.ret) {
+      // if the loop returned, that is the result (or the enclosing join's);
+      // otherwise the rest of the block follows
+      std::string r = names_.fresh("state");
+      ir::Expr rv = ir::Var::make(r, st.type);
+      Binds binds;
+      unpack(st, rv, env, binds);
+      ir::Expr value = component(st, rv, st.doneIndex() + 2);
+      ir::Expr returned = onReturn_ ? onReturn_(value, env) : value;
+      ir::Expr body = lowerSeq(rest, env, tail);
+      return ir::Let::make(r, loop, wrap(binds, ir::If::make(component(st, rv, st.doneIndex() + 1), returned, body)));
+    }
     if (st.vars.empty()) return effect(loop, [&] { return lowerSeq(rest, env, tail); });
     if (st.count() == 1) return bindAndContinue(st.vars[0], loop, rest, env, tail);
     std::string r = names_.fresh("state");
@@ -625,9 +657,6 @@ private:
     unpack(st, ir::Var::make(r, st.type), env, binds);
     ir::Expr body = lowerSeq(rest, env, tail);
     return ir::Let::make(r, loop, wrap(binds, body));
-  }
-  void noReturnIn(const Stmt *body) {
-    if (const ReturnStmt *r = findReturn(body)) fail(r->getBeginLoc(), "'return' inside a loop is not supported yet");
   }
   struct Counted {
     const VarDecl *index = nullptr;
@@ -1508,7 +1537,6 @@ bool Lowering::countedShape(const ForStmt *fs, const Env &env, Counted &c) {
 }
 
 ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail) {
-  noReturnIn(fs->getBody());
   if (fs->getConditionVariable()) fail(fs->getForLoc(), "'for' with a condition variable is not supported");
   Counted c;
   if (!countedShape(fs, env, c)) {
@@ -1544,14 +1572,13 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
   unpack(st, sv, eb, binds);
   Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
   ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
-  if (st.done) b = ir::If::make(component(st, sv, st.count() - 1), sv, b); // after a break: nothing
+  if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b); // after a break: nothing
   ir::Expr loop = ir::Fold::make(lo, hi, pack(st, env, false), idx, sn, b, c.reversed);
   return afterLoop(st, loop, rest, env, tail);
 }
 
 ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail) {
   SourceLocation loc = rs->getForLoc();
-  noReturnIn(rs->getBody());
   if (rs->getInit()) fail(loc, "range-based 'for' with an initializer is not supported");
   const Expr *range = rs->getRangeInit();
   ArrayInfo ai;
@@ -1577,7 +1604,7 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   eb[lv] = ir::Var::make(ln, lty);
   Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
   ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
-  if (st.done) b = ir::If::make(component(st, sv, st.count() - 1), sv, b);
+  if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b);
   ir::Expr loop = ir::Fold::make(ir::Const::makeInt(0), n, pack(st, env, false), idx, sn, b);
   return afterLoop(st, loop, rest, env, tail);
 }
@@ -1600,7 +1627,7 @@ ir::Expr Lowering::lowerWhile(const Stmt *body, const Expr *cond, const Stmt *in
   Env ec = env;
   for (size_t k = 0; k < st.vars.size(); ++k) ec[st.vars[k]] = component(st, sv, k);
   ir::Expr c = cond ? toBool(lowerExpr(cond, ec)) : ir::Const::makeBool(true);
-  if (st.done) c = ir::Prim::make(ir::Op::And, {ir::Prim::make(ir::Op::Not, {component(st, sv, st.count() - 1)}), c});
+  if (st.done) c = ir::Prim::make(ir::Op::And, {ir::Prim::make(ir::Op::Not, {component(st, sv, st.doneIndex())}), c});
   Env eb = env;
   Binds binds;
   unpack(st, sv, eb, binds);
@@ -1629,7 +1656,7 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   if (isa<NullStmt>(st)) return lowerSeq(rest, env, tail);
   if (const auto *rs = dyn_cast<ReturnStmt>(st)) {
     if (!rs->getRetValue()) {
-      if (result_->isUnit()) return ir::Tuple::make({});
+      if (result_->isUnit()) return onReturn_ ? onReturn_(ir::Tuple::make({}), env) : ir::Tuple::make({});
       fail(loc, "'return' without a value");
     }
     ir::Expr v = convert(lowerExpr(rs->getRetValue(), env), result_);
@@ -1675,11 +1702,9 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   if (const auto *rs = dyn_cast<CXXForRangeStmt>(st)) return lowerRangeFor(rs, rest, env, tail);
   if (const auto *ws = dyn_cast<WhileStmt>(st)) {
     if (ws->getConditionVariable()) fail(loc, "'while' with a condition variable is not supported");
-    noReturnIn(ws->getBody());
     return lowerWhile(ws->getBody(), ws->getCond(), nullptr, false, rest, env, tail);
   }
   if (const auto *ds = dyn_cast<DoStmt>(st)) {
-    noReturnIn(ds->getBody());
     return lowerWhile(ds->getBody(), ds->getCond(), nullptr, true, rest, env, tail);
   }
   if (isa<BreakStmt>(st) || isa<ContinueStmt>(st)) {
