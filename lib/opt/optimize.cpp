@@ -17,6 +17,7 @@
 #include "unfad/ir/mutator.h"
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -954,9 +955,10 @@ private:
     return substitute(b, f2->state, ir::Tuple::make({}));
   }
 
-  // Whether the iterations of a stateless loop body commute: it only adds
-  // into arrays it does not read (arrays it allocates itself aside).
-  bool commutative(const Expr &body) {
+  // The accesses of a stateless sweep, its private arrays (tapes of inner
+  // loops it allocates itself) left out, when its iterations commute: it
+  // only adds into arrays it does not read.
+  std::optional<Access> commutingSweep(const Expr &body) {
     Access ba = access(body);
     auto local = localArrays(body);
     bool setOutside = false;
@@ -966,11 +968,12 @@ private:
       ba.stores.erase(n);
       ba.reads.erase(n);
     }
-    if ((ba.setStores && setOutside) || ba.unknownCalls) return false;
+    if ((ba.setStores && setOutside) || ba.unknownCalls) return std::nullopt;
     for (auto &[arr, idx] : ba.stores)
-      if (!ba.accumulated.count(arr) || ba.reads.count(arr)) return false;
-    return true;
+      if (!ba.accumulated.count(arr) || ba.reads.count(arr)) return std::nullopt;
+    return ba;
   }
+  bool commutative(const Expr &body) { return commutingSweep(body).has_value(); }
 
   static std::unordered_set<std::string> localArrays(const Expr &e) {
     struct L : Visitor {
@@ -988,24 +991,14 @@ private:
     if (!f2->init->type->isUnit() || print(f1->lo) != print(f2->lo) || print(f1->hi) != print(f2->hi)) return false;
     for (auto &v : freeVars(f2->body))
       if (between.count(v)) return false;
-    Expr b = renamed(f2, f1);
-    Access fa = access(f1->body), ba = access(b);
-    // Arrays the sweep allocates itself (tapes of inner loops) are private
-    // to an iteration: stores and reads of them do not matter.
-    auto local = localArrays(b);
-    bool setOutside = false;
+    Access fa = access(f1->body);
+    auto sweep = commutingSweep(renamed(f2, f1));
+    if (!sweep || fa.unknownCalls) return false;
+    const Access &ba = *sweep;
+    // The sweep adds into nothing the loop touches, ...
     for (auto &[arr, idx] : ba.stores)
-      if (!local.count(arr) && !ba.accumulated.count(arr)) setOutside = true;
-    for (auto &n : local) {
-      ba.stores.erase(n);
-      ba.reads.erase(n);
-    }
-    if ((ba.setStores && setOutside) || ba.unknownCalls || fa.unknownCalls) return false;
-    for (auto &[arr, idx] : ba.stores) {
-      if (!ba.accumulated.count(arr) || ba.reads.count(arr) || fa.reads.count(arr) || fa.stores.count(arr)) return false;
-      (void)idx;
-    }
-    // What F writes and B reads: only this iteration's entries.
+      if (fa.reads.count(arr) || fa.stores.count(arr)) return false;
+    // ... and what F writes and B reads: only this iteration's entries.
     for (auto &[arr, idx] : ba.reads) {
       auto st = fa.stores.find(arr);
       if (st == fa.stores.end()) continue;
