@@ -940,7 +940,9 @@ def main():
     ap.add_argument("--only", type=int, action="append", help="only these program indices")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--batch", type=int, default=20, help="programs per file (default %(default)s)")
-    ap.add_argument("--points", type=int, default=6, help="candidate points per program")
+    ap.add_argument("--points", type=int, default=0,
+                    help="candidate points per program (default 6; 10 with loops or arrays, whose "
+                         "many comparisons reject more points)")
     ap.add_argument("--opt", default="0", help="optimisation level of the driver build")
     ap.add_argument("--cxxflags", default="", help="extra flags for building the driver, one string "
                     "(e.g. \"-fsanitize=address,undefined\")")
@@ -970,6 +972,8 @@ def main():
 
     a.cxxflags = shlex.split(a.cxxflags)
     features = tuple(a.features.split(","))
+    if not a.points:
+        a.points = 10 if ("loops" in features or "arrays" in features) else 6
     for f in features:
         if f != "base" and f not in gen.FEATURE_STMTS and f not in gen.AVOID:
             ap.error(f"feature '{f}' is not implemented yet")

@@ -484,6 +484,7 @@ class Gen:
         self.loop_depth = 0
         self.loopinfo = {}  # loop variable -> (usable as an index, starts at >= 1)
         self.in_main = False
+        self.while_depth = 0  # inside while / do-while bodies
 
     # -- helpers --------------------------------------------------------
     def pick(self, seq):
@@ -902,7 +903,10 @@ class Gen:
             opts += ["for"] * 5 + ["while", "dowhile", "dwhile", "dwhile"]
             if self.has_arrays and self.n_in_scope():
                 opts += ["reduce"] * 3 + ["fill"] * 2 + ["recur"]
-        if self.has_arrays and self.n_in_scope():
+        no_store = self.while_depth and "avoid-while-store" in self.features
+        if no_store:
+            opts = [o for o in opts if o not in ("fill", "recur")]
+        if self.has_arrays and self.n_in_scope() and not no_store:
             opts += ["adecl"]
             if self.arrays_in_scope(("lvec", "carr")):
                 opts += ["aset"] * 3
@@ -993,11 +997,17 @@ class Gen:
 
     def gen_while(self, depth, fn_ret):
         w = self.fresh("w")
-        return [("while", w, self.rng.randint(0, 4), self.loop_body(1, 3, depth, fn_ret))]
+        self.while_depth += 1
+        body = self.loop_body(1, 3, depth, fn_ret)
+        self.while_depth -= 1
+        return [("while", w, self.rng.randint(0, 4), body)]
 
     def gen_dowhile(self, depth, fn_ret):
         w = self.fresh("w")
-        return [("dowhile", w, self.rng.randint(1, 4), self.loop_body(1, 3, depth, fn_ret))]
+        self.while_depth += 1
+        body = self.loop_body(1, 3, depth, fn_ret)
+        self.while_depth -= 1
+        return [("dowhile", w, self.rng.randint(1, 4), body)]
 
     def gen_dwhile(self, depth, fn_ret):
         """while (w < maxit && s < c) { ...; s grows }: a data-dependent trip count."""
@@ -1015,7 +1025,9 @@ class Gen:
         if self.chance(0.2):
             cond = E(self.pick(["and", "or"]), "bool", (cond, self.cond(1)))
         step = lambda: [("assign", s, "+=" if up else "-=", self.pos(self.dexpr(2)))]  # noqa: E731
+        self.while_depth += 1
         body = self.loop_body(0, 3, depth, fn_ret, extra=step)
+        self.while_depth -= 1
         out.append(("dwhile", w, self.rng.randint(2, 8), cond, body))
         return out
 
@@ -1248,8 +1260,9 @@ FEATURE_STMTS = {
 
 
 # Feature flags that only steer away from open, known bugs (so that a long run
-# finds new ones): "avoid-ns-marked".
-AVOID = ("avoid-ns-marked",)
+# finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
+# while / do-while bodies (test/e2e/cases/fuzz_while_array_store.cpp).
+AVOID = ("avoid-ns-marked", "avoid-while-store")
 
 
 def generate(seed, features=("base",)):
