@@ -35,6 +35,35 @@ Expr shift(const Expr &a, const std::string &i) {
                      If::make(Prim::make(Op::Gt, {iv, Const::makeInt(0)}), prev, Const::zero(a->type->elem())));
 }
 
+// scanl: out[0] = z; for i in [0, n): acc = f(acc, a[i]); out[i + 1] = acc
+// scanr: out[n] = z; for i from n-1 down to 0: acc = f(a[i], acc); out[i] = acc
+static Expr scan(const Expr &a, const Expr &z, const std::string &i, const std::string &acc,
+                 const std::function<Expr(Expr, Expr)> &f, bool left) {
+  const std::string out = acc + "_scan", next = acc + "_next";
+  Expr n = Size::make(a), iv = index(i), av = Var::make(acc, z->type), ov = Var::make(out, Type::array(z->type));
+  Expr one = Const::makeInt(1);
+  Expr x = Index::make(a, iv);
+  Expr value = left ? f(av, x) : f(x, av);
+  Expr slot = left ? Prim::make(Op::Add, {iv, one}) : iv;
+  Expr body = Let::make(next, value,
+                        Let::make("_" + out, Store::make(ov, slot, Var::make(next, z->type), Store::Mode::Set),
+                                  Var::make(next, z->type)));
+  Expr fold = Fold::make(Const::makeInt(0), n, z, i, acc, body, !left);
+  Expr first = Store::make(ov, left ? Const::makeInt(0) : n, z, Store::Mode::Set);
+  return Let::make(out, NewArray::make(Prim::make(Op::Add, {n, one}), z->type),
+                   Let::make("_" + out + "_0", first, Let::make("_" + out + "_fold", fold, ov)));
+}
+
+Expr scanl(const Expr &a, const Expr &z, const std::string &i, const std::string &acc,
+           const std::function<Expr(Expr, Expr)> &f) {
+  return scan(a, z, i, acc, f, true);
+}
+
+Expr scanr(const Expr &a, const Expr &z, const std::string &i, const std::string &acc,
+           const std::function<Expr(Expr, Expr)> &f) {
+  return scan(a, z, i, acc, f, false);
+}
+
 namespace {
 // build n (i -> e)  ~>  let a = new[n] in fold i in [0, n): a[i] = e; a
 // sum lo hi (i -> e) ~>  fold i in [lo, hi) from s = 0: s + e

@@ -450,3 +450,20 @@ TEST(Loops, StoresReadBeforeTheyAreOverwrittenAreKept) {
   p.functions.push_back(fn("f", {{"x", f64()}}, body));
   check(p, {Value::of(1.7)});
 }
+
+TEST(Parallel, ScansAreFoldsIntoAFreshArray) {
+  Expr a = v("a", arr());
+  auto mulf = [](Expr x, Expr y) { return mul(x, y); };
+  Program none;
+  std::vector<std::pair<std::string, Value>> env{{"a", arrayOf({2, 3, 0.5})}};
+  EXPECT_EQ(*evaluate(none, scanl(a, c(1), "i", "p", mulf), env).array, (std::vector<double>{1, 2, 6, 3}));
+  EXPECT_EQ(*evaluate(none, scanr(a, c(1), "i", "p", mulf), env).array, (std::vector<double>{3, 1.5, 0.5, 1}));
+  // f(a, x) = Σ_k scanl(*) 1 a [k] · scanr(+) x a [k]: both scans' J^T (folds)
+  Expr body = Let::make("l", scanl(a, c(1), "i", "p", mulf),
+              Let::make("r", scanr(a, v("x"), "j", "q", [](Expr y, Expr z) { return add(y, z); }),
+                        Fold::make(ci(0), Prim::make(Op::Add, {Size::make(a), ci(1)}), c(0), "k", "s",
+                                   add(v("s"), mul(at(v("l", arr()), i64v("k")), at(v("r", arr()), i64v("k")))))));
+  Program p;
+  p.functions.push_back(fn("f", {{"a", arr()}, {"x", f64()}}, body));
+  check(p, {arrayOf({1.5, -0.5, 2.0, 0.75}), Value::of(0.3)});
+}

@@ -396,6 +396,14 @@ Expr map(const Expr &a, const std::string &index, const std::function<Expr(Expr)
 Expr map2(const Expr &a, const Expr &b, const std::string &index, const std::function<Expr(Expr, Expr)> &f);
 Expr sum(const Expr &a, const std::string &index);            // reduce (+) 0 a
 Expr shift(const Expr &a, const std::string &index);          // [0, a0, ..., a(n-2)]
+// scanl f z a = [z, f(z, a0), f(f(z, a0), a1), ...] (n + 1 elements) and
+// scanr f z a = [..., f(a(n-2), f(a(n-1), z)), f(a(n-1), z), z]: a fresh
+// array filled by a fold carrying the running value (a scan is sequential:
+// its J^T is the fold's, the UNF paper's prod gradient is one).
+Expr scanl(const Expr &a, const Expr &z, const std::string &index, const std::string &acc,
+           const std::function<Expr(Expr, Expr)> &f);
+Expr scanr(const Expr &a, const Expr &z, const std::string &index, const std::string &acc,
+           const std::function<Expr(Expr, Expr)> &f);
 // build/sum as loops: build -> new + a fold storing each element, sum -> a
 // fold adding to a running total (the form the C++ printer takes).
 Expr lowerParallel(const Expr &e);
