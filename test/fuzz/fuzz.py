@@ -21,7 +21,9 @@ branch boundary and kink: an instrumented copy of the program (the "probe")
 records every comparison, fabs/fmin/fmax, rounding and int cast: its outcome
 (the path signature) must be the same at every finite-difference stencil
 point, and its distance to the switching point (the margin) at the point
-must be >= 1e-3.  The derivative estimate is the 8th-order central stencil
+must be >= 1e-3 (exact ties, distance 0, are left to the signature check:
+they come from comparing equal values, e.g. zero-initialised elements).
+Comparisons of passive values only (ints, constants) are not recorded.  The derivative estimate is the 8th-order central stencil
     sum_{m=1..4} c_m (f(x+mh) - f(x-mh)) / h,  c = 4/5, -1/5, 4/105, -1/280,
 with h = 2^round(log2(2^-7 max(1,|x|))); the estimates at h and 2h must agree
 (else the point is rejected as ill-conditioned).  Then unfad's partial g must
@@ -125,8 +127,11 @@ static unsigned long long fzp_sig = 0;
 static double fzp_margin = 1e300;
 static inline void fzp_note(long long v, double dist) {
   fzp_sig = fzp_sig * 1000003ULL + static_cast<unsigned long long>(v) + 0x9e37ULL;
+  // An exact tie (d == 0) is a comparison of equal values (t - t, two
+  // zero-initialised elements, ...): if a perturbation could break it, the
+  // path signature at the stencil points shows it; only near misses count.
   const double d = std::fabs(dist);
-  if (d < fzp_margin) fzp_margin = d;
+  if (d < fzp_margin && d != 0.0) fzp_margin = d;
   if (std::isnan(dist)) fzp_margin = 0.0;  // NaN hidden by a comparison or fmin/fmax: reject
 }
 static inline bool fzp_c(bool r, double diff, bool floating) {

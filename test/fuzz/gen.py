@@ -242,7 +242,8 @@ class Renderer:
             fn = x.v
             base = fn.split("::")[-1]
             args = [self.e(c, True) for c in x.a]
-            if self.probe and base in ("fabs", "fmin", "fmax", "floor", "ceil", "round", "trunc"):
+            if self.probe and base in ("fabs", "fmin", "fmax", "floor", "ceil", "round", "trunc") and any(
+                    active(c) for c in x.a):
                 return f"fzp_{base}({', '.join(args)})"
             return f"{fn}({', '.join(args)})"
         if k == "hcall":
@@ -254,7 +255,8 @@ class Renderer:
         if k == "cmp":
             l, r = self.e(x.a[0], True), self.e(x.a[1], True)
             if self.probe:
-                fl = "true" if "double" in (x.a[0].t, x.a[1].t) else "false"
+                # (a tie of passive values, e.g. (double)(i) == 1.0, moves with nothing)
+                fl = "true" if "double" in (x.a[0].t, x.a[1].t) and (active(x.a[0]) or active(x.a[1])) else "false"
                 return f"fzp_c(({l}) {x.v} ({r}), static_cast<double>({l}) - static_cast<double>({r}), {fl})"
             s = f"{self.e(x.a[0])} {x.v} {self.e(x.a[1])}"
             return s if top else "(" + s + ")"
@@ -407,6 +409,16 @@ class Renderer:
         if self.p.in_ns:
             out.append(f"}} // namespace {self.pre}m")
         return "\n".join(out) + "\n"
+
+
+def active(x):
+    """Whether x may depend on the active inputs (doubles, arrays, helpers);
+    values computed from integers and constants only are passive."""
+    if x.k == "var":
+        return x.t in ("double", "V2")
+    if x.k in ("aref", "hcall"):
+        return True
+    return any(active(c) for c in x.a)
 
 
 def walk_exprs_stmts(ss):
@@ -1160,6 +1172,8 @@ class Gen:
         self.consts = {n for n, t in params if t == "size"}
         self.loopinfo = {}
         self.loop_depth = 0
+        if self.has_arrays and "avoid-early-return-arrays" in self.features:
+            allow_return = False
         body = self.block(nstmts, self.if_depth, allow_return, ret)
         body.append(self.final_return(ret))
         return body
@@ -1261,8 +1275,10 @@ FEATURE_STMTS = {
 
 # Feature flags that only steer away from open, known bugs (so that a long run
 # finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
-# while / do-while bodies (test/e2e/cases/fuzz_while_array_store.cpp).
-AVOID = ("avoid-ns-marked", "avoid-while-store")
+# while / do-while bodies (test/e2e/cases/fuzz_while_array_store.cpp);
+# "avoid-early-return-arrays": no early returns in programs with arrays
+# (test/e2e/cases/fuzz_early_return_array_loop.cpp).
+AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays")
 
 
 def generate(seed, features=("base",)):
