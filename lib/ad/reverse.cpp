@@ -265,6 +265,17 @@ private:
       return;
     }
     std::vector<Slot> before = stack;
+    // A branch that reads a local array it also writes is recomputed by the
+    // J^T from the memory it started from: a copy of those arrays is taken
+    // before the `if` and put back before the J^T.
+    std::vector<std::pair<Expr, Expr>> branchCopies;
+    if (Y && in.kind == Instr::Kind::If) {
+      std::set<std::string> rd, wr, both;
+      for (auto &b : in.branches) localArrays(forwardOnly(b, stack), rd, wr);
+      for (auto &a : wr)
+        if (rd.count(a)) both.insert(a);
+      branchCopies = snapshot(both, stack, lets);
+    }
     // A store into a local array saves the element it overwrites; its J^T
     // puts it back (recomputations earlier in the sweep read it).
     Expr overwritten;
@@ -381,6 +392,7 @@ private:
       // runs only the taken branch's local gradient:
       //   Y' = fun ys -> Y(if b then ∇branch1(ys) else ∇branch2(ys))
       Expr cond = before.back().value;
+      restore(branchCopies, inner);
       Expr grads[2];
       for (int k = 0; k < 2; ++k) grads[k] = localGradient(in.branches[k], before, {}, vars(ys));
       Expr g = bind(inner, "d_branch", If::make(cond, grads[0], grads[1]));
@@ -449,6 +461,7 @@ private:
     Expr lo, hi;
     Term body = isWhile ? in.branches[1] : in.branches[0];
     Expr count;
+    std::vector<std::pair<Expr, Expr>> beforeCount; // local arrays as they were before counting
     if (isWhile) {
       // Count the iterations: while (cond) (s, k) := (body(s), k + 1).
       std::string sc = fresh(in.state + "_count");
@@ -459,9 +472,18 @@ private:
       cs.push_back({s0, in.state});
       Expr cond = forwardOnly(in.branches[0], cs);
       Expr next = forwardOnly(body, cs);
+      // Counting runs the body, stores included; the replay below must start
+      // from the same memory: local arrays it writes are copied first and put
+      // back after, and its writes to outputs wait for the replay.
+      std::set<std::string> rd, wr;
+      localArrays(cond, rd, wr);
+      localArrays(next, rd, wr);
+      beforeCount = snapshot(wr, stack, lets);
+      if (!params_.empty()) next = withoutOutputStores(next);
       Expr counted = bind(lets, in.state + "_count",
                           While::make(ir::Tuple::make({init.value, Const::makeInt(0)}), sc,
                                       cond, ir::Tuple::make({next, Prim::make(Op::Add, {k, Const::makeInt(1)})})));
+      restore(beforeCount, lets);
       lo = Const::makeInt(0);
       hi = bind(lets, "iterations", Proj::make(counted, 1));
     } else {
@@ -646,7 +668,12 @@ private:
         if (auto v = a->as<Var>(); v && self->sizes_.count(v->name)) s->insert(v->name);
       }
       void visit(const Index *n) override { add(r, n->array); Visitor::visit(n); }
-      void visit(const Store *n) override { add(w, n->array); visitExpr(n->index); visitExpr(n->value); }
+      void visit(const Store *n) override {
+        add(w, n->array);
+        if (n->mode == Store::Mode::Add) add(r, n->array); // a[i] += v reads a[i]
+        visitExpr(n->index);
+        visitExpr(n->value);
+      }
       void visit(const Call *n) override {
         const Function *g = self->prog_.find(n->callee);
         for (size_t k = 0; k < n->args.size(); ++k) {
@@ -661,6 +688,26 @@ private:
     t.r = &read;
     t.w = &written;
     t.visitExpr(e);
+  }
+
+  // Copies of the local arrays (slots of `stack`) in `names`, taken now.
+  std::vector<std::pair<Expr, Expr>> snapshot(const std::set<std::string> &names, const std::vector<Slot> &stack,
+                                              Lets &lets) {
+    std::vector<std::pair<Expr, Expr>> out; // (array, copy)
+    for (auto &a : names)
+      for (auto &slot : stack)
+        if (auto v = slot.value->as<Var>(); v && v->name == a) {
+          Expr len = sizes_.at(a);
+          Expr copy = bind(lets, "saved_" + a, NewArray::make(len, slot.value->type->elem(), true));
+          bind(lets, "_", copyLoop(copy, Const::makeInt(0), slot.value, Const::makeInt(0), len));
+          out.push_back({slot.value, copy});
+          break;
+        }
+    return out;
+  }
+  void restore(const std::vector<std::pair<Expr, Expr>> &copies, Lets &lets) {
+    for (auto &[array, copy] : copies)
+      bind(lets, "_", copyLoop(array, Const::makeInt(0), copy, Const::makeInt(0), sizes_.at(array->as<Var>()->name)));
   }
 
   // fold k in [0, len): dst[dOff + k] = src[sOff + k]
