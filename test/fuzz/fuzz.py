@@ -112,6 +112,8 @@ def make_case(seed, index, features, npoints):
                 pt.append([rng.randint(-128, 128) / 64.0 for _ in range(prog.size_n)])
             elif t == "size":
                 pt.append(prog.size_n)
+            elif t == "outp":
+                pt.append(None)
             else:
                 pt.append(rng.randint(0, 3))
         points.append(pt)
@@ -215,9 +217,31 @@ def param_split(prog):
             dn.append(n)
         elif t in ("arr", "vec"):
             dn += [f"{n}[{i}]" for i in range(prog.size_n)]
-        else:
+        elif t != "outp":
             kn.append(n)
     return dn, kn
+
+
+def out_weights(prog):
+    """The cotangent w of an output array: the driver differentiates
+    phi = f(...) + sum_q w[q] out[q]."""
+    return [0.5 + 0.25 * q if q % 2 == 0 else -0.75 + 0.125 * q for q in range(prog.size_n)]
+
+
+def has_out(prog):
+    return any(t == "outp" for _, t in prog.params)
+
+
+def phi_fn(prog, name, call):
+    """static double name(x, k): f's value, plus w . out for an output."""
+    args = ", ".join(call_args(prog))
+    head = f"static double {name}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
+    if not has_out(prog):
+        return head + f"{{ return {call}({args}); }}"
+    w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))
+    return head + (f"{{ static const double w[] = {{{w}}}; double o[{prog.size_n}] = {{}}; "
+                   f"double r = {call}({args}); for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q]; "
+                   f"return r; }}")
 
 
 def call_args(prog):
@@ -233,6 +257,8 @@ def call_args(prog):
         elif t == "vec":
             out.append(f"std::vector<double>(x + {di}, x + {di + prog.size_n})")
             di += prog.size_n
+        elif t == "outp":
+            out.append("o")
         else:
             out.append(f"k[{ki}]")
             ki += 1
@@ -256,8 +282,14 @@ def grad_fn(prog, i, call):
             post.append(f"for (int q = 0; q < {prog.size_n}; ++q) g[{di} + q] = d_{n}[q];")
             adj.append(f"d_{n}")
             di += prog.size_n
+        elif t == "outp":
+            w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))
+            pre.append(f"static const double w[] = {{{w}}}; double o[{prog.size_n}] = {{}}; "
+                       f"double d_o[] = {{{w}}};")
+            post.append(f"for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q];")
+            adj.append("d_o")
     return (f"static double fz_g{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
-            f"double* g) {{ {' '.join(pre)} const double r = {call}_grad({', '.join(args + adj)}); "
+            f"double* g) {{ {' '.join(pre)} double r = {call}_grad({', '.join(args + adj)}); "
             f"{' '.join(post)} return r; }}")
 
 
@@ -269,7 +301,7 @@ def flat_point(prog, pt):
             xs.append(v)
         elif t in ("arr", "vec"):
             xs += list(v)
-        else:
+        elif t != "outp":
             ks.append(int(v))
     return xs, ks
 
@@ -290,10 +322,8 @@ def driver_text(cases, processed_name, with_grad=True):
         args = ", ".join(call_args(p))
         dn, kn = param_split(p)
         i = c.index
-        L.append(f"static double fz_f{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
-                 f"{{ return {r.qualified_fname()}({args}); }}")
-        L.append(f"static double fz_q{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
-                 f"{{ return {q.qualified_fname()}({args}); }}")
+        L.append(phi_fn(p, f"fz_f{i}", r.qualified_fname()))
+        L.append(phi_fn(p, f"fz_q{i}", q.qualified_fname()))
         if with_grad:
             L.append(grad_fn(p, i, r.qualified_fname()))
     L.append("int main() {")
@@ -912,13 +942,15 @@ def standalone(case, res):
     pts = pts[:4]
     points = [case.points[i] for i in pts]
     spec = {"function": pre + "f",
-            "points": [[v if isinstance(v, int) else [float(q) for q in v] if isinstance(v, list) else float(v)
-                        for v in p] for p in points],
+            "points": [[v if isinstance(v, int) or v is None else [float(q) for q in v] if isinstance(v, list)
+                        else float(v) for v in p] for p in points],
             "rtol": 1e-5, "atol": 1e-6,
             "flags": ["-Wno-unused-parameter", "-Wno-unused-variable", "-Wno-unused-but-set-variable",
                       "-Wno-unused-but-set-parameter"]}
     if case.program.in_ns:
         spec["call"] = r.qualified_fname()
+    if has_out(case.program):
+        spec["outputs"] = {"out": case.program.size_n}
     detail = "\n".join("   " + l for l in res.detail.splitlines()[:12])
     head = [
         f"// Found by test/fuzz/fuzz.py ({case.seed}), shrunk: {res.kind}.",
@@ -953,7 +985,7 @@ def main():
     ap.add_argument("--cxxflags", default="", help="extra flags for building the driver, one string "
                     "(e.g. \"-fsanitize=address,undefined\")")
     ap.add_argument("--features", default="base",
-                    help="comma list: base, loops, arrays (e.g. base,loops,arrays); avoid-ns-marked steers clear of an "
+                    help="comma list: base, loops, arrays, outputs (e.g. base,loops,arrays,outputs); avoid-ns-marked steers clear of an "
                          "open bug (fuzz_namespace_pullback.cpp)")
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--shrink-time", type=float, default=240.0, help="seconds per shrink")
@@ -981,7 +1013,7 @@ def main():
     if not a.points:
         a.points = 10 if ("loops" in features or "arrays" in features) else 6
     for f in features:
-        if f != "base" and f not in gen.FEATURE_STMTS and f not in gen.AVOID:
+        if f != "base" and f not in gen.FEATURE_STMTS and f not in gen.AVOID and f not in gen.OPTIONS:
             ap.error(f"feature '{f}' is not implemented yet")
     indices = a.only or list(range(a.start, a.start + a.count))
     if a.print:

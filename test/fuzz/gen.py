@@ -198,6 +198,8 @@ class Renderer:
             return f"const std::vector<{d}>&"
         if t == "size":
             return "int"
+        if t == "outp":
+            return f"{d}*"
         return t
 
     def fname(self):
@@ -922,6 +924,8 @@ class Gen:
             opts += ["adecl"]
             if self.arrays_in_scope(("lvec", "carr")):
                 opts += ["aset"] * 3
+            if self.arrays_in_scope(("outp",)):
+                opts += ["oset"] * 2
         if self.loop_depth > 0:
             opts += ["break", "continue"]
         if not opts:
@@ -1081,6 +1085,10 @@ class Gen:
             if op == "*=":
                 e = self.small(1)
         return ("aset", f"{a}[{idx[0]}]", op, e, a, idx[1])
+
+    def gen_oset(self, depth, fn_ret):
+        """out[i] = e or out[i] += e: an output (written, never read)."""
+        return [self.aset("out", op=self.pick(["=", "=", "+=", "-="]))]
 
     def gen_aset(self, depth, fn_ret):
         return [self.aset(self.pick(self.arrays_in_scope(("lvec", "carr"))))]
@@ -1251,6 +1259,9 @@ class Gen:
                 params.insert(self.rng.randrange(len(params) + 1),
                               (f"a{j}", "arr" if self.chance(0.6) else "vec"))
             params.insert(self.rng.randrange(len(params) + 1), ("n", "size"))
+            if "outputs" in self.features and self.chance(0.4):
+                # an output: the gradient is a vector-Jacobian product
+                params.insert(self.rng.randrange(len(params) + 1), ("out", "outp"))
         for j in range(self.rng.choice([0, 0, 1, 1, 2])):
             params.insert(self.rng.randrange(len(params) + 1), (f"k{j}", "int"))
         self.in_template = False
@@ -1258,6 +1269,9 @@ class Gen:
         self.max_callee = len(self.helpers)
         self.in_main = True
         body = self.func_body(params, "double", self.rng.randint(3, self.max_stmts))
+        if any(t == "outp" for _, t in params) and self.chance(0.7):
+            # most outputs get all their elements written at the end
+            body[-1:-1] = [self.index_loop(lambda v: [self.aset("out", (v, (v,)), "=")], 1, "double")]
         return Program(params, self.helpers, body, in_ns=self.chance(0.15),
                        uses_v2=self.program_uses_v2, size_n=self.size_n)
 
@@ -1272,6 +1286,11 @@ FEATURE_STMTS = {
     "arrays": lambda g, depth, allow_return, fn_ret: g.feature_stmt(depth, fn_ret) if g.has_arrays else None,
 }
 
+
+# "outputs" (with "arrays"): some programs also write an output array
+# `double* out` of length n (never read back): their gradient is a
+# vector-Jacobian product.
+OPTIONS = ("outputs",)
 
 # Feature flags that only steer away from open, known bugs (so that a long run
 # finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
@@ -1371,7 +1390,7 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
                 return False
             scopes[-1][s[2]] = s[1]
         elif k == "aset":
-            if lookup(scopes, s[4]) not in ("lvec", "carr") or not check_expr(p, s[3], scopes, self_i):
+            if lookup(scopes, s[4]) not in ("lvec", "carr", "outp") or not check_expr(p, s[3], scopes, self_i):
                 return False
             if any(lookup(scopes, n) != "int" for n in s[5]):
                 return False
