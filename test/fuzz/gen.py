@@ -1272,7 +1272,10 @@ class Gen:
         if any(t == "outp" for _, t in params) and self.chance(0.7):
             # most outputs get all their elements written at the end
             body[-1:-1] = [self.index_loop(lambda v: [self.aset("out", (v, (v,)), "=")], 1, "double")]
-        return Program(params, self.helpers, body, in_ns=self.chance(0.15),
+        in_ns = self.chance(0.15)
+        if in_ns and "avoid-ns-adl" in self.features and any(h.marked for h in self.helpers):
+            in_ns = False
+        return Program(params, self.helpers, body, in_ns=in_ns,
                        uses_v2=self.program_uses_v2, size_n=self.size_n)
 
 
@@ -1296,8 +1299,10 @@ OPTIONS = ("outputs",)
 # finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
 # while / do-while bodies (test/e2e/cases/fuzz_while_array_store.cpp);
 # "avoid-early-return-arrays": no early returns in programs with arrays
-# (test/e2e/cases/fuzz_early_return_array_loop.cpp).
-AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays")
+# (test/e2e/cases/fuzz_early_return_array_loop.cpp); "avoid-ns-adl": the
+# marked function is not in a namespace when a helper is marked too
+# (test/e2e/cases/fuzz_namespace_pullback_adl.cpp).
+AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl")
 
 
 def generate(seed, features=("base",)):
