@@ -404,6 +404,7 @@ private:
   Expr invariantState(const Expr &e) {
     auto f = e->as<Fold>();
     const TypeP &st = f->init->type;
+    if (st->isScalar()) return invariantScalarState(f, e);
     if (!st->isTuple() || st->isStruct() || st->elems.empty()) return e;
     Expr tail = f->body;
     while (auto l = tail->as<Let>()) tail = l->body;
@@ -416,9 +417,7 @@ private:
         fixed.push_back(k);
         continue;
       }
-      auto p = tt->elems[k]->as<Proj>();
-      auto sv = p ? p->tuple->as<Var>() : nullptr;
-      (sv && sv->name == f->state && p->index == k ? fixed : kept).push_back(k);
+      (isStateComponent(tt->elems[k], Proj::make(Var::make(f->state, st), k)) ? fixed : kept).push_back(k);
     }
     if (fixed.empty()) return e;
     // The initial components become atoms that may be duplicated.
@@ -468,6 +467,37 @@ private:
       emit("_", Fold::make(f->lo, f->hi, ir::Tuple::make({}), f->index, ns, body, f->reversed));
     }
     return ir::Tuple::make(out);
+  }
+
+  // Whether `e` is the state component `c` (s#k), also rebuilt from its own
+  // components: ((), s#k#1) is s#k when s#k#0 is the unit.
+  static bool isStateComponent(const Expr &e, const Expr &c) {
+    if (print(e) == print(c)) return true;
+    auto t = e->as<ir::Tuple>();
+    if (!t || !sameType(e->type, c->type)) return false;
+    for (int j = 0; j < int(t->elems.size()); ++j) {
+      const Expr &x = t->elems[j];
+      bool unit = x->type->isUnit() && x->is<ir::Tuple>();
+      if (!unit && !isStateComponent(x, Proj::make(c, j))) return false;
+    }
+    return true;
+  }
+
+  // The same for one scalar of state: fold .. from s = init -> (lets) s
+  //   ~> init (and the loop, stateless, when its lets write memory)
+  Expr invariantScalarState(const Fold *f, const Expr &e) {
+    Expr tail = f->body;
+    while (auto l = tail->as<Let>()) tail = l->body;
+    auto whole = tail->as<Var>();
+    if (!whole || whole->name != f->state) return e;
+    Expr init0 = atomize(f->state + "_init", f->init);
+    std::function<Expr(const Expr &)> unitTail = [&](const Expr &b) -> Expr {
+      if (auto l = b->as<Let>()) return Let::make(l->name, substitute(l->value, f->state, init0), unitTail(l->body));
+      return ir::Tuple::make({});
+    };
+    Expr body = resimplify(unitTail(f->body));
+    if (mayWrite(body)) emit("_", Fold::make(f->lo, f->hi, ir::Tuple::make({}), f->index, residualName(f->state), body, f->reversed));
+    return init0;
   }
 
   // A write invalidates the remembered reads of what it writes (a call
