@@ -429,8 +429,10 @@ def generated_warnings(processed_path, stderr):
 
 
 def mutate(text):
-    """--mutate (self-test): scale every adjoint update of x0 by 1.0001."""
-    return re.sub(r"\*d_x0 \+= ", "*d_x0 += 1.0001 * ", text)
+    """--mutate (self-test): scale every adjoint update of x0 (and of the
+    elements of an array parameter a0) by 1.0001."""
+    text = re.sub(r"\*d_x0 \+= ", "*d_x0 += 1.0001 * ", text)
+    return re.sub(r"\bd_a0\[([^\]\n]*)\] \+= ", r"d_a0[\1] += 1.0001 * ", text)
 
 
 def first_error(err):
