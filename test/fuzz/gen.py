@@ -499,6 +499,11 @@ class Gen:
         self.loopinfo = {}  # loop variable -> (usable as an index, starts at >= 1)
         self.in_main = False
         self.while_depth = 0  # inside while / do-while bodies
+        # ints visible where a loop starts: not written in its body (an int
+        # doubled every iteration would make recursion depths and trip counts
+        # explode)
+        self.frozen = set()
+        self.frozen_stack = []
 
     # -- helpers --------------------------------------------------------
     def pick(self, seq):
@@ -736,7 +741,7 @@ class Gen:
 
     def assignable(self, t):
         # variables declared in this function (and its parameters)
-        return [n for n, ty in self.scope.all() if ty == t and n not in self.consts]
+        return [n for n, ty in self.scope.all() if ty == t and n not in self.consts and n not in self.frozen]
 
     def stmt(self, depth, allow_return, fn_ret):
         if (self.loops or self.has_arrays) and self.chance(0.3 if self.loop_depth == 0 else 0.2):
@@ -978,15 +983,24 @@ class Gen:
             self.consts.add(loopvar)
             self.loopinfo[loopvar] = info
         outer = self.assignable("double")
-        self.loop_depth += 1
+        self.enter_loop()
         body = self.block(self.rng.randint(nmin, nmax), max(0, depth - 1), False, fn_ret)
         if extra is not None:
             body += extra()
         elif outer and self.chance(0.7):
             body.append(self.carried(self.pick(outer)))
-        self.loop_depth -= 1
+        self.exit_loop()
         self.scope = self.scope.parent
         return body
+
+    def enter_loop(self):
+        self.loop_depth += 1
+        self.frozen_stack.append(self.frozen)
+        self.frozen = self.frozen | {n for n, t in self.scope.all() if t == "int"}
+
+    def exit_loop(self):
+        self.loop_depth -= 1
+        self.frozen = self.frozen_stack.pop()
 
     def carried(self, s):
         """A loop-carried update of s."""
@@ -1102,9 +1116,9 @@ class Gen:
         self.scope.vars.append((v, "int"))
         self.consts.add(v)
         self.loopinfo[v] = (True, False)
-        self.loop_depth += 1
+        self.enter_loop()
         body = body_fn(v)
-        self.loop_depth -= 1
+        self.exit_loop()
         self.scope = self.scope.parent
         return ("for", v, hdr, body)
 
@@ -1154,7 +1168,7 @@ class Gen:
         self.scope.vars.append((st, "int"))
         self.consts.add(st)
         self.loopinfo[st] = (False, False)
-        self.loop_depth += 1
+        self.enter_loop()
         inner = []
         hn = self.new_array(inner)
 
@@ -1167,7 +1181,7 @@ class Gen:
         inner.append(self.index_loop(upd, depth, fn_ret))
         inner.append(self.index_loop(lambda v: [self.aset(h, (v, (v,)), "=", E(
             "aref", "double", (), (hn, v, (v,))))], depth, fn_ret, down=False))
-        self.loop_depth -= 1
+        self.exit_loop()
         self.scope = self.scope.parent
         out.append(("for", st, ("0", f"{st} < {self.rng.randint(1, 4)}", f"++{st}"), inner))
         return out
