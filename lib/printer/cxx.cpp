@@ -1054,7 +1054,12 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   std::string joined;
   for (size_t i = 0; i < args.size(); ++i) joined += (i ? ", " : "") + args[i];
   collectIdents(joined, call.uses);
-  call.line = generatedBase(*g) + "_pullback(" + joined + ");";
+  // With a struct argument, argument-dependent lookup would also find the
+  // copy of this pullback emitted in the struct's namespace (each block
+  // carries its own): `(f_pullback)(...)` calls the one ordinary lookup finds.
+  bool adl = std::any_of(g->params.begin(), g->params.end(), [](const Param &q) { return q.type->isStruct(); });
+  std::string callee = generatedBase(*g) + "_pullback";
+  call.line = (adl ? "(" + callee + ")" : callee) + "(" + joined + ");";
   bool writes = call.effect;
   b.push_back(std::move(call));
   if (writes) {

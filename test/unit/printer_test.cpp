@@ -240,7 +240,7 @@ TEST(Printer, PullbackCallAndStructCotangent) {
             "  const double e = ::dot(p, p);\n"
             "  Vec3 t_a{};\n"
             "  Vec3 t_b{};\n"
-            "  dot_pullback(p, p, k, &t_a, &t_b);\n"
+            "  (dot_pullback)(p, p, k, &t_a, &t_b);\n"
             "  const Vec3 dp{t_a.x + t_b.x, t_a.y + t_b.y, t_a.z + t_b.z};\n"
             "  d_p->x += dp.x;\n"
             "  d_p->y += dp.y;\n"
@@ -427,7 +427,7 @@ TEST(Printer, OperatorHelpersGetIdentifierNames) {
   Function caller = gen(p.functions[2], "$grad",
                         let("t", Pullback::make("op_plus", {v("p", vec3()), v("p", vec3())}, v("k"), Type::tuple({vec3(), vec3()})),
                             tup({c(0), Proj::make(v("t", Type::tuple({vec3(), vec3()})), 0), c(0)})));
-  EXPECT_PRED2(contains, printFunction(caller, p), "  operator_plus_pullback(p, p, k, &t_a, &t_b);\n");
+  EXPECT_PRED2(contains, printFunction(caller, p), "  (operator_plus_pullback)(p, p, k, &t_a, &t_b);\n");
 }
 
 TEST(Printer, RejectsBadInput) {
