@@ -757,7 +757,7 @@ def stmt_lists(prog):
             if s[0] == "if":
                 visit(s[2])
                 visit(s[3])
-            elif s[0] in ("for", "while", "dowhile"):
+            elif s[0] in ("for", "while", "dowhile", "rfor"):
                 visit(s[3])
             elif s[0] == "dwhile":
                 visit(s[4])
@@ -815,7 +815,7 @@ def candidates(prog):
     # becomes a constant: only when its first value is a valid index)
     for li, ss in enumerate(lists):
         for si, s in enumerate(ss):
-            if s[0] not in gen.LOOPS:
+            if s[0] not in gen.LOOPS or s[0] == "rfor":
                 continue
             q = prog.copy()
             qs = stmt_lists(q)[li]
@@ -877,7 +877,7 @@ def expr_slots(prog):
                 slots.append((ss, i, 1))
                 visit(s[2])
                 visit(s[3])
-            elif s[0] in ("for", "while", "dowhile"):
+            elif s[0] in ("for", "while", "dowhile", "rfor"):
                 visit(s[3])
             elif s[0] == "dwhile":
                 slots.append((ss, i, 3))

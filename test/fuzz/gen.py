@@ -29,6 +29,7 @@ fill loops, recurrent state rewritten every step, and helpers that take
 arrays (`static double h(const double* b, int n, double y)`).  Further
 statement kinds and expression kinds of these features:
   ("for", var, (init, cond, incr), body)   counted loop, header as text
+  ("rfor", var, array, body)               for (double var : array)
   ("while", counter, K, body)  ("dowhile", counter, K, body)   K iterations
   ("dwhile", counter, maxit, cond, body)   while (counter < maxit && cond)
   ("break",) ("continue",)                 (only as the branch of an if)
@@ -46,7 +47,7 @@ TYPES = ("double", "int", "bool", "V2")
 # array types: parameters (arr: const double*, vec: const std::vector<double>&)
 # and locals (lvec: std::vector<double>, carr: double[N]); all of length n
 ARRAYS = ("arr", "vec", "lvec", "carr")
-LOOPS = ("for", "while", "dowhile", "dwhile")
+LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
 class E:
@@ -139,7 +140,7 @@ def copy_stmt(s):
         return s
     if k == "for":
         return ("for", s[1], s[2], copy_stmts(s[3]))
-    if k in ("while", "dowhile"):
+    if k in ("while", "dowhile", "rfor"):
         return (k, s[1], s[2], copy_stmts(s[3]))
     if k == "dwhile":
         return ("dwhile", s[1], s[2], s[3].copy(), copy_stmts(s[4]))
@@ -166,7 +167,7 @@ def stmts_size(ss):
             n += s[1].size() + stmts_size(s[2]) + stmts_size(s[3])
         elif s[0] == "return":
             n += s[1].size()
-        elif s[0] in ("for", "while", "dowhile"):
+        elif s[0] in ("for", "while", "dowhile", "rfor"):
             n += stmts_size(s[3])
         elif s[0] == "dwhile":
             n += s[3].size() + stmts_size(s[4])
@@ -271,6 +272,8 @@ class Renderer:
         if k == "member":
             return f"{self.e(x.a[0])}.{x.v}"
         if k == "aref":
+            if len(x.v) > 3:  # a std::vector: v.at(i)
+                return f"{x.v[0]}.at({x.v[1]})"
             return f"{x.v[0]}[{x.v[1]}]"
         if k == "aname":
             return x.v[0] + (".data()" if x.v[1] else "")
@@ -312,6 +315,10 @@ class Renderer:
         elif k == "for":
             init, cond, incr = s[2]
             out.append(f"{pad}for (int {s[1]} = {init}; {cond}; {incr}) {{")
+            self.stmts(s[3], ind + 1, out)
+            out.append(pad + "}")
+        elif k == "rfor":
+            out.append(f"{pad}for ({self.tname('double')} {s[1]} : {s[2]}) {{")
             self.stmts(s[3], ind + 1, out)
             out.append(pad + "}")
         elif k == "while":
@@ -435,7 +442,7 @@ def walk_exprs_stmts(ss):
             yield from walk_exprs_stmts(s[3])
         elif s[0] == "return":
             yield from walk_expr(s[1])
-        elif s[0] in ("for", "while", "dowhile"):
+        elif s[0] in ("for", "while", "dowhile", "rfor"):
             yield from walk_exprs_stmts(s[3])
         elif s[0] == "dwhile":
             yield from walk_expr(s[3])
@@ -909,6 +916,8 @@ class Gen:
             return None
         a = arr or (arrs[-1] if self.chance(0.3) else self.pick(arrs))
         idx, vs = self.index()
+        if dict(self.scope.all()).get(a) in ("vec", "lvec") and self.chance(0.1):
+            return E("aref", "double", (), (a, idx, vs, "at"))
         return E("aref", "double", (), (a, idx, vs))
 
     def aname(self):
@@ -920,6 +929,8 @@ class Gen:
         opts = []
         if self.loops and self.loop_depth < 2:
             opts += ["for"] * 5 + ["while", "dowhile", "dwhile", "dwhile"]
+            if self.has_arrays and self.arrays_in_scope(("vec", "lvec", "carr")):
+                opts += ["rfor"]
             if self.has_arrays and self.n_in_scope():
                 opts += ["reduce"] * 3 + ["fill"] * 2 + ["recur"]
         no_store = self.while_depth and "avoid-while-store" in self.features
@@ -1024,6 +1035,17 @@ class Gen:
         hdr, idx, s1 = self.loop_header(v)
         body = self.loop_body(1, 4, depth, fn_ret, v, (idx, s1))
         return [("for", v, hdr, body)]
+
+    def gen_rfor(self, depth, fn_ret):
+        """for (double v : a) { ... } over a std::vector or a local C array."""
+        a = self.pick(self.arrays_in_scope(("vec", "lvec", "carr")))
+        v = self.fresh("double")
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((v, "double"))
+        self.consts.add(v)
+        body = self.loop_body(1, 3, depth, fn_ret)
+        self.scope = self.scope.parent
+        return [("rfor", v, a, body)]
 
     def gen_while(self, depth, fn_ret):
         w = self.fresh("w")
@@ -1394,6 +1416,11 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
                 return False
         elif k in ("while", "dowhile"):
             if not check_stmts(p, s[3], scopes, ret, self_i, loops + 1):
+                return False
+        elif k == "rfor":
+            if lookup(scopes, s[2]) not in ("vec", "lvec", "carr"):
+                return False
+            if not check_stmts(p, s[3], scopes + [{s[1]: "double"}], ret, self_i, loops + 1):
                 return False
         elif k == "dwhile":
             if not check_expr(p, s[3], scopes, self_i):
