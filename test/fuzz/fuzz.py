@@ -239,8 +239,9 @@ def phi_fn(prog, name, call):
     if not has_out(prog):
         return head + f"{{ return {call}({args}); }}"
     w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))
+    value = f"double r = {call}({args});" if prog.ret != "void" else f"double r = 0.0; {call}({args});"
     return head + (f"{{ static const double w[] = {{{w}}}; double o[{prog.size_n}] = {{}}; "
-                   f"double r = {call}({args}); for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q]; "
+                   f"{value} for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q]; "
                    f"return r; }}")
 
 
@@ -288,9 +289,10 @@ def grad_fn(prog, i, call):
                        f"double d_o[] = {{{w}}};")
             post.append(f"for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q];")
             adj.append("d_o")
+    gcall = f"{call}_grad({', '.join(args + adj)});"
+    value = f"double r = {gcall}" if prog.ret != "void" else f"double r = 0.0; {gcall}"
     return (f"static double fz_g{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
-            f"double* g) {{ {' '.join(pre)} double r = {call}_grad({', '.join(args + adj)}); "
-            f"{' '.join(post)} return r; }}")
+            f"double* g) {{ {' '.join(pre)} {value} {' '.join(post)} return r; }}")
 
 
 def flat_point(prog, pt):

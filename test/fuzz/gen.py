@@ -107,17 +107,18 @@ class Helper:
 
 
 class Program:
-    def __init__(self, params, helpers, body, in_ns=False, uses_v2=False, size_n=0):
+    def __init__(self, params, helpers, body, in_ns=False, uses_v2=False, size_n=0, ret="double"):
         self.params = params  # [(name, type)] double, int, size (int n), arr, vec
         self.helpers = helpers  # list of Helper (index = call target)
         self.body = body
         self.in_ns = in_ns
         self.uses_v2 = uses_v2
         self.size_n = size_n  # the length of every array (the value of n)
+        self.ret = ret  # double, or void (a function with an output array)
 
     def copy(self):
         return Program(list(self.params), [h.copy() for h in self.helpers], copy_stmts(self.body),
-                       self.in_ns, self.uses_v2, self.size_n)
+                       self.in_ns, self.uses_v2, self.size_n, self.ret)
 
     def size(self):
         n = sum(stmts_size(h.body) for h in self.helpers if h is not None)
@@ -412,7 +413,7 @@ class Renderer:
             out.append(f"namespace {self.pre}m {{")
         params = ", ".join(f"{self.tname(t)} {n}" for n, t in self.p.params)
         mark = "UNFAD_GRADIENT " if marked else ""
-        out.append(f"{mark}double {self.fname()}({params}) {{")
+        out.append(f"{mark}{self.p.ret} {self.fname()}({params}) {{")
         self.stmts(self.p.body, 1, out)
         out.append("}")
         if self.p.in_ns:
@@ -428,6 +429,18 @@ def active(x):
     if x.k in ("aref", "hcall"):
         return True
     return any(active(c) for c in x.a)
+
+
+def walk_stmts(ss):
+    for s in ss:
+        yield s
+        if s[0] == "if":
+            yield from walk_stmts(s[2])
+            yield from walk_stmts(s[3])
+        elif s[0] in ("for", "while", "dowhile", "rfor"):
+            yield from walk_stmts(s[3])
+        elif s[0] == "dwhile":
+            yield from walk_stmts(s[4])
 
 
 def walk_exprs_stmts(ss):
@@ -1308,11 +1321,17 @@ class Gen:
         if any(t == "outp" for _, t in params) and self.chance(0.7):
             # most outputs get all their elements written at the end
             body[-1:-1] = [self.index_loop(lambda v: [self.aset("out", (v, (v,)), "=")], 1, "double")]
+        ret = "double"
+        if any(t == "outp" for _, t in params) and self.chance(0.3) and not any(
+                s[0] == "return" for s in walk_stmts(body[:-1])):
+            # void f(..., double* out): the value goes to out[0] instead
+            ret = "void"
+            body[-1] = ("aset", "out[0]", "+=", body[-1][1], "out", ())
         in_ns = self.chance(0.15)
         if in_ns and "avoid-ns-adl" in self.features and any(h.marked for h in self.helpers):
             in_ns = False
         return Program(params, self.helpers, body, in_ns=in_ns,
-                       uses_v2=self.program_uses_v2, size_n=self.size_n)
+                       uses_v2=self.program_uses_v2, size_n=self.size_n, ret=ret)
 
 
 # Statement generators of optional features: name -> fn(gen, depth, allow_return, fn_ret)
@@ -1365,6 +1384,9 @@ def check_program(p):
     for i in calls_of(p.body):
         if p.helpers[i] is None:
             return False
+    if p.ret == "void":
+        return check_stmts(p, p.body, [param_scope(p.params)], "void", None, 0) and not any(
+            s[0] == "return" for s in walk_stmts(p.body))
     return check_body(p, p.body, param_scope(p.params), "double", None)
 
 
