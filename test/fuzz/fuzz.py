@@ -873,7 +873,7 @@ def expr_slots(prog):
                 slots.append((ss, i, 3))
             elif s[0] == "adecl" and s[3] is not None:
                 slots.append((ss, i, 3))
-            elif s[0] == "return":
+            elif s[0] in ("return", "expr"):
                 slots.append((ss, i, 1))
             elif s[0] == "if":
                 slots.append((ss, i, 1))

@@ -30,6 +30,8 @@ arrays (`static double h(const double* b, int n, double y)`).  Further
 statement kinds and expression kinds of these features:
   ("for", var, (init, cond, incr), body)   counted loop, header as text
   ("rfor", var, array, body)               for (double var : array)
+  ("expr", E)                              a call of a void helper that writes
+                                           an array: h(a.data(), n, u.data(), y);
   ("while", counter, K, body)  ("dowhile", counter, K, body)   K iterations
   ("dwhile", counter, maxit, cond, body)   while (counter < maxit && cond)
   ("break",) ("continue",)                 (only as the branch of an if)
@@ -135,8 +137,8 @@ def copy_stmt(s):
         return s
     if k == "if":
         return ("if", s[1].copy(), copy_stmts(s[2]), copy_stmts(s[3]))
-    if k == "return":
-        return ("return", s[1].copy())
+    if k in ("return", "expr"):
+        return (k, s[1].copy())
     if k in ("break", "continue"):
         return s
     if k == "for":
@@ -166,7 +168,7 @@ def stmts_size(ss):
             n += s[3].size()
         elif s[0] == "if":
             n += s[1].size() + stmts_size(s[2]) + stmts_size(s[3])
-        elif s[0] == "return":
+        elif s[0] in ("return", "expr"):
             n += s[1].size()
         elif s[0] in ("for", "while", "dowhile", "rfor"):
             n += stmts_size(s[3])
@@ -309,6 +311,8 @@ class Renderer:
             out.append(f"{pad}{s[2]}{s[1]};" if s[3] else f"{pad}{s[1]}{s[2]};")
         elif k == "return":
             out.append(f"{pad}return {self.e(s[1], True)};")
+        elif k == "expr":
+            out.append(f"{pad}{self.e(s[1], True)};")
         elif k == "if":
             self.if_(s, ind, out, pad + "if")
         elif k in ("break", "continue"):
@@ -453,7 +457,7 @@ def walk_exprs_stmts(ss):
             yield from walk_expr(s[1])
             yield from walk_exprs_stmts(s[2])
             yield from walk_exprs_stmts(s[3])
-        elif s[0] == "return":
+        elif s[0] in ("return", "expr"):
             yield from walk_expr(s[1])
         elif s[0] in ("for", "while", "dowhile", "rfor"):
             yield from walk_exprs_stmts(s[3])
@@ -867,6 +871,8 @@ class Gen:
         return self.dexpr(depth)
 
     def final_return(self, fn_ret):
+        if fn_ret == "void":  # replaced by the caller
+            return ("return", cst(0.0))
         if fn_ret == "V2":
             return ("return", E("struct", "V2", (self.combine(), self.combine())))
         e = self.combine()
@@ -955,6 +961,8 @@ class Gen:
                 opts += ["aset"] * 3
             if self.arrays_in_scope(("outp",)):
                 opts += ["oset"] * 2
+            if any(self.helpers[i].ret == "void" for i in range(self.max_callee)):
+                opts += ["wcall"] * 2
         if self.loop_depth > 0:
             opts += ["break", "continue"]
         if not opts:
@@ -1137,7 +1145,33 @@ class Gen:
 
     def gen_oset(self, depth, fn_ret):
         """out[i] = e or out[i] += e: an output (written, never read)."""
-        return [self.aset("out", op=self.pick(["=", "=", "+=", "-="]))]
+        return [self.aset(self.pick(self.arrays_in_scope(("outp",))), op=self.pick(["=", "=", "+=", "-="]))]
+
+    def gen_wcall(self, depth, fn_ret):
+        """h(a, n, u.data(), y); a void helper writes the array u (a local
+        array or the output), never one of its own inputs."""
+        cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
+        targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
+        if not cands or not targets:
+            return None
+        i = self.pick(cands)
+        tgt, tt = self.pick(targets)
+        srcs = [(n, t) for n, t in self.scope.all() if t in ARRAYS and n != tgt]
+        h = self.helpers[i]
+        args = []
+        for _, t in h.params:
+            if t == "arr":
+                if not srcs:
+                    return None
+                n, st = self.pick(srcs)
+                args.append(E("aname", "arr", (), (n, st in ("vec", "lvec"))))
+            elif t == "outp":
+                args.append(E("aname", "arr", (), (tgt, tt == "lvec")))
+            elif t == "size":
+                args.append(var("n", "int"))
+            else:
+                args.append(self.dexpr(2))
+        return [("expr", E("hcall", "void", args, (i, h.kind == "template" and self.chance(0.5))))]
 
     def gen_aset(self, depth, fn_ret):
         return [self.aset(self.pick(self.arrays_in_scope(("lvec", "carr"))))]
@@ -1270,6 +1304,16 @@ class Gen:
             # a helper taking arrays: h(const double* b0, [const double* b1,] int n, double a0...)
             arrs = [("b0", "arr")] + ([("b1", "arr")] if self.chance(0.3) else [])
             params = arrs + [("n", "size")] + params[:self.rng.randint(0, 2)]
+            if self.chance(0.35):
+                # a writer: static void h(const double* b0, int n, double* o, ...)
+                params.insert(len(arrs) + 1, ("o", "outp"))
+                h = Helper(f"h{i}", kind, "void", params, [])
+                self.helpers.append(h)
+                self.in_main = False
+                h.body = self.func_body(params, "void", self.rng.randint(0, 3), allow_return=False)
+                h.body[-1] = self.index_loop(lambda v: [self.aset("o", (v, (v,)), self.pick(["=", "+="]))],
+                                             1, "void")
+                return
             h = Helper(f"h{i}", kind, ret, params, [])
             self.helpers.append(h)
             self.in_main = False
@@ -1379,7 +1423,11 @@ def check_program(p):
     for i, h in enumerate(p.helpers):
         if h is None:
             continue
-        if not check_body(p, h.body, param_scope(h.params), h.ret, i):
+        if h.ret == "void":
+            if not check_stmts(p, h.body, [param_scope(h.params)], "void", i, 0) or any(
+                    s[0] == "return" for s in walk_stmts(h.body)):
+                return False
+        elif not check_body(p, h.body, param_scope(h.params), h.ret, i):
             return False
     for i in calls_of(p.body):
         if p.helpers[i] is None:
@@ -1429,6 +1477,9 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
                 return False
         elif k in ("break", "continue"):
             if not loops:
+                return False
+        elif k == "expr":
+            if not check_expr(p, s[1], scopes, self_i):
                 return False
         elif k == "for":
             names = header_vars(s[2]) - {s[1]}
