@@ -101,6 +101,7 @@ def program_seed(seed, index):
 def make_case(seed, index, features, npoints):
     s = program_seed(seed, index)
     prog = gen.generate(s, features)
+    assert gen.check_program(prog), f"generator bug: program {s} fails gen.check_program (shrinking needs it)"
     rng = random.Random(s + ":points")
     points = []
     for _ in range(npoints):

@@ -1155,6 +1155,13 @@ class Gen:
         if not cands or not targets:
             return None
         i = self.pick(cands)
+        out = []
+        if "avoid-helper-write-after-read" in self.features:
+            # only arrays not read yet: the output, or a fresh local array
+            targets = [(n, t) for n, t in targets if t == "outp"]
+            if not targets or self.chance(0.6):
+                name = self.new_array(out)
+                targets = [(name, dict(self.scope.all())[name])]
         tgt, tt = self.pick(targets)
         srcs = [(n, t) for n, t in self.scope.all() if t in ARRAYS and n != tgt]
         h = self.helpers[i]
@@ -1171,7 +1178,7 @@ class Gen:
                 args.append(var("n", "int"))
             else:
                 args.append(self.dexpr(2))
-        return [("expr", E("hcall", "void", args, (i, h.kind == "template" and self.chance(0.5))))]
+        return out + [("expr", E("hcall", "void", args, (i, h.kind == "template" and self.chance(0.5))))]
 
     def gen_aset(self, depth, fn_ret):
         return [self.aset(self.pick(self.arrays_in_scope(("lvec", "carr"))))]
@@ -1400,8 +1407,11 @@ OPTIONS = ("outputs",)
 # "avoid-early-return-arrays": no early returns in programs with arrays
 # (test/e2e/cases/fuzz_early_return_array_loop.cpp); "avoid-ns-adl": the
 # marked function is not in a namespace when a helper is marked too
-# (test/e2e/cases/fuzz_namespace_pullback_adl.cpp).
-AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl")
+# (test/e2e/cases/fuzz_namespace_pullback_adl.cpp); "avoid-helper-write-after-read":
+# a helper writes only the output or a fresh local array
+# (test/e2e/cases/fuzz_helper_write_after_read.cpp).
+AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
+         "avoid-helper-write-after-read")
 
 
 def generate(seed, features=("base",)):
@@ -1529,7 +1539,7 @@ def check_expr(p, x, scopes, self_i):
     if x.k == "aref":
         return lookup(scopes, x.v[0]) in ARRAYS and all(lookup(scopes, n) == "int" for n in x.v[2])
     if x.k == "aname":
-        return lookup(scopes, x.v[0]) in ARRAYS
+        return lookup(scopes, x.v[0]) in ARRAYS + ("outp",)
     if x.k == "raw":
         return all(lookup(scopes, n) == "int" for n in x.v[1])
     if x.k == "hcall":
