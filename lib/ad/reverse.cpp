@@ -136,6 +136,16 @@ private:
   std::unordered_map<const Instr *, Expr> taped_;          // instr -> tape read (recomputation)
   std::vector<std::pair<const Instr *, Expr>> *capture_ = nullptr; // instr -> value (forward pass)
 
+  // The top-level stores of a loop body into local arrays, seen in its
+  // forward pass: the element each overwrites is taped with its index, so a
+  // backward iteration undoes just those stores (memory linear in what the
+  // loop overwrites, not a copy of the array per iteration).
+  struct StoreCapture {
+    const Instr *in;
+    Expr array, index, old;
+  };
+  std::vector<StoreCapture> *storeCapture_ = nullptr;
+
   static bool worthTaping(const Instr &in) {
     bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
                      in.kind == Instr::Kind::Sum || (in.kind == Instr::Kind::Op && partialsUseResult(in.op));
@@ -282,6 +292,14 @@ private:
     if (Y && in.kind == Instr::Kind::Store)
       if (auto a = stack[N - 3].value->as<Var>(); a && sizes_.count(a->name))
         overwritten = bind(lets, "old_" + a->name, Index::make(stack[N - 3].value, stack[N - 2].value));
+    if (!Y && storeCapture_ && in.kind == Instr::Kind::Store)
+      for (auto &c : *storeCapture_)
+        if (c.in == &in)
+          if (auto a = stack[N - 3].value->as<Var>(); a && sizes_.count(a->name)) {
+            c.array = stack[N - 3].value;
+            c.index = stack[N - 2].value;
+            c.old = bind(lets, "old_" + a->name, Index::make(c.array, c.index));
+          }
     if (forced) stack.push_back({forced, in.hint});
     else forwardStep(in, stack, lets);
     if (capture_)
@@ -508,7 +526,13 @@ private:
     bs.push_back({sv, in.state});
     Lets fbl;
     std::vector<std::pair<const Instr *, Expr>> captured;
+    std::vector<StoreCapture> stores;
+    for (auto &bi : body.instrs)
+      if (bi.kind == Instr::Kind::Store) stores.push_back({&bi, nullptr, nullptr, nullptr});
+    auto *outerStores = storeCapture_;
+    storeCapture_ = &stores;
     Expr fwdResult = forwardCapturing(body, bs, fbl, captured);
+    storeCapture_ = outerStores;
     auto valueTapes = tapeValues(captured, n, at, lets, fbl);
     Expr fwdBody = wrap(fbl, fwdResult);
     // Local arrays the loop writes are restored to their state before the
@@ -520,6 +544,7 @@ private:
     if (isWhile) localArrays(forwardOnly(in.branches[0], bs), rd, wr);
     struct Saved {
       Expr array, len, before, perIteration;
+      std::vector<std::pair<Expr, Expr>> undo; // (index tape, old-value tape) per store, in order
     };
     std::vector<Saved> saved;
     for (auto &a : wr) {
@@ -531,11 +556,26 @@ private:
       sv.before = bind(lets, "saved_" + a, NewArray::make(sv.len, sv.array->type->elem(), true));
       bind(lets, "_", copyLoop(sv.before, Const::makeInt(0), sv.array, Const::makeInt(0), sv.len));
       if (rd.count(a)) {
-        sv.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {n, sv.len}), sv.array->type->elem(), true));
-        bind(fl, "_", copyLoop(sv.perIteration, Prim::make(Op::Mul, {at, sv.len}), sv.array, Const::makeInt(0), sv.len));
+        // Every write of `a` a top-level store: tape what each overwrites.
+        size_t top = 0;
+        for (auto &c : stores) top += c.array && c.array->as<Var>()->name == a;
+        if (top > 0 && top == writesTo(fwdBody, a)) {
+          for (auto &c : stores) {
+            if (!c.array || c.array->as<Var>()->name != a) continue;
+            Expr it = bind(lets, "tape_" + a + "_index", NewArray::make(n, Type::i64(), true));
+            Expr ot = bind(lets, "tape_" + a + "_old", NewArray::make(n, c.old->type, true));
+            bind(fbl, "_", Store::make(it, at, c.index, Store::Mode::Set));
+            bind(fbl, "_", Store::make(ot, at, c.old, Store::Mode::Set));
+            sv.undo.push_back({it, ot});
+          }
+        } else {
+          sv.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {n, sv.len}), sv.array->type->elem(), true));
+          bind(fl, "_", copyLoop(sv.perIteration, Prim::make(Op::Mul, {at, sv.len}), sv.array, Const::makeInt(0), sv.len));
+        }
       }
       saved.push_back(sv);
     }
+    fwdBody = wrap(fbl, fwdResult);
     Expr next = wrap(fl, fwdBody);
     Expr r = bind(lets, in.hint, Fold::make(lo, hi, init.value, i, s, next, in.reversedLoop));
     stack.push_back({forced ? forced : r, in.hint});
@@ -563,10 +603,16 @@ private:
     for (auto &t : tapes) restored.push_back(Index::make(t, Prim::make(Op::Sub, {jv, lo})));
     size_t pos = 0;
     Expr sj = bind(bl, in.state, rebuild(st, restored, pos));
-    for (auto &sv : saved)
+    for (auto &sv : saved) {
       if (sv.perIteration)
         bind(bl, "_", copyLoop(sv.array, Const::makeInt(0), sv.perIteration,
                                Prim::make(Op::Mul, {Prim::make(Op::Sub, {jv, lo}), sv.len}), sv.len));
+      // undo the iteration's stores, last first: memory as the iteration found it
+      for (auto u = sv.undo.rbegin(); u != sv.undo.rend(); ++u) {
+        Expr at_j = Prim::make(Op::Sub, {jv, lo});
+        bind(bl, "_", Store::make(sv.array, Index::make(u->first, at_j), Index::make(u->second, at_j), Store::Mode::Set));
+      }
+    }
     std::vector<Slot> ctx(stack.begin(), stack.begin() + N);
     std::vector<Expr> cts;
     for (int k = 0; k < N + 2; ++k) {
@@ -688,6 +734,24 @@ private:
     t.r = &read;
     t.w = &written;
     t.visitExpr(e);
+  }
+
+  // How many places in forward code `e` may write array `a` (stores, and
+  // calls given it).
+  static size_t writesTo(const Expr &e, const std::string &a) {
+    struct W : Visitor {
+      const std::string *a;
+      size_t n = 0;
+      static bool is(const Expr &x, const std::string &name) { auto v = x->as<Var>(); return v && v->name == name; }
+      void visit(const Store *s) override { n += is(s->array, *a); Visitor::visit(s); }
+      void visit(const Call *c) override {
+        for (auto &x : c->args) n += is(x, *a) ? 1000 : 0; // a callee may write it anywhere
+        Visitor::visit(c);
+      }
+    } w;
+    w.a = &a;
+    w.visitExpr(e);
+    return w.n;
   }
 
   // Copies of the local arrays (slots of `stack`) in `names`, taken now.

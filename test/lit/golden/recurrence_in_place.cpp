@@ -1,0 +1,30 @@
+// A recurrence in place: the loop rewrites a[i] from a[i-1]. The forward
+// loop tapes the element each store overwrites, with its index (one of each
+// per iteration, not a copy of the array); each backward iteration first
+// undoes its stores, so it recomputes from the memory the forward one saw.
+// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
+#include <unfad/unfad.h>
+
+#include <vector>
+
+UNFAD_GRADIENT double prefix_recurrence(const double* x, int n, double c) {
+  std::vector<double> a(n);
+  a[0] = x[0];
+  for (int i = 1; i < n; ++i) a[i] = a[i - 1] * c + x[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += a[i] * a[i];
+  return s;
+}
+// CHECK-LABEL: double prefix_recurrence_grad(
+// CHECK-NOT:     * n]
+// CHECK:         std::unique_ptr<long[]> [[IDX:tape_a_index]](new long[[[N:n_[0-9]+]]]);
+// CHECK-NEXT:    std::unique_ptr<double[]> [[OLD:tape_a_old]](new double[[[N]]]);
+// CHECK:         for (long [[I:[a-z_0-9]+]] = 1; [[I]] < n; ++[[I]]) {
+// CHECK:           const double [[O:old_a[_0-9]*]] = a[[[I]]];
+// CHECK-NEXT:      a[[[I]]] =
+// CHECK:           [[OLD]][{{.*}}] = [[O]];
+// CHECK:         for (long [[J:[a-z_0-9]+]] = n - 1; [[J]] >= 1; --[[J]]) {
+// CHECK-NEXT:      a[[[IDX]][[[J]] - 1]] = [[OLD]][[[J]] - 1];
+// CHECK-NOT:     * n]
+// CHECK:         return s;
