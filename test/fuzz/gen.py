@@ -1152,19 +1152,25 @@ class Gen:
         array or the output), never one of its own inputs."""
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
         targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
-        if not cands or not targets:
+        if not cands:
             return None
+        if self.loop_depth and "avoid-helper-output-in-loop" in self.features:
+            targets = [(n, t) for n, t in targets if t != "outp"]
         i = self.pick(cands)
+        h = self.helpers[i]
+        # the scalar arguments first: they may read arrays, but not a fresh target
+        dargs = [self.dexpr(2) for _, t in h.params if t not in ("arr", "outp", "size")]
         out = []
         if "avoid-helper-write-after-read" in self.features:
             # only arrays not read yet: the output, or a fresh local array
             targets = [(n, t) for n, t in targets if t == "outp"]
-            if not targets or self.chance(0.6):
+            if (not targets or self.chance(0.6)) and self.n_in_scope():
                 name = self.new_array(out)
                 targets = [(name, dict(self.scope.all())[name])]
+        if not targets:
+            return None
         tgt, tt = self.pick(targets)
         srcs = [(n, t) for n, t in self.scope.all() if t in ARRAYS and n != tgt]
-        h = self.helpers[i]
         args = []
         for _, t in h.params:
             if t == "arr":
@@ -1177,7 +1183,7 @@ class Gen:
             elif t == "size":
                 args.append(var("n", "int"))
             else:
-                args.append(self.dexpr(2))
+                args.append(dargs.pop(0))
         return out + [("expr", E("hcall", "void", args, (i, h.kind == "template" and self.chance(0.5))))]
 
     def gen_aset(self, depth, fn_ret):
@@ -1409,9 +1415,10 @@ OPTIONS = ("outputs",)
 # marked function is not in a namespace when a helper is marked too
 # (test/e2e/cases/fuzz_namespace_pullback_adl.cpp); "avoid-helper-write-after-read":
 # a helper writes only the output or a fresh local array
-# (test/e2e/cases/fuzz_helper_write_after_read.cpp).
+# (test/e2e/cases/fuzz_helper_write_after_read.cpp); "avoid-helper-output-in-loop":
+# no helper writes the output inside a loop (fuzz_helper_output_in_loop.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
-         "avoid-helper-write-after-read")
+         "avoid-helper-write-after-read", "avoid-helper-output-in-loop")
 
 
 def generate(seed, features=("base",)):
