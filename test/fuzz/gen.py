@@ -1154,6 +1154,8 @@ class Gen:
         targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
         if not cands:
             return None
+        if "avoid-helper-writes-local" in self.features:
+            targets = [(n, t) for n, t in targets if t == "outp"]
         if self.loop_depth and "avoid-helper-output-in-loop" in self.features:
             targets = [(n, t) for n, t in targets if t != "outp"]
         i = self.pick(cands)
@@ -1164,7 +1166,8 @@ class Gen:
         if "avoid-helper-write-after-read" in self.features:
             # only arrays not read yet: the output, or a fresh local array
             targets = [(n, t) for n, t in targets if t == "outp"]
-            if (not targets or self.chance(0.6)) and self.n_in_scope():
+            if (not targets or self.chance(0.6)) and self.n_in_scope() and (
+                    "avoid-helper-writes-local" not in self.features):
                 name = self.new_array(out)
                 targets = [(name, dict(self.scope.all())[name])]
         if not targets:
@@ -1416,9 +1419,11 @@ OPTIONS = ("outputs",)
 # (test/e2e/cases/fuzz_namespace_pullback_adl.cpp); "avoid-helper-write-after-read":
 # a helper writes only the output or a fresh local array
 # (test/e2e/cases/fuzz_helper_write_after_read.cpp); "avoid-helper-output-in-loop":
-# no helper writes the output inside a loop (fuzz_helper_output_in_loop.cpp).
+# no helper writes the output inside a loop (fuzz_helper_output_in_loop.cpp);
+# "avoid-helper-writes-local": helpers write only the output
+# (fuzz_helper_writes_local.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
-         "avoid-helper-write-after-read", "avoid-helper-output-in-loop")
+         "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local")
 
 
 def generate(seed, features=("base",)):
