@@ -1151,6 +1151,8 @@ class Gen:
         """h(a, n, u.data(), y); a void helper writes the array u (a local
         array or the output), never one of its own inputs."""
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
+        if "avoid-helper-writes" in self.features:
+            return None
         targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
         if not cands:
             return None
@@ -1420,10 +1422,11 @@ OPTIONS = ("outputs",)
 # a helper writes only the output or a fresh local array
 # (test/e2e/cases/fuzz_helper_write_after_read.cpp); "avoid-helper-output-in-loop":
 # no helper writes the output inside a loop (fuzz_helper_output_in_loop.cpp);
-# "avoid-helper-writes-local": helpers write only the output
-# (fuzz_helper_writes_local.cpp).
+# "avoid-helper-writes-local": helpers write only the output; "avoid-helper-writes":
+# no calls of helpers that write arrays (fuzz_helper_writes_local.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
-         "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local")
+         "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
+         "avoid-helper-writes")
 
 
 def generate(seed, features=("base",)):
