@@ -652,7 +652,14 @@ class Gen:
         r = self.rng.random()
         if r < 0.38:
             op = self.pick("+-*")
-            return bin_(op, self.dexpr(depth - 1), self.dexpr(depth - 1))
+            l, r = self.dexpr(depth - 1), self.dexpr(depth - 1)
+            if op == "-" and self.loops and same(l, r):
+                # x - x: exactly 0 in f, but its adjoint adds +d and -d after
+                # the other contributions: with the huge values loops make
+                # (x squared 4 times) that cancels catastrophically in any
+                # reverse mode (false "wrong gradient"); e.g. unfad-fuzz:202:784
+                op = "+"
+            return bin_(op, l, r)
         if r < 0.45:
             return bin_("/", self.dexpr(depth - 1), self.pos(self.dexpr(depth - 2)))
         if r < 0.48:
