@@ -11,6 +11,16 @@ differences at several random points.
           --save-cases test/e2e/cases            # the long run
   fuzz.py --unfad build/bin/unfad --seed 1 --only 137 --print   # show one program
 
+Features: --features base (default: the scalar subset), plus loops, arrays
+and outputs (loops, array parameters and local arrays, output arrays checked
+as vector-Jacobian products; see test/fuzz/gen.py), and avoid-* flags that
+steer clear of open bugs:
+  fuzz.py --unfad build/bin/unfad --count 1000 --seed 3 --jobs 1 \
+          --features base,loops,arrays,outputs,avoid-helper-writes
+Array parameters get one fixed length per program (1..5, the value of the
+`int n` parameter); the driver passes them from its flat x[] (a
+std::vector is built from it) and every element is a partial derivative.
+
 Programs are batched (--batch, default 20 marked functions per file: one
 unfad run, one compile, one driver run); a batch that fails as a whole is
 bisected to find the programs responsible.

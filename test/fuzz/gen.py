@@ -25,9 +25,15 @@ and loop-carried scalar state (sums, products, fmax, Horner).  "arrays" adds
 array parameters (`const double* a` and `const std::vector<double>& a`, all
 of one fixed length passed as `int n`), local arrays (`std::vector<double>
 u(n)`, `u(n, v)`, copies; `double r[N] = {}`), element reads and writes,
-fill loops, recurrent state rewritten every step, and helpers that take
-arrays (`static double h(const double* b, int n, double y)`).  Further
-statement kinds and expression kinds of these features:
+fill loops, recurrent state rewritten every step, range-based `for` over
+vectors and local arrays, `v.at(i)`, helpers that take arrays (`static
+double h(const double* b, int n, double y)`) and void helpers that write one
+(`h(a, n, u.data(), y)`, into a fresh local array or the output).
+"outputs" (with "arrays") adds an output parameter `double* out` of length n
+(written with =, +=, -=, never read; sometimes the function returns void):
+the checker differentiates f + w . out for fixed cotangents w.  The AVOID
+flags steer clear of open bugs.  Further statement kinds and expression
+kinds of these features:
   ("for", var, (init, cond, incr), body)   counted loop, header as text
   ("rfor", var, array, body)               for (double var : array)
   ("expr", E)                              a call of a void helper that writes
