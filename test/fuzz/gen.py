@@ -281,6 +281,8 @@ class Renderer:
         if k == "member":
             return f"{self.e(x.a[0])}.{x.v}"
         if k == "aref":
+            if len(x.v) > 3 and x.v[3] in ("front", "back"):  # a std::vector: v.front()
+                return f"{x.v[0]}.{x.v[3]}()"
             if len(x.v) > 3:  # a std::vector: v.at(i)
                 return f"{x.v[0]}.at({x.v[1]})"
             return f"{x.v[0]}[{x.v[1]}]"
@@ -288,6 +290,8 @@ class Renderer:
             return x.v[0] + (".data()" if x.v[1] else "")
         if k == "raw":
             return x.v[0]
+        if k == "list":
+            return ", ".join(self.e(c, True) for c in x.a)
         if k == "struct":
             return f"{self.tname('V2')}{{{self.e(x.a[0], True)}, {self.e(x.a[1], True)}}}"
         if k == "cast":
@@ -352,14 +356,20 @@ class Renderer:
             out.append(pad + "}")
         elif k == "adecl":
             d = self.tname("double")
-            if s[1] == "carr":
+            if s[1] == "carr" and s[4] == "list":
+                out.append(f"{pad}{d} {s[2]}[{self.p.size_n}] = {{{self.e(s[3])}}};")
+            elif s[1] == "carr":
                 out.append(f"{pad}{d} {s[2]}[{self.p.size_n}] = {{}};")
+            elif s[4] == "list":
+                out.append(f"{pad}std::vector<{d}> {s[2]}{{{self.e(s[3])}}};")
             elif s[4] == "n":
                 out.append(f"{pad}std::vector<{d}> {s[2]}(n);")
             elif s[4] == "fill":
                 out.append(f"{pad}std::vector<{d}> {s[2]}(n, {self.e(s[3], True)});")
             else:  # a copy of another array: ("copy", source)
                 out.append(f"{pad}std::vector<{d}> {s[2]} = {s[4][1]};")
+        elif k == "aset" and s[2] in ("++", "--"):
+            out.append(f"{pad}{s[2]}{s[1]};")
         elif k == "aset":
             out.append(f"{pad}{s[1]} {s[2]} {self.e(s[3], True)};")
         else:
@@ -949,6 +959,8 @@ class Gen:
         a = arr or (arrs[-1] if self.chance(0.3) else self.pick(arrs))
         idx, vs = self.index()
         if dict(self.scope.all()).get(a) in ("vec", "lvec") and self.chance(0.1):
+            if idx in ("0", "n - 1") and self.chance(0.6):
+                return E("aref", "double", (), (a, idx, vs, "front" if idx == "0" else "back"))
             return E("aref", "double", (), (a, idx, vs, "at"))
         return E("aref", "double", (), (a, idx, vs))
 
@@ -1127,7 +1139,10 @@ class Gen:
         """Declare a fresh local array (appended to out); its name."""
         t = "carr" if self.chance(0.3) and not self.in_template else "lvec"
         name = self.fresh(t)
-        if t == "carr":
+        if self.chance(0.15):
+            # u{e0, ..., e(n-1)} / r[N] = {...}: one value per element
+            out.append(("adecl", t, name, E("list", "list", [self.dexpr(1) for _ in range(self.size_n)]), "list"))
+        elif t == "carr":
             out.append(("adecl", "carr", name, None, "zero"))
         else:
             r = self.rng.random()
@@ -1149,7 +1164,7 @@ class Gen:
     def aset(self, a, idx=None, op=None, e=None):
         if idx is None:
             idx = self.index()
-        op = op or self.pick(["=", "=", "+=", "-=", "*="])
+        op = op or self.pick(["=", "=", "+=", "-=", "*=", "++", "--"])
         if e is None:
             e = self.dexpr_top(2)
             if op == "*=":
