@@ -125,6 +125,10 @@ private:
   // Sizes of local arrays (their contents can be saved and restored).
   std::unordered_map<std::string, Expr> sizes_;
   int recomputing_ = 0; // > 0 inside a local gradient (forward recomputed)
+  bool pullback_ = false; // differentiating a helper: its call already wrote its outputs
+  // Whether forward code being generated repeats writes to parameter arrays
+  // already done (a recomputation, or a helper's pullback after its call).
+  bool replaying() const { return recomputing_ > 0 || pullback_; }
 
   // Values a loop's forward pass tapes besides its state: the results of
   // the body's helper calls and inner loops (scalar floats), which its
@@ -136,15 +140,6 @@ private:
   std::unordered_map<const Instr *, Expr> taped_;          // instr -> tape read (recomputation)
   std::vector<std::pair<const Instr *, Expr>> *capture_ = nullptr; // instr -> value (forward pass)
 
-  // The top-level stores of a loop body into local arrays, seen in its
-  // forward pass: the element each overwrites is taped with its index, so a
-  // backward iteration undoes just those stores (memory linear in what the
-  // loop overwrites, not a copy of the array per iteration).
-  struct StoreCapture {
-    const Instr *in;
-    Expr array, index, old;
-  };
-  std::vector<StoreCapture> *storeCapture_ = nullptr;
 
   static bool worthTaping(const Instr &in) {
     bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
@@ -201,21 +196,33 @@ private:
   // body is recomputed).
   std::unordered_set<std::string> params_;
 
+  // Whether calling `callee` on `args` writes one of the parameter arrays.
+  bool writesOutput(const std::string &callee, const std::vector<Expr> &args) const {
+    const Function *g = prog_.find(callee);
+    for (size_t k = 0; k < args.size(); ++k)
+      if (auto v = args[k]->as<Var>(); v && params_.count(v->name) && (!g || g->params[k].written)) return true;
+    return false;
+  }
+
   Expr withoutOutputStores(const Expr &e) const {
     struct M : Mutator {
-      const std::unordered_set<std::string> *params;
-      Expr visit(const Store *n, const Expr &self) override {
+      const Reverser *self;
+      Expr visit(const Store *n, const Expr &me) override {
         auto a = n->array->as<Var>();
-        return a && params->count(a->name) ? ir::Tuple::make({}) : Mutator::visit(n, self);
+        return a && self->params_.count(a->name) ? ir::Tuple::make({}) : Mutator::visit(n, me);
+      }
+      Expr visit(const Call *n, const Expr &me) override {
+        return n->type->isUnit() && self->writesOutput(n->callee, n->args) ? ir::Tuple::make({}) : Mutator::visit(n, me);
       }
     } m;
-    m.params = &params_;
+    m.self = this;
     return m.mutate(e);
   }
 
 public:
   void setBuffer(const std::string &array, Expr buffer) { buffers_[array] = std::move(buffer); }
   void setParamArray(const std::string &name) { params_.insert(name); }
+  void setPullback() { pullback_ = true; }
 
 private:
   Expr bufferOf(const Expr &array) {
@@ -237,15 +244,24 @@ private:
     // Recomputing a body in the reverse sweep need not redo its stores to
     // parameter arrays: nothing reads them back (outputs are write-only),
     // and the forward pass already wrote the same values.
-    if (recomputing_ > 0 && in.kind == Instr::Kind::Store)
+    if (replaying() && in.kind == Instr::Kind::Store)
       if (auto a = stack[stack.size() - 3].value->as<Var>(); a && !sizes_.count(a->name)) {
         stack.push_back({ir::Tuple::make({}), in.hint});
         return;
       }
+    // Nor its calls that only write outputs (void helpers given a parameter array).
+    if (replaying() && in.kind == Instr::Kind::Call && in.type->isUnit()) {
+      std::vector<Expr> args;
+      for (size_t k = stack.size() - in.arity; k < stack.size(); ++k) args.push_back(stack[k].value);
+      if (writesOutput(in.callee, args)) {
+        stack.push_back({ir::Tuple::make({}), in.hint});
+        return;
+      }
+    }
     std::vector<Expr> vals = values(stack);
     unf::forwardStep(in, vals, lets, names_);
     // ... nor in the branches and loops nested in the instruction.
-    if (recomputing_ > 0 && !in.branches.empty() && !params_.empty()) lets.back().second = withoutOutputStores(lets.back().second);
+    if (replaying() && !in.branches.empty() && !params_.empty()) lets.back().second = withoutOutputStores(lets.back().second);
     if (in.kind == Instr::Kind::Drop) {
       stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity);
       return;
@@ -276,15 +292,27 @@ private:
     }
     std::vector<Slot> before = stack;
     // A branch that reads a local array it also writes is recomputed by the
-    // J^T from the memory it started from: a copy of those arrays is taken
-    // before the `if` and put back before the J^T.
+    // J^T from the memory it started from: the elements its stores
+    // overwrite are kept (in one-entry tapes) and put back before the J^T;
+    // arrays written otherwise (in a loop in the branch) are copied whole.
+    std::set<std::string> branchArrays;
     std::vector<std::pair<Expr, Expr>> branchCopies;
+    // A call that writes a local array: a copy taken before, put back by its
+    // J^T (recomputations earlier in the sweep read what it held).
+    std::vector<std::pair<Expr, Expr>> callCopies;
+    if (Y && in.kind == Instr::Kind::Call)
+      if (const Function *g = prog_.find(in.callee)) {
+        std::set<std::string> written;
+        for (int k = 0; k < in.arity; ++k)
+          if (auto v = stack[N - in.arity + k].value->as<Var>(); v && g->params[k].written && sizes_.count(v->name))
+            written.insert(v->name);
+        callCopies = snapshot(written, stack, lets);
+      }
     if (Y && in.kind == Instr::Kind::If) {
-      std::set<std::string> rd, wr, both;
+      std::set<std::string> rd, wr;
       for (auto &b : in.branches) localArrays(forwardOnly(b, stack), rd, wr);
       for (auto &a : wr)
-        if (rd.count(a)) both.insert(a);
-      branchCopies = snapshot(both, stack, lets);
+        if (rd.count(a)) branchArrays.insert(a);
     }
     // A store into a local array saves the element it overwrites; its J^T
     // puts it back (recomputations earlier in the sweep read it).
@@ -292,16 +320,32 @@ private:
     if (Y && in.kind == Instr::Kind::Store)
       if (auto a = stack[N - 3].value->as<Var>(); a && sizes_.count(a->name))
         overwritten = bind(lets, "old_" + a->name, Index::make(stack[N - 3].value, stack[N - 2].value));
-    if (!Y && storeCapture_ && in.kind == Instr::Kind::Store)
-      for (auto &c : *storeCapture_)
-        if (c.in == &in)
-          if (auto a = stack[N - 3].value->as<Var>(); a && sizes_.count(a->name)) {
-            c.array = stack[N - 3].value;
-            c.index = stack[N - 2].value;
-            c.old = bind(lets, "old_" + a->name, Index::make(c.array, c.index));
-          }
     if (forced) stack.push_back({forced, in.hint});
     else forwardStep(in, stack, lets);
+    std::vector<std::pair<Expr, std::vector<UndoSite>>> branchUndo; // (array, its stores' sites)
+    if (!branchArrays.empty()) {
+      auto [name, value] = lets.back(); // the `if`
+      lets.pop_back();
+      std::set<std::string> whole;
+      for (auto &a : branchArrays) {
+        Expr array;
+        for (auto &slot : before)
+          if (auto v = slot.value->as<Var>(); v && v->name == a) array = slot.value;
+        if (!array) continue;
+        std::vector<UndoSite> sites;
+        Lets starts;
+        Expr one = Const::makeInt(1), zero = Const::makeInt(0);
+        if (Expr instrumented = tapeOverwrites(value, array, one, zero, lets, starts, sites)) {
+          value = instrumented;
+          lets.insert(lets.end(), starts.begin(), starts.end());
+          branchUndo.push_back({array, sites});
+        } else {
+          whole.insert(a);
+        }
+      }
+      branchCopies = snapshot(whole, before, lets);
+      lets.push_back({name, value});
+    }
     if (capture_)
       for (auto &[ci, v] : *capture_)
         if (ci == &in) v = stack.back().value;
@@ -359,7 +403,10 @@ private:
       vs.pop_back();
       const Function *g = prog_.find(in.callee);
       if (!g) throw IRError("reverse: call to unknown function " + in.callee);
-      if (!needsPullback(*g)) break;
+      if (!needsPullback(*g)) {
+        restore(callCopies, inner);
+        break;
+      }
       std::vector<Expr> args, buffers;
       for (int k = N - in.arity; k < N; ++k) args.push_back(before[k].value);
       for (int k = 0; k < in.arity; ++k) {
@@ -377,6 +424,7 @@ private:
         int s = N - in.arity + k;
         vs[s] = addCt(vs[s], Proj::make(pb, a++));
       }
+      restore(callCopies, inner);
       break;
     }
     case Instr::Kind::Drop: { // J^T proj: the forgotten slots get zero cotangents
@@ -411,6 +459,7 @@ private:
       //   Y' = fun ys -> Y(if b then ∇branch1(ys) else ∇branch2(ys))
       Expr cond = before.back().value;
       restore(branchCopies, inner);
+      for (auto &[array, sites] : branchUndo) undoStores(array, sites, Const::makeInt(0), inner);
       Expr grads[2];
       for (int k = 0; k < 2; ++k) grads[k] = localGradient(in.branches[k], before, {}, vars(ys));
       Expr g = bind(inner, "d_branch", If::make(cond, grads[0], grads[1]));
@@ -526,13 +575,7 @@ private:
     bs.push_back({sv, in.state});
     Lets fbl;
     std::vector<std::pair<const Instr *, Expr>> captured;
-    std::vector<StoreCapture> stores;
-    for (auto &bi : body.instrs)
-      if (bi.kind == Instr::Kind::Store) stores.push_back({&bi, nullptr, nullptr, nullptr});
-    auto *outerStores = storeCapture_;
-    storeCapture_ = &stores;
     Expr fwdResult = forwardCapturing(body, bs, fbl, captured);
-    storeCapture_ = outerStores;
     auto valueTapes = tapeValues(captured, n, at, lets, fbl);
     Expr fwdBody = wrap(fbl, fwdResult);
     // Local arrays the loop writes are restored to their state before the
@@ -544,7 +587,7 @@ private:
     if (isWhile) localArrays(forwardOnly(in.branches[0], bs), rd, wr);
     struct Saved {
       Expr array, len, before, perIteration;
-      std::vector<std::pair<Expr, Expr>> undo; // (index tape, old-value tape) per store, in order
+      std::vector<UndoSite> undo; // the stores of an iteration, in program order
     };
     std::vector<Saved> saved;
     for (auto &a : wr) {
@@ -556,18 +599,10 @@ private:
       sv.before = bind(lets, "saved_" + a, NewArray::make(sv.len, sv.array->type->elem(), true));
       bind(lets, "_", copyLoop(sv.before, Const::makeInt(0), sv.array, Const::makeInt(0), sv.len));
       if (rd.count(a)) {
-        // Every write of `a` a top-level store: tape what each overwrites.
-        size_t top = 0;
-        for (auto &c : stores) top += c.array && c.array->as<Var>()->name == a;
-        if (top > 0 && top == writesTo(fwdBody, a)) {
-          for (auto &c : stores) {
-            if (!c.array || c.array->as<Var>()->name != a) continue;
-            Expr it = bind(lets, "tape_" + a + "_index", NewArray::make(n, Type::i64(), true));
-            Expr ot = bind(lets, "tape_" + a + "_old", NewArray::make(n, c.old->type, true));
-            bind(fbl, "_", Store::make(it, at, c.index, Store::Mode::Set));
-            bind(fbl, "_", Store::make(ot, at, c.old, Store::Mode::Set));
-            sv.undo.push_back({it, ot});
-          }
+        // Written only by stores (in branches or not): tape what each
+        // overwrites; otherwise save the whole array every iteration.
+        if (Expr instrumented = tapeOverwrites(fwdBody, sv.array, n, at, lets, fl, sv.undo)) {
+          fwdBody = instrumented;
         } else {
           sv.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {n, sv.len}), sv.array->type->elem(), true));
           bind(fl, "_", copyLoop(sv.perIteration, Prim::make(Op::Mul, {at, sv.len}), sv.array, Const::makeInt(0), sv.len));
@@ -575,7 +610,6 @@ private:
       }
       saved.push_back(sv);
     }
-    fwdBody = wrap(fbl, fwdResult);
     Expr next = wrap(fl, fwdBody);
     Expr r = bind(lets, in.hint, Fold::make(lo, hi, init.value, i, s, next, in.reversedLoop));
     stack.push_back({forced ? forced : r, in.hint});
@@ -607,11 +641,7 @@ private:
       if (sv.perIteration)
         bind(bl, "_", copyLoop(sv.array, Const::makeInt(0), sv.perIteration,
                                Prim::make(Op::Mul, {Prim::make(Op::Sub, {jv, lo}), sv.len}), sv.len));
-      // undo the iteration's stores, last first: memory as the iteration found it
-      for (auto u = sv.undo.rbegin(); u != sv.undo.rend(); ++u) {
-        Expr at_j = Prim::make(Op::Sub, {jv, lo});
-        bind(bl, "_", Store::make(sv.array, Index::make(u->first, at_j), Index::make(u->second, at_j), Store::Mode::Set));
-      }
+      undoStores(sv.array, sv.undo, Prim::make(Op::Sub, {jv, lo}), bl); // memory as the iteration found it
     }
     std::vector<Slot> ctx(stack.begin(), stack.begin() + N);
     std::vector<Expr> cts;
@@ -736,6 +766,68 @@ private:
     t.visitExpr(e);
   }
 
+  // A store of a loop body to a local array it also reads, instrumented
+  // to tape the index it stores at and the element it overwrites.
+  struct UndoSite {
+    Expr index, old; // tapes, one entry per iteration
+    bool guarded;    // in a branch: index -1 when the iteration did not store
+  };
+
+  // Forward code `e` of a loop body with every store to `array` preceded by
+  //   let old = array[i]; index_k[at] = i; old_k[at] = old
+  // (sites in program order, which is the order of execution on every path).
+  // Null when `array` is also written otherwise (in a nested loop, by a call).
+  Expr tapeOverwrites(const Expr &e, const Expr &array, const Expr &n, const Expr &at, Lets &lets, Lets &iterationStart,
+                      std::vector<UndoSite> &sites) {
+    const std::string &a = array->as<Var>()->name;
+    bool ok = true;
+    std::vector<UndoSite> found;
+    Lets tapes, starts;
+    std::function<Expr(const Expr &, bool)> go = [&](const Expr &x, bool guarded) -> Expr {
+      if (auto l = x->as<Let>()) {
+        if (auto st = l->value->as<Store>(); st && st->array->is<Var>() && st->array->as<Var>()->name == a) {
+          UndoSite site{bind(tapes, "tape_" + a + "_index", NewArray::make(n, Type::i64(), true)),
+                        bind(tapes, "tape_" + a + "_old", NewArray::make(n, array->type->elem(), true)), guarded};
+          if (guarded) bind(starts, "_", Store::make(site.index, at, Const::makeInt(-1), Store::Mode::Set));
+          found.push_back(site);
+          std::string old = fresh("old_" + a);
+          Expr rest = Let::make(l->name, l->value, go(l->body, guarded));
+          rest = Let::make(fresh("_"), Store::make(site.old, at, Var::make(old, array->type->elem()), Store::Mode::Set), rest);
+          rest = Let::make(fresh("_"), Store::make(site.index, at, st->index, Store::Mode::Set), rest);
+          return Let::make(old, Index::make(array, st->index), rest);
+        }
+        Expr value = go(l->value, guarded); // (its sites come first)
+        return Let::make(l->name, value, go(l->body, guarded));
+      }
+      if (auto i = x->as<If>()) {
+        if (writesTo(x, a) == 0) return x;
+        Expr t = go(i->thenE, true), f = go(i->elseE, true);
+        return If::make(i->cond, t, f);
+      }
+      if (writesTo(x, a) > 0) ok = false;
+      return x;
+    };
+    Expr out = go(e, false);
+    if (!ok || found.empty()) return nullptr;
+    lets.insert(lets.end(), tapes.begin(), tapes.end());
+    iterationStart.insert(iterationStart.end(), starts.begin(), starts.end());
+    sites = found;
+    return out;
+  }
+
+  // Puts back what the stores of `sites` overwrote (tape entry `at`), last
+  // first; a store in a branch not taken (index -1) is skipped.
+  void undoStores(const Expr &array, const std::vector<UndoSite> &sites, const Expr &at, Lets &out) {
+    for (auto u = sites.rbegin(); u != sites.rend(); ++u) {
+      Expr k = bind(out, "k", Index::make(u->index, at));
+      Expr undo = Store::make(array, k, Index::make(u->old, at), Store::Mode::Set);
+      if (u->guarded)
+        undo = If::make(Prim::make(Op::Ge, {k, Const::makeInt(0)}), Let::make(fresh("_"), undo, ir::Tuple::make({})),
+                        ir::Tuple::make({}));
+      bind(out, "_", undo);
+    }
+  }
+
   // How many places in forward code `e` may write array `a` (stores, and
   // calls given it).
   static size_t writesTo(const Expr &e, const std::string &a) {
@@ -857,6 +949,7 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   std::vector<Param> buffers;
   for (auto &p : f.params)
     if (p.type->isArray()) rev.setParamArray(p.name);
+  if (isPullback) rev.setPullback();
   for (auto &p : f.params)
     if (p.active && p.type->isArray()) {
       buffers.push_back({"d_" + p.name, p.type, false, true});

@@ -1949,7 +1949,9 @@ void Lowering::orderWalk(const ir::Expr &e, Reads &r, const Entry &en) {
         if (auto w = arrayVar(c->args[k]); w && w->name == v->name && (sum.writes[j] || sum.writes[k]))
           checkError(loc, en, "array '" + cxxArrayName(en, v->name) +
                                   "' is passed twice to a function that writes it (outputs must not alias inputs)");
-      if (sum.writes[j] && r.count(v->name))
+      bool param = false; // local arrays may be rewritten (reverse mode saves them)
+      for (auto &p : en.fn.params) param |= p.name == v->name && p.type->isArray();
+      if (sum.writes[j] && r.count(v->name) && param)
         checkError(loc, en, "array '" + cxxArrayName(en, v->name) + "' is written after it is read (not supported yet)");
     }
     for (size_t j = 0; j < c->args.size() && j < sum.reads.size(); ++j)

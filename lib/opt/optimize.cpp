@@ -210,7 +210,10 @@ class PartialEvaluator {
 public:
   // `reserved`: names residual code may not take (parameters, and the
   // d_<param> names the printer gives adjoint arguments).
-  PartialEvaluator(const Expr &root, const std::vector<std::string> &reserved) {
+  // `pure`: helpers known to write none of their parameters.
+  PartialEvaluator(const Expr &root, const std::vector<std::string> &reserved,
+                   const std::unordered_set<std::string> &pure)
+      : pure_(pure) {
     for (auto &n : freeVars(root)) emitted_.insert(n);
     for (auto &n : reserved) emitted_.insert(n);
   }
@@ -219,6 +222,7 @@ public:
 
 private:
   using Lets = std::vector<std::pair<std::string, Expr>>;
+  const std::unordered_set<std::string> &pure_;
   std::unordered_map<std::string, Expr> env_;   // static values of variables
   std::unordered_set<std::string> emitted_;     // residual binder names
   std::unordered_map<std::string, std::string> cse_;
@@ -600,11 +604,15 @@ private:
       Expr ct = reify(pe(c->cotangent));
       std::vector<Expr> bs;
       for (auto &b : c->buffers) bs.push_back(reify(pe(b)));
-      if (isZeroValue(ct)) return Const::zero(c->type);                   // J^T g applied to 0 is 0
+      // J^T g is linear in the result's cotangent and, when g writes
+      // arrays, in their cotangents (in the buffers): only a g known to
+      // write nothing is skipped for a zero result cotangent.
+      bool onlyResult = c->buffers.empty() || pure_.count(c->callee);
+      if (onlyResult && isZeroValue(ct)) return Const::zero(c->type);     // J^T g applied to 0 is 0
       Expr pb = Pullback::make(c->callee, std::move(as), ct, c->type, std::move(bs));
-      // J^T g is linear: when the cotangent is 0 at run time (the losing
-      // side of a max, an untaken path), skip the call.
-      if (ct->type->isFloat() && !ct->is<Const>())
+      // When the cotangent is 0 at run time (the losing side of a max, an
+      // untaken path), skip the call.
+      if (onlyResult && ct->type->isFloat() && !ct->is<Const>())
         return If::make(Prim::make(Op::Ne, {ct, Const::make(0.0, ct->type)}), pb, Const::zero(c->type));
       return pb;
     }
@@ -1289,8 +1297,9 @@ private:
   }
 };
 
-static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved) {
-  PartialEvaluator pe(e, reserved);
+static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved,
+                    const std::unordered_set<std::string> &pureCallees) {
+  PartialEvaluator pe(e, reserved, pureCallees);
   Expr r = pe.run(e);
   // Removing a dead read can leave a tape write-only, whose stores are
   // then dead too: iterate to a fixpoint.
@@ -1305,17 +1314,17 @@ static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved) {
 
 static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved,
                          const std::unordered_set<std::string> &pureCallees = {}) {
-  Expr r = cleanUp(e, reserved);
+  Expr r = cleanUp(e, reserved, pureCallees);
   // Fusing outer loops makes their inner loops siblings: repeat.
   for (int round = 0; round < 4; ++round) {
     LoopFusion fusion(pureCallees);
     Expr fused = fusion.go(r);
     if (!fusion.changed) break;
-    r = cleanUp(fused, reserved); // CSE across the fused halves
+    r = cleanUp(fused, reserved, pureCallees); // CSE across the fused halves
   }
   LoopCSE loops(pureCallees);
   Expr shared = loops.go(r);
-  if (loops.changed) r = cleanUp(shared, reserved);
+  if (loops.changed) r = cleanUp(shared, reserved, pureCallees);
   return HoistInvariants().go(SingleUse(reserved).run(r));
 }
 

@@ -963,10 +963,11 @@ void FnPrinter::assign(const CVal &dst, const CVal &src, Block &b) {
     for (size_t i = 0; i < dst.elems.size(); ++i) assign(dst.elems[i], src.elems[i], b);
     return;
   }
+  std::string r = render(src);
+  if (r == dst.text) return; // x = x
   Stmt s;
   s.k = Stmt::Assign;
   s.def = dst.text;
-  std::string r = render(src);
   s.line = dst.text + " = " + r + ";";
   collectIdents(r, s.uses);
   b.push_back(std::move(s));
@@ -1406,6 +1407,12 @@ void sinkAssigns(Block &b, size_t from) {
     for (size_t k = d + 1; k < b.size() && ok; ++k)
       if (k != a && (mentions(b[k], t) || (k < a && mentions(b[k], s)))) ok = false;
     if (!ok) continue;
+    if (b[d].rhs == s) { // `const t = s; ...; s = t`: s keeps its value
+      b.erase(b.begin() + long(a));
+      b.erase(b.begin() + long(d));
+      a -= 2;
+      continue;
+    }
     Stmt ns;
     ns.k = Stmt::Assign;
     ns.def = s;

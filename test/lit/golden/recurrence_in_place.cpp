@@ -22,9 +22,32 @@ UNFAD_GRADIENT double prefix_recurrence(const double* x, int n, double c) {
 // CHECK-NEXT:    std::unique_ptr<double[]> [[OLD:tape_a_old]](new double[[[N]]]);
 // CHECK:         for (long [[I:[a-z_0-9]+]] = 1; [[I]] < n; ++[[I]]) {
 // CHECK:           const double [[O:old_a[_0-9]*]] = a[[[I]]];
+// CHECK-NEXT:      [[IDX]][{{.*}}] = [[I]];
+// CHECK-NEXT:      [[OLD]][{{.*}}] = [[O]];
 // CHECK-NEXT:      a[[[I]]] =
-// CHECK:           [[OLD]][{{.*}}] = [[O]];
 // CHECK:         for (long [[J:[a-z_0-9]+]] = n - 1; [[J]] >= 1; --[[J]]) {
-// CHECK-NEXT:      a[[[IDX]][[[J]] - 1]] = [[OLD]][[[J]] - 1];
+// CHECK-NEXT:      const long [[K:k[_0-9]*]] = [[IDX]][[[J]] - 1];
+// CHECK-NEXT:      a[[[K]]] = [[OLD]][[[J]] - 1];
 // CHECK-NOT:     * n]
 // CHECK:         return s;
+
+// Stores in branches: the index tape says -1 for a store the iteration did
+// not make, and the undo skips it; still no copy of the array per iteration.
+UNFAD_GRADIENT double store_in_branch(const double* x, int n) {
+  std::vector<double> a(n, 0.5);
+  for (int i = 1; i < n; ++i) {
+    if (x[i] > 0) a[i] = a[i - 1] * x[i];
+    else a[i - 1] += x[i];
+  }
+  return a[n - 1] + a[0];
+}
+// CHECK-LABEL: double store_in_branch_grad(
+// CHECK-NOT:     * n]
+// CHECK:         for (long [[I:[a-z_0-9]+]] = 1; [[I]] < n; ++[[I]]) {
+// CHECK-NEXT:      [[IDX1:tape_a_index]][{{.*}}] = -1;
+// CHECK-NEXT:      [[IDX2:tape_a_index_1]][{{.*}}] = -1;
+// CHECK:         for (long [[J:[a-z_0-9]+]] = n - 1; [[J]] >= 1; --[[J]]) {
+// CHECK-NEXT:      const long [[K:k[_0-9]*]] = [[IDX2]][[[J]] - 1];
+// CHECK-NEXT:      if ([[K]] >= 0) {
+// CHECK-NOT:     * n]
+// CHECK:         return result;
