@@ -473,18 +473,115 @@ private:
     return ir::Tuple::make(out);
   }
 
-  // Whether `e` is the state component `c` (s#k), also rebuilt from its own
-  // components: ((), s#k#1) is s#k when s#k#0 is the unit.
-  static bool isStateComponent(const Expr &e, const Expr &c) {
-    if (print(e) == print(c)) return true;
-    auto t = e->as<ir::Tuple>();
-    if (!t || !sameType(e->type, c->type)) return false;
-    for (int j = 0; j < int(t->elems.size()); ++j) {
-      const Expr &x = t->elems[j];
-      bool unit = x->type->isUnit() && x->is<ir::Tuple>();
-      if (!unit && !isStateComponent(x, Proj::make(c, j))) return false;
+  // Whether `e` is the state component `c` (s#k).
+  static bool isStateComponent(const Expr &e, const Expr &c) { return print(e) == print(c); }
+
+  // Leaves of the state that start at 0 and stay 0: assume a set Z of
+  // zero-initialised leaves is 0, simplify the body under that assumption,
+  // keep in Z the leaves whose next value is then 0, repeat until Z is
+  // stable. Such a leaf is a cotangent that never reaches the result: it is
+  // 0 (computing it could only give 0 · inf = NaN where dead forward state
+  // overflowed). The body then reads 0 for it and hands it back unchanged,
+  // which invariantState removes.
+  Expr zeroState(const Expr &e) {
+    auto f = e->as<Fold>();
+    const TypeP &st = f->init->type;
+    auto tt = [&] {
+      Expr tail = f->body;
+      while (auto l = tail->as<Let>()) tail = l->body;
+      return tail;
+    }();
+    if (!st->isTuple() || !tt->is<ir::Tuple>()) return e;
+    std::vector<std::vector<int>> leaves;
+    std::function<void(const TypeP &, std::vector<int> &)> collect = [&](const TypeP &t, std::vector<int> &path) {
+      if (t->isFloat()) leaves.push_back(path);
+      if (!t->isTuple()) return;
+      for (int k = 0; k < int(t->elems.size()); ++k) {
+        path.push_back(k);
+        collect(t->elems[k], path);
+        path.pop_back();
+      }
+    };
+    std::vector<int> root;
+    collect(st, root);
+    auto at = [](Expr x, const std::vector<int> &path) -> Expr {
+      for (int k : path) {
+        if (auto t = x->as<ir::Tuple>()) x = t->elems[k];
+        else return nullptr;
+      }
+      return x;
+    };
+    auto read = [&](const std::vector<int> &path) {
+      Expr x = Var::make(f->state, st);
+      for (int k : path) x = Proj::make(x, k);
+      return x;
+    };
+    std::set<std::vector<int>> Z;
+    for (auto &p : leaves)
+      if (Expr x = at(f->init, p); x && isZeroValue(x)) Z.insert(p);
+    while (!Z.empty()) {
+      std::unordered_map<std::string, Expr> consts; // printed reads of Z leaves -> 0
+      for (auto &p : Z) consts[print(read(p))] = Const::zero(at(f->init, p)->type);
+      Expr tail = constantTail(f->body, consts);
+      std::set<std::vector<int>> next;
+      for (auto &p : Z)
+        if (Expr x = at(tail, p); x && isZeroValue(x)) next.insert(p);
+      if (next == Z) break;
+      Z = next;
     }
-    return true;
+    if (Z.empty()) return e;
+    // Rewrite: reads of Z leaves are 0; the tail hands them back unchanged.
+    struct R : Mutator {
+      std::unordered_map<std::string, Expr> zeros;
+      Expr visit(const Proj *n, const Expr &self) override {
+        auto it = zeros.find(print(self));
+        return it != zeros.end() ? it->second : Mutator::visit(n, self);
+      }
+    } r;
+    for (auto &p : Z) r.zeros[print(read(p))] = Const::zero(at(f->init, p)->type);
+    std::function<Expr(const Expr &, std::vector<int> &)> handBack = [&](const Expr &x, std::vector<int> &path) -> Expr {
+      if (Z.count(path)) return read(path);
+      auto t = x->as<ir::Tuple>();
+      if (!t) return r.mutate(x);
+      std::vector<Expr> es;
+      for (int k = 0; k < int(t->elems.size()); ++k) {
+        path.push_back(k);
+        es.push_back(handBack(t->elems[k], path));
+        path.pop_back();
+      }
+      return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
+    };
+    std::function<Expr(const Expr &)> body = [&](const Expr &b) -> Expr {
+      if (auto l = b->as<Let>()) return Let::make(l->name, r.mutate(l->value), body(l->body));
+      std::vector<int> path;
+      return handBack(b, path);
+    };
+    return Fold::make(f->lo, f->hi, f->init, f->index, f->state, resimplify(body(f->body)), f->reversed);
+  }
+
+  // The tail of `e` with what is known constant propagated through its
+  // lets (`known`: printed expressions -> constants); for the test above.
+  static Expr constantTail(const Expr &e, std::unordered_map<std::string, Expr> known) {
+    struct S : Mutator {
+      std::unordered_map<std::string, Expr> *known;
+      Expr mutate(const Expr &x) override {
+        auto it = known->find(print(x));
+        if (it != known->end()) return it->second;
+        Expr y = Mutator::mutate(x);
+        if (auto p = y->as<Prim>()) return simplify(p->op, p->args, p->type);
+        if (auto pr = y->as<Proj>())
+          if (auto t = pr->tuple->as<ir::Tuple>()) return t->elems[pr->index];
+        return y;
+      }
+    } s;
+    s.known = &known;
+    Expr cur = e;
+    while (auto l = cur->as<Let>()) {
+      Expr v = s.mutate(l->value);
+      if (v->is<Const>() || (v->is<ir::Tuple>() && isZeroValue(v))) known[l->name] = v;
+      cur = l->body;
+    }
+    return s.mutate(cur);
   }
 
   // The same for one scalar of state: fold .. from s = init -> (lets) s
@@ -637,7 +734,7 @@ private:
       loopBinder(f->state, f->init->type);
       forgetReadsWrittenBy(f->body); // iteration k+1 sees iteration k's writes
       Expr body = block(f->body);
-      return invariantState(Fold::make(lo, hi, init, f->index, f->state, body, f->reversed));
+      return invariantState(zeroState(Fold::make(lo, hi, init, f->index, f->state, body, f->reversed)));
     }
     case Kind::While: {
       auto w = e->as<While>();
