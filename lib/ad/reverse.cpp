@@ -585,19 +585,21 @@ private:
     std::set<std::string> rd, wr;
     localArrays(fwdBody, rd, wr);
     if (isWhile) localArrays(forwardOnly(in.branches[0], bs), rd, wr);
+    // (a while loop's copies from before its counting pass are those)
+    std::vector<std::pair<Expr, Expr>> copies = beforeCount;
+    std::set<std::string> uncopied = wr;
+    for (auto &c : copies) uncopied.erase(c.first->as<Var>()->name);
+    for (auto &c : snapshot(uncopied, stack, lets)) copies.push_back(c);
     struct Saved {
-      Expr array, len, before, perIteration;
+      Expr array, len, perIteration;
       std::vector<UndoSite> undo; // the stores of an iteration, in program order
     };
     std::vector<Saved> saved;
-    for (auto &a : wr) {
+    for (auto &[array, copy] : copies) {
+      const std::string &a = array->as<Var>()->name;
       Saved sv;
-      for (auto &slot : stack)
-        if (auto v = slot.value->as<Var>(); v && v->name == a) sv.array = slot.value;
-      if (!sv.array) continue; // local to the loop body
+      sv.array = array;
       sv.len = sizes_.at(a);
-      sv.before = bind(lets, "saved_" + a, NewArray::make(sv.len, sv.array->type->elem(), true));
-      bind(lets, "_", copyLoop(sv.before, Const::makeInt(0), sv.array, Const::makeInt(0), sv.len));
       if (rd.count(a)) {
         // Written only by stores (in branches or not): tape what each
         // overwrites; otherwise save the whole array every iteration.
@@ -658,7 +660,7 @@ private:
     Expr backward = Fold::make(lo, hi, ir::Tuple::make(init_b), j, b, wrap(bl, ir::Tuple::make(nb)), !in.reversedLoop);
     Lets inner;
     Expr bk = bind(inner, "d_" + in.state + "_loop", backward);
-    for (auto &sv : saved) bind(inner, "_", copyLoop(sv.array, Const::makeInt(0), sv.before, Const::makeInt(0), sv.len));
+    restore(copies, inner);
     std::vector<Expr> args(vs.begin(), vs.begin() + N);
     args[N - 1] = addCt(args[N - 1], Proj::make(bk, 0)); // the initial state
     for (size_t k = 0; k < free.size(); ++k) args[free[k]] = addCt(args[free[k]], Proj::make(bk, int(k) + 1));
