@@ -15,22 +15,33 @@ The spec is a JSON object or a list of them, one per tested function:
   call          how the driver calls it, if qualified (e.g. "geom::rot"; default: function)
   points        argument lists (every parameter, passive ones included); array
                 parameters take JSON lists: "points": [[[1, 2, 3], 3, 0.5]] for
-                f(const double* x, int n, double k). Output parameters are left
-                out (or given as null).
+                f(const double* x, int n, double k). An array of structs takes
+                a list of lists, one inner list per element with its fields in
+                declaration order: [[1, 2, 3], [4, 5, 6]] for two Vec3 {x, y, z};
+                an array of arrays takes its rows: [[1, 2, 3], [4]] (rows of a
+                std::vector<std::vector<double>> may differ in length). Output
+                parameters are left out (or given as null).
   outputs       {"out": 3}: parameters f writes through (double* out,
-                std::vector<double>& out, ...) and their lengths; the driver
-                allocates them (zeroed). With outputs the harness checks the
-                vector-Jacobian product: for fixed random weights w (fixed
-                seed; w_<name> in formulas) it differentiates
+                std::vector<double>& out, Vec3* out, std::vector<Vec3>& out,
+                ...) and their lengths in elements (numbers or structs); the
+                driver allocates them (zeroed). With outputs the harness checks
+                the vector-Jacobian product: for fixed random weights w, one per
+                scalar (per field of an array of structs) in memory order
+                (fixed seed; w_<name> in formulas, shaped like the output: a
+                list, or a list of lists for structs) it differentiates
                 phi = f's return value (0 for void) + sum_k w_k out[k]
                 and calls f_grad with d_out = w (fresh for every call).
   expect        hand-derived results: {"at": args, "value": v, "grad": [...], "tol": 1e-4}
                 ("grad" lists the partials of the active input parameters, in
-                order; a list for an array parameter)
+                order; a list for an array parameter, a list of lists for an
+                array of structs or of arrays)
   value_formula / grad_formula
                 Python expressions in the parameter names (math.* in scope;
-                arrays are lists; sum, range, len too), checked at every
-                point; an array parameter's formula gives a list
+                arrays are lists, arrays of structs and of arrays lists of
+                lists; sum, range, len too), checked at every point; an array
+                parameter's formula gives a list (of lists, shaped like the
+                parameter's value, for an array of structs or of arrays);
+                value_formula must match f to 1e-9 relative (1e-5 for float)
   fd            false: no finite-difference check (points at kinks, checked
                 against "expect" only)
   rtol, atol    finite-difference tolerances (defaults 1e-6 and 1e-7*max(1,|f|);
@@ -62,6 +73,26 @@ Parameters understood: scalars (double, float, integers, bool), `const double*`
 integer type: integer arrays are passive). Adjoints passed to f_grad: `&d_x`
 for a scalar, a C array for pointers and C arrays, a std::vector / std::array
 for those.
+
+Arrays of structs: the same array forms with T = S, a struct declared in the
+case file whose fields are all double or all float (a simple `struct S { double
+a, b; double c; };`, default member initialisers allowed; it must be nameable
+as written from the driver, i.e. at global scope or written qualified):
+`const std::vector<S>&` (adjoint `std::vector<S>& d_x`, same size, zeroed),
+`const S*` with a size parameter, `const S x[]`, `const S x[N]`, `const S
+(&x)[N]` (adjoint `S* d_x`: the driver passes a local `S d_x[n]`), `const
+std::array<S, N>&` (adjoint `std::array<S, N>& d_x`); outputs `S* out`,
+`std::vector<S>& out`, `std::array<S, N>& out`. The driver reaches field j of
+element i as x[i].<j-th field> and static_asserts that S has no padding.
+
+Arrays of arrays (inputs only), T double or float: `const
+std::vector<std::vector<T>>&` (adjoint `std::vector<std::vector<T>>& d_A` of the
+same, possibly ragged, shape), `const std::array<std::array<T, C>, R>&` (adjoint
+`std::array<std::array<T, C>, R>& d_A`), `const std::vector<std::array<T, C>>&`,
+`const T A[R][C]`, `const T A[][C]` / `const T (*A)[C]` (with a row count
+parameter) and `const T (&A)[R][C]` (for all C forms the driver passes a local
+`T d_A[R][C]`, so f_grad's adjoint parameter is `T (*d_A)[C]`). Element (i, j)
+is A[i][j].
 
 Usage:
   run_e2e.py [--unfad PATH] [--include DIR] [--keep] CASE.cpp...
@@ -177,85 +208,307 @@ def strip_qualifiers(t):
     return " ".join(t.split())
 
 
+def parse_template(t):
+    """("vector", elem, None) for std::vector<elem>, ("array", elem, N) for
+    std::array<elem, N> (N a string), else None. elem may itself hold template
+    arguments (std::vector<std::vector<double>>)."""
+    m = re.match(r"^(?:std\s*::\s*)?(vector|array)\s*<(.*)>$", t)
+    if not m:
+        return None
+    kind, inner = m.group(1), m.group(2)
+    if kind == "vector":
+        return ("vector", inner.strip(), None)
+    parts = split_params(inner)
+    if len(parts) != 2:
+        return None
+    return ("array", parts[0].strip(), parts[1].strip())
+
+
+class Struct:
+    """A simple struct read from the case file: `struct Name { double a, b; double c; };`
+    (no nested braces). problem says why it cannot be an array element."""
+
+    def __init__(self, name, body):
+        self.name = name
+        self.fields = []  # member names in declaration order
+        self.ftype = None
+        self.problem = None
+        types = set()
+        for decl in body.split(";"):
+            decl = re.sub(r"^\s*(?:(?:public|private|protected)\s*:\s*)+", "", decl)
+            decl = " ".join(decl.split())
+            if not decl:
+                continue
+            if re.match(r"^(static|using|typedef|friend|enum|template)\b", decl) or "(" in decl:
+                if not decl.startswith("static"):
+                    self.problem = self.problem or f"member '{decl}' is not a plain field"
+                continue
+            pieces = split_params(decl)
+            first = re.sub(r"\s*=.*$", "", pieces[0].strip())
+            m = re.match(r"^(.*\S)\s+([A-Za-z_]\w*)$", first)
+            if not m:
+                self.problem = self.problem or f"cannot read the member declaration '{decl}'"
+                continue
+            types.add(strip_qualifiers(m.group(1)))
+            self.fields.append(m.group(2))
+            for piece in pieces[1:]:
+                piece = re.sub(r"\s*=.*$", "", piece.strip())
+                if not re.match(r"^[A-Za-z_]\w*$", piece):
+                    self.problem = self.problem or f"cannot read the member declaration '{decl}'"
+                    continue
+                self.fields.append(piece)
+        if not self.fields:
+            self.problem = self.problem or "it has no fields"
+        elif len(types) != 1 or next(iter(types)) not in FLOATING:
+            self.problem = self.problem or (
+                f"its fields must all be double or all float (got {', '.join(sorted(types))})"
+            )
+        else:
+            self.ftype = next(iter(types))
+
+
+STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)\s*(?:final\s*)?\{([^{}]*)\}\s*;")
+
+
+def parse_structs(code):
+    """{name: Struct} for the simple struct definitions in (comment-free) code."""
+    return {m.group(1): Struct(m.group(1), m.group(2)) for m in STRUCT_RE.finditer(code)}
+
+
+BOUND = r"\[\s*([^\]]*?)\s*\]"
+
+
 class Param:
     """A parameter of a marked function.
 
     kind:  "scalar"      double x, int n, bool b
-           "ptr"         const double* x, double* out
-           "carray"      const double x[], double x[3]  (decays to a pointer)
-           "carray_ref"  const double (&x)[3]
+           "ptr"         const double* x, double* out, const double (*A)[3]
+           "carray"      const double x[], double x[3], const double A[2][3]  (decays to a pointer)
+           "carray_ref"  const double (&x)[3], const double (&A)[2][3]
            "vector"      const std::vector<double>& x, std::vector<double>& out
            "array"       const std::array<double, 3>& x
-    base:  the scalar (element) type; floating: base is float or double.
+    elem:  "scalar"      the elements are numbers
+           "struct"      the elements are structs of floating fields (self.struct)
+           "row"         the elements are rows: std::vector<T>, std::array<T, C>
+                         or C arrays T[C] (row_kind "vector", "array", "carray")
+    base:  the scalar type (of an element, a field, a row's element);
+    floating: base is float or double.
+
+    A value (in a point) is a number for a scalar, a list of numbers for a
+    flat array, and a list of lists for an array of structs (one inner list of
+    field values per element) or of rows. An element index e is None (scalar),
+    k (flat) or a pair (i, j): field j of struct i, or A[i][j].
     """
 
-    def __init__(self, text):
+    def __init__(self, text, structs=None):
         text = " ".join(text.split())
         self.text = text
+        self.structs = structs or {}
         self.size = None  # fixed length from the type (C array bound, std::array N), if numeric
         self.output = False
         self.active = False
-        m = re.match(r"^(.*?)\(\s*&\s*([A-Za-z_]\w*)\s*\)\s*\[\s*([^\]]*?)\s*\]$", text)
-        if m:
+        self.elem = "scalar"
+        self.struct = None
+        self.row_kind = None
+        self.cols = None  # fixed row length (std::array<T, C>, T[C]), if numeric
+        self.cols_text = None
+        elem_text = None
+        m2 = re.match(r"^(.*?)\(\s*([&*])\s*(?:const\s+)?([A-Za-z_]\w*)\s*\)\s*" + BOUND + r"\s*" + BOUND + "$",
+                      text)
+        m1 = re.match(r"^(.*?)\(\s*([&*])\s*(?:const\s+)?([A-Za-z_]\w*)\s*\)\s*" + BOUND + "$", text)
+        c2 = re.match(r"^(.*?)([A-Za-z_]\w*)\s*" + BOUND + r"\s*" + BOUND + "$", text)
+        c1 = re.match(r"^(.*?)([A-Za-z_]\w*)\s*" + BOUND + "$", text)
+        if m2 and m2.group(2) == "&":
+            # const double (&A)[R][C]
             self.kind = "carray_ref"
-            self.type, self.name, bound = m.group(1).strip(), m.group(2), m.group(3)
-            self.base = strip_qualifiers(self.type)
+            self.type, self.name = m2.group(1).strip(), m2.group(3)
+            self._rows_of_carray(m2.group(4), m2.group(5))
+        elif m1 and m1.group(2) == "&":
+            self.kind = "carray_ref"
+            self.type, self.name, bound = m1.group(1).strip(), m1.group(3), m1.group(4)
+            elem_text = self.type
+            self.size = int(bound) if bound.isdigit() else None
+        elif m1 and m1.group(2) == "*":
+            # const double (*A)[C]: a pointer to rows
+            self.kind = "ptr"
+            self.type, self.name = m1.group(1).strip(), m1.group(3)
+            self._rows_of_carray(None, m1.group(4))
+        elif c2:
+            # const double A[R][C]
+            self.kind = "carray"
+            self.type, self.name = c2.group(1).strip(), c2.group(2)
+            self._rows_of_carray(c2.group(3), c2.group(4))
+        elif c1:
+            self.kind = "carray"
+            self.type, self.name, bound = c1.group(1).strip(), c1.group(2), c1.group(3)
+            elem_text = self.type
             self.size = int(bound) if bound.isdigit() else None
         else:
-            m = re.match(r"^(.*?)([A-Za-z_]\w*)\s*\[\s*([^\]]*?)\s*\]$", text)
-            if m:
-                self.kind = "carray"
-                self.type, self.name, bound = m.group(1).strip(), m.group(2), m.group(3)
-                self.base = strip_qualifiers(self.type)
-                self.size = int(bound) if bound.isdigit() else None
-            else:
-                m = re.match(r"^(.*?)([A-Za-z_]\w*)$", text)
-                if not m:
-                    raise Failure(f"cannot parse parameter '{text}'")
-                self.type, self.name = m.group(1).strip(), m.group(2)
-                self._classify(text)
+            m = re.match(r"^(.*?)([A-Za-z_]\w*)$", text)
+            if not m:
+                raise Failure(f"cannot parse parameter '{text}'")
+            self.type, self.name = m.group(1).strip(), m.group(2)
+            elem_text = self._classify(text)
+        if elem_text is not None:
+            self._element(elem_text)
         if "*" in self.base or "&" in self.base or "<" in self.base:
             raise Failure(f"parameter '{text}': element type '{self.base}' is not supported")
         self.floating = self.base in FLOATING
+        self.nested = self.elem != "scalar"
+        if self.elem == "row" and not re.match(r"^[\w:\s]+$", self.base):
+            raise Failure(f"parameter '{text}': rows of '{self.base}' are not supported")
+
+    def _rows_of_carray(self, rows, cols):
+        """A C array of rows T[C] (rows: the outer bound, None for a pointer)."""
+        self.base = strip_qualifiers(self.type)
+        self.elem_type = self.base
+        if rows is not None and rows.isdigit():
+            self.size = int(rows)
+        self.elem = "row"
+        self.row_kind = "carray"
+        self.cols_text = cols
+        self.cols = int(cols) if cols.isdigit() else None
+        if not cols:
+            raise Failure(f"parameter '{self.text}': the row length must be given")
+
+    def _element(self, elem_text):
+        """Classify the element type of an array parameter: a number, a struct
+        read from the case file, or a row (std::vector<T> / std::array<T, C>)."""
+        t = strip_qualifiers(elem_text)
+        self.elem_type = t
+        tpl = parse_template(t)
+        if tpl and self.kind in ("vector", "array"):
+            rk, inner, n = tpl
+            self.elem = "row"
+            self.row_kind = rk
+            self.base = strip_qualifiers(inner)
+            if rk == "array":
+                self.cols_text = n
+                self.cols = int(n) if n.isdigit() else None
+            if parse_template(self.base):
+                raise Failure(f"parameter '{self.text}': arrays of more than two dimensions are not supported")
+            return
+        key = t.split("::")[-1].strip()
+        if key in self.structs:
+            st = self.structs[key]
+            if st.problem:
+                raise Failure(
+                    f"parameter '{self.text}': struct {st.name} cannot be an array element "
+                    f"for the harness: {st.problem}"
+                )
+            self.elem = "struct"
+            self.struct = st
+            self.base = st.ftype
+            return
+        self.base = t
 
     def _classify(self, text):
+        """Pointers, std::vector, std::array and scalars. Returns the element
+        type's text for arrays (None for scalars)."""
         t = self.type
         if t.endswith("*") or re.search(r"\*\s*(const|__restrict__|__restrict|restrict)?\s*$", t):
             self.kind = "ptr"
             inner = re.sub(r"\*\s*(const|__restrict__|__restrict|restrict)?\s*$", "", t)
-            self.base = strip_qualifiers(inner)
-            if "*" in self.base:
+            if "*" in strip_qualifiers(inner):
                 raise Failure(f"parameter '{text}': pointers to pointers are not supported")
-            return
+            return inner
         by_ref = t.endswith("&")
         core = strip_qualifiers(t[:-1] if by_ref else t)
         self.by_ref = by_ref
         v = VECTOR_RE.match(core)
         a = ARRAY_RE.match(core)
+        tpl = parse_template(core)
         if v:
             self.kind = "vector"
-            self.base = strip_qualifiers(v.group(1))
             self.decl_type = core
-        elif a:
+            return v.group(1)
+        if a:
             self.kind = "array"
-            self.base = strip_qualifiers(a.group(1))
             self.size = int(a.group(2)) if a.group(2).isdigit() else None
             self.decl_type = core
-        else:
-            if by_ref:
-                raise Failure(
-                    f"parameter '{text}': the harness handles scalars by value, pointers, "
-                    "C arrays, std::vector and std::array"
-                )
-            self.kind = "scalar"
-            self.base = core
+            return a.group(1)
+        if tpl:
+            kind, inner, n = tpl
+            self.kind = kind
+            if n is not None:
+                self.size = int(n) if n.isdigit() else None
+            self.decl_type = core
+            return inner
+        if by_ref:
+            raise Failure(
+                f"parameter '{text}': the harness handles scalars by value, pointers, "
+                "C arrays, std::vector and std::array"
+            )
+        self.kind = "scalar"
+        self.base = core
+        return None
 
     @property
     def is_array(self):
         return self.kind != "scalar"
 
+    @property
+    def nfields(self):
+        return len(self.struct.fields) if self.struct else None
+
+    def elems(self, v):
+        """The element indices of value v, in memory order."""
+        if self.kind == "scalar":
+            return [None]
+        if self.elem == "struct":
+            return [(i, j) for i in range(len(v)) for j in range(self.nfields)]
+        if self.elem == "row":
+            return [(i, j) for i, row in enumerate(v) for j in range(len(row))]
+        return list(range(len(v)))
+
+    def out_elems(self, n):
+        """The element indices of an output of n elements (structs or numbers)."""
+        if self.elem == "struct":
+            return [(i, j) for i in range(n) for j in range(self.nfields)]
+        return list(range(n))
+
+    @staticmethod
+    def at(v, e):
+        if e is None:
+            return v
+        if isinstance(e, tuple):
+            return v[e[0]][e[1]]
+        return v[e]
+
+    def cxx_at(self, var, e):
+        """The C++ lvalue of element e of the local var."""
+        if e is None:
+            return var
+        if isinstance(e, tuple):
+            if self.elem == "struct":
+                return f"{var}[{e[0]}].{self.struct.fields[e[1]]}"
+            return f"{var}[{e[0]}][{e[1]}]"
+        return f"{var}[{e}]"
+
     def label(self, elem=None):
-        return self.name if elem is None else f"{self.name}[{elem}]"
+        return self.cxx_at(self.name, elem)
+
+    def shaped(self, flat, n):
+        """A flat list of n elements' scalars as the formulas see it (a list of
+        lists for an array of structs)."""
+        if self.elem == "struct":
+            k = self.nfields
+            return [flat[i * k:(i + 1) * k] for i in range(n)]
+        return list(flat)
+
+    def flatten(self, v, like):
+        """v (a formula's or spec's value for this parameter, shaped like the
+        value `like`) as a flat list in memory order; None if the shape differs."""
+        if not self.nested:
+            return v if isinstance(v, (list, tuple)) else [v]
+        if not isinstance(v, (list, tuple)) or len(v) != len(like):
+            return None
+        out = []
+        for row, ref in zip(v, like):
+            if not isinstance(row, (list, tuple)) or len(row) != len(ref):
+                return None
+            out += list(row)
+        return out
 
 
 class Function:
@@ -282,6 +535,8 @@ class Function:
             if p.output:
                 if not p.is_array or not p.floating:
                     raise Failure(f"{self.name}: output '{p.name}' must be an array of double/float")
+                if p.elem == "row":
+                    raise Failure(f"{self.name}: output '{p.name}': arrays of arrays can only be inputs")
                 n = int(outputs[p.name])
                 if p.size is not None and n != p.size:
                     raise Failure(f"{self.name}: output '{p.name}' has length {p.size}, spec says {n}")
@@ -293,18 +548,23 @@ class Function:
         self.active = [p for p in self.params if p.active and not p.output]
         self.outputs = [p for p in self.params if p.output]
 
+    def out_elems(self, p):
+        """Element indices of output p (its length is in elements: numbers or structs)."""
+        return p.out_elems(self.out_len[p.name])
+
 
 def parse_functions(src):
     funcs = {}
     # Drop comments so commented-out examples are not picked up.
     code = strip_comments(src)
+    structs = parse_structs(code)
     for mk in find_marks(code):
         wrt = None
         if mk.wrt_text is not None:
             wrt = {w.strip() for w in mk.wrt_text.split(",") if w.strip()}
         params = []
         if mk.params_text.strip() and mk.params_text.strip() != "void":
-            params = [Param(t) for t in split_params(mk.params_text)]
+            params = [Param(t, structs) for t in split_params(mk.params_text)]
         funcs[mk.name] = Function(mk.name, mk.ret.strip(), params, wrt)
     return funcs
 
@@ -384,10 +644,39 @@ def normalize_point(func, point):
                 raise Failure(f"{what}: empty arrays are not supported by the driver")
             if p.size is not None and len(v) != p.size:
                 raise Failure(f"{what} has length {p.size}, the point gives {len(v)} values")
-            out.append([normalize_value(p.base, x, what) for x in v])
+            if p.nested:
+                out.append(normalize_nested(p, v, what))
+            else:
+                if any(isinstance(x, list) for x in v):
+                    raise Failure(
+                        f"{what}: a list of lists, but '{p.text}' is a flat array (the element "
+                        f"type '{p.base}' is not a struct the harness could read from the case "
+                        "file: simple `struct S { double a, b; };` definitions only)"
+                    )
+                out.append([normalize_value(p.base, x, what) for x in v])
         else:
             out.append(normalize_value(p.base, v, what))
     return out
+
+
+def normalize_nested(p, v, what):
+    """The value of an array of structs or of rows: a list of lists."""
+    rows = []
+    for i, row in enumerate(v):
+        if not isinstance(row, list):
+            kind = f"struct {p.struct.name}" if p.elem == "struct" else "row"
+            raise Failure(f"{what}: element {i} must be a list (a {kind}), got {row}")
+        if p.elem == "struct" and len(row) != p.nfields:
+            raise Failure(
+                f"{what}: element {i} gives {len(row)} values but struct {p.struct.name} has "
+                f"{p.nfields} fields ({', '.join(p.struct.fields)})"
+            )
+        if p.elem == "row" and p.cols is not None and len(row) != p.cols:
+            raise Failure(f"{what}: row {i} has {len(row)} values, the type's rows have {p.cols}")
+        if p.elem == "row" and p.row_kind != "vector" and not row:
+            raise Failure(f"{what}: empty rows are not supported by the driver")
+        rows.append([normalize_value(p.base, x, f"{what}[{i}]") for x in row])
+    return rows
 
 
 # --------------------------------------------------------------------------
@@ -608,14 +897,15 @@ WEIGHT_SEED = 20240611
 
 
 def output_weights(func):
-    """Fixed random cotangents for the outputs: {name: [w...]}; |w| in [0.5, 1.5]."""
+    """Fixed random cotangents for the outputs: {name: [w...]}, one per scalar
+    (per field of an array of structs) in memory order; |w| in [0.5, 1.5]."""
     import random
 
     rng = random.Random(WEIGHT_SEED)
     ws = {}
     for p in func.outputs:
         row = []
-        for _ in range(func.out_len[p.name]):
+        for _ in func.out_elems(p):
             w = round(rng.uniform(0.5, 1.5) * 1024) / 1024
             row.append(w if rng.random() < 0.5 else -w)
         ws[p.name] = [to_f32(w) if p.base == "float" else w for w in row]
@@ -635,7 +925,7 @@ class Point:
         self.spec = spec
         self.pt = pt
         self.pid = pid
-        self.stencils = []  # (param index, element index or None, h, [eval ids], [values])
+        self.stencils = []  # (param index, element index (None, k or (i, j)), h, [eval ids], [values])
 
 
 class Plan:
@@ -673,9 +963,8 @@ class Plan:
                     for i, p in enumerate(func.params):
                         if not p.active or p.output:
                             continue
-                        elems = range(len(pt[i])) if p.is_array else [None]
-                        for e in elems:
-                            x = pt[i] if e is None else pt[i][e]
+                        for e in p.elems(pt[i]):
+                            x = p.at(pt[i], e)
                             h = step_for(x, p.base == "float")
                             ids, vals = [], []
                             for s in (-2, -1, 1, 2):
@@ -692,17 +981,37 @@ class Plan:
     # ---- the driver ------------------------------------------------------
 
     @staticmethod
-    def _decl(p, var, values, length=None):
-        """A mutable local holding values (a list for arrays), or zeros of length."""
-        lits = None
-        if values is not None:
-            lits = [scalar_literal(p.base, v) for v in values] if p.is_array else None
+    def _elem_lits(p, values):
+        """Initialisers of the elements of an array parameter's value."""
+        lit = lambda x: scalar_literal(p.base, x)  # noqa: E731
+        if p.elem == "scalar":
+            return [lit(x) for x in values]
+        out = []
+        for row in values:
+            inner = ", ".join(lit(x) for x in row)
+            if p.elem == "struct":
+                out.append(f"{p.elem_type}{{{inner}}}")
+            elif p.row_kind == "vector":
+                out.append(f"{p.elem_type}{{{inner}}}")
+            elif p.row_kind == "array":
+                out.append(f"{p.elem_type}{{{{{inner}}}}}")
+            else:  # a C array row
+                out.append(f"{{{inner}}}")
+        return out
+
+    @classmethod
+    def _decl(cls, p, var, values, length=None):
+        """A mutable local holding values (a list for arrays), or zeros of length
+        (elements)."""
         if p.kind == "scalar":
             return f"{p.base} {var} = {scalar_literal(p.base, values)};"
+        lits = None if values is None else cls._elem_lits(p, values)
+        n = length if lits is None else len(lits)
         if p.kind in ("ptr", "carray", "carray_ref"):
+            dims = f"[{n}][{p.cols_text}]" if p.row_kind == "carray" else f"[{n}]"
             if lits is None:
-                return f"{p.base} {var}[{length}] = {{}};"
-            return f"{p.base} {var}[{len(lits)}] = {{{', '.join(lits)}}};"
+                return f"{p.elem_type} {var}{dims} = {{}};"
+            return f"{p.elem_type} {var}{dims} = {{{', '.join(lits)}}};"
         if p.kind == "vector":
             if lits is None:
                 return f"{p.decl_type} {var}(static_cast<std::size_t>({length}));"
@@ -714,10 +1023,8 @@ class Plan:
         raise Failure(f"internal: kind {p.kind}")
 
     @staticmethod
-    def _put_all(p, var, n):
-        if p.kind == "scalar":
-            return [f"e2e_num(static_cast<double>({var}));"]
-        return [f"e2e_num(static_cast<double>({var}[{k}]));" for k in range(n)]
+    def _put_all(p, var, elems):
+        return [f"e2e_num(static_cast<double>({p.cxx_at(var, e)}));" for e in elems]
 
     def _call(self, P, suffix="", adjoints=None):
         func = P.func
@@ -750,8 +1057,8 @@ class Plan:
             L.append(f"      double e2e_v = static_cast<double>({self._call(P)});")
         for i, p in enumerate(func.params):
             if p.output:
-                for k, w in enumerate(func.weights[p.name]):
-                    L.append(f"      e2e_v += ({w.hex()}) * static_cast<double>(e2e_p{i}[{k}]);")
+                for e, w in zip(func.out_elems(p), func.weights[p.name]):
+                    L.append(f"      e2e_v += ({w.hex()}) * static_cast<double>({p.cxx_at(f'e2e_p{i}', e)});")
         L.append("      return e2e_v;")
         L.append("    };")
         L.append(f'    std::printf("P {P.pid}"); e2e_num(e2e_phi()); std::printf("\\n");')
@@ -766,7 +1073,7 @@ class Plan:
         L.append(f'      std::printf("B {P.pid}"); e2e_num(e2e_r);')
         for i, p in enumerate(func.params):
             if p.output:
-                L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_len[p.name])]
+                L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_elems(p))]
         L.append('      std::printf("\\n");')
         L.append("    }")
         # f_grad, adjoints zeroed (tag G) and preset to a bias (tag A)
@@ -780,7 +1087,14 @@ class Plan:
                     continue
                 var = f"e2e_d{i}"
                 if p.output:
-                    init = func.weights[p.name]
+                    init = p.shaped(func.weights[p.name], func.out_len[p.name])
+                elif p.nested:
+                    init = []
+                    for row in v:
+                        init.append([])
+                        for _ in row:
+                            init[-1].append(0.0 if tag == "G" else accum_bias(j))
+                            j += 1
                 elif p.is_array:
                     init = []
                     for _ in v:
@@ -799,21 +1113,21 @@ class Plan:
             L.append(f'      std::printf("{tag} {P.pid}"); e2e_num(e2e_r);')
             for i, (p, v) in enumerate(zip(func.params, P.pt)):
                 if p.active and not p.output:
-                    L += ["      " + s for s in self._put_all(p, f"e2e_d{i}", len(v) if p.is_array else 0)]
+                    L += ["      " + s for s in self._put_all(p, f"e2e_d{i}", p.elems(v))]
             if tag == "G":
                 for i, (p, v) in enumerate(zip(func.params, P.pt)):
                     if p.output:
-                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_len[p.name])]
+                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_elems(p))]
                 for i, (p, v) in enumerate(zip(func.params, P.pt)):
                     if p.is_array and not p.output:
-                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", len(v))]
+                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", p.elems(v))]
             L.append('      std::printf("\\n");')
             L.append("    }")
         # finite-difference stencils
         for i, e, h, ids, vals in P.stencils:
             p = func.params[i]
-            var = f"e2e_p{i}" if e is None else f"e2e_p{i}[{e}]"
-            orig = P.pt[i] if e is None else P.pt[i][e]
+            var = p.cxx_at(f"e2e_p{i}", e)
+            orig = p.at(P.pt[i], e)
             for eid, q in zip(ids, vals):
                 L.append(
                     f"    {var} = {scalar_literal(p.base, q)}; "
@@ -835,6 +1149,17 @@ class Plan:
         L.append("static void e2e_num(double v) {")
         L.append('  if (std::isfinite(v)) std::printf(" %.17g", v); else std::printf(" nan");')
         L.append("}")
+        seen = set()
+        for func, _, _, _ in self.tested:
+            for p in func.params:
+                if p.elem == "struct" and p.elem_type not in seen:
+                    seen.add(p.elem_type)
+                    k = p.nfields
+                    L.append(
+                        f"static_assert(sizeof({p.elem_type}) == {k} * sizeof({p.base}), "
+                        f'"e2e: struct {p.elem_type} must be exactly its {k} {p.base} fields '
+                        f'(no padding): the harness reaches its fields in memory order");'
+                    )
         L.append("int main() {")
         for P in self.points:
             L += self._point_block(P)
@@ -885,14 +1210,14 @@ class Plan:
             labels = []
             for i, p in enumerate(func.params):
                 if p.active and not p.output:
-                    labels += [(i, e) for e in range(len(pt[i]))] if p.is_array else [(i, None)]
+                    labels += [(i, e) for e in p.elems(pt[i])]
             where = f"{func.name}({', '.join(fmt_arg(v) for v in pt)})"
             phi0 = recs[("P", P.pid)][0]
             base = recs[("B", P.pid)]
             row = recs[("G", P.pid)]
             acc = recs[("A", P.pid)]
-            n_out = sum(func.out_len.values())
-            n_in_arr = sum(len(v) for p, v in zip(func.params, pt) if p.is_array and not p.output)
+            n_out = sum(len(func.out_elems(p)) for p in func.outputs)
+            n_in_arr = sum(len(p.elems(v)) for p, v in zip(func.params, pt) if p.is_array and not p.output)
             if len(row) != 1 + len(labels) + n_out + n_in_arr or len(acc) != 1 + len(labels):
                 problems.append(f"{where}: driver printed the wrong number of results")
                 continue
@@ -910,23 +1235,24 @@ class Plan:
             # f_grad performs f's writes
             k = 0
             for p in func.outputs:
-                for e in range(func.out_len[p.name]):
+                for e in func.out_elems(p):
                     a, b = outs_f[k], outs_g[k]
                     if (a is None) != (b is None) or (
                         a is not None and abs(a - b) > vtol * max(1.0, abs(a))
                     ):
                         problems.append(
-                            f"{where}: after f_grad {p.name}[{e}] = {fmt(b)} but f writes {fmt(a)}"
+                            f"{where}: after f_grad {p.label(e)} = {fmt(b)} but f writes {fmt(a)}"
                         )
                     k += 1
             # f_grad leaves the inputs alone
             k = 0
             for i, p in enumerate(func.params):
                 if p.is_array and not p.output:
-                    for e, want in enumerate(pt[i]):
+                    for e in p.elems(pt[i]):
+                        want = p.at(pt[i], e)
                         if ins_g[k] != float(want):
                             problems.append(
-                                f"{where}: f_grad changed input {p.name}[{e}]: {fmt(want)} -> "
+                                f"{where}: f_grad changed input {p.label(e)}: {fmt(want)} -> "
                                 f"{fmt(ins_g[k])}"
                             )
                         k += 1
@@ -956,7 +1282,7 @@ class Plan:
             env = formula_env(func, pt)
             if "value_formula" in spec:
                 v = eval(spec["value_formula"], env)
-                if abs(v - f0) > 1e-9 * max(1.0, abs(v)):
+                if abs(v - f0) > (1e-5 if fl else 1e-9) * max(1.0, abs(v)):
                     problems.append(f"{where}: f = {fmt(f0)}, hand formula gives {fmt(v)}")
             grouped = []  # per active input: (param, [(label, partial)])
             for i, p in enumerate(func.params):
@@ -969,7 +1295,11 @@ class Plan:
                 else:
                     for (p, parts), form in zip(grouped, forms):
                         v = eval(form, env)
-                        wants = v if isinstance(v, (list, tuple)) else [v]
+                        wants = p.flatten(v, pt[func.params.index(p)])
+                        if wants is None:
+                            problems.append(f"{where}: formula '{form}' does not give a list of lists "
+                                            f"shaped like {p.name}")
+                            continue
                         if len(wants) != len(parts):
                             problems.append(f"{where}: formula '{form}' gives {len(wants)} values "
                                             f"for {len(parts)} partials")
@@ -990,7 +1320,10 @@ class Plan:
                     problems.append(f"{where}: f = {fmt(f0)}, expected {ex['value']}")
                 if "grad" in ex:
                     for (p, parts), want in zip(grouped, ex["grad"]):
-                        wants = want if isinstance(want, list) else [want]
+                        wants = p.flatten(want, pt[func.params.index(p)])
+                        if wants is None:
+                            problems.append(f"{where}: expected grad {want} is not shaped like {p.name}")
+                            continue
                         for w, (e, g) in zip(wants, parts):
                             if abs(w - g) > tol:
                                 problems.append(f"{where}: d/d{p.label(e)} = {fmt(g)}, expected {w}")
@@ -1012,16 +1345,17 @@ def formula_env(func, pt):
     env["len"] = len
     for p, v in zip(func.params, pt):
         env[p.name] = v
-    for name, w in getattr(func, "weights", {}).items():
-        env["w_" + name] = w
+    for p in func.outputs:
+        if p.name in getattr(func, "weights", {}):
+            env["w_" + p.name] = p.shaped(func.weights[p.name], func.out_len[p.name])
     return env
 
 
 def fmt_arg(v):
     if isinstance(v, list):
         if len(v) > 8:
-            return "[" + ", ".join(fmt(x) for x in v[:8]) + f", ... ({len(v)})]"
-        return "[" + ", ".join(fmt(x) for x in v) + "]"
+            return "[" + ", ".join(fmt_arg(x) for x in v[:8]) + f", ... ({len(v)})]"
+        return "[" + ", ".join(fmt_arg(x) for x in v) + "]"
     return fmt(v)
 
 

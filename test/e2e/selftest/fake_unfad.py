@@ -10,9 +10,10 @@ usual markers, and implements the command's modes: stdout (default), -i and
   FAKE_NOWRITE=1  f_grad of a void function does not perform f's writes
   FAKE_ASSIGN=1   f_grad assigns the adjoints (=) instead of adding into them (+=)
 
-Array parameters (pointers, C arrays, std::vector, std::array) and outputs
-(the spec's "outputs") are handled too: f_grad computes the vector-Jacobian
-product by finite differences. The length of a pointer parameter is a literal
+Array parameters (pointers, C arrays, std::vector, std::array; of numbers,
+of structs of floating fields, of rows) and outputs (the spec's "outputs") are
+handled too: f_grad computes the vector-Jacobian product by finite
+differences, with the adjoint parameters the harness passes (adjoint_decl). The length of a pointer parameter is a literal
 when every point of the spec has the same length, else an integer parameter
 (or a product of two) that equals it at every point.
 """
@@ -57,10 +58,38 @@ def length_expr(f, p, specs):
     raise SystemExit(f"fake_unfad: cannot tell the length of {p.name}")
 
 
-def adjoint_type(p):
+def adjoint_decl(p):
+    """The declaration of p's adjoint parameter in f_grad."""
+    if p.kind == "scalar":
+        return f"{p.base}* d_{p.name}"
     if p.kind == "vector" or p.kind == "array":
-        return f"{p.decl_type}&"
-    return f"{p.base}*"
+        return f"{p.decl_type}& d_{p.name}"
+    if p.row_kind == "carray":  # const double A[R][C], (&A)[R][C], (*A)[C]
+        return f"{p.base} (*d_{p.name})[{p.cols_text}]"
+    return f"{p.elem_type}* d_{p.name}"  # numbers or structs
+
+
+def scalar_loops(f, p, specs):
+    """Loop headers over every scalar of array parameter p (indices j_, and f_
+    for a struct field or k_ for a row element) and elem(var, const): the
+    scalar at those indices in var (a copy of p, its adjoint, ...)."""
+    L = length_expr(f, p, specs)
+    heads = [f"for (int j_ = 0; j_ < {L}; ++j_)"]
+    if p.elem == "struct":
+        heads.append(f"for (int f_ = 0; f_ < {p.nfields}; ++f_)")
+
+        def elem(v, const=False):
+            return f"reinterpret_cast<{'const ' if const else ''}{p.base}*>(&{v}[j_])[f_]"
+    elif p.elem == "row":
+        cols = f"static_cast<int>({p.name}[j_].size())" if p.row_kind == "vector" else p.cols_text
+        heads.append(f"for (int k_ = 0; k_ < {cols}; ++k_)")
+
+        def elem(v, const=False):
+            return f"{v}[j_][k_]"
+    else:
+        def elem(v, const=False):
+            return f"{v}[j_]"
+    return L, heads, elem
 
 
 def grad_body(f, specs):
@@ -72,20 +101,35 @@ def grad_body(f, specs):
 
     body = []
     for p in f.active:
-        L = length_expr(f, p, specs) if p.is_array else "1"
-        elem = f"{p.name}[j_]" if p.is_array else p.name
         copy = f"c_{p.name}"
         if p.kind == "scalar":
-            decl, arg, cel = f"{p.base} {copy} = {p.name};", copy, copy
-        elif p.kind in ("ptr", "carray"):
-            decl = f"std::vector<{p.base}> {copy}({p.name}, {p.name} + {L});"
-            arg, cel = f"{copy}.data()", f"{copy}[j_]"
-        elif p.kind == "carray_ref":
-            decl = (f"{p.base} {copy}[sizeof({p.name}) / sizeof({p.name}[0])]; "
-                    f"for (int k_ = 0; k_ < {L}; ++k_) {copy}[k_] = {p.name}[k_];")
-            arg, cel = copy, f"{copy}[j_]"
+            L, heads, elem_of = "1", ["for (int j_ = 0; j_ < 1; ++j_)"], None
+            elem, cel, target = p.name, copy, f"*d_{p.name}"
         else:
-            decl, arg, cel = f"{p.decl_type} {copy} = {p.name};", copy, f"{copy}[j_]"
+            L, heads, elem_of = scalar_loops(f, p, specs)
+            elem, cel, target = elem_of(p.name, True), elem_of(copy), elem_of(f"d_{p.name}")
+        if p.kind == "scalar":
+            decl, arg = f"{p.base} {copy} = {p.name};", copy
+        elif p.kind in ("ptr", "carray") and p.row_kind == "carray":
+            C = p.cols_text
+            decl = (f"std::vector<{p.base}> cb_{p.name}(&{p.name}[0][0], &{p.name}[0][0] + ({L}) * {C}); "
+                    f"{p.base} (*{copy})[{C}] = reinterpret_cast<{p.base} (*)[{C}]>(cb_{p.name}.data());")
+            arg = copy
+        elif p.kind in ("ptr", "carray"):
+            decl = f"std::vector<{p.elem_type}> {copy}({p.name}, {p.name} + {L});"
+            arg = f"{copy}.data()"
+        elif p.kind == "carray_ref" and p.row_kind == "carray":
+            C = p.cols_text
+            decl = (f"{p.base} {copy}[sizeof({p.name}) / sizeof({p.name}[0])][{C}]; "
+                    f"for (int k_ = 0; k_ < {L}; ++k_) for (int m_ = 0; m_ < {C}; ++m_) "
+                    f"{copy}[k_][m_] = {p.name}[k_][m_];")
+            arg = copy
+        elif p.kind == "carray_ref":
+            decl = (f"{p.elem_type} {copy}[sizeof({p.name}) / sizeof({p.name}[0])]; "
+                    f"for (int k_ = 0; k_ < {L}; ++k_) {copy}[k_] = {p.name}[k_];")
+            arg = copy
+        else:
+            decl, arg = f"{p.decl_type} {copy} = {p.name};", copy
         args = dict(call_args)
         args[p.name] = arg
         outs = []
@@ -93,10 +137,10 @@ def grad_body(f, specs):
             n = f.out_len[q.name]
             o = f"o_{q.name}"
             if q.kind in ("ptr", "carray"):
-                outs.append(f"std::vector<{q.base}> {o}({n});")
+                outs.append(f"std::vector<{q.elem_type}> {o}({n});")
                 args[q.name] = f"{o}.data()"
             elif q.kind == "carray_ref":
-                outs.append(f"{q.base} {o}[{n}] = {{}};")
+                outs.append(f"{q.elem_type} {o}[{n}] = {{}};")
                 args[q.name] = o
             elif q.kind == "vector":
                 outs.append(f"{q.decl_type} {o}({n});")
@@ -104,35 +148,43 @@ def grad_body(f, specs):
             else:
                 outs.append(f"{q.decl_type} {o}{{}};")
                 args[q.name] = o
-        b = [f"  for (int j_ = 0; j_ < {L}; ++j_) {{", f"    {decl}"]
+        b = ["  " * (k + 1) + h + " {" for k, h in enumerate(heads)]
+        ind = "  " * (len(heads) + 1)
+        b.append(f"{ind}{decl}")
         if p.base == "float":  # a power of two, so that x + s*h is exact in float
-            b.append(f"    const double h_ = std::exp2(std::round(std::log2(0.03125 * "
+            b.append(f"{ind}const double h_ = std::exp2(std::round(std::log2(0.03125 * "
                      f"std::fmax(1.0, std::fabs(static_cast<double>({elem}))))));")
         else:
-            b.append(f"    const double h_ = 1e-3 * (1.0 + std::fabs(static_cast<double>({elem})));")
-        b.append("    double ph_[9] = {};")
-        b.append("    for (int s_ = -4; s_ <= 4; ++s_) {")
-        b.append(f"      {cel} = static_cast<{p.base}>({elem} + s_ * h_);")
-        b += ["      " + o for o in outs]
+            b.append(f"{ind}const double h_ = 1e-3 * (1.0 + std::fabs(static_cast<double>({elem})));")
+        b.append(f"{ind}double ph_[9] = {{}};")
+        b.append(f"{ind}for (int s_ = -4; s_ <= 4; ++s_) {{")
+        b.append(f"{ind}  {cel} = static_cast<{p.base}>({elem} + s_ * h_);")
+        b += [f"{ind}  " + o for o in outs]
         if f.ret == "void":
-            b.append(f"      {call(args)};")
-            b.append("      double v_ = 0;")
+            b.append(f"{ind}  {call(args)};")
+            b.append(f"{ind}  double v_ = 0;")
         else:
-            b.append(f"      double v_ = static_cast<double>({call(args)});")
+            b.append(f"{ind}  double v_ = static_cast<double>({call(args)});")
         for q in f.outputs:
-            b.append(f"      for (int k_ = 0; k_ < {f.out_len[q.name]}; ++k_) "
-                     f"v_ += static_cast<double>(d_{q.name}[k_]) * static_cast<double>(o_{q.name}[k_]);")
-        b.append("      ph_[s_ + 4] = v_;")
-        b.append("    }")
-        b.append(f"    {cel} = {elem};")
+            n = f.out_len[q.name]
+            if q.elem == "struct":
+                T = f"const {q.base}*"
+                b.append(f"{ind}  for (int k_ = 0; k_ < {n}; ++k_) for (int m_ = 0; m_ < {q.nfields}; ++m_) "
+                         f"v_ += static_cast<double>(reinterpret_cast<{T}>(&d_{q.name}[k_])[m_]) * "
+                         f"static_cast<double>(reinterpret_cast<{T}>(&o_{q.name}[k_])[m_]);")
+            else:
+                b.append(f"{ind}  for (int k_ = 0; k_ < {n}; ++k_) "
+                         f"v_ += static_cast<double>(d_{q.name}[k_]) * static_cast<double>(o_{q.name}[k_]);")
+        b.append(f"{ind}  ph_[s_ + 4] = v_;")
+        b.append(f"{ind}}}")
+        b.append(f"{ind}{cel} = {elem};")
         d = ("(672.0 * (ph_[5] - ph_[3]) - 168.0 * (ph_[6] - ph_[2]) + "
              "32.0 * (ph_[7] - ph_[1]) - 3.0 * (ph_[8] - ph_[0])) / (840.0 * h_)")
         if os.environ.get("FAKE_WRONG") and p is f.active[-1]:
             d = "1.0001 * " + d
-        target = f"d_{p.name}[j_]" if p.is_array else f"*d_{p.name}"
         op = "=" if os.environ.get("FAKE_ASSIGN") else "+="
-        b.append(f"    {target} {op} static_cast<{p.base}>({d});")
-        b.append("  }")
+        b.append(f"{ind}{target} {op} static_cast<{p.base}>({d});")
+        b += ["  " * (k + 1) + "}" for k in reversed(range(len(heads)))]
         body += b
     if f.ret == "void":
         if not os.environ.get("FAKE_NOWRITE"):
@@ -162,7 +214,7 @@ def rewrite(src, path):
             depth += {"{": 1, "}": -1}.get(code[i], 0)
             i += 1
         params = ", ".join(q.text for q in f.params)
-        adj = ", ".join(f"{adjoint_type(q)} d_{q.name}" for q in f.adjoint_params)
+        adj = ", ".join(adjoint_decl(q) for q in f.adjoint_params)
         body = grad_body(f, specs)
         block = (f"\n// unfad:begin {name}_grad\n{f.ret} {name}_grad({params}, {adj}) {{\n"
                  + "\n".join(body) + f"\n}}\n// unfad:end {name}_grad\n")

@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Tests the e2e harness with a fake unfad (fake_unfad.py): it must pass a
 correct gradient, and catch a wrong partial derivative and a non-idempotent
-rewrite. Guards against a harness that silently passes everything."""
+rewrite. Guards against a harness that silently passes everything.
+
+Arrays of structs and arrays of arrays are covered by the cases
+arrays_of_structs.cpp and arrays_of_arrays.cpp (run here with the fake, so they
+test the harness and their own hand-derived formulas before unfad handles
+them) and by nested_kinds.cpp beside this file (the remaining declaration
+forms); check_parsing() tests how the harness reads such parameters and how it
+rejects bad specs."""
 import os
 import subprocess
 import sys
@@ -14,6 +21,118 @@ CASES = [os.path.join(E2E, "cases", c) for c in ("chad_fig1.cpp", "wrt.cpp")]
 # array parameters (pointer + size, std::vector, std::array, C arrays) and outputs
 ARRAY_CASES = [os.path.join(E2E, "cases", c)
                for c in ("vector_valued.cpp", "std_array_params.cpp", "c_array_params.cpp")]
+# arrays of structs / of arrays (as inputs, outputs of structs, float variants)
+NESTED_KIND_CASE = os.path.join(HERE, "nested_kinds.cpp")
+NESTED_CASES = [os.path.join(E2E, "cases", c)
+                for c in ("arrays_of_structs.cpp", "arrays_of_arrays.cpp")] + [NESTED_KIND_CASE]
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, E2E)
+sys.path.insert(0, HERE)
+import run_e2e as R  # noqa: E402
+import fake_unfad  # noqa: E402
+
+
+# (declaration, kind, elem, base, row_kind, size, cols, adjoint parameter of f_grad)
+PARAM_FORMS = [
+    ("const std::vector<Vec3>& p", "vector", "struct", "double", None, None, None, "std::vector<Vec3>& d_p"),
+    ("const Vec3* p", "ptr", "struct", "double", None, None, None, "Vec3* d_p"),
+    ("const Vec3 p[]", "carray", "struct", "double", None, None, None, "Vec3* d_p"),
+    ("const Vec3 p[4]", "carray", "struct", "double", None, 4, None, "Vec3* d_p"),
+    ("const Vec3 (&p)[2]", "carray_ref", "struct", "double", None, 2, None, "Vec3* d_p"),
+    ("const std::array<Vec3, 3>& p", "array", "struct", "double", None, 3, None, "std::array<Vec3, 3>& d_p"),
+    ("std::vector<Vec3>& out", "vector", "struct", "double", None, None, None, "std::vector<Vec3>& d_out"),
+    ("Vec3* out", "ptr", "struct", "double", None, None, None, "Vec3* d_out"),
+    ("const geo::F2 x[]", "carray", "struct", "float", None, None, None, "geo::F2* d_x"),
+    ("const std::vector<std::vector<double>>& A", "vector", "row", "double", "vector", None, None,
+     "std::vector<std::vector<double>>& d_A"),
+    ("const std::vector< std::vector<float> > &A", "vector", "row", "float", "vector", None, None,
+     "std::vector< std::vector<float> >& d_A"),
+    ("const double A[3][2]", "carray", "row", "double", "carray", 3, 2, "double (*d_A)[2]"),
+    ("const float (&A)[2][3]", "carray_ref", "row", "float", "carray", 2, 3, "float (*d_A)[3]"),
+    ("const double (*A)[4]", "ptr", "row", "double", "carray", None, 4, "double (*d_A)[4]"),
+    ("const std::array<std::array<double, 2>, 3>& M", "array", "row", "double", "array", 3, 2,
+     "std::array<std::array<double, 2>, 3>& d_M"),
+    ("const std::vector<std::array<double, 2>>& C", "vector", "row", "double", "array", None, 2,
+     "std::vector<std::array<double, 2>>& d_C"),
+    # unchanged
+    ("const double* x", "ptr", "scalar", "double", None, None, None, "double* d_x"),
+    ("const double (&x)[3]", "carray_ref", "scalar", "double", None, 3, None, "double* d_x"),
+    ("const std::vector<int>& v", "vector", "scalar", "int", None, None, None, None),
+]
+
+STRUCTS = """
+struct Vec3 { double x, y, z; };
+namespace geo { struct F2 { float u = 0; float v = 0; }; }
+struct Mixed { double a; float b; };
+struct WithMethod { double a; double norm() const; };
+"""
+
+
+def expect_failure(what, fn, text, failures):
+    try:
+        fn()
+    except R.Failure as e:
+        if text not in str(e):
+            failures.append(f"{what}: the error does not say '{text}': {e}")
+        return
+    failures.append(f"{what}: no error")
+
+
+def check_parsing():
+    """The harness's reading of array-of-struct / array-of-array parameters,
+    without compilers."""
+    failures = []
+    structs = R.parse_structs(R.strip_comments(STRUCTS))
+    if structs["Vec3"].fields != ["x", "y", "z"] or structs["Vec3"].ftype != "double":
+        failures.append(f"struct Vec3 read as {structs['Vec3'].fields}")
+    if structs["F2"].fields != ["u", "v"] or structs["F2"].ftype != "float":
+        failures.append(f"struct F2 read as {structs['F2'].fields} of {structs['F2'].ftype}")
+    for decl, kind, elem, base, row_kind, size, cols, adj in PARAM_FORMS:
+        try:
+            p = R.Param(decl, structs)
+        except R.Failure as e:
+            failures.append(f"'{decl}' not parsed: {e}")
+            continue
+        got = (p.kind, p.elem, p.base, p.row_kind, p.size, p.cols)
+        if got != (kind, elem, base, row_kind, size, cols):
+            failures.append(f"'{decl}' parsed as {got}, want {(kind, elem, base, row_kind, size, cols)}")
+        if adj is not None:
+            p.active = True
+            if fake_unfad.adjoint_decl(p) != adj:
+                failures.append(f"'{decl}': adjoint '{fake_unfad.adjoint_decl(p)}', want '{adj}'")
+    expect_failure("a struct of mixed field types",
+                   lambda: R.Param("const Mixed* m", structs), "must all be double or all float", failures)
+    expect_failure("a struct with a member function",
+                   lambda: R.Param("const WithMethod* m", structs), "not a plain field", failures)
+    src = STRUCTS + """
+UNFAD_GRADIENT double f(const std::vector<Vec3>& p, const Unknown* u, int n) { return 0; }
+UNFAD_GRADIENT void g(const std::vector<std::vector<double>>& A, std::vector<std::vector<double>>& B) {}
+"""
+    funcs = R.parse_functions(src)
+    f = funcs["f"]
+    expect_failure("an element with too few fields",
+                   lambda: R.normalize_point(f, [[[1, 2, 3], [4, 5]], [1], 1]),
+                   "element 1 gives 2 values but struct Vec3 has 3 fields", failures)
+    expect_failure("a number for a struct",
+                   lambda: R.normalize_point(f, [[[1, 2, 3], 4], [1], 1]), "must be a list", failures)
+    expect_failure("a list of lists for an unknown element type",
+                   lambda: R.normalize_point(f, [[[1, 2, 3]], [[1, 2]], 1]),
+                   "not a struct the harness could read", failures)
+    pt = R.normalize_point(f, [[[1, 2, 3], [4, 5, 6.5]], [7], 1])
+    if pt != [[[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]], [7], 1]:
+        failures.append(f"point normalised to {pt}")
+    p = f.params[0]
+    if p.elems(pt[0])[:4] != [(0, 0), (0, 1), (0, 2), (1, 0)] or p.label((1, 2)) != "p[1].z":
+        failures.append(f"elements of p: {p.elems(pt[0])}, label {p.label((1, 2))}")
+    if p.flatten([[1, 2, 3], [4, 5, 6]], pt[0]) != [1, 2, 3, 4, 5, 6] or p.flatten([1, 2], pt[0]) is not None:
+        failures.append("flattening of a list of lists")
+    expect_failure("an array of arrays as an output",
+                   lambda: funcs["g"].set_outputs({"B": 2}), "can only be inputs", failures)
+    plan = R.Plan([(funcs["f"], {"points": [[[[1, 2, 3]], [1], 1]]})])
+    if "static_assert(sizeof(Vec3) == 3 * sizeof(double)" not in plan.driver("x.cpp"):
+        failures.append("the driver does not check that Vec3 has no padding")
+    return failures
 
 
 def harness(env_extra, extra_args, cases=CASES):
@@ -26,7 +145,7 @@ def harness(env_extra, extra_args, cases=CASES):
 
 def main():
     args = sys.argv[1:]  # passed through to the harness (--include, --cxx, --clangxx)
-    failures = []
+    failures = check_parsing()
     rc, out = harness({}, args)
     if rc != 0:
         failures.append("a correct (finite-difference) gradient was rejected:\n" + out)
@@ -48,6 +167,20 @@ def main():
     rc, out = harness({"FAKE_ASSIGN": "1"}, args, ARRAY_CASES[1:2])
     if rc == 0 or "must add into the adjoints" not in out:
         failures.append("an f_grad that assigns the adjoints was not caught:\n" + out)
+    rc, out = harness({}, args, NESTED_CASES)
+    if rc != 0:
+        failures.append("a correct gradient w.r.t. arrays of structs / arrays was rejected:\n" + out)
+    rc, out = harness({"FAKE_WRONG": "1"}, args, NESTED_CASES)
+    if (rc == 0 or out.count("FAIL ") != len(NESTED_CASES) or "finite differences give" not in out
+            or "hand formula" not in out or "d/dp[0].x = " not in out or "d/dA[0][1] = " not in out):
+        failures.append("a wrong partial derivative w.r.t. a struct field or A[i][j] was not caught:\n" + out)
+    rc, out = harness({"FAKE_NOWRITE": "1"}, args, [NESTED_KIND_CASE])
+    if rc == 0 or "after f_grad out[0].a =" not in out or "after f_grad out[1].r =" not in out:
+        failures.append("an f_grad that does not write an output array of structs was not caught:\n" + out)
+    rc, out = harness({"FAKE_ASSIGN": "1"}, args, [NESTED_KIND_CASE])
+    if (rc == 0 or "must add into the adjoints" not in out or "d_x[2].b started at" not in out
+            or "d_A[1][2] started at" not in out):
+        failures.append("an f_grad that assigns adjoints of structs / rows was not caught:\n" + out)
     for f in failures:
         print("FAIL:", f)
     if not failures:
