@@ -62,6 +62,27 @@ Expr addCt(const Expr &a, const Expr &b) {
   return makeTuple(a->type, std::move(es));
 }
 
+// Adjoint arrays hold elements of the primal's type (an array of structs
+// has an array of structs as its adjoint); a struct with passive fields has
+// a plain tuple as its cotangent. These convert between the two: passive
+// leaves are 0 in an adjoint element and the unit in a cotangent.
+Expr asElement(const Expr &ct, const TypeP &t) {
+  if (sameType(ct->type, t)) return ct;
+  if (!t->isStruct()) return Const::zero(t);
+  std::vector<Expr> es;
+  for (int k = 0; k < int(t->elems.size()); ++k) es.push_back(asElement(Proj::make(ct, k), t->elems[size_t(k)]));
+  return ir::Tuple::makeStruct(t, std::move(es));
+}
+
+Expr asCotangent(const Expr &e) {
+  TypeP ct = cotangentType(e->type);
+  if (sameType(ct, e->type)) return e;
+  if (!e->type->isStruct()) return ir::Tuple::make({});
+  std::vector<Expr> es;
+  for (int k = 0; k < int(e->type->elems.size()); ++k) es.push_back(asCotangent(Proj::make(e, k)));
+  return makeTuple(ct, std::move(es));
+}
+
 bool needsPullback(const Function &g);
 
 struct Slot {
@@ -268,6 +289,11 @@ private:
     }
     if (in.kind == Instr::Kind::Tuple) stack.resize(stack.size() - in.arity);
     stack.push_back({vals.back(), in.hint});
+    // A row a[i] of an array of arrays: its cotangent buffer is d_a[i].
+    if (in.kind == Instr::Kind::Index && in.type->isArray())
+      if (auto v = vals.back()->as<Var>())
+        if (Expr buf = bufferOf(stack[stack.size() - 3].value))
+          buffers_[v->name] = Index::make(buf, stack[stack.size() - 2].value);
     // A local array (new or build) gets its cotangent buffer next to it.
     if (in.kind == Instr::Kind::New || in.kind == Instr::Kind::Build)
       if (auto v = vals.back()->as<Var>()) {
@@ -436,19 +462,25 @@ private:
     case Instr::Kind::Index: { // J^T a[i]: d_a[i] += y_result, in place
       Expr z = vs.back();
       vs.pop_back();
+      // (a row a[i] of an array of arrays has d_a[i] as its buffer: its
+      // reads accumulate there directly, see forwardStep)
+      if (in.type->isArray()) break;
       if (Expr buf = isActive(in.type) ? bufferOf(before[N - 2].value) : nullptr)
-        bind(inner, "_", Store::make(buf, before[N - 1].value, z, Store::Mode::Add));
+        bind(inner, "_", Store::make(buf, before[N - 1].value, asElement(z, in.type), Store::Mode::Add));
       break;
     }
     case Instr::Kind::Store: {
       // J^T a[i] = v: y_v += d_a[i]; d_a[i] = 0 (the old a[i] is gone).
       // J^T a[i] += v: y_v += d_a[i].
+      // (with a field path p: d_a[i].p instead of d_a[i])
       vs.pop_back();
       Expr arr = before[N - 3].value, idx = before[N - 2].value;
       if (Expr buf = isActive(arr->type) ? bufferOf(arr) : nullptr) {
-        Expr d = bind(inner, "d_" + (arr->is<Var>() ? arr->as<Var>()->name : std::string("a")) + "_i", Index::make(buf, idx));
-        if (!in.addStore) bind(inner, "_", Store::make(buf, idx, Const::zero(d->type), Store::Mode::Set));
-        vs[N - 1] = addCt(vs[N - 1], d);
+        Expr elem = Index::make(buf, idx);
+        for (int k : in.path) elem = Proj::make(elem, k);
+        Expr d = bind(inner, "d_" + (arr->is<Var>() ? arr->as<Var>()->name : std::string("a")) + "_i", elem);
+        if (!in.addStore) bind(inner, "_", Store::make(buf, idx, Const::zero(d->type), Store::Mode::Set, in.path));
+        vs[N - 1] = addCt(vs[N - 1], asCotangent(d));
       }
       if (overwritten) bind(inner, "_", Store::make(arr, idx, overwritten, Store::Mode::Set));
       break;

@@ -162,8 +162,15 @@ const ReturnStmt *findReturn(const Stmt *s) {
   return nullptr;
 }
 
-// An array-like C++ type: pointer to a scalar, C array of scalars,
-// std::vector or std::array of scalars (possibly behind a reference).
+static bool isTrivialStructAssign(const CXXOperatorCallExpr *oc) {
+  if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return false;
+  const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
+  return m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial();
+}
+
+// An array-like C++ type: pointer, C array, std::vector or std::array
+// (possibly behind a reference) of scalars, of structs of scalars, or of
+// arrays of scalars (`double A[3][3]`, `std::vector<std::vector<double>>`).
 struct ArrayInfo {
   enum Kind { Pointer, CArray, Vector, StdArray } kind = Pointer;
   QualType elem;
@@ -233,6 +240,10 @@ private:
   ir::TypeP result_;
   std::vector<const LoopCtx *> loops_;
   std::map<std::string, std::string> arrNames_;
+  // Local arrays of arrays of constant shape (`double M[3][3]`,
+  // `std::array<std::array<double, 3>, 3>`) are flat arrays, row-major:
+  // M[i][j] is element i * stride + j. Their stride, per declaration.
+  std::map<const VarDecl *, int64_t> flatStride_;
   // where array reads, stores and calls come from (for the array checks)
   std::map<const ir::Node *, SourceLocation> locs_;
 
@@ -299,7 +310,7 @@ private:
   // Recognises array-like types (see ArrayInfo). With a valid `loc`, the
   // unsupported variants (pointers to pointers, multi-dimensional arrays,
   // arrays of structs, ...) are errors; without one they are just `false`.
-  bool arrayInfo(QualType t, ArrayInfo &out, SourceLocation loc) {
+  bool arrayInfo(QualType t, ArrayInfo &out, SourceLocation loc, int depth = 0) {
     t = t.getNonReferenceType();
     QualType ct = t.getCanonicalType();
     auto scalarElem = [&](QualType e, const char *what) -> bool {
@@ -308,8 +319,23 @@ private:
       bool ok = bt && !ce.isVolatileQualified() &&
                 (bt->getKind() == BuiltinType::Double || bt->getKind() == BuiltinType::Float ||
                  bt->getKind() == BuiltinType::Bool || bt->isInteger());
+      ArrayInfo inner;
+      // structs (checked field by field where the type is used)
+      if (!ok && !ce.isVolatileQualified() && ce->isStructureOrClassType() && !arrayInfo(e, inner, SourceLocation(), depth + 1))
+        ok = true;
+      // arrays of arrays of scalars (one level)
+      if (!ok && depth == 0 && arrayInfo(e, inner, SourceLocation(), depth + 1)) {
+        QualType ie = inner.elem.getCanonicalType();
+        const auto *ib = ie->getAs<BuiltinType>();
+        ok = ib && (ib->isFloatingPoint() || ib->isInteger()) && inner.kind != ArrayInfo::Pointer;
+        if (!ok && loc.isValid())
+          fail(loc, std::string(what) + " '" + typeStr(e) +
+                        "' are not supported (arrays of arrays must hold scalars; pointers to pointers are not supported)");
+      }
       if (!ok) {
-        if (loc.isValid()) fail(loc, std::string(what) + " '" + typeStr(e) + "' are not supported yet (only arrays of scalars)");
+        if (loc.isValid())
+          fail(loc, std::string(what) + " '" + typeStr(e) +
+                        "' are not supported (elements are scalars, structs of scalars, or arrays of scalars)");
         return false;
       }
       out.elem = e.getUnqualifiedType();
@@ -319,12 +345,12 @@ private:
       QualType pe = pt->getPointeeType();
       if (pe->isFunctionType()) return false;
       out.kind = ArrayInfo::Pointer;
-      if (pe->isArrayType()) {
-        if (loc.isValid()) fail(loc, "multi-dimensional arrays are not supported yet (use a flat array and 'a[i * n + j]')");
-        return false;
-      }
       if (pe.getCanonicalType()->isPointerType()) {
         if (loc.isValid()) fail(loc, "pointers to pointers are not supported ('" + typeStr(t) + "')");
+        return false;
+      }
+      if (pe->isArrayType() && !isa<ConstantArrayType>(ctx_.getAsArrayType(pe.getCanonicalType()))) {
+        if (loc.isValid()) fail(loc, "variable-length arrays are not supported ('" + typeStr(t) + "')");
         return false;
       }
       return scalarElem(pe, "pointers to");
@@ -334,10 +360,6 @@ private:
       if (const auto *cat = dyn_cast<ConstantArrayType>(at)) out.size = int64_t(cat->getSize().getZExtValue());
       else if (!isa<IncompleteArrayType>(at)) {
         if (loc.isValid()) fail(loc, "variable-length arrays are not supported ('" + typeStr(t) + "')");
-        return false;
-      }
-      if (at->getElementType()->isArrayType()) {
-        if (loc.isValid()) fail(loc, "multi-dimensional arrays are not supported yet (use a flat array and 'a[i * n + j]')");
         return false;
       }
       return scalarElem(at->getElementType(), "arrays of");
@@ -365,7 +387,10 @@ private:
     return false;
   }
 
-  ir::TypeP arrayType(const ArrayInfo &ai, SourceLocation loc) { return ir::Type::array(typeOf(ai.elem, loc)); }
+  ir::TypeP arrayType(const ArrayInfo &ai, SourceLocation loc) {
+    if (ArrayInfo inner; arrayInfo(ai.elem, inner, SourceLocation(), 1)) return ir::Type::array(arrayType(inner, loc));
+    return ir::Type::array(typeOf(ai.elem, loc));
+  }
 
   // Type of a parameter: by value, or a const reference to a scalar/struct,
   // or an array (pointer, C array, reference to std::vector/std::array).
@@ -498,6 +523,22 @@ private:
     diags_.Report(loc, diagID_) << en.root << what;
   }
 
+  // A local `const T& r = init;` that is read as a copy of what it refers
+  // to (or as the array it names): const, and bound to a temporary, to an
+  // array, or to a const object (an element of a const array, a const
+  // parameter): nothing in the function can change it while r lives.
+  bool constReferenceLocal(const VarDecl *vd) {
+    QualType pt = vd->getType().getNonReferenceType();
+    const Expr *init = vd->getInit();
+    if (!vd->getType()->isLValueReferenceType() || !pt.isConstQualified() || !init) return false;
+    if (ArrayInfo ai; arrayInfo(pt, ai, SourceLocation())) return true;
+    const Expr *x = init->IgnoreParens();
+    if (const auto *c = dyn_cast<ExprWithCleanups>(x)) x = c->getSubExpr()->IgnoreParens();
+    if (isa<MaterializeTemporaryExpr>(x)) return true;
+    if (const auto *c = dyn_cast<ImplicitCastExpr>(x); c && c->getCastKind() == CK_NoOp) x = c->getSubExpr()->IgnoreParens();
+    return x->isLValue() && x->getType().isConstQualified();
+  }
+
   // ------------------------------------------------------ expressions --
   ir::Expr lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
     auto it = env.find(vd);
@@ -527,14 +568,15 @@ private:
   ir::Expr lowerIndexExpr(const Expr *e, Env &env) { return convert(lowerExpr(e, env), ir::Type::i64()); }
   // Recognises an element access (`a[i]`, `*p`, `v.at(i)`, `v.front()`, ...).
   bool elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
+  bool flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start);
   ir::Expr read(const ir::Expr &array, const ir::Expr &index, SourceLocation loc) {
     ir::Expr r = ir::Index::make(array, index);
     locs_[r.get()] = loc;
     return r;
   }
   ir::Expr store(const ir::Expr &array, const ir::Expr &index, const ir::Expr &value, ir::Store::Mode m,
-                 SourceLocation loc) {
-    ir::Expr r = ir::Store::make(array, index, value, m);
+                 SourceLocation loc, std::vector<int> path = {}) {
+    ir::Expr r = ir::Store::make(array, index, value, m, std::move(path));
     locs_[r.get()] = loc;
     return r;
   }
@@ -980,7 +1022,11 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   SourceLocation loc = e->getExprLoc();
   const Expr *x = e->IgnoreParenImpCasts();
   if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreParenImpCasts();
+  if (ir::Expr a, st; flatRow(x, env, a, st))
+    fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
   if (const auto *d = dyn_cast<DeclRefExpr>(x)) {
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && flatStride_.count(vd))
+      fail(loc, "local arrays of arrays can only be indexed ('" + vd->getNameAsString() + "[i][j]'), not used as arrays yet");
     if (const auto *vd = dyn_cast<VarDecl>(d->getDecl())) {
       ir::Expr v = lookupVar(vd, env, loc);
       if (v->type->isArray()) return v;
@@ -992,6 +1038,11 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
     if (mc->getMethodDecl() && mc->getMethodDecl()->getName() == "data" &&
         arrayInfo(mc->getObjectType(), ai, SourceLocation()))
       return lowerArrayRef(mc->getImplicitObjectArgument(), env);
+  }
+  // a row of an array of arrays: A[i] (an alias, not a copy)
+  if (ir::Expr a, i; elementRef(x, env, a, i)) {
+    if (a->type->elem()->isArray()) return read(a, i, loc);
+    fail(loc, "this array element is not an array");
   }
   if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAdditiveOp())
     fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
@@ -1008,9 +1059,38 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   fail(loc, "this array or pointer expression is not supported (only array variables and 'v.data()')");
 }
 
+// `M[i]` where M is a flattened local array of arrays: M's flat buffer and
+// the row's first element, i * stride.
+bool Lowering::flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  const Expr *base = nullptr, *idx = nullptr;
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) base = a->getBase(), idx = a->getIdx();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+    base = oc->getArg(0), idx = oc->getArg(1);
+  if (!base) return false;
+  const auto *d = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  auto it = vd ? flatStride_.find(vd) : flatStride_.end();
+  if (it == flatStride_.end()) return false;
+  array = lookupVar(vd, env, x->getExprLoc());
+  start = ir::Prim::make(ir::Op::Mul, {lowerIndexExpr(idx, env), ir::Const::makeInt(it->second)});
+  return true;
+}
+
 bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index) {
   e = e->IgnoreParens();
   if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) e = c->getSubExpr()->IgnoreParens();
+  { // M[i][j] of a flattened local: M[i * stride + j]
+    const Expr *rowE = nullptr, *idx = nullptr;
+    if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) rowE = a->getBase(), idx = a->getIdx();
+    else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+      rowE = oc->getArg(0), idx = oc->getArg(1);
+    ir::Expr start;
+    if (rowE && flatRow(rowE, env, array, start)) {
+      index = ir::Prim::make(ir::Op::Add, {start, lowerIndexExpr(idx, env)});
+      return true;
+    }
+  }
   if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
     array = lowerArrayRef(a->getBase(), env);
     index = lowerIndexExpr(a->getIdx(), env);
@@ -1053,9 +1133,13 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   ir::Expr a, i;
   if (elementRef(mc, env, a, i)) return read(a, i, loc);
   const Expr *obj = mc->getImplicitObjectArgument();
-  if (n == "size" && mc->getNumArgs() == 0) return arraySize(obj, lowerArrayRef(obj, env), loc);
+  ArrayInfo oi;
+  bool constant = arrayInfo(obj->getType(), oi, SourceLocation()) && oi.size >= 0; // std::array: no need to lower obj
+  if (n == "size" && mc->getNumArgs() == 0)
+    return constant ? ir::Const::makeInt(oi.size) : arraySize(obj, lowerArrayRef(obj, env), loc);
   if (n == "empty" && mc->getNumArgs() == 0)
-    return ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc), ir::Const::makeInt(0)});
+    return constant ? ir::Const::makeBool(oi.size == 0)
+                    : ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc), ir::Const::makeInt(0)});
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
   fail(loc, "'" + n + "' on arrays is not supported yet (local std::vectors must get their size when constructed)");
 }
@@ -1064,33 +1148,54 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff) {
   e = e->IgnoreParens();
   if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
   SourceLocation loc = e->getExprLoc();
-  const Expr *lhs = nullptr;
-  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) lhs = b->getLHS();
+  const Expr *lhs = nullptr, *rhs = nullptr;
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) lhs = b->getLHS(), rhs = b->getRHS();
   else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc))
+    lhs = oc->getArg(0), rhs = oc->getArg(1); // a[i] = Vec3{...}
   else return false;
+  // a[i].f.g: the element, then the field path
+  std::vector<int> path;
+  const Expr *base = lhs->IgnoreParens();
+  while (true) {
+    if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && c->getCastKind() == CK_NoOp) base = c->getSubExpr()->IgnoreParens();
+    const auto *m = dyn_cast<MemberExpr>(base);
+    const auto *f = m && !m->isArrow() ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
+    if (!f) break;
+    path.insert(path.begin(), int(f->getFieldIndex()));
+    base = m->getBase()->IgnoreParens();
+  }
   ir::Expr a, i;
-  if (!elementRef(lhs, env, a, i)) return false;
-  ir::TypeP et = a->type->elem();
+  if (!elementRef(base, env, a, i)) return false;
   SourceLocation at = lhs->getExprLoc();
+  if (!a->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
+  ir::TypeP et = ir::fieldType(a->type->elem(), path);
   using M = ir::Store::Mode;
+  // the current value of the target, for compound assignments
+  auto old = [&] {
+    ir::Expr r = read(a, i, at);
+    for (int k : path) r = ir::Proj::make(r, k);
+    return r;
+  };
   if (const auto *u = dyn_cast<UnaryOperator>(e)) {
     if (et->isBool()) fail(loc, "increment of a bool");
+    if (!et->isScalar()) fail(loc, "increment of a non-arithmetic value");
     ir::Expr one = Lowering::one(et);
-    eff = store(a, i, u->isIncrementOp() ? one : ir::Prim::make(ir::Op::Neg, {one}), M::Add, at);
+    eff = store(a, i, u->isIncrementOp() ? one : ir::Prim::make(ir::Op::Neg, {one}), M::Add, at, path);
     return true;
   }
-  const auto *b = cast<BinaryOperator>(e);
-  ir::Expr r = lowerExpr(b->getRHS(), env);
-  const auto *ca = dyn_cast<CompoundAssignOperator>(b);
+  ir::Expr r = lowerExpr(rhs, env);
+  const auto *ca = dyn_cast<CompoundAssignOperator>(e);
   if (!ca) {
-    eff = store(a, i, convert(r, et), M::Set, at);
+    eff = store(a, i, et->isScalar() ? convert(r, et) : r, M::Set, at, path);
     return true;
   }
+  if (!et->isScalar()) fail(loc, "compound assignment to a non-scalar value");
   ir::TypeP ct = typeOf(ca->getComputationResultType(), loc);
   BinaryOperatorKind op = ca->getOpcode();
   if ((op == BO_AddAssign || op == BO_SubAssign) && ir::sameType(ct, et)) {
     ir::Expr v = convert(r, et);
-    eff = store(a, i, op == BO_AddAssign ? v : ir::Prim::make(ir::Op::Neg, {v}), M::Add, at);
+    eff = store(a, i, op == BO_AddAssign ? v : ir::Prim::make(ir::Op::Neg, {v}), M::Add, at, path);
     return true;
   }
   ir::Op o;
@@ -1103,10 +1208,9 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff) {
     if (!ct->isInt()) fail(loc, "operator '%' on non-integers");
     o = ir::Op::Mod;
     break;
-  default: fail(b->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(op).str() + "' is not supported");
+  default: fail(ca->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(op).str() + "' is not supported");
   }
-  ir::Expr old = read(a, i, at);
-  eff = store(a, i, convert(ir::Prim::make(o, {convert(old, ct), convert(r, ct)}), et), M::Set, at);
+  eff = store(a, i, convert(ir::Prim::make(o, {convert(old(), ct), convert(r, ct)}), et), M::Set, at, path);
   return true;
 }
 
@@ -1126,26 +1230,41 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     }
     fail(loc, "pointers are not supported yet (" + spelled + ")");
   }
-  ir::TypeP et = typeOf(ai.elem, loc);
+  ArrayInfo inner;
+  bool nested = arrayInfo(ai.elem, inner, SourceLocation(), 1);
+  if (nested && (ai.size < 0 || inner.size < 0 || inner.kind == ArrayInfo::Pointer))
+    fail(loc, "local arrays of arrays are only supported with constant sizes (" + spelled +
+                  "; use a flat std::vector and 'a[i * n + j]')");
+  ir::TypeP et = typeOf(nested ? inner.elem : ai.elem, loc);
+  const int64_t total = nested ? ai.size * inner.size : ai.size; // elements (flat)
   const Expr *init = vd->getInit();
   if (init)
     if (const auto *c = dyn_cast<ExprWithCleanups>(init)) init = c->getSubExpr();
-  ir::Expr size = ai.size >= 0 ? ir::Const::makeInt(ai.size) : nullptr;
+  ir::Expr size = total >= 0 ? ir::Const::makeInt(total) : nullptr;
   std::vector<ir::Expr> elems; // initial elements; null: zero
   ir::Expr fill, copyFrom;
-  std::function<void(const InitListExpr *)> flatten = [&](const InitListExpr *il) {
+  // the elements of an initializer list; `rows`: a list of rows (lists or zeros)
+  std::function<void(const InitListExpr *, bool)> flattenList = [&](const InitListExpr *il, bool rows) {
     if (il->getType()->isRecordType()) { // std::array: one member, the C array
       if (il->getNumInits() == 0 || isa<ImplicitValueInitExpr>(il->getInit(0))) return;
       const auto *sub = dyn_cast<InitListExpr>(il->getInit(0)->IgnoreImplicit());
       if (!sub) fail(il->getBeginLoc(), "this initializer of " + spelled + " is not supported yet");
-      return flatten(sub);
+      return flattenList(sub, rows);
     }
     for (unsigned i = 0; i < il->getNumInits(); ++i) {
       const Expr *x = il->getInit(i);
+      if (rows) { // a row: its own list, or zeros
+        size_t before = elems.size();
+        if (const auto *sub = dyn_cast<InitListExpr>(x->IgnoreImplicit())) flattenList(sub, false);
+        else if (!isa<ImplicitValueInitExpr>(x)) fail(x->getBeginLoc(), "this initializer of " + spelled + " is not supported yet");
+        elems.resize(before + size_t(inner.size));
+        continue;
+      }
       if (isa<ImplicitValueInitExpr>(x)) elems.push_back(nullptr);
       else elems.push_back(convert(lowerExpr(x, env), et));
     }
   };
+  auto flatten = [&](const InitListExpr *il) { flattenList(il, nested); };
   if (!init) {
     if (!size) size = ir::Const::makeInt(0);
   } else if (const auto *il = dyn_cast<InitListExpr>(init)) {
@@ -1159,7 +1278,8 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
       if (!size) size = ir::Const::makeInt(0);
     } else if (ce->getConstructor()->isCopyOrMoveConstructor()) {
       copyFrom = lowerArrayRef(args[0], env);
-      if (!ir::sameType(copyFrom->type, ir::Type::array(et))) fail(loc, "copy between arrays of different types");
+      if (nested || !ir::sameType(copyFrom->type, ir::Type::array(et)))
+        fail(loc, nested ? "copies of arrays of arrays are not supported yet" : "copy between arrays of different types");
       if (!size) size = ir::Size::make(copyFrom);
     } else if (const auto *sl = dyn_cast<CXXStdInitializerListExpr>(first)) {
       const auto *il = dyn_cast<InitListExpr>(sl->getSubExpr()->IgnoreImplicit());
@@ -1205,6 +1325,7 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     binds.push_back({names_.fresh("_"), store(arr, ir::Const::makeInt(int64_t(i)), elems[i], M::Set, loc)});
   }
   env[vd] = arr;
+  if (nested) flatStride_[vd] = inner.size;
   ir::Expr body = k(env);
   for (auto it = binds.rbegin(); it != binds.rend(); ++it) body = ir::Let::make(it->first, it->second, body);
   return body;
@@ -1242,12 +1363,6 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
   if (isa<ArraySubscriptExpr>(lhs)) fail(loc, "arrays are not supported yet (subscript)");
   if (const auto *u = dyn_cast<UnaryOperator>(lhs); u && u->getOpcode() == UO_Deref) fail(loc, "pointers are not supported yet");
   fail(loc, "assignment to this expression is not supported");
-}
-
-static bool isTrivialStructAssign(const CXXOperatorCallExpr *oc) {
-  if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return false;
-  const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
-  return m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial();
 }
 
 // If `e` is an assignment-like expression, lowers it: the root variable and
@@ -1599,9 +1714,17 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   Binds binds;
   unpack(st, sv, eb, binds);
   std::string ln = names_.fresh(lv->getNameAsString());
-  ir::TypeP lty = typeOf(lt.getNonReferenceType().getUnqualifiedType(), lv->getLocation());
-  binds.push_back({ln, convert(read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation()), lty)});
-  eb[lv] = ir::Var::make(ln, lty);
+  if (ArrayInfo rai; arrayInfo(lt.getNonReferenceType(), rai, SourceLocation())) {
+    if (!lt->isReferenceType())
+      fail(lv->getLocation(), "range-based 'for' copying rows is not supported (use 'const auto& " + lv->getNameAsString() + "')");
+    ir::Expr row = read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation());
+    binds.push_back({ln, row});
+    eb[lv] = ir::Var::make(ln, row->type);
+  } else {
+    ir::TypeP lty = typeOf(lt.getNonReferenceType().getUnqualifiedType(), lv->getLocation());
+    binds.push_back({ln, convert(read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation()), lty)});
+    eb[lv] = ir::Var::make(ln, lty);
+  }
   Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
   ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
   if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b);
@@ -1674,8 +1797,9 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
         }
         if (vd->hasExternalStorage()) fail(vd->getLocation(), "local 'extern' declarations are not supported");
         if (vd->getType().isVolatileQualified()) fail(vd->getLocation(), "volatile values are not supported");
-        if (vd->getType()->isReferenceType())
-          fail(vd->getLocation(), "reference variables are not supported yet ('" + vd->getNameAsString() + "')");
+        if (vd->getType()->isReferenceType() && !constReferenceLocal(vd))
+          fail(vd->getLocation(), "reference variables are not supported yet ('" + vd->getNameAsString() +
+                                      "'; only const references to arrays, to temporaries and to elements of const arrays are)");
         if (isa<DecompositionDecl>(vd)) fail(vd->getLocation(), "structured bindings are not supported");
         vars.push_back(vd);
       } else if (isa<RecordDecl>(d)) {
@@ -1686,6 +1810,21 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     std::function<ir::Expr(size_t, Env &)> go = [&](size_t k, Env &e2) -> ir::Expr {
       if (k == vars.size()) return lowerSeq(rest, e2, tail);
       const VarDecl *vd = vars[k];
+      if (vd->getType()->isReferenceType()) {
+        // an array: an alias (`const auto& row = X[i]`); a value: a copy,
+        // the same thing since nothing can change what it refers to
+        QualType pt = vd->getType().getNonReferenceType();
+        if (ArrayInfo ai; arrayInfo(pt, ai, vd->getLocation())) {
+          e2[vd] = lowerArrayRef(vd->getInit(), e2);
+          return go(k + 1, e2);
+        }
+        ir::TypeP t = typeOf(pt.getUnqualifiedType(), vd->getLocation());
+        std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+        ir::Expr init = convert(lowerExpr(vd->getInit(), e2), t);
+        e2[vd] = ir::Var::make(n, t);
+        ir::Expr body = go(k + 1, e2);
+        return ir::Let::make(n, init, body);
+      }
       if (ArrayInfo ai; arrayInfo(vd->getType(), ai, vd->getLocation()))
         return lowerLocalArray(vd, ai, e2, [&](Env &e3) { return go(k + 1, e3); });
       ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), vd->getLocation());

@@ -107,8 +107,10 @@ json toJson(const Expr &e) {
             {"scratch", e->as<NewArray>()->scratch}};
   case Kind::Store: {
     auto s = e->as<Store>();
-    return {{"kind", "store"}, {"array", toJson(s->array)}, {"index", toJson(s->index)}, {"value", toJson(s->value)},
-            {"mode", s->mode == Store::Mode::Add ? "add" : "set"}};
+    json j = {{"kind", "store"}, {"array", toJson(s->array)}, {"index", toJson(s->index)}, {"value", toJson(s->value)},
+              {"mode", s->mode == Store::Mode::Add ? "add" : "set"}};
+    if (!s->path.empty()) j["path"] = s->path;
+    return j;
   }
   case Kind::While: {
     auto w = e->as<While>();
@@ -172,7 +174,8 @@ Expr exprFromJson(const json &j) {
   if (k == "new") return NewArray::make(exprFromJson(j.at("size")), typeFromJson(j.at("elem")), j.value("scratch", false));
   if (k == "store")
     return Store::make(exprFromJson(j.at("array")), exprFromJson(j.at("index")), exprFromJson(j.at("value")),
-                       j.at("mode") == "add" ? Store::Mode::Add : Store::Mode::Set);
+                       j.at("mode") == "add" ? Store::Mode::Add : Store::Mode::Set,
+                       j.contains("path") ? j["path"].get<std::vector<int>>() : std::vector<int>{});
   if (k == "while")
     return While::make(exprFromJson(j.at("init")), j.at("state"), exprFromJson(j.at("cond")), exprFromJson(j.at("body")));
   if (k == "fold")

@@ -74,7 +74,7 @@ Expr Mutator::visit(const NewArray *n, const Expr &self) {
 }
 Expr Mutator::visit(const Store *n, const Expr &self) {
   Expr a = mutate(n->array), i = mutate(n->index), v = mutate(n->value);
-  return a == n->array && i == n->index && v == n->value ? self : Store::make(a, i, v, n->mode);
+  return a == n->array && i == n->index && v == n->value ? self : Store::make(a, i, v, n->mode, n->path);
 }
 Expr Mutator::visit(const While *n, const Expr &self) {
   Expr i0 = mutate(n->init), c = mutate(n->cond), b = mutate(n->body);

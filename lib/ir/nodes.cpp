@@ -129,12 +129,28 @@ Expr NewArray::make(Expr size, TypeP elem, bool scratch) {
   return std::make_shared<NewArray>(std::move(size), Type::array(std::move(elem)), scratch);
 }
 
-Expr Store::make(Expr array, Expr index, Expr value, Mode mode) {
+TypeP fieldType(const TypeP &t, const std::vector<int> &path) {
+  TypeP cur = t;
+  for (int k : path) {
+    require(cur->isStruct() && k >= 0 && size_t(k) < cur->elems.size(), "field path into " + str(t));
+    cur = cur->elems[size_t(k)];
+  }
+  return cur;
+}
+
+static bool addable(const TypeP &t) {
+  if (t->isStruct()) return std::all_of(t->elems.begin(), t->elems.end(), [](const TypeP &e) { return e->isBool() || addable(e); });
+  return t->isFloat() || t->isInt();
+}
+
+Expr Store::make(Expr array, Expr index, Expr value, Mode mode, std::vector<int> path) {
   require(array->type->isArray(), "store into a non-array");
+  require(!array->type->elem()->isArray(), "store into an array of arrays (write its rows)");
   require(index->type->isInt(), "store index is not an integer");
-  require(sameType(array->type->elem(), value->type), "stored value type " + str(value->type));
-  require(mode == Mode::Set || array->type->elem()->isFloat() || array->type->elem()->isInt(), "+= on bool");
-  return std::make_shared<Store>(std::move(array), std::move(index), std::move(value), mode);
+  TypeP target = fieldType(array->type->elem(), path);
+  require(sameType(target, value->type), "stored value type " + str(value->type));
+  require(mode == Mode::Set || addable(target), "+= on bool");
+  return std::make_shared<Store>(std::move(array), std::move(index), std::move(value), mode, std::move(path));
 }
 
 Expr While::make(Expr init, std::string state, Expr cond, Expr body) {

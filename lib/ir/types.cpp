@@ -53,8 +53,19 @@ TypeP Type::func(std::vector<TypeP> params, TypeP result) {
   return t;
 }
 
+// Elements are scalars, structs of scalars (nested structs allowed), or
+// arrays (arrays of arrays: rows).
+static bool plainStruct(const TypeP &t) {
+  if (t->isScalar()) return true;
+  if (!t->isStruct()) return false;
+  for (auto &e : t->elems)
+    if (!plainStruct(e)) return false;
+  return true;
+}
+
 TypeP Type::array(TypeP elem) {
-  if (!elem || !elem->isScalar()) throw IRError("arrays hold scalars");
+  if (!elem || !(plainStruct(elem) || elem->isArray()))
+    throw IRError("arrays hold scalars, structs of scalars or arrays");
   auto t = std::make_shared<Type>();
   t->kind = Kind::Array;
   t->elems = {std::move(elem)};

@@ -118,7 +118,13 @@ struct Printer {
       inl(x->array, d);
       os << "[";
       inl(x->index, d);
-      os << (x->mode == Store::Mode::Add ? "] += " : "] = ");
+      os << "]";
+      TypeP ft = x->array->type->elem();
+      for (int k : x->path) { // a[i].x: field names of structs
+        os << "." << (ft->isStruct() && size_t(k) < ft->fieldNames.size() ? ft->fieldNames[size_t(k)] : std::to_string(k));
+        ft = ft->elems.at(size_t(k));
+      }
+      os << (x->mode == Store::Mode::Add ? " += " : " = ");
       inl(x->value, d);
       break;
     }
@@ -531,6 +537,23 @@ struct Eval {
     throw IRError("evaluate: unbound variable " + n);
   }
   static double num(const Value &v) { return v.scalar; }
+  // Struct elements are stored as their scalar leaves, in field order.
+  static size_t leaves(const TypeP &t) {
+    if (!t->isStruct()) return 1;
+    size_t n = 0;
+    for (auto &e : t->elems) n += leaves(e);
+    return n;
+  }
+  static Value unflatten(const TypeP &t, const std::vector<double> &xs, size_t &off) {
+    if (!t->isStruct()) return Value::of(xs[off++]);
+    std::vector<Value> es;
+    for (auto &e : t->elems) es.push_back(unflatten(e, xs, off));
+    return Value::tuple(std::move(es));
+  }
+  static void flatten(const Value &v, std::vector<double> &out) {
+    if (!v.isTuple) return out.push_back(v.scalar);
+    for (auto &e : v.elems) flatten(e, out);
+  }
 
   double prim(Op op, const std::vector<double> &a, const TypeP &t) {
     auto x = a.empty() ? 0.0 : a[0];
@@ -651,26 +674,48 @@ struct Eval {
       auto x = e->as<Index>();
       Value a = run(x->array);
       long i = long(num(run(x->index)));
-      if (!a.array || i < 0 || size_t(i) >= a.array->size()) throw IRError("evaluate: index out of range");
-      return Value::of((*a.array)[i]);
+      const TypeP &et = x->array->type->elem();
+      if (et->isArray()) {
+        if (!a.rows || i < 0 || size_t(i) >= a.rows->size()) throw IRError("evaluate: index out of range");
+        return (*a.rows)[size_t(i)];
+      }
+      size_t k = leaves(et);
+      if (!a.array || i < 0 || size_t(i) >= a.array->size() / k) throw IRError("evaluate: index out of range");
+      size_t off = size_t(i) * k;
+      return unflatten(et, *a.array, off);
     }
     case Kind::Size: {
-      Value a = run(e->as<Size>()->array);
-      return Value::of(double(a.array ? a.array->size() : 0));
+      auto x = e->as<Size>();
+      Value a = run(x->array);
+      if (x->array->type->elem()->isArray()) return Value::of(double(a.rows ? a.rows->size() : 0));
+      return Value::of(double(a.array ? a.array->size() / leaves(x->array->type->elem()) : 0));
     }
     case Kind::NewArray: {
       long n = long(num(run(e->as<NewArray>()->size)));
+      const TypeP &et = e->type->elem();
+      if (et->isArray()) throw IRError("evaluate: a new array of arrays");
       double fill = e->as<NewArray>()->scratch ? std::numeric_limits<double>::quiet_NaN() : 0.0;
-      return Value::arrayOf(std::vector<double>(size_t(std::max(0L, n)), fill));
+      return Value::arrayOf(std::vector<double>(size_t(std::max(0L, n)) * leaves(et), fill));
     }
     case Kind::Store: {
       auto x = e->as<Store>();
       Value a = run(x->array);
       long i = long(num(run(x->index)));
-      double v = num(run(x->value));
-      if (!a.array || i < 0 || size_t(i) >= a.array->size()) throw IRError("evaluate: store out of range");
-      if (x->mode == Store::Mode::Add) (*a.array)[i] += v;
-      else (*a.array)[i] = v;
+      const TypeP &et = x->array->type->elem();
+      size_t k = leaves(et);
+      if (!a.array || i < 0 || size_t(i) >= a.array->size() / k) throw IRError("evaluate: store out of range");
+      size_t off = size_t(i) * k; // the field's first leaf
+      TypeP ft = et;
+      for (int f : x->path) {
+        for (int g = 0; g < f; ++g) off += leaves(ft->elems[size_t(g)]);
+        ft = ft->elems[size_t(f)];
+      }
+      std::vector<double> v;
+      flatten(run(x->value), v);
+      for (size_t j = 0; j < v.size(); ++j) {
+        if (x->mode == Store::Mode::Add) (*a.array)[off + j] += v[j];
+        else (*a.array)[off + j] = v[j];
+      }
       return Value::tuple({});
     }
     case Kind::While: {

@@ -295,7 +295,7 @@ private:
     // Store-to-load forwarding: after a[i] = x, a read of a[i] is x (until
     // something writes a again). A tape read in the iteration that wrote it
     // is then the value itself, and the tape, written only, goes.
-    if (auto st = v->as<Store>(); st && st->mode == Store::Mode::Set && st->array->is<Var>())
+    if (auto st = v->as<Store>(); st && st->mode == Store::Mode::Set && st->path.empty() && st->array->is<Var>())
       if (auto x = st->value->as<Var>()) {
         std::string k = print(ir::Index::make(st->array, st->index));
         cse_[k] = x->name;
@@ -725,7 +725,7 @@ private:
       auto x = e->as<Store>();
       Expr val = reify(pe(x->value));
       if (x->mode == Store::Mode::Add && isZeroValue(val)) return ir::Tuple::make({}); // a[i] += 0 ~> ()
-      return Store::make(reify(pe(x->array)), reify(pe(x->index)), val, x->mode);
+      return Store::make(reify(pe(x->array)), reify(pe(x->index)), val, x->mode, x->path);
     }
     case Kind::Fold: {
       auto f = e->as<Fold>();
@@ -951,17 +951,25 @@ private:
     for (size_t i = 0; i < lets.size(); ++i) {
       if (gone[i]) continue;
       auto s1 = lets[i].second->as<Store>();
-      if (!s1 || s1->mode != Store::Mode::Add || !s1->array->is<Var>()) continue;
-      const std::string &a = s1->array->as<Var>()->name;
+      if (!s1 || s1->mode != Store::Mode::Add || !s1->value->type->isScalar()) continue;
+      // the buffer: a variable, or a row d_a[i] of one (i an atom)
+      const Node *root = s1->array.get();
+      while (auto ix = root->as<ir::Index>()) {
+        if (!isAtom(ix->index)) break;
+        root = ix->array.get();
+      }
+      if (!root->is<Var>()) continue;
+      const std::string &a = root->as<Var>()->name;
       size_t j = i + 1;
       while (j < lets.size() &&
              (gone[j] || (!lets[j].second->is<Store>() && !mayWrite(lets[j].second) && countUses(lets[j].second, a) == 0)))
         ++j;
       if (j == lets.size()) continue;
       auto s2 = lets[j].second->as<Store>();
-      if (!s2 || s2->mode != Store::Mode::Add || !sameAtom(s1->array, s2->array) || print(s1->index) != print(s2->index))
+      if (!s2 || s2->mode != Store::Mode::Add || print(s1->array) != print(s2->array) || print(s1->index) != print(s2->index) ||
+          s1->path != s2->path)
         continue;
-      lets[j].second = Store::make(s1->array, s1->index, simplify(Op::Add, {s1->value, s2->value}, nullptr), Store::Mode::Add);
+      lets[j].second = Store::make(s1->array, s1->index, simplify(Op::Add, {s1->value, s2->value}, nullptr), Store::Mode::Add, s1->path);
       gone[i] = true;
     }
     for (size_t i = lets.size(); i-- > 0;)
@@ -1315,7 +1323,9 @@ private:
       if (countUses(v, a) == 0) continue;
       auto next = v->as<Store>();
       return next && next->mode == Store::Mode::Set && next->array->is<Var>() && countUses(next->index, a) == 0 &&
-             countUses(next->value, a) == 0 && sameIndex(next->index, st->index);
+             countUses(next->value, a) == 0 && sameIndex(next->index, st->index) &&
+             // a[i].p = x; a[i].q = y: q covers p when q is a prefix of p
+             next->path.size() <= st->path.size() && std::equal(next->path.begin(), next->path.end(), st->path.begin());
     }
     return false; // what follows the block may read it
   }
@@ -1323,7 +1333,7 @@ private:
   static bool idle(const Lets &lets, size_t k, const std::string &a) {
     auto st = lets[k].second->as<Store>();
     auto v = st->value->as<Var>();
-    if (!v) return false;
+    if (!v || !st->path.empty()) return false;
     for (size_t p = k; p-- > 0;) {
       if (lets[p].first == v->name) {
         auto read = lets[p].second->as<ir::Index>();

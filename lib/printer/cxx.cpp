@@ -192,12 +192,46 @@ bool isUnsignedSpelling(const std::string &spelling) {
   return s.rfind("uint", 0) == 0 && s.size() > 6 && s.compare(s.size() - 2, 2, "_t") == 0;
 }
 
+// The element type of an array spelled `spelling`, cv dropped:
+// `const std::vector<std::vector<double>>&` -> `std::vector<double>`,
+// `const double (*)[3]` -> `double[3]`, `const double (&)[2][3]` ->
+// `double[3]`, `const Vec3*` -> `Vec3`; "" when unknown.
+std::string elementSpelling(const std::string &spelling) {
+  std::string s = tidy(stripCvRef(spelling));
+  if (s.rfind("::", 0) == 0) s = s.substr(2);
+  if (s.rfind("std::vector<", 0) == 0 || s.rfind("std::array<", 0) == 0) {
+    size_t b = s.find('<') + 1, depth = 0, e = b;
+    for (; e < s.size(); ++e) {
+      if (s[e] == '<') ++depth;
+      else if (s[e] == '>' && depth-- == 0) break;
+      else if (s[e] == ',' && depth == 0) break;
+    }
+    return stripCvRef(s.substr(b, e - b));
+  }
+  std::string cut = s;
+  bool ref = false;
+  if (size_t p = cut.find("(*)"); p != std::string::npos) cut = trim(cut.substr(0, p)) + cut.substr(p + 3);
+  else if (size_t q = cut.find("(&)"); q != std::string::npos) cut = trim(cut.substr(0, q)) + cut.substr(q + 3), ref = true;
+  else if (!cut.empty() && cut.back() == '*') return stripCvRef(cut.substr(0, cut.size() - 1));
+  size_t br = cut.find('[');
+  if (br == std::string::npos) return "";
+  std::string base = stripCvRef(trim(cut.substr(0, br))), dims = cut.substr(br);
+  if (ref || s.find('(') == std::string::npos) dims = dims.substr(dims.find(']') + 1); // drop the outer bound
+  return base + dims;
+}
+
 // The adjoint parameter of a parameter spelled `spelling` (CONTRACT.md).
 std::string adjointSpelling(const std::string &spelling, const TypeP &t) {
   if (t->isArray()) { // the buffer: element type kept, const and & dropped
     if (spelling.empty()) return cxxType(t->elem()) + "*";
     std::string s = tidy(stripCvRef(spelling));
     if (isContainerSpelling(s)) return s + "&";
+    if (t->elem()->isArray()) { // const double (&)[2][3], const double (*)[3] -> double (*)[3]
+      std::string es = elementSpelling(spelling);
+      size_t br = es.find('[');
+      if (br == std::string::npos) fail("no C++ spelling for the adjoint of '" + spelling + "'");
+      return trim(es.substr(0, br)) + " (*)" + es.substr(br);
+    }
     size_t cut = s.find_first_of("[(*");
     return stripCvRef(s.substr(0, cut)) + "*"; // const double[], const double (&)[N], const double*
   }
@@ -263,6 +297,7 @@ struct CVal {
   // arrays (always atoms: a parameter or a local std::vector)
   bool container = false; // std::vector / std::array: knows its size()
   std::string bound;      // C array parameter: its declared bound
+  std::string spell;      // its C++ type, when known (rows of arrays of arrays)
 };
 
 CVal unitVal() {
@@ -913,6 +948,21 @@ CVal FnPrinter::materialize(const CVal &v, const std::string &hint, Block &b) {
 // becomes const locals (one per component for plain tuples).
 CVal FnPrinter::bind(const CVal &v, const Hint &h, Block &b) {
   if (isAtom(v)) return v;
+  if (v.type->isArray()) { // a row of an array of arrays: `auto& row = A[i];` (an alias)
+    std::string n = fresh(h.name, h.ir);
+    Stmt s;
+    s.k = Stmt::Decl;
+    s.def = n;
+    s.rhs = render(v);
+    s.line = "auto& " + n + " = " + s.rhs + ";";
+    collectIdents(s.rhs, s.uses);
+    b.push_back(std::move(s));
+    CVal r = v;
+    r.text = n;
+    r.atom = true;
+    r.prec = PPrimary;
+    return r;
+  }
   if (v.agg && !v.type->isStruct()) {
     std::string base = h.ir ? sanitize(h.name) : h.name;
     CVal r = v;
@@ -1228,7 +1278,14 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
     auto x = e->as<Index>();
     CVal a = tr(x->array, b, Hint{"tmp", false});
     CVal i = tr(x->index, b, Hint{"tmp", false});
-    return leaf(x->type, operand(a, PPrimary) + "[" + render(i) + "]", PPrimary);
+    CVal r = leaf(x->type, operand(a, PPrimary) + "[" + render(i) + "]", PPrimary);
+    if (x->type->isArray()) { // a row: what its type says about it
+      r.spell = elementSpelling(a.spell);
+      r.container = isContainerSpelling(r.spell);
+      r.bound = arrayBound(r.spell);
+      if (r.spell.empty()) fail("a row of array '" + render(a) + "' of unknown C++ type in '" + gen_.name + "'");
+    }
+    return r;
   }
   case Kind::Size: {
     CVal a = tr(e->as<Size>()->array, b, Hint{"tmp", false});
@@ -1296,6 +1353,19 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   CVal v = tr(st->value, b, Hint{"tmp", false});
   bool add = st->mode == Store::Mode::Add;
   if (add && allZero(v)) return unitVal(); // += 0: nothing happens
+  std::string lhs = operand(a, PPrimary) + "[" + render(i) + "]";
+  TypeP ft = st->array->type->elem();
+  for (int k : st->path) { // a[i].x
+    lhs += "." + ft->fieldNames.at(size_t(k));
+    ft = ft->elems.at(size_t(k));
+  }
+  if (add && v.type->isStruct()) { // a[i] += {x, y}: field by field, zeros skipped
+    accumulate(v, lhs, false, b);
+    std::set<std::string> w;
+    leafNames(a, w);
+    invalidateReads(&w);
+    return unitVal();
+  }
   std::string op = add ? " += " : " = ", r = render(v);
   if (add && !v.agg && v.prec == PUnary && r.size() > 1 && r[0] == '-') { // a[i] -= x
     op = " -= ";
@@ -1303,7 +1373,7 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   }
   Stmt s;
   s.k = Stmt::Effect;
-  s.line = operand(a, PPrimary) + "[" + render(i) + "]" + op + r + ";";
+  s.line = lhs + op + r + ";";
   collectIdents(s.line, s.uses);
   b.push_back(std::move(s));
   std::set<std::string> w;
@@ -1600,6 +1670,7 @@ Printed FnPrinter::run() {
     if (t->isArray()) {
       v.container = isContainerSpelling(spelling(i));
       v.bound = arrayBound(spelling(i));
+      v.spell = spelling(i);
     } else if (t->isInt() && isUnsignedSpelling(spelling(i))) {
       v.text = "static_cast<long>(" + pnames[i] + ")"; // the IR computes in i64
     }
@@ -1612,7 +1683,8 @@ Printed FnPrinter::run() {
     if (!f.params[i].type->isArray()) continue;
     const Param &bp = gen_.params[bufAt + nb++];
     CVal v = leaf(bp.type, anames[j], PPrimary, true);
-    v.container = isContainerSpelling(adjointSpelling(spelling(i), f.params[i].type));
+    v.spell = adjointSpelling(spelling(i), f.params[i].type);
+    v.container = isContainerSpelling(v.spell);
     v.bound = arrayBound(spelling(i));
     push(bp.name, v);
   }
@@ -1668,7 +1740,7 @@ Printed FnPrinter::run() {
   }
   for (size_t j = 0; j < active.size(); ++j) {
     size_t i = active[j];
-    params.emplace_back(adjointSpelling(spelling(i), f.params[i].type) + " " + anames[j], anames[j]);
+    params.emplace_back(declare(adjointSpelling(spelling(i), f.params[i].type), anames[j]), anames[j]);
   }
   for (size_t i = 0; i < params.size(); ++i) {
     std::string sep = i ? ", " : "";

@@ -182,6 +182,7 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     Instr in(Instr::Kind::Store);
     in.arity = 3;
     in.addStore = x->mode == ir::Store::Mode::Add;
+    in.path = x->path;
     in.type = e->type;
     push(in);
     drop(base, 3);
@@ -328,7 +329,7 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
   case Instr::Kind::New: stack.push_back(bind(ir::NewArray::make(stack.back(), in.type->elem()))); return;
   case Instr::Kind::Store: {
     auto as = top(3);
-    stack.push_back(bind(ir::Store::make(as[0], as[1], as[2], in.addStore ? ir::Store::Mode::Add : ir::Store::Mode::Set)));
+    stack.push_back(bind(ir::Store::make(as[0], as[1], as[2], in.addStore ? ir::Store::Mode::Add : ir::Store::Mode::Set, in.path)));
     return;
   }
   case Instr::Kind::Fold: {
@@ -470,7 +471,11 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Index: os << "index"; break;
   case Instr::Kind::Size: os << "size"; break;
   case Instr::Kind::New: os << "new " << str(in.type); break;
-  case Instr::Kind::Store: os << (in.addStore ? "store +=" : "store ="); break;
+  case Instr::Kind::Store:
+    os << "store";
+    for (int k : in.path) os << " ." << k;
+    os << (in.addStore ? " +=" : " =");
+    break;
   case Instr::Kind::Fold: os << (in.reversedLoop ? "fold reversed " : "fold ") << in.indexName << " " << in.state; break;
   case Instr::Kind::While: os << "while " << in.state; break;
   case Instr::Kind::Build: os << "build " << in.indexName; break;

@@ -312,17 +312,23 @@ public:
 
 // The effect a[i] = v (Set) or a[i] += v (Add); its value is the unit ().
 // Bound by a let (conventionally named "_"), it is ordered with the reads
-// around it and never removed as dead code.
+// around it and never removed as dead code. With a `path` (struct field
+// indices) it writes one field of a struct element: a[i].f.g = v; the rest
+// of the element is untouched. An Add of a struct value adds field-wise.
 class Store final : public Node {
 public:
   static constexpr Kind kKind = Kind::Store;
   enum class Mode { Set, Add };
   const Expr array, index, value;
   const Mode mode;
-  static Expr make(Expr array, Expr index, Expr value, Mode mode);
-  Store(Expr a, Expr i, Expr v, Mode m)
-      : Node(kKind, Type::unit()), array(std::move(a)), index(std::move(i)), value(std::move(v)), mode(m) {}
+  const std::vector<int> path;
+  static Expr make(Expr array, Expr index, Expr value, Mode mode, std::vector<int> path = {});
+  Store(Expr a, Expr i, Expr v, Mode m, std::vector<int> p)
+      : Node(kKind, Type::unit()), array(std::move(a)), index(std::move(i)), value(std::move(v)), mode(m),
+        path(std::move(p)) {}
 };
+// The type of the field `path` selects in a value of type `t`.
+TypeP fieldType(const TypeP &t, const std::vector<int> &path);
 
 // A counted loop with loop-carried state (the fold of Knossos' notes and
 // the UNF paper's App. A):
@@ -498,7 +504,10 @@ struct Value {
   double scalar = 0;
   std::vector<Value> elems;
   bool isTuple = false;
-  std::shared_ptr<std::vector<double>> array; // arrays are shared, mutable buffers
+  // arrays are shared, mutable buffers: scalars, or the scalar leaves of
+  // struct elements one after the other; arrays of arrays hold `rows`
+  std::shared_ptr<std::vector<double>> array;
+  std::shared_ptr<std::vector<Value>> rows;
   static Value of(double d) { Value v; v.scalar = d; return v; }
   static Value tuple(std::vector<Value> es) { Value v; v.elems = std::move(es); v.isTuple = true; return v; }
   static Value arrayOf(std::vector<double> xs) {

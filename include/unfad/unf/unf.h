@@ -54,6 +54,7 @@ struct Instr {
   std::vector<Term> branches; // If, Fold, While, Build, Sum
   std::string hint;         // readable name for the pushed value
   bool addStore = false;    // Store: += instead of =
+  std::vector<int> path;    // Store: the struct field written (a[i].f)
   bool reversedLoop = false; // Fold: iterates from hi-1 down to lo
   std::string indexName, state; // Fold/While/Build/Sum: names of the loop's binders
   bool reversed = false;    // Target UNF: this is F(P, J^T P)
