@@ -1404,10 +1404,46 @@ private:
   }
 };
 
+// A struct cotangent added into an element of an adjoint array, one field
+// at a time, the fields known to be 0 skipped:
+//   a[i] += Vec3{0, y, 0}  ~>  a[i].y += y
+// (then `+=` updates of the same field merge, like scalars')
+class SplitStructAdds : public BlockRewriter {
+protected:
+  void chain(Lets &lets, Expr &) override {
+    Lets out;
+    for (auto &l : lets) {
+      auto st = l.second->as<Store>();
+      if (!st || st->mode != Store::Mode::Add || !st->value->is<ir::Tuple>() || !st->value->type->isStruct()) {
+        out.push_back(l);
+        continue;
+      }
+      changed = true;
+      split(st, st->value, st->path, l.first, out);
+    }
+    lets = std::move(out);
+  }
+
+private:
+  static void split(const Store *st, const Expr &v, std::vector<int> path, const std::string &name, Lets &out) {
+    if (auto c = v->as<Const>(); c && c->isZero()) return;
+    auto t = v->as<ir::Tuple>();
+    if (!t || !v->type->isStruct()) {
+      if (v->type->isFloat() || v->type->isStruct()) out.push_back({name, Store::make(st->array, st->index, v, Store::Mode::Add, path)});
+      return; // passive fields carry no cotangent
+    }
+    for (int k = 0; k < int(t->elems.size()); ++k) {
+      path.push_back(k);
+      split(st, t->elems[size_t(k)], path, name, out);
+      path.pop_back();
+    }
+  }
+};
+
 static Expr cleanUp(const Expr &e, const std::vector<std::string> &reserved,
                     const std::unordered_set<std::string> &pureCallees) {
   PartialEvaluator pe(e, reserved, pureCallees);
-  Expr r = pe.run(e);
+  Expr r = SplitStructAdds().go(pe.run(e));
   // Removing a dead read can leave a tape write-only, whose stores are
   // then dead too: iterate to a fixpoint.
   for (size_t before = 0, after = size(r); before != after;) {
