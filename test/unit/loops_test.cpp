@@ -467,3 +467,60 @@ TEST(Parallel, ScansAreFoldsIntoAFreshArray) {
   p.functions.push_back(fn("f", {{"a", arr()}, {"x", f64()}}, body));
   check(p, {arrayOf({1.5, -0.5, 2.0, 0.75}), Value::of(0.3)});
 }
+
+// Arrays of structs: the evaluator keeps an element's scalar leaves one
+// after the other, so the finite-difference harness above perturbs fields
+// as flat elements (p[i].x is element 2i, p[i].y element 2i + 1).
+namespace {
+TypeP vec2() { return Type::structure("Vec2", {"x", "y"}, {Type::f64(), Type::f64()}); }
+Expr field(Expr s, int k) { return Proj::make(s, k); }
+Expr storeField(Expr a, Expr i, int k, Expr x, bool add = false) {
+  return Store::make(a, i, x, add ? Store::Mode::Add : Store::Mode::Set, {k});
+}
+} // namespace
+
+TEST(Loops, ArrayOfStructsWrittenFieldByFieldThenRead) {
+  // q = new Vec2[n]; for i: q[i].x = p[i].x * p[i].y; q[i].y = sin(p[i].x); q[i].x += k * p[i].y
+  // return Σ_i q[i].x * q[i].y + (i > 0 ? q[i - 1].y : 0)
+  TypeP va = Type::array(vec2());
+  Expr p = v("p", va), q = v("q", va), n = v("n", Type::i64()), i = v("i", Type::i64()), k = v("k");
+  Expr fill = Fold::make(
+      ci(0), n, Tuple::make({}), "i", "u",
+      Let::make("_1", storeField(q, i, 0, mul(field(at(p, i), 0), field(at(p, i), 1))),
+                Let::make("_2", storeField(q, i, 1, un(Op::Sin, field(at(p, i), 0))),
+                          Let::make("_3", storeField(q, i, 0, mul(k, field(at(p, i), 1)), true), Tuple::make({})))));
+  Expr prev = If::make(Prim::make(Op::Gt, {i, ci(0)}), field(at(q, sub(i, ci(1))), 1), c(0));
+  Expr total = Fold::make(ci(0), n, c(0), "i", "s",
+                          add(v("s"), add(mul(field(at(q, i), 0), field(at(q, i), 1)), prev)));
+  Expr body = Let::make("q", NewArray::make(n, vec2()), Let::make("_f", fill, total));
+  Program pr;
+  pr.functions.push_back(fn("springs", {{"p", va}, {"n", Type::i64(), false}, {"k", f64()}}, body));
+  check(pr, {arrayOf({0.5, -1.5, 2.0, 3.25, -0.75, 1.1}), Value::of(3), Value::of(0.8)});
+}
+
+TEST(Loops, OutputArrayOfStructsAndAStructElementCopiedWhole) {
+  // out[i] = Vec2{p[i].y * k, p[i].x};  out[0] = out[n - 1] (a whole element)
+  TypeP va = Type::array(vec2());
+  Expr p = v("p", va), out = v("out", va), n = v("n", Type::i64()), i = v("i", Type::i64()), k = v("k");
+  Expr fill = Fold::make(ci(0), n, Tuple::make({}), "i", "u",
+                         Let::make("_", store(out, i, Tuple::makeStruct(vec2(), {mul(field(at(p, i), 1), k), field(at(p, i), 0)})),
+                                   Tuple::make({})));
+  Expr body = Let::make("_f", fill, Let::make("_g", store(out, ci(0), at(out, sub(n, ci(1)))), Tuple::make({})));
+  Program pr;
+  pr.functions.push_back(fn("emit", {{"p", va}, {"out", va, true, true}, {"n", Type::i64(), false}, {"k", f64()}}, body));
+  check(pr, {arrayOf({0.5, -1.5, 2.0, 3.25, -0.75, 1.1}), arrayOf(std::vector<double>(6, 0.0)), Value::of(3), Value::of(1.3)},
+        {0.5, -2.0, 1.25, 0.75, 3.0, -1.5});
+}
+
+TEST(Loops, FieldStoresPrintAndRoundTripThroughJson) {
+  TypeP va = Type::array(vec2());
+  Expr e = storeField(v("q", va), ci(2), 1, c(1.5), true);
+  EXPECT_EQ(print(e), "store q[2].y += 1.5");
+  EXPECT_EQ(print(exprFromJson(toJson(e))), print(e));
+  EXPECT_THROW(Store::make(v("q", va), ci(0), c(1.0), Store::Mode::Set), IRError); // a scalar into a struct element
+  EXPECT_THROW(Store::make(v("q", va), ci(0), c(1.0), Store::Mode::Set, {2}), IRError); // no field 2
+  // a row of an array of arrays is read, never written
+  TypeP rows = Type::array(arr());
+  EXPECT_EQ(print(at(at(v("A", rows), ci(1)), ci(2))), "A[1][2]");
+  EXPECT_THROW(Store::make(v("A", rows), ci(0), at(v("A", rows), ci(1)), Store::Mode::Set), IRError);
+}
