@@ -246,6 +246,10 @@ public:
   void setPullback() { pullback_ = true; }
 
 private:
+  // The local arrays read by the loops whose bodies are being recomputed
+  // (innermost last).
+  std::vector<const std::set<std::string> *> enclosingReads_;
+
   Expr bufferOf(const Expr &array) {
     auto v = array->as<Var>();
     if (!v) throw IRError("reverse: array value that is not a variable");
@@ -443,12 +447,13 @@ private:
         buffers.push_back(b ? b : bind(inner, "scratch", NewArray::make(ir::Size::make(args[k]), args[k]->type->elem())));
       }
       Expr pb = bind(inner, "d_" + (in.hint.empty() || in.hint == "t" ? g->cxx.name : in.hint) + "_args",
-                     Pullback::make(g->name, args, z, pullbackResultType(*g), buffers));
+                     Pullback::make(g->name, args, g->result->isStruct() ? asElement(z, g->result) : z,
+                                    pullbackResultType(*g), buffers));
       int a = 0;
       for (int k = 0; k < in.arity; ++k) {
         if (!g->params[k].active) continue;
         int s = N - in.arity + k;
-        vs[s] = addCt(vs[s], Proj::make(pb, a++));
+        vs[s] = addCt(vs[s], asCotangent(Proj::make(pb, a++))); // (a struct arrives whole)
       }
       restore(callCopies, inner);
       break;
@@ -621,6 +626,13 @@ private:
     std::vector<std::pair<Expr, Expr>> copies = beforeCount;
     std::set<std::string> uncopied = wr;
     for (auto &c : copies) uncopied.erase(c.first->as<Var>()->name);
+    // Inside the recomputation of an enclosing loop that never reads an
+    // array, nothing needs it back before the enclosing loop's own restore
+    // (without this, a fill loop nested in another copied the whole array
+    // once per outer iteration).
+    if (!enclosingReads_.empty())
+      for (auto it = uncopied.begin(); it != uncopied.end();)
+        it = enclosingReads_.back()->count(*it) ? std::next(it) : uncopied.erase(it);
     for (auto &c : snapshot(uncopied, stack, lets)) copies.push_back(c);
     struct Saved {
       Expr array, len, perIteration;
@@ -685,7 +697,9 @@ private:
     }
     cts.push_back(Proj::make(bv, 0));
     for (auto &[ti, tape] : valueTapes) taped_[ti] = Index::make(tape, Prim::make(Op::Sub, {jv, lo}));
+    enclosingReads_.push_back(&rd);
     Expr g = bind(bl, "d_body", localGradient(body, ctx, {{jv, j}, {sj, in.state}}, cts));
+    enclosingReads_.pop_back();
     for (auto &[ti, tape] : valueTapes) taped_.erase(ti);
     std::vector<Expr> nb{Proj::make(g, N + 1)};
     for (size_t k = 0; k < free.size(); ++k) nb.push_back(addCt(Proj::make(bv, int(k) + 1), Proj::make(g, free[k])));
@@ -972,7 +986,11 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   std::vector<Expr> rho;
   for (auto &p : f.params) {
     y0.push_back({names.fresh("d_" + p.name), cotangentType(p.type)});
-    if (p.active) rho.push_back(Var::make(y0.back().name, y0.back().type));
+    // a struct's cotangent leaves as a struct (its passive fields 0), the
+    // type of the adjoint parameter
+    if (p.active)
+      rho.push_back(p.type->isArray() ? Var::make(y0.back().name, y0.back().type)
+                                      : asElement(Var::make(y0.back().name, y0.back().type), p.type));
   }
   std::string y0name = names.fresh("Y");
   lets.push_back({y0name, Lambda::make(y0, ir::Tuple::make(rho))});
@@ -998,8 +1016,10 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   Expr seed;
   if (isPullback) {
     std::string dr = names.fresh("d_return");
-    out.params.push_back({dr, cotangentType(f.result), false});
-    seed = Var::make(dr, cotangentType(f.result));
+    // (a struct result's cotangent arrives as the struct)
+    TypeP dt = f.result->isStruct() ? f.result : cotangentType(f.result);
+    out.params.push_back({dr, dt, false});
+    seed = asCotangent(Var::make(dr, dt));
   } else {
     seed = f.result->isUnit() ? Const::zero(f.result) : Const::make(1.0, f.result);
   }

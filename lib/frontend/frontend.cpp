@@ -1918,6 +1918,8 @@ void Lowering::lowerEntry(size_t i) {
   names_ = ir::NameSupply();
   loops_.clear();
   arrNames_.clear();
+  flatStride_.clear();
+  onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
   entries_[i].root = current_;
   try {
     if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic())

@@ -345,7 +345,14 @@ std::string render(const CVal &v) {
   if (!v.agg) return v.text;
   if (!v.type->isStruct()) fail("a plain tuple has no C++ expression form");
   std::string s = v.type->structName + "{";
-  for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? ", " : "") + render(v.elems[i]);
+  for (size_t i = 0; i < v.elems.size(); ++i) {
+    std::string e = render(v.elems[i]);
+    // integers are i64 in the IR: an int field would be a narrowing
+    // conversion inside braces (a literal that fits is not)
+    if (v.type->elems[i]->isInt() && e.find_first_not_of("0123456789") != std::string::npos)
+      e = "static_cast<decltype(" + v.type->structName + "::" + v.type->fieldNames.at(i) + ")>(" + e + ")";
+    s += (i ? ", " : "") + e;
+  }
   return s + "}";
 }
 
