@@ -248,7 +248,11 @@ public:
 private:
   // The local arrays read by the loops whose bodies are being recomputed
   // (innermost last).
-  std::vector<const std::set<std::string> *> enclosingReads_;
+  struct Enclosing {
+    const std::set<std::string> *reads; // the local arrays its body reads
+    std::set<std::string> known;        // the local arrays allocated outside it
+  };
+  std::vector<Enclosing> enclosingReads_;
 
   Expr bufferOf(const Expr &array) {
     auto v = array->as<Var>();
@@ -627,19 +631,31 @@ private:
     std::set<std::string> uncopied = wr;
     for (auto &c : copies) uncopied.erase(c.first->as<Var>()->name);
     // Inside the recomputation of an enclosing loop that never reads an
-    // array, nothing needs it back before the enclosing loop's own restore
-    // (without this, a fill loop nested in another copied the whole array
-    // once per outer iteration).
-    if (!enclosingReads_.empty())
-      for (auto it = uncopied.begin(); it != uncopied.end();)
-        it = enclosingReads_.back()->count(*it) ? std::next(it) : uncopied.erase(it);
+    // array it did not allocate itself, nothing needs the array back before
+    // the enclosing loop's own restore (without this, a fill loop nested in
+    // another copied the whole array once per outer iteration).
+    std::set<std::string> unrestored;
+    if (!enclosingReads_.empty()) {
+      const Enclosing &e = enclosingReads_.back();
+      for (auto &a : uncopied)
+        if (e.known.count(a) && !e.reads->count(a)) unrestored.insert(a);
+      for (auto &a : unrestored) uncopied.erase(a);
+    }
     for (auto &c : snapshot(uncopied, stack, lets)) copies.push_back(c);
+    std::vector<Expr> touched; // every array the loop writes: copied, or not
+    for (auto &c : copies) touched.push_back(c.first);
+    for (auto &a : unrestored)
+      for (auto &slot : stack)
+        if (auto v = slot.value->as<Var>(); v && v->name == a) {
+          touched.push_back(slot.value);
+          break;
+        }
     struct Saved {
       Expr array, len, perIteration;
       std::vector<UndoSite> undo; // the stores of an iteration, in program order
     };
     std::vector<Saved> saved;
-    for (auto &[array, copy] : copies) {
+    for (auto &array : touched) {
       const std::string &a = array->as<Var>()->name;
       Saved sv;
       sv.array = array;
@@ -697,7 +713,11 @@ private:
     }
     cts.push_back(Proj::make(bv, 0));
     for (auto &[ti, tape] : valueTapes) taped_[ti] = Index::make(tape, Prim::make(Op::Sub, {jv, lo}));
-    enclosingReads_.push_back(&rd);
+    {
+      Enclosing e{&rd, {}};
+      for (auto &[a, len] : sizes_) e.known.insert(a);
+      enclosingReads_.push_back(std::move(e));
+    }
     Expr g = bind(bl, "d_body", localGradient(body, ctx, {{jv, j}, {sj, in.state}}, cts));
     enclosingReads_.pop_back();
     for (auto &[ti, tape] : valueTapes) taped_.erase(ti);

@@ -24,6 +24,11 @@ double least_squares_grad(const double *A, const double *b, const double *x, int
                           double *d_x);
 double log_sum_exp(const double *x, int n);
 double log_sum_exp_grad(const double *x, int n, double *d_x);
+struct Vec3 {
+  double x, y, z;
+};
+double pairwise_energy_vec3(const std::vector<Vec3> &p);
+double pairwise_energy_vec3_grad(const std::vector<Vec3> &p, std::vector<Vec3> &d_p);
 double pairwise_energy(const double *p, int n);
 double pairwise_energy_grad(const double *p, int n, double *d_p);
 double mixture_nll(const double *x, const double *mu, const double *logs, const double *logw, int n, int k, int d);
@@ -131,6 +136,19 @@ void registerAll() {
     });
     benchmark::RegisterBenchmark(("pairwise_energy/" + name + "/gradient").c_str(), [=](benchmark::State &s) {
       for (auto _ : s) benchmark::DoNotOptimize(pairwise_energy_grad(p->data(), n, d->data()));
+    });
+  }
+  for (int n : {200, 2000}) {
+    auto flat = data(3 * size_t(n), 0, 10, 6);
+    auto p = std::make_shared<std::vector<Vec3>>(size_t(n));
+    for (int i = 0; i < n; ++i) (*p)[size_t(i)] = Vec3{flat[3 * size_t(i)], flat[3 * size_t(i) + 1], flat[3 * size_t(i) + 2]};
+    auto d = std::make_shared<std::vector<Vec3>>(size_t(n));
+    auto name = std::to_string(n);
+    benchmark::RegisterBenchmark(("pairwise_energy_vec3/" + name + "/primal").c_str(), [=](benchmark::State &s) {
+      for (auto _ : s) benchmark::DoNotOptimize(pairwise_energy_vec3(*p));
+    });
+    benchmark::RegisterBenchmark(("pairwise_energy_vec3/" + name + "/gradient").c_str(), [=](benchmark::State &s) {
+      for (auto _ : s) benchmark::DoNotOptimize(pairwise_energy_vec3_grad(*p, *d));
     });
   }
   const int H = 8;

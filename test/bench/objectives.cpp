@@ -2,6 +2,8 @@
 // runs `unfad -o` on this file; the benchmark times f and f_grad.
 #include <unfad/unfad.h>
 
+#include <vector>
+
 #include <cmath>
 
 UNFAD_GRADIENT double sum_of_squares(const double* x, int n) {
@@ -52,6 +54,26 @@ UNFAD_GRADIENT double log_sum_exp(const double* x, int n) {
 }
 
 // Soft-sphere pair energy of n particles in 3-D: sum over i < j of 1/(r^2 + 1).
+// The same energy over an array of structs: the gradient's d_p[i].x += ...
+// is the flat version's d_p[3 * i] += ..., at the same cost.
+struct Vec3 {
+  double x, y, z;
+};
+
+UNFAD_GRADIENT double pairwise_energy_vec3(const std::vector<Vec3>& p) {
+  const int n = static_cast<int>(p.size());
+  double e = 0.0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const double dx = p[i].x - p[j].x;
+      const double dy = p[i].y - p[j].y;
+      const double dz = p[i].z - p[j].z;
+      e += 1.0 / (dx * dx + dy * dy + dz * dz + 1.0);
+    }
+  }
+  return e;
+}
+
 UNFAD_GRADIENT double pairwise_energy(const double* p, int n) {
   double e = 0.0;
   for (int i = 0; i < n; ++i) {
