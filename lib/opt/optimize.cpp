@@ -1347,6 +1347,176 @@ private:
   }
 };
 
+// Scalar promotion of accumulations at a loop-invariant index: in a loop
+// whose only uses of a buffer d are `+=` stores (which commute), the ones at
+// an index that does not change with the iteration add into a register
+// carried by the loop, and that register goes into d once afterwards:
+//   fold j -> (...; d[i] += e; d[j] += g; ...)
+//     ~>  let r = fold j from (s, 0) -> (...; acc' = acc + e; d[j] += g; ...)
+//         in if lo < hi then d[i] += r.1
+// (the pairwise-energy gradient's d_p[i] updates: one read-modify-write per
+// pair fewer; the guard keeps an empty loop from touching d[i]).
+class PromoteAccumulators : public BlockRewriter {
+public:
+  explicit PromoteAccumulators(const Expr &root) { collectNames(root); }
+
+protected:
+  void chain(Lets &lets, Expr &) override {
+    Lets out;
+    for (auto &l : lets) {
+      auto f = l.second->as<Fold>();
+      if (!f || !promote(l.first, f, out)) out.push_back(l);
+    }
+    lets = std::move(out);
+  }
+
+private:
+  std::unordered_set<std::string> names_;
+  int counter_ = 0;
+
+  void collectNames(const Expr &e) {
+    struct N : Visitor {
+      std::unordered_set<std::string> *names;
+      void visit(const Let *l) override { names->insert(l->name); Visitor::visit(l); }
+      void visit(const Fold *f) override { names->insert(f->index); names->insert(f->state); Visitor::visit(f); }
+      void visit(const While *w) override { names->insert(w->state); Visitor::visit(w); }
+      void visit(const Var *v) override { names->insert(v->name); }
+    } n;
+    n.names = &names_;
+    n.visitExpr(e);
+  }
+  std::string fresh(const std::string &base) {
+    std::string n;
+    do n = base + "_" + std::to_string(counter_++);
+    while (names_.count(n));
+    names_.insert(n);
+    return n;
+  }
+
+  // Only `+=` stores (and sizes) use `a` in e.
+  static bool onlyAccumulated(const Expr &e, const std::string &a) {
+    struct C : Visitor {
+      std::string a;
+      int adds = 0, sizes = 0;
+      void visit(const Store *n) override {
+        if (auto v = n->array->as<Var>(); v && v->name == a && n->mode == Store::Mode::Add) ++adds;
+        Visitor::visit(n);
+      }
+      void visit(const ir::Size *n) override {
+        if (auto v = n->array->as<Var>(); v && v->name == a) ++sizes;
+        Visitor::visit(n);
+      }
+    } c;
+    c.a = a;
+    c.visitExpr(e);
+    return c.adds > 0 && countUses(e, a) == c.adds + c.sizes;
+  }
+
+  bool promote(const std::string &name, const Fold *f, Lets &out) {
+    Lets body;
+    Expr tail = f->body;
+    while (auto l = tail->as<Let>()) {
+      body.push_back({l->name, l->value});
+      tail = l->body;
+    }
+    std::unordered_map<std::string, Expr> defs; // the body's lets
+    for (auto &b : body) defs[b.first] = b.second;
+    // The index as an expression of values from outside the loop (through
+    // the body's lets of integer arithmetic), or null when it varies.
+    std::function<Expr(const Expr &)> invariant = [&](const Expr &e) -> Expr {
+      if (e->is<Const>()) return e;
+      if (auto v = e->as<Var>()) {
+        if (v->name == f->index || v->name == f->state) return nullptr;
+        auto it = defs.find(v->name);
+        return it == defs.end() ? e : invariant(it->second);
+      }
+      auto p = e->as<Prim>();
+      if (!p || !p->type->isInt() || (p->op != Op::Add && p->op != Op::Sub && p->op != Op::Mul)) return nullptr;
+      std::vector<Expr> as;
+      for (auto &x : p->args) {
+        as.push_back(invariant(x));
+        if (!as.back()) return nullptr;
+      }
+      return Prim::make(p->op, as);
+    };
+    struct Acc {
+      Expr array, index;
+      std::vector<int> path;
+      TypeP type;
+      std::string var;
+    };
+    std::vector<Acc> accs;
+    std::vector<int> accOf(body.size(), -1);
+    std::unordered_map<std::string, bool> ok; // array -> only accumulated in the body
+    for (size_t k = 0; k < body.size(); ++k) {
+      auto st = body[k].second->as<Store>();
+      if (!st || st->mode != Store::Mode::Add || !st->value->type->isFloat()) continue;
+      auto a = st->array->as<Var>();
+      Expr index = a ? invariant(st->index) : nullptr;
+      if (!index) continue;
+      auto it = ok.find(a->name);
+      if (it == ok.end()) it = ok.emplace(a->name, onlyAccumulated(f->body, a->name)).first;
+      if (!it->second) continue;
+      int found = -1;
+      for (size_t m = 0; m < accs.size(); ++m)
+        if (accs[m].array->as<Var>()->name == a->name && print(accs[m].index) == print(index) && accs[m].path == st->path)
+          found = int(m);
+      if (found < 0) {
+        found = int(accs.size());
+        accs.push_back({st->array, index, st->path, st->value->type, ""});
+      }
+      accOf[k] = found;
+    }
+    if (accs.empty()) return false;
+    changed = true;
+    // the new state: (old state, accumulators...)
+    std::vector<TypeP> ts{f->init->type};
+    std::vector<Expr> init{f->init};
+    for (auto &a : accs) {
+      ts.push_back(a.type);
+      init.push_back(Const::zero(a.type));
+    }
+    TypeP st2 = Type::tuple(ts);
+    std::string s2 = fresh(f->state);
+    Expr s2v = Var::make(s2, st2);
+    std::vector<std::string> cur;
+    Lets nb{{f->state, Proj::make(s2v, 0)}};
+    for (size_t m = 0; m < accs.size(); ++m) {
+      std::string base = accs[m].array->as<Var>()->name + "_acc";
+      cur.push_back(fresh(base));
+      nb.push_back({cur.back(), Proj::make(s2v, int(m) + 1)});
+    }
+    for (size_t k = 0; k < body.size(); ++k) {
+      if (accOf[k] < 0) {
+        nb.push_back(body[k]);
+        continue;
+      }
+      size_t m = size_t(accOf[k]);
+      auto st = body[k].second->as<Store>();
+      std::string next = fresh(accs[m].array->as<Var>()->name + "_acc");
+      nb.push_back({next, Prim::make(Op::Add, {Var::make(cur[m], accs[m].type), st->value})});
+      cur[m] = next;
+    }
+    std::vector<Expr> res{tail};
+    for (size_t m = 0; m < accs.size(); ++m) res.push_back(Var::make(cur[m], accs[m].type));
+    Expr newBody = ir::Tuple::make(res);
+    for (size_t k = nb.size(); k-- > 0;) newBody = Let::make(nb[k].first, nb[k].second, newBody);
+    std::string r = fresh(name);
+    Expr rv = Var::make(r, st2);
+    out.push_back({r, Fold::make(f->lo, f->hi, ir::Tuple::make(init), f->index, s2, newBody, f->reversed)});
+    auto lo = f->lo->as<Const>(), hi = f->hi->as<Const>();
+    bool runs = lo && hi && lo->ivalue < hi->ivalue;
+    Expr flush = ir::Tuple::make({});
+    for (size_t m = accs.size(); m-- > 0;)
+      flush = Let::make(fresh("_"), Store::make(accs[m].array, accs[m].index, Proj::make(rv, int(m) + 1), Store::Mode::Add, accs[m].path),
+                        flush);
+    if (!runs) flush = If::make(Prim::make(Op::Lt, {f->lo, f->hi}), flush, ir::Tuple::make({}));
+    out.push_back({fresh("_"), flush});
+    out.push_back({name, Proj::make(rv, 0)});
+    return true;
+  }
+};
+
 // Loop-invariant code motion, for what may run once before a loop even
 // when the loop runs zero times: scratch buffers of an invariant size (a
 // tape filled and read within one iteration is reused by the next, one
@@ -1468,7 +1638,11 @@ static Expr optimizeWith(const Expr &e, const std::vector<std::string> &reserved
   LoopCSE loops(pureCallees);
   Expr shared = loops.go(r);
   if (loops.changed) r = cleanUp(shared, reserved, pureCallees);
-  return HoistInvariants().go(SingleUse(reserved).run(r));
+  r = SingleUse(reserved).run(r);
+  PromoteAccumulators promote(r);
+  r = promote.go(r);
+  if (promote.changed) r = SingleUse(reserved).run(r);
+  return HoistInvariants().go(r);
 }
 
 Expr optimize(const Expr &e) { return optimizeWith(lowerParallel(e), {}); }
