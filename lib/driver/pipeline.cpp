@@ -1,6 +1,7 @@
 // The back half of unfad: reverse mode on UNF, partial evaluation, C++.
 #include "unfad/driver/pipeline.h"
 #include "unfad/ad/reverse.h"
+#include "unfad/inline/inline.h"
 #include "unfad/ir/json.h"
 #include "unfad/ir/large_stack.h"
 #include "unfad/ir/mutator.h"
@@ -48,7 +49,7 @@ bool parseDumpStage(const std::string &s, DumpStage &out) {
 
 std::vector<GeneratedBlock> generate(const ir::Program &input) {
   return ir::onLargeStack<std::vector<GeneratedBlock>>([&] {
-    const ir::Program program = parallel::recognize(input);
+    const ir::Program program = parallel::recognize(inlining::inlineArrayWriters(input));
     ir::Program gradients = opt::optimize(ad::reverse(program), &program);
     std::vector<GeneratedBlock> blocks;
     std::set<std::string> emitted;
@@ -81,7 +82,7 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
 
 std::string dump(const ir::Program &input, DumpStage stage, bool json) {
   return ir::onLargeStack<std::string>([&]() -> std::string {
-    const ir::Program program = parallel::recognize(input);
+    const ir::Program program = parallel::recognize(inlining::inlineArrayWriters(input));
     switch (stage) {
     case DumpStage::IR:
       return json ? ir::toJson(program).dump(2) + "\n" : ir::print(program);

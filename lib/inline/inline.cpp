@@ -1,0 +1,156 @@
+#include "unfad/inline/inline.h"
+
+#include "unfad/ir/mutator.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+namespace unfad::inlining {
+
+using namespace ir;
+
+namespace {
+
+// Bodies larger than this stay calls (the copy would be bigger than the
+// per-iteration save it avoids is worth).
+constexpr size_t kMaxInlinedSize = 400;
+
+// Every binder of `e` renamed to a fresh name (the inlined copy must not
+// capture or shadow the caller's names).
+class Freshen : public Mutator {
+public:
+  explicit Freshen(NameSupply &ns) : ns_(ns) {}
+
+protected:
+  NameSupply &ns_;
+  std::string rename(const std::string &n) { return ns_.fresh(n); }
+
+  Expr visit(const Let *n, const Expr &) override {
+    std::string m = rename(n->name);
+    Expr v = mutate(n->value);
+    return Let::make(m, v, mutate(substitute(n->body, n->name, Var::make(m, n->value->type))));
+  }
+  Expr visit(const Fold *n, const Expr &) override {
+    std::string i = rename(n->index), s = rename(n->state);
+    Expr b = substitute(substitute(n->body, n->index, Var::make(i, Type::i64())), n->state, Var::make(s, n->init->type));
+    return Fold::make(mutate(n->lo), mutate(n->hi), mutate(n->init), i, s, mutate(b), n->reversed);
+  }
+  Expr visit(const While *n, const Expr &) override {
+    std::string s = rename(n->state);
+    Expr st = Var::make(s, n->init->type);
+    return While::make(mutate(n->init), s, mutate(substitute(n->cond, n->state, st)), mutate(substitute(n->body, n->state, st)));
+  }
+  Expr visit(const Build *n, const Expr &) override {
+    std::string i = rename(n->index);
+    return Build::make(mutate(n->size), i, mutate(substitute(n->body, n->index, Var::make(i, Type::i64()))));
+  }
+  Expr visit(const Sum *n, const Expr &) override {
+    std::string i = rename(n->index);
+    return Sum::make(mutate(n->lo), mutate(n->hi), i, mutate(substitute(n->body, n->index, Var::make(i, Type::i64()))));
+  }
+};
+
+class Inliner : public Mutator {
+public:
+  Inliner(const std::map<std::string, const Function *> &inlinable, const std::map<std::string, Expr> &bodies, NameSupply &ns)
+      : inlinable_(inlinable), bodies_(bodies), ns_(ns) {}
+
+protected:
+  const std::map<std::string, const Function *> &inlinable_;
+  const std::map<std::string, Expr> &bodies_;
+  NameSupply &ns_;
+
+  Expr visit(const Call *n, const Expr &self) override {
+    bool changed = false;
+    std::vector<Expr> args = mutateAll(n->args, changed);
+    auto it = inlinable_.find(n->callee);
+    if (it == inlinable_.end()) return changed ? Call::make(n->callee, args, n->type) : self;
+    const Function &g = *it->second;
+    // parameters: arrays are the caller's buffers; values are let-bound
+    // (evaluated once, in argument order, as the call would)
+    Expr body = Freshen(ns_).mutate(bodies_.at(g.name));
+    // parameters renamed to fresh names first: an argument may mention a
+    // caller's variable named like another parameter
+    std::vector<std::string> fresh;
+    for (auto &p : g.params) {
+      fresh.push_back(ns_.fresh(p.name));
+      body = substitute(body, p.name, Var::make(fresh.back(), p.type));
+    }
+    std::vector<std::pair<std::string, Expr>> binds;
+    for (size_t k = 0; k < g.params.size(); ++k) {
+      if (g.params[k].type->isArray()) body = substitute(body, fresh[k], args[k]);
+      else binds.push_back({fresh[k], args[k]});
+    }
+    for (size_t k = binds.size(); k-- > 0;) body = Let::make(binds[k].first, binds[k].second, body);
+    return body;
+  }
+};
+
+void calls(const Expr &e, std::set<std::string> &out) {
+  struct C : Visitor {
+    std::set<std::string> *out;
+    void visit(const Call *n) override {
+      out->insert(n->callee);
+      Visitor::visit(n);
+    }
+  } c;
+  c.out = &out;
+  c.visitExpr(e);
+}
+
+void reserveNames(const Expr &e, NameSupply &ns) {
+  ns.reserveAll(e);
+}
+
+} // namespace
+
+Program inlineArrayWriters(const Program &p) {
+  std::map<std::string, std::set<std::string>> callees;
+  for (auto &f : p.functions) calls(f.body, callees[f.name]);
+  // recursive: reaches itself through calls
+  auto reaches = [&](const std::string &from, const std::string &to) {
+    std::set<std::string> seen;
+    std::vector<std::string> work(callees[from].begin(), callees[from].end());
+    while (!work.empty()) {
+      std::string g = work.back();
+      work.pop_back();
+      if (g == to) return true;
+      if (!seen.insert(g).second) continue;
+      for (auto &h : callees[g]) work.push_back(h);
+    }
+    return false;
+  };
+  std::map<std::string, const Function *> inlinable;
+  for (auto &f : p.functions) {
+    bool writes = false;
+    for (auto &q : f.params) writes |= q.type->isArray() && q.written;
+    if (writes && !reaches(f.name, f.name) && size(f.body) <= kMaxInlinedSize) inlinable[f.name] = &f;
+  }
+  if (inlinable.empty()) return p;
+  // Inlined bodies, callees first (an inlinable helper's own calls to
+  // writers are inlined before it is copied anywhere).
+  std::map<std::string, Expr> bodies;
+  std::function<void(const Function &)> prepare = [&](const Function &f) {
+    if (bodies.count(f.name)) return;
+    bodies[f.name] = f.body; // (no recursion among inlinable helpers)
+    for (auto &c : callees[f.name])
+      if (auto it = inlinable.find(c); it != inlinable.end()) prepare(*it->second);
+    NameSupply ns;
+    reserveNames(f.body, ns);
+    for (auto &q : f.params) ns.reserve(q.name);
+    bodies[f.name] = Inliner(inlinable, bodies, ns).mutate(f.body);
+  };
+  for (auto &[name, f] : inlinable) prepare(*f);
+  Program out = p;
+  for (auto &f : out.functions) {
+    NameSupply ns;
+    reserveNames(f.body, ns);
+    for (auto &q : f.params) ns.reserve(q.name);
+    for (auto &[name, b] : bodies) reserveNames(b, ns); // the copies' names stay distinct from the caller's
+    f.body = Inliner(inlinable, bodies, ns).mutate(f.body);
+  }
+  return out;
+}
+
+} // namespace unfad::inlining
