@@ -483,15 +483,8 @@ private:
   // 0 (computing it could only give 0 · inf = NaN where dead forward state
   // overflowed). The body then reads 0 for it and hands it back unchanged,
   // which invariantState removes.
-  Expr zeroState(const Expr &e) {
-    auto f = e->as<Fold>();
-    const TypeP &st = f->init->type;
-    auto tt = [&] {
-      Expr tail = f->body;
-      while (auto l = tail->as<Let>()) tail = l->body;
-      return tail;
-    }();
-    if (!st->isTuple() || !tt->is<ir::Tuple>()) return e;
+  // Paths to a fold state's float leaves.
+  static std::vector<std::vector<int>> floatLeaves(const TypeP &st) {
     std::vector<std::vector<int>> leaves;
     std::function<void(const TypeP &, std::vector<int> &)> collect = [&](const TypeP &t, std::vector<int> &path) {
       if (t->isFloat()) leaves.push_back(path);
@@ -504,31 +497,52 @@ private:
     };
     std::vector<int> root;
     collect(st, root);
-    auto at = [](Expr x, const std::vector<int> &path) -> Expr {
-      for (int k : path) {
-        if (auto t = x->as<ir::Tuple>()) x = t->elems[k];
-        else return nullptr;
-      }
-      return x;
-    };
-    auto read = [&](const std::vector<int> &path) {
-      Expr x = Var::make(f->state, st);
-      for (int k : path) x = Proj::make(x, k);
-      return x;
-    };
+    return leaves;
+  }
+  static Expr leafAt(Expr x, const std::vector<int> &path) {
+    for (int k : path) {
+      if (auto t = x->as<ir::Tuple>()) x = t->elems[k];
+      else return nullptr;
+    }
+    return x;
+  }
+  static Expr readLeaf(const std::string &var, const TypeP &t, const std::vector<int> &path) {
+    Expr x = Var::make(var, t);
+    for (int k : path) x = Proj::make(x, k);
+    return x;
+  }
+  // The state leaves of a fold that start at 0 and stay 0 (an optimistic
+  // fixpoint: assume every leaf that starts at 0 stays 0, drop those the
+  // body makes non-zero under that assumption, repeat).
+  static std::set<std::vector<int>> zeroLeaves(const Fold *f) {
+    const TypeP &st = f->init->type;
+    Expr tt = f->body;
+    while (auto l = tt->as<Let>()) tt = l->body;
     std::set<std::vector<int>> Z;
-    for (auto &p : leaves)
-      if (Expr x = at(f->init, p); x && isZeroValue(x)) Z.insert(p);
+    // (a bare float: the path []; a tuple handed back whole is read leaf by leaf)
+    if (st->isTuple() ? !(tt->is<ir::Tuple>() || tt->is<Var>()) : !st->isFloat()) return Z;
+    for (auto &p : floatLeaves(st))
+      if (Expr x = leafAt(f->init, p); x && isZeroValue(x)) Z.insert(p);
     while (!Z.empty()) {
       std::unordered_map<std::string, Expr> consts; // printed reads of Z leaves -> 0
-      for (auto &p : Z) consts[print(read(p))] = Const::zero(at(f->init, p)->type);
+      for (auto &p : Z) consts[print(readLeaf(f->state, st, p))] = Const::zero(leafAt(f->init, p)->type);
       Expr tail = constantTail(f->body, consts);
       std::set<std::vector<int>> next;
       for (auto &p : Z)
-        if (Expr x = at(tail, p); x && isZeroValue(x)) next.insert(p);
+        if (Expr x = leafAt(tail, p); x && isZeroValue(x)) next.insert(p);
       if (next == Z) break;
       Z = next;
     }
+    return Z;
+  }
+
+  Expr zeroState(const Expr &e) {
+    auto f = e->as<Fold>();
+    const TypeP &st = f->init->type;
+    if (!st->isTuple()) return e;
+    std::set<std::vector<int>> Z = zeroLeaves(f);
+    auto at = [](Expr x, const std::vector<int> &path) { return leafAt(std::move(x), path); };
+    auto read = [&](const std::vector<int> &path) { return readLeaf(f->state, st, path); };
     if (Z.empty()) return e;
     // Rewrite: reads of Z leaves are 0; the tail hands them back unchanged.
     struct R : Mutator {
@@ -542,14 +556,17 @@ private:
     std::function<Expr(const Expr &, std::vector<int> &)> handBack = [&](const Expr &x, std::vector<int> &path) -> Expr {
       if (Z.count(path)) return read(path);
       auto t = x->as<ir::Tuple>();
-      if (!t) return r.mutate(x);
+      bool under = std::any_of(Z.begin(), Z.end(), [&](const std::vector<int> &z) {
+        return z.size() > path.size() && std::equal(path.begin(), path.end(), z.begin());
+      });
+      if (!t && !(under && x->is<Var>() && x->type->isTuple())) return r.mutate(x);
       std::vector<Expr> es;
-      for (int k = 0; k < int(t->elems.size()); ++k) {
+      for (int k = 0; k < int(x->type->elems.size()); ++k) {
         path.push_back(k);
-        es.push_back(handBack(t->elems[k], path));
+        es.push_back(handBack(t ? t->elems[size_t(k)] : Proj::make(x, k), path)); // (a variable: its leaves)
         path.pop_back();
       }
-      return t->type->isStruct() ? ir::Tuple::makeStruct(t->type, es) : ir::Tuple::make(es);
+      return x->type->isStruct() ? ir::Tuple::makeStruct(x->type, es) : ir::Tuple::make(es);
     };
     std::function<Expr(const Expr &)> body = [&](const Expr &b) -> Expr {
       if (auto l = b->as<Let>()) return Let::make(l->name, r.mutate(l->value), body(l->body));
@@ -575,13 +592,28 @@ private:
       }
     } s;
     s.known = &known;
+    // a tuple value leaf by leaf (`s` is `(s#0, s#1)`), with what is known
+    std::function<Expr(const Expr &)> expand = [&](const Expr &x) -> Expr {
+      if (!x->type->isTuple() || x->is<ir::Tuple>()) return s.mutate(x);
+      std::vector<Expr> es;
+      for (int k = 0; k < int(x->type->elems.size()); ++k) es.push_back(expand(Proj::make(x, k)));
+      return x->type->isStruct() ? ir::Tuple::makeStruct(x->type, es) : ir::Tuple::make(es);
+    };
     Expr cur = e;
     while (auto l = cur->as<Let>()) {
       Expr v = s.mutate(l->value);
       if (v->is<Const>() || (v->is<ir::Tuple>() && isZeroValue(v))) known[l->name] = v;
+      // a nested loop whose state starts at 0 under these assumptions: the
+      // leaves that stay 0 are 0 after it
+      if (auto f = v->as<Fold>()) {
+        Expr g = Fold::make(f->lo, f->hi, expand(f->init), f->index, f->state, f->body, f->reversed);
+        auto gf = g->as<Fold>();
+        for (auto &p : zeroLeaves(gf))
+          known[print(readLeaf(l->name, gf->init->type, p))] = Const::zero(leafAt(gf->init, p)->type);
+      }
       cur = l->body;
     }
-    return s.mutate(cur);
+    return expand(cur);
   }
 
   // The same for one scalar of state: fold .. from s = init -> (lets) s
