@@ -524,3 +524,31 @@ TEST(Loops, FieldStoresPrintAndRoundTripThroughJson) {
   EXPECT_EQ(print(at(at(v("A", rows), ci(1)), ci(2))), "A[1][2]");
   EXPECT_THROW(Store::make(v("A", rows), ci(0), at(v("A", rows), ci(1)), Store::Mode::Set), IRError);
 }
+
+#include "unfad/inline/inline.h"
+
+TEST(Inline, HelpersWritingArraysAreInlinedAndKeepTheirValueAndGradient) {
+  // set(a, i, v): a[i] = v;  f(x, n): u = new[n]; for i: set(u, i, sin(x[i]) * y); y is a
+  // parameter of f named like set's `v` argument's source, to catch capture
+  Expr a = v("a", arr()), u = v("u", arr()), x = v("x", arr()), n = v("n", Type::i64()), i = v("i", Type::i64());
+  Program p;
+  p.functions.push_back(fn("set", {{"a", arr(), true, true}, {"i", Type::i64(), false}, {"v", f64()}},
+                           Let::make("_", store(a, i, v("v")), Tuple::make({})), false));
+  Expr loop = Fold::make(ci(0), n, Tuple::make({}), "i", "st",
+                         Let::make("_c", Call::make("set", {u, i, mul(un(Op::Sin, at(x, i)), v("i_val"))}, Type::unit()),
+                                   Tuple::make({})));
+  Expr total = Fold::make(ci(0), n, c(0), "i", "s", add(v("s"), mul(at(u, i), at(u, i))));
+  Expr body = Let::make("u", NewArray::make(n, f64()), Let::make("_l", loop, total));
+  p.functions.push_back(fn("f", {{"x", arr()}, {"n", Type::i64(), false}, {"i_val", f64()}}, body));
+  Program q = inlining::inlineArrayWriters(p);
+  EXPECT_FALSE(contains<Call>(q.find("f")->body)) << print(*q.find("f"));
+  std::vector<Value> args{arrayOf({0.5, -1.5, 2.0}), Value::of(3), Value::of(0.7)};
+  EXPECT_DOUBLE_EQ(evaluate(q, "f", copyArgs(args)).scalar, evaluate(p, "f", copyArgs(args)).scalar);
+  check(q, args);
+  // recursive helpers stay calls
+  Program r = p;
+  r.functions[0].body = Let::make("_", store(a, i, v("v")),
+                                  If::make(Prim::make(Op::Gt, {i, ci(0)}),
+                                           Call::make("set", {a, sub(i, ci(1)), v("v")}, Type::unit()), Tuple::make({})));
+  EXPECT_TRUE(contains<Call>(inlining::inlineArrayWriters(r).find("f")->body));
+}
