@@ -20,6 +20,13 @@ steer clear of open bugs:
 Array parameters get one fixed length per program (1..5, the value of the
 `int n` parameter); the driver passes them from its flat x[] (a
 std::vector is built from it) and every element is a partial derivative.
+With "structs" (arrays of structs and of arrays, see gen.py) the driver
+builds each array of V3 / matrix parameter from x[] too (field by field,
+row by row; ragged rows have fixed lengths per program), passes f_grad an
+adjoint of the parameter's type, and every field of every element (every
+A[i][j]) is a partial derivative; an output of V3 gets one weight per field:
+  fuzz.py --unfad build/bin/unfad --count 1000 --seed 3 --jobs 2 \
+          --features base,loops,arrays,outputs,structs
 
 Programs are batched (--batch, default 20 marked functions per file: one
 unfad run, one compile, one driver run); a batch that fails as a whole is
@@ -116,14 +123,17 @@ def make_case(seed, index, features, npoints):
     points = []
     for _ in range(npoints):
         pt = []
-        for _, t in prog.params:
+        for n, t in prog.params:
             if t == "double":
                 pt.append(rng.randint(-128, 128) / 64.0)
             elif t in ("arr", "vec"):
                 pt.append([rng.randint(-128, 128) / 64.0 for _ in range(prog.size_n)])
+            elif t in gen.SPARAMS or t in gen.MPARAMS:
+                # one inner list per element (fields) or row
+                pt.append([[rng.randint(-128, 128) / 64.0 for _ in range(m)] for m in row_sizes(prog, n, t)])
             elif t == "size":
                 pt.append(prog.size_n)
-            elif t == "outp":
+            elif t in ("outp",) + gen.SOUTS:
                 pt.append(None)
             else:
                 pt.append(rng.randint(0, 3))
@@ -135,7 +145,7 @@ def make_case(seed, index, features, npoints):
 # Driver
 
 PROBE_RUNTIME = r"""
-#define FZ_MAXD 64
+#define FZ_MAXD 512
 static unsigned long long fzp_sig = 0;
 static double fzp_margin = 1e300;
 static inline void fzp_note(long long v, double dist) {
@@ -219,47 +229,147 @@ static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, in
 """
 
 
+def row_sizes(prog, name, t):
+    """The scalars of each element (fields) or row of an array of structs or of
+    arrays parameter, in memory order."""
+    if t in gen.SPARAMS or t in gen.SOUTS:
+        return [3] * prog.size_n
+    if t == "mvec":
+        return list(prog.row_lens[name])
+    return [prog.cols] * prog.size_n
+
+
+def scalar_paths(prog, name, t):
+    """C++ suffixes reaching each scalar of such a parameter: [0].x, [1][2], ..."""
+    out = []
+    for i, m in enumerate(row_sizes(prog, name, t)):
+        if t in gen.SPARAMS or t in gen.SOUTS:
+            out += [f"[{i}].{f}" for f in "xyz"]
+        else:
+            out += [f"[{i}][{j}]" for j in range(m)]
+    return out
+
+
+def nested_decl(prog, pre, name, t, var):
+    """A zeroed local of the shape of parameter (name, t) (the struct names
+    carry the program's prefix pre)."""
+    N, C, V3 = prog.size_n, prog.cols, pre + "V3"
+    if t in ("sarr", "soutp"):
+        return f"{V3} {var}[{N}] = {{}};"
+    if t in ("svec", "soutv"):
+        return f"std::vector<{V3}> {var}({N});"
+    if t == "sstd":
+        return f"std::array<{V3}, {N}> {var}{{}};"
+    if t == "mvec":
+        rows = ", ".join(f"std::vector<double>({m})" for m in prog.row_lens[name])
+        return f"std::vector<std::vector<double>> {var}{{{rows}}};"
+    if t == "marr":
+        return f"double {var}[{N}][{C}] = {{}};"
+    if t == "mstd":
+        return f"std::array<std::array<double, {C}>, {N}> {var}{{}};"
+    if t == "mva":
+        return f"std::vector<std::array<double, {C}>> {var}({N});"
+    raise ValueError(t)
+
+
+def is_nested(t):
+    return t in gen.SPARAMS or t in gen.MPARAMS or t in gen.SOUTS
+
+
 def param_split(prog):
     """The names of the active scalars (an array parameter a of length n gives
-    a[0] ... a[n-1]: the slots of the driver's x[]) and of the passive ints."""
+    a[0] ... a[n-1]: the slots of the driver's x[]; an array of structs p
+    gives p[0].x, p[0].y, ..., a matrix A gives A[0][0], A[0][1], ...) and of
+    the passive ints."""
     dn, kn = [], []
     for n, t in prog.params:
         if t == "double":
             dn.append(n)
         elif t in ("arr", "vec"):
             dn += [f"{n}[{i}]" for i in range(prog.size_n)]
-        elif t != "outp":
+        elif t in gen.SPARAMS or t in gen.MPARAMS:
+            dn += [n + q for q in scalar_paths(prog, n, t)]
+        elif t not in ("outp",) + gen.SOUTS:
             kn.append(n)
     return dn, kn
 
 
 def out_weights(prog):
-    """The cotangent w of an output array: the driver differentiates
-    phi = f(...) + sum_q w[q] out[q]."""
-    return [0.5 + 0.25 * q if q % 2 == 0 else -0.75 + 0.125 * q for q in range(prog.size_n)]
+    """The cotangent w of an output array (one weight per scalar, in memory
+    order): the driver differentiates phi = f(...) + sum_q w[q] out[q]."""
+    return [0.5 + 0.25 * q if q % 2 == 0 else -0.75 + 0.125 * q for q in range(out_size(prog))]
 
 
 def has_out(prog):
-    return any(t == "outp" for _, t in prog.params)
+    return any(t in ("outp",) + gen.SOUTS for _, t in prog.params)
 
 
-def phi_fn(prog, name, call):
+def out_type(prog):
+    return next(t for _, t in prog.params if t in ("outp",) + gen.SOUTS)
+
+
+def out_size(prog):
+    """The output's scalars."""
+    return prog.size_n * (3 if out_type(prog) in gen.SOUTS else 1)
+
+
+def out_terms(prog):
+    """r += w . o for the output o (of doubles or of structs)."""
+    if out_type(prog) == "outp":
+        return f"for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q];"
+    return " ".join(f"r += w[{q}] * o{p};" for q, p in enumerate(scalar_paths(prog, "out", out_type(prog))))
+
+
+def nested_inputs(prog, pre):
+    """Statements building the arrays of structs and of arrays f takes from x[]."""
+    L = []
+    di = 0
+    for n, t in prog.params:
+        if t == "double":
+            di += 1
+        elif t in ("arr", "vec"):
+            di += prog.size_n
+        elif t in gen.SPARAMS or t in gen.MPARAMS:
+            L.append(nested_decl(prog, pre, n, t, f"in_{n}"))
+            for p in scalar_paths(prog, n, t):
+                L.append(f"in_{n}{p} = x[{di}];")
+                di += 1
+    return L
+
+
+def out_decl(prog, pre):
+    t = out_type(prog)
+    if t == "outp":
+        return f"double o[{prog.size_n}] = {{}};"
+    return nested_decl(prog, pre, "out", t, "o")
+
+
+def phi_fn(prog, name, call, pre=""):
     """static double name(x, k): f's value, plus w . out for an output."""
     args = ", ".join(call_args(prog))
     head = f"static double {name}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
+    setup = " ".join(nested_inputs(prog, pre))
+    setup = setup + " " if setup else ""
     if not has_out(prog):
-        return head + f"{{ return {call}({args}); }}"
+        return head + f"{{ {setup}return {call}({args}); }}"
     w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))
     value = f"double r = {call}({args});" if prog.ret != "void" else f"double r = 0.0; {call}({args});"
-    return head + (f"{{ static const double w[] = {{{w}}}; double o[{prog.size_n}] = {{}}; "
-                   f"{value} for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q]; "
+    return head + (f"{{ {setup}static const double w[] = {{{w}}}; {out_decl(prog, pre)} "
+                   f"{value} {out_terms(prog)} "
                    f"return r; }}")
 
 
 def call_args(prog):
     di = ki = 0
     out = []
-    for _, t in prog.params:
+    for n, t in prog.params:
+        if t in gen.SPARAMS or t in gen.MPARAMS:
+            out.append(f"in_{n}")
+            di += len(scalar_paths(prog, n, t))
+            continue
+        if t in gen.SOUTS:
+            out.append("o")
+            continue
         if t == "double":
             out.append(f"x[{di}]")
             di += 1
@@ -277,12 +387,29 @@ def call_args(prog):
     return out
 
 
-def grad_fn(prog, i, call):
+def grad_fn(prog, i, call, prefix=""):
     """The driver's fz_g<i>: f_grad with the adjoints in g[] (vectors copied)."""
     args = call_args(prog)
-    adj, pre, post = [], [], []
+    adj, pre, post = [], nested_inputs(prog, prefix), []
     di = 0
     for n, t in prog.params:
+        if t in gen.SPARAMS or t in gen.MPARAMS:
+            # the adjoint has the parameter's type: filled from g, copied back
+            pre.append(nested_decl(prog, prefix, n, t, f"d_{n}"))
+            for p in scalar_paths(prog, n, t):
+                pre.append(f"d_{n}{p} = g[{di}];")
+                post.append(f"g[{di}] = d_{n}{p};")
+                di += 1
+            adj.append(f"d_{n}")
+            continue
+        if t in gen.SOUTS:
+            w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))
+            pre.append(f"static const double w[] = {{{w}}}; {out_decl(prog, prefix)} "
+                       f"{nested_decl(prog, prefix, 'out', t, 'd_o')}")
+            pre += [f"d_o{p} = w[{q}];" for q, p in enumerate(scalar_paths(prog, "out", t))]
+            post.append(out_terms(prog))
+            adj.append("d_o")
+            continue
         if t == "double":
             adj.append(f"&g[{di}]")
             di += 1
@@ -314,7 +441,9 @@ def flat_point(prog, pt):
             xs.append(v)
         elif t in ("arr", "vec"):
             xs += list(v)
-        elif t != "outp":
+        elif t in gen.SPARAMS or t in gen.MPARAMS:
+            xs += [q for row in v for q in row]
+        elif t not in ("outp",) + gen.SOUTS:
             ks.append(int(v))
     return xs, ks
 
@@ -324,8 +453,8 @@ def hexlit(v):
 
 
 def driver_text(cases, processed_name, with_grad=True):
-    L = ["// generated by test/fuzz/fuzz.py", f'#include "{processed_name}"', "#include <cmath>",
-         "#include <cstdio>", "#include <vector>", PROBE_RUNTIME]
+    L = ["// generated by test/fuzz/fuzz.py", f'#include "{processed_name}"', "#include <array>",
+         "#include <cmath>", "#include <cstdio>", "#include <vector>", PROBE_RUNTIME]
     for c in cases:
         L.append(gen.Renderer(c.program, f"q{c.index}_", probe=True).render(marked=False))
     for c in cases:
@@ -335,10 +464,10 @@ def driver_text(cases, processed_name, with_grad=True):
         args = ", ".join(call_args(p))
         dn, kn = param_split(p)
         i = c.index
-        L.append(phi_fn(p, f"fz_f{i}", r.qualified_fname()))
-        L.append(phi_fn(p, f"fz_q{i}", q.qualified_fname()))
+        L.append(phi_fn(p, f"fz_f{i}", r.qualified_fname(), f"p{i}_"))
+        L.append(phi_fn(p, f"fz_q{i}", q.qualified_fname(), f"q{i}_"))
         if with_grad:
-            L.append(grad_fn(p, i, r.qualified_fname()))
+            L.append(grad_fn(p, i, r.qualified_fname(), f"p{i}_"))
     L.append("int main() {")
     for c in cases:
         p = c.program
@@ -358,8 +487,8 @@ def driver_text(cases, processed_name, with_grad=True):
 
 
 def batch_text(cases):
-    out = ["// generated by test/fuzz/fuzz.py", "#include <unfad/unfad.h>", "", "#include <cmath>",
-           "#include <vector>", ""]
+    out = ["// generated by test/fuzz/fuzz.py", "#include <unfad/unfad.h>", "", "#include <array>",
+           "#include <cmath>", "#include <vector>", ""]
     for c in cases:
         out.append(f"// ---- program {c.index} ({c.seed})")
         out.append(gen.Renderer(c.program, f"p{c.index}_").render())
@@ -443,8 +572,11 @@ def generated_warnings(processed_path, stderr):
 
 def mutate(text):
     """--mutate (self-test): scale every adjoint update of x0 (and of the
-    elements of an array parameter a0) by 1.0001."""
+    elements of an array parameter a0, of the fields of an array of structs
+    p0, of the elements of an array of arrays A0) by 1.0001."""
     text = re.sub(r"\*d_x0 \+= ", "*d_x0 += 1.0001 * ", text)
+    # (feature structs: also the fields of p0's elements and the elements of A0)
+    text = re.sub(r"\b(d_p0\[[^\]\n]*\](?:\.\w+)+|d_A0\[[^\]\n]*\]\[[^\]\n]*\]) \+= ", r"\1 += 1.0001 * ", text)
     return re.sub(r"\bd_a0\[([^\]\n]*)\] \+= ", r"d_a0[\1] += 1.0001 * ", text)
 
 
@@ -956,9 +1088,15 @@ def standalone(case, res):
         pts = list(range(len(case.points)))
     pts = pts[:4]
     points = [case.points[i] for i in pts]
+    def js(v):  # ints stay ints, lists (of lists) of floats
+        if isinstance(v, int) or v is None:
+            return v
+        if isinstance(v, list):
+            return [js(q) if isinstance(q, list) else float(q) for q in v]
+        return float(v)
+
     spec = {"function": pre + "f",
-            "points": [[v if isinstance(v, int) or v is None else [float(q) for q in v] if isinstance(v, list)
-                        else float(v) for v in p] for p in points],
+            "points": [[js(v) for v in p] for p in points],
             "rtol": 1e-5, "atol": 1e-6,
             "flags": ["-Wno-unused-parameter", "-Wno-unused-variable", "-Wno-unused-but-set-variable",
                       "-Wno-unused-but-set-parameter"]}
@@ -973,6 +1111,7 @@ def standalone(case, res):
         *["//" + l for l in detail.splitlines()],
         "#include <unfad/unfad.h>",
         "",
+        "#include <array>",
         "#include <cmath>",
         "#include <vector>",
         "",
@@ -1000,8 +1139,8 @@ def main():
     ap.add_argument("--cxxflags", default="", help="extra flags for building the driver, one string "
                     "(e.g. \"-fsanitize=address,undefined\")")
     ap.add_argument("--features", default="base",
-                    help="comma list: base, loops, arrays, outputs (e.g. base,loops,arrays,outputs); avoid-ns-marked steers clear of an "
-                         "open bug (fuzz_namespace_pullback.cpp)")
+                    help="comma list: base, loops, arrays, outputs, structs (e.g. base,loops,arrays,outputs,structs); "
+                         "avoid-ns-marked steers clear of an open bug (fuzz_namespace_pullback.cpp)")
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--shrink-time", type=float, default=240.0, help="seconds per shrink")
     ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")

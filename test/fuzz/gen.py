@@ -47,11 +47,108 @@ kinds of these features:
   E("aname", "arr", (), (array, data()))   an array passed to a helper
 Index expressions and loop headers are text, not expressions, so that
 shrinking cannot make an index go out of bounds.
+
+"structs" (with "arrays"; "loops" for its loops) adds structs and arrays of
+structs and of arrays.  Structs: V3 {double x, y, z}, P3 {V3 pos; double m}
+(nested), OB {double t, y; int w} (a passive int field).  Parameters of the
+marked function: arrays of V3 (`const V3* p`, `const std::vector<V3>& p`,
+`const std::array<V3, N>& p`, length n) and matrices of n rows, read-only
+(`const std::vector<std::vector<double>>& A` with ragged rows of 1..4,
+`const double A[N][C]`, `const std::array<std::array<double, C>, N>&`,
+`const std::vector<std::array<double, C>>&`; C is 1..3 per program); the
+output may be an array of V3 (`V3* out`, `std::vector<V3>& out`).  Local
+arrays of V3, P3 and OB (`std::vector<S> v(n)`, copies of a parameter,
+`S a[N] = {}`, initializer lists) filled whole (`v[i] = S{...}`) or field
+by field (`v[i].pos.x = e`, `v[i].w = i`), rewritten (`+=`, `*=`), swapped
+through a `const S t = v[i]` temporary, carried through a recurrence of
+whole elements; local matrices `double M[N][C] = {}` and
+`std::array<std::array<double, C>, N> M{}` written as M[i][j].  Reads:
+`p[i].x`, `p[i].pos.y`, `A[i][j]` (column indices from loops over C or
+`A[i].size()`, or 0 / the last column), struct locals (`V3 q = v[i]`,
+`const V3& q = p[i]` for parameters, literals, helper results) and their
+fields, `for (const V3& q : p)` / `(const auto& q : p)` / `(V3 q : p)`,
+`const auto& row = A[i]`, `for (const auto& row : A)`, `for (double v :
+row)`.  Helpers take struct elements (`const V3& s`, `P3 s`), arrays of
+structs (`const V3* b0, int n`), write them (`V3* o`, `std::vector<V3>& o`),
+take matrices (`const std::vector<std::vector<double>>& B0, int n`, ...) or
+one row (`const double* r0`, `const std::array<double, C>& r0`,
+`const std::vector<double>& r0`), return V3; rows are also passed to the
+array helpers (`h(A[i].data(), static_cast<int>(A[i].size()), y)`, when the
+helper has no local array of the fixed length N).  Parameter arrays are
+never written, outputs never read, and a local array iterated by reference
+is not written inside the loop.  Further statement and expression kinds:
+  ("rfor", var, array, body, mode)   mode "ref:V3" (const V3& var), "auto:S",
+                                     "val:S", "row" (const auto& row : A)
+  ("rdecl", row, A, index, index-vars)      const auto& row = A[i];
+  ("decl", S, name, E, const, "ref")        const V3& q = p[i];
+  E("selem", S, (), (array, index, vars))   p[i] (of struct type S)
+  E("mref", "double", (), (A, row index or None, column index, vars))
+                                            A[i][j], or row[j]
+  E("rowname", "arr", (), (A, row index or None, vars, data()))   a row
+                                            passed to a helper
+  E("raw", "int", (), (text, int vars, other names))  e.g. the row length
+                                            static_cast<int>(A[i].size())
 """
 
 import random
+import re
 
 TYPES = ("double", "int", "bool", "V2")
+# feature "structs": structs (V3 of doubles, P3 with a nested V3, OB with a
+# passive int field), arrays of them, and arrays of arrays
+STRUCT_DEFS = {"V3": (("x", "double"), ("y", "double"), ("z", "double")),
+               "P3": (("pos", "V3"), ("m", "double")),
+               "OB": (("t", "double"), ("y", "double"), ("w", "int"))}
+SPARAMS = ("sarr", "svec", "sstd")  # const V3*, const std::vector<V3>&, const std::array<V3, N>&
+SOUTS = ("soutp", "soutv", "sout")  # outputs V3* out, std::vector<V3>& out (sout: a helper's)
+MPARAMS = ("mvec", "marr", "mstd", "mva")  # vector<vector<double>> (ragged), double[N][C],
+#                                            array<array<double, C>, N>, vector<array<double, C>>
+MLOCALS = ("mloc", "mlstd")  # double M[N][C] = {}, std::array<std::array<double, C>, N> M{}
+ROWS = ("rowvec", "rowarr", "rowstd", "rowptr")  # a row bound by const auto& (of mvec; marr; mstd,
+#                                                 mva), or a helper's row parameter (rowptr: const double*)
+# helper parameters taking one row: const double* r (C columns), const std::array<double, C>& r,
+# const std::vector<double>& r (any length)
+ROWP = {"prow": "rowptr", "arow": "rowstd", "vrow": "rowvec"}
+ROW_OF = {"mvec": "rowvec", "marr": "rowarr", "mstd": "rowstd", "mva": "rowstd"}
+REFT = {"V3r": "V3", "P3r": "P3", "OBr": "OB"}  # helper parameters by const reference
+
+
+def elem_struct(t):
+    """The element struct of an array of structs type (None for other types)."""
+    if t in SPARAMS or t in SOUTS:
+        return "V3"
+    if t.startswith(("slvec_", "scarr_")):
+        return t.split("_", 1)[1]
+    return None
+
+
+def is_slocal(t):
+    return t.startswith(("slvec_", "scarr_"))
+
+
+def field_paths(S, ft="double"):
+    """The paths of S's scalar fields of type ft: x, pos.x, ..."""
+    out = []
+    for f, t in STRUCT_DEFS[S]:
+        if t in STRUCT_DEFS:
+            out += [f + "." + q for q in field_paths(t, ft)]
+        elif t == ft:
+            out.append(f)
+    return out
+
+
+def row_kind(t):
+    """How a matrix (or row) type's rows are sized: vec (ragged, .size()),
+    arr (C array of C columns), std (std::array of C columns)."""
+    return {"mvec": "vec", "rowvec": "vec", "marr": "arr", "mloc": "arr", "rowarr": "arr", "rowptr": "arr",
+            "mstd": "std", "mva": "std", "mlstd": "std", "rowstd": "std"}[t]
+
+
+def scope_type(t):
+    """A parameter type as a variable type in the function's scope."""
+    if t == "size":
+        return "int"
+    return REFT.get(t, ROWP.get(t, t))
 # array types: parameters (arr: const double*, vec: const std::vector<double>&)
 # and locals (lvec: std::vector<double>, carr: double[N]); all of length n
 ARRAYS = ("arr", "vec", "lvec", "carr")
@@ -115,7 +212,8 @@ class Helper:
 
 
 class Program:
-    def __init__(self, params, helpers, body, in_ns=False, uses_v2=False, size_n=0, ret="double"):
+    def __init__(self, params, helpers, body, in_ns=False, uses_v2=False, size_n=0, ret="double",
+                 uses_structs=False, cols=0, row_lens=None):
         self.params = params  # [(name, type)] double, int, size (int n), arr, vec
         self.helpers = helpers  # list of Helper (index = call target)
         self.body = body
@@ -123,10 +221,14 @@ class Program:
         self.uses_v2 = uses_v2
         self.size_n = size_n  # the length of every array (the value of n)
         self.ret = ret  # double, or void (a function with an output array)
+        self.uses_structs = uses_structs  # declare V3, P3, OB
+        self.cols = cols  # the column count C of the matrices but mvec
+        self.row_lens = dict(row_lens or {})  # mvec parameter -> its row lengths (n of them)
 
     def copy(self):
         return Program(list(self.params), [h.copy() for h in self.helpers], copy_stmts(self.body),
-                       self.in_ns, self.uses_v2, self.size_n, self.ret)
+                       self.in_ns, self.uses_v2, self.size_n, self.ret, self.uses_structs, self.cols,
+                       self.row_lens)
 
     def size(self):
         n = sum(stmts_size(h.body) for h in self.helpers if h is not None)
@@ -150,7 +252,9 @@ def copy_stmt(s):
     if k == "for":
         return ("for", s[1], s[2], copy_stmts(s[3]))
     if k in ("while", "dowhile", "rfor"):
-        return (k, s[1], s[2], copy_stmts(s[3]))
+        return (k, s[1], s[2], copy_stmts(s[3])) + tuple(s[4:])
+    if k == "rdecl":
+        return s
     if k == "dwhile":
         return ("dwhile", s[1], s[2], s[3].copy(), copy_stmts(s[4]))
     if k == "adecl":
@@ -199,7 +303,21 @@ class Renderer:
     def tname(self, t):
         if t == "V2":
             return self.pre + "V2"
+        if t in STRUCT_DEFS:
+            return self.pre + t
+        if t in REFT:
+            return f"const {self.pre}{REFT[t]}&"
+        N, C, V3 = self.p.size_n, self.p.cols, self.pre + "V3"
         d = "T" if self.tmpl else "double"
+        st = {"sarr": f"const {V3}*", "svec": f"const std::vector<{V3}>&",
+              "sstd": f"const std::array<{V3}, {N}>&", "soutp": f"{V3}*", "soutv": f"std::vector<{V3}>&",
+              "mvec": f"const std::vector<std::vector<{d}>>&",
+              "mstd": f"const std::array<std::array<{d}, {C}>, {N}>&",
+              "mva": f"const std::vector<std::array<{d}, {C}>>&", "sout": f"std::vector<{V3}>&",
+              "prow": f"const {d}*", "arow": f"const std::array<{d}, {C}>&",
+              "vrow": f"const std::vector<{d}>&"}.get(t)
+        if st:
+            return st
         if t == "double":
             return d
         if t == "arr":
@@ -211,6 +329,12 @@ class Renderer:
         if t == "outp":
             return f"{d}*"
         return t
+
+    def pdecl(self, n, t):
+        """A parameter declaration."""
+        if t == "marr":
+            return f"const {self.tname('double')} {n}[{self.p.size_n}][{self.p.cols}]"
+        return f"{self.tname(t)} {n}"
 
     def fname(self):
         return self.pre + "f"
@@ -293,7 +417,14 @@ class Renderer:
         if k == "list":
             return ", ".join(self.e(c, True) for c in x.a)
         if k == "struct":
-            return f"{self.tname('V2')}{{{self.e(x.a[0], True)}, {self.e(x.a[1], True)}}}"
+            return f"{self.tname(x.t)}{{{', '.join(self.e(c, True) for c in x.a)}}}"
+        if k == "selem":  # an element of an array of structs: p[i]
+            return f"{x.v[0]}[{x.v[1]}]"
+        if k == "mref":  # A[i][j], or row[j] of a row variable
+            return f"{x.v[0]}[{x.v[1]}][{x.v[2]}]" if x.v[1] is not None else f"{x.v[0]}[{x.v[2]}]"
+        if k == "rowname":  # a row passed to a helper: A[i], A[i].data(), row.data()
+            r = x.v[0] if x.v[1] is None else f"{x.v[0]}[{x.v[1]}]"
+            return r + (".data()" if x.v[3] else "")
         if k == "cast":
             inner = self.e(x.a[0], True)
             if x.v == "int" and self.probe:
@@ -314,7 +445,10 @@ class Renderer:
         k = s[0]
         if k == "decl":
             const = "const " if len(s) > 4 and s[4] else ""
-            out.append(f"{pad}{const}{self.tname(s[1])} {s[2]} = {self.e(s[3], True)};")
+            amp = "&" if len(s) > 5 and s[5] == "ref" else ""
+            out.append(f"{pad}{const}{self.tname(s[1])}{amp} {s[2]} = {self.e(s[3], True)};")
+        elif k == "rdecl":
+            out.append(f"{pad}const auto& {s[1]} = {s[2]}[{s[3]}];")
         elif k == "assign":
             out.append(f"{pad}{s[1]} {s[2]} {self.e(s[3], True)};")
         elif k == "incdec":
@@ -333,7 +467,14 @@ class Renderer:
             self.stmts(s[3], ind + 1, out)
             out.append(pad + "}")
         elif k == "rfor":
-            out.append(f"{pad}for ({self.tname('double')} {s[1]} : {s[2]}) {{")
+            mode = s[4] if len(s) > 4 else None
+            if mode is None:
+                head = f"{self.tname('double')} {s[1]}"
+            else:
+                how, S = (mode.split(":") + [None])[:2]
+                head = {"ref": f"const {self.tname(S)}& {s[1]}", "val": f"{self.tname(S)} {s[1]}",
+                        "auto": f"const auto& {s[1]}", "row": f"const auto& {s[1]}"}[how]
+            out.append(f"{pad}for ({head} : {s[2]}) {{")
             self.stmts(s[3], ind + 1, out)
             out.append(pad + "}")
         elif k == "while":
@@ -354,6 +495,24 @@ class Renderer:
             out.append(f"{pad}  ++{s[1]};")
             self.stmts(s[4], ind + 1, out)
             out.append(pad + "}")
+        elif k == "adecl" and is_slocal(s[1]):
+            kind, S = s[1].split("_", 1)
+            St, N = self.tname(S), self.p.size_n
+            if kind == "scarr":
+                init = self.e(s[3]) if s[4] == "list" else ""
+                out.append(f"{pad}{St} {s[2]}[{N}] = {{{init}}};")
+            elif s[4] == "list":
+                out.append(f"{pad}std::vector<{St}> {s[2]}{{{self.e(s[3])}}};")
+            elif s[4] == "n":
+                out.append(f"{pad}std::vector<{St}> {s[2]}(n);")
+            else:  # ("copy", source)
+                out.append(f"{pad}std::vector<{St}> {s[2]} = {s[4][1]};")
+        elif k == "adecl" and s[1] in MLOCALS:
+            d, N, C = self.tname("double"), self.p.size_n, self.p.cols
+            if s[1] == "mloc":
+                out.append(f"{pad}{d} {s[2]}[{N}][{C}] = {{}};")
+            else:
+                out.append(f"{pad}std::array<std::array<{d}, {C}>, {N}> {s[2]}{{}};")
         elif k == "adecl":
             d = self.tname("double")
             if s[1] == "carr" and s[4] == "list":
@@ -395,7 +554,7 @@ class Renderer:
             return
         name = self.pre + h.suffix
         self.tmpl = h.kind == "template"
-        params = ", ".join(f"{self.tname(t)} {n}" for n, t in h.params)
+        params = ", ".join(self.pdecl(n, t) for n, t in h.params)
         head = f"{self.tname(h.ret)} {name}({params})"
         if h.marked and self.marking:
             head = "UNFAD_GRADIENT " + head
@@ -425,19 +584,31 @@ class Renderer:
             out.append(f"struct {self.pre}V2 {{")
             out.append("  double x, y;")
             out.append("};")
+        at = len(out)  # the structs used (V3, P3, OB) go here
         reach = reachable(self.p) if only_reachable else set(range(len(self.p.helpers)))
         for i in range(len(self.p.helpers)):
             if i in reach:
                 self.helper(i, out)
         if self.p.in_ns:
             out.append(f"namespace {self.pre}m {{")
-        params = ", ".join(f"{self.tname(t)} {n}" for n, t in self.p.params)
+        params = ", ".join(self.pdecl(n, t) for n, t in self.p.params)
         mark = "UNFAD_GRADIENT " if marked else ""
         out.append(f"{mark}{self.p.ret} {self.fname()}({params}) {{")
         self.stmts(self.p.body, 1, out)
         out.append("}")
         if self.p.in_ns:
             out.append(f"}} // namespace {self.pre}m")
+        if self.p.uses_structs:
+            text = "\n".join(out)
+            used = {S for S in STRUCT_DEFS if re.search(rf"\b{self.pre}{S}\b", text)}
+            if f"{self.pre}P3" in text:
+                used.add("V3")
+            decls = []
+            for S in STRUCT_DEFS:  # (V3 before P3)
+                if S in used:
+                    decls += [f"struct {self.pre}{S} {{"] + [
+                        f"  {self.tname(t) if t in STRUCT_DEFS else t} {f};" for f, t in STRUCT_DEFS[S]] + ["};"]
+            out[at:at] = decls
         return "\n".join(out) + "\n"
 
 
@@ -445,8 +616,8 @@ def active(x):
     """Whether x may depend on the active inputs (doubles, arrays, helpers);
     values computed from integers and constants only are passive."""
     if x.k == "var":
-        return x.t in ("double", "V2")
-    if x.k in ("aref", "hcall"):
+        return x.t in ("double", "V2") or x.t in STRUCT_DEFS
+    if x.k in ("aref", "hcall", "selem", "mref"):
         return True
     return any(active(c) for c in x.a)
 
@@ -544,6 +715,13 @@ class Gen:
         # explode)
         self.frozen = set()
         self.frozen_stack = []
+        # feature "structs" (with "arrays"): arrays of structs, arrays of arrays
+        self.structs = "structs" in self.features and self.arrays
+        self.cols = 0  # the column count C of the matrices (but ragged ones)
+        self.row_lens = {}  # ragged matrix parameter -> row lengths
+        self.colinfo = {}  # column loop variable -> ("C",) or ("len", row text)
+        self.noswrite = set()  # local arrays iterated by reference here: not written
+        self.program_uses_structs = False
 
     # -- helpers --------------------------------------------------------
     def pick(self, seq):
@@ -559,7 +737,8 @@ class Gen:
         c = self.counter
         c[t] = c.get(t, 0) + 1
         base = {"double": "t", "int": "m", "bool": "c", "V2": "v", "loop": "i", "w": "w", "lvec": "u",
-                "carr": "r"}[t]
+                "carr": "r", "V3": "q", "P3": "e", "OB": "ob", "slvec": "sv", "scarr": "sa", "mloc": "M",
+                "row": "row"}[t]
         return f"{base}{c[t] - 1}"
 
     def vars_of(self, t):
@@ -601,12 +780,22 @@ class Gen:
 
     def leaf(self):
         if self.has_arrays and self.chance(0.45 if self.loop_depth else 0.2):
-            a = self.aref()
+            a = None
+            if self.structs:
+                r2 = self.rng.random()
+                a = self.sref() if r2 < 0.4 else self.mref() if r2 < 0.7 else None
+            if a is None:
+                a = self.aref()
             if a is not None:
                 return a
         r = self.rng.random()
         if r < 0.12:
             return cst(self.pick([0.5, 1.5, 2.0, 3.0, 0.25, 0.1, -1.0, -0.5, 1.25, 4.0]))
+        if r < 0.2 and self.structs:
+            sv = [(n, t) for n, t in self.scope.all() if t == "V2" or t in STRUCT_DEFS]
+            if sv:
+                n, t = self.pick(sv)
+                return E("member", "double", (var(n, t),), self.pick("xy" if t == "V2" else field_paths(t)))
         if r < 0.2:
             v2 = self.pick_var("V2")
             if v2:
@@ -703,6 +892,13 @@ class Gen:
         return x
 
     def iexpr(self):
+        if self.structs and self.chance(0.15):
+            # an int field: ob.w, obs[i].w
+            el = self.selem("OB") if self.chance(0.6) else None
+            if el is None and self.pick_var("OB"):
+                el = var(self.pick_var("OB"), "OB")
+            if el is not None:
+                return E("member", "int", (el,), "w")
         r = self.rng.randrange(6)
         m = self.pick_var("int")
         if m is None or r == 0:
@@ -753,6 +949,8 @@ class Gen:
         return E("struct", "V2", (self.dexpr(depth), self.dexpr(depth)))
 
     def helper_call(self, ret, depth):
+        if self.structs:
+            return self.helper_call_s(ret, depth)
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == ret]
         if not (self.arrays_in_scope() and self.n_in_scope()):
             cands = [i for i in cands if not any(t == "arr" for _, t in self.helpers[i].params)]
@@ -896,6 +1094,8 @@ class Gen:
     def ret_expr(self, fn_ret, depth):
         if fn_ret == "V2":
             return self.vexpr(depth)
+        if fn_ret == "V3":
+            return self.vexpr_s("V3", depth)
         return self.dexpr(depth)
 
     def final_return(self, fn_ret):
@@ -903,6 +1103,8 @@ class Gen:
             return ("return", cst(0.0))
         if fn_ret == "V2":
             return ("return", E("struct", "V2", (self.combine(), self.combine())))
+        if fn_ret == "V3":
+            return ("return", E("struct", "V3", (self.combine(), self.combine(), self.combine())))
         e = self.combine()
         if self.chance(0.15):
             e = E("tern", "double", (self.cond(1), e, self.dexpr(2)))
@@ -923,6 +1125,21 @@ class Gen:
             for a in locs[-2:]:
                 if self.chance(0.7):
                     terms.append(E("aref", "double", (), (a, self.pick(["0", "n - 1"]), ("n",))))
+        if self.structs and self.has_arrays and self.n_in_scope():
+            # local arrays of structs and matrices, struct locals
+            for a, t in [(n, t) for n, t in self.scope.all() if is_slocal(t) or t in MLOCALS][-3:]:
+                if not self.chance(0.7):
+                    continue
+                i = self.pick(["0", "n - 1"])
+                if t in MLOCALS:
+                    terms.append(E("mref", "double", (), (a, i, self.pick(["0", str(self.cols - 1)]), ("n",))))
+                else:
+                    S = elem_struct(t)
+                    terms.append(E("member", "double", (E("selem", S, (), (a, i, ("n",))),),
+                                   self.pick(field_paths(S))))
+        if self.structs:
+            for n, t in [(n, t) for n, t in self.scope.all() if t in STRUCT_DEFS][-2:]:
+                terms.append(E("member", "double", (var(n, t),), self.pick(field_paths(t))))
         if not terms:
             return self.dexpr(2)
         e = terms[0]
@@ -995,6 +1212,8 @@ class Gen:
                 opts += ["wcall"] * 2
         if self.loop_depth > 0:
             opts += ["break", "continue"]
+        if self.structs and self.has_arrays:
+            opts += self.struct_opts(no_store)
         if not opts:
             return None
         k = self.pick(opts)
@@ -1064,10 +1283,13 @@ class Gen:
         self.loop_depth -= 1
         self.frozen = self.frozen_stack.pop()
 
-    def carried(self, s):
-        """A loop-carried update of s."""
+    def carried(self, s, e=None):
+        """A loop-carried update of s (by e, or by a random expression)."""
         r = self.rng.randrange(7)
-        e = self.dexpr_top(2)
+        if e is not None and r == 2:
+            # a bounded factor from e
+            return ("assign", s, "*=", bin_("+", cst(1.0), bin_("*", cst(0.5), self.squash(e))))
+        e = self.dexpr_top(2) if e is None else e
         if r < 2:
             return ("assign", s, self.pick(["+=", "-="]), e)
         if r == 2:
@@ -1183,6 +1405,8 @@ class Gen:
     def gen_wcall(self, depth, fn_ret):
         """h(a, n, u.data(), y); a void helper writes the array u (a local
         array or the output), never one of its own inputs."""
+        if self.structs:
+            return self.gen_wcall_s(depth, fn_ret)
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
         if "avoid-helper-writes" in self.features:
             return None
@@ -1306,13 +1530,729 @@ class Gen:
         out.append(("for", st, ("0", f"{st} < {self.rng.randint(1, 4)}", f"++{st}"), inner))
         return out
 
+
+    # -- structs and arrays of arrays (feature "structs") ------------------
+    def s_arrays(self, S=None, readable=True, writable=False, rangefor=False):
+        """(name, type) of the arrays of structs in scope (of element S)."""
+        out = []
+        for n, t in self.scope.all():
+            es = elem_struct(t)
+            if es is None or (S and es != S):
+                continue
+            if readable and t in SOUTS:
+                continue
+            if writable and (not is_slocal(t) or n in self.noswrite):
+                continue
+            if rangefor and t in ("sarr", "soutp"):
+                continue
+            out.append((n, t))
+        return out
+
+    def selem(self, S=None):
+        """p[i]: an element of an array of structs (of element S)."""
+        arrs = self.s_arrays(S)
+        if not arrs or not self.n_in_scope():
+            return None
+        a, t = arrs[-1] if self.chance(0.3) else self.pick(arrs)
+        idx, vs = self.index()
+        return E("selem", elem_struct(t), (), (a, idx, vs))
+
+    def sref(self):
+        """p[i].x, ps[i].pos.y: a field of an element."""
+        el = self.selem()
+        if el is None:
+            return None
+        return E("member", "double", (el,), self.pick(field_paths(el.t)))
+
+    def slit(self, S, depth):
+        """S{...}: a struct literal (P3{V3{...}, m}, OB{t, y, w})."""
+        self.program_uses_structs = True
+        if S == "V3":
+            return E("struct", "V3", [self.dexpr(depth) for _ in range(3)])
+        if S == "P3":
+            return E("struct", "P3", [self.vexpr_s("V3", depth - 1), self.dexpr(depth)])
+        return E("struct", "OB", [self.dexpr(depth), self.dexpr(depth), self.iexpr()])
+
+    def vexpr_s(self, S, depth):
+        """A value of struct type S: an element, a variable, a helper's result, a literal."""
+        r = self.rng.random()
+        if r < 0.35:
+            el = self.selem(S)
+            if el is not None:
+                return el
+        if r < 0.5:
+            v = self.pick_var(S)
+            if v:
+                return var(v, S)
+        if S == "V3" and r < 0.65 and depth > 0:
+            c = self.helper_call("V3", depth)
+            if c is not None:
+                return c
+        if r < 0.7 and depth > 0:
+            return E("tern", S, (self.cond(1), self.vexpr_s(S, depth - 1), self.vexpr_s(S, depth - 1)))
+        return self.slit(S, max(0, depth))
+
+    def row_handles(self):
+        """(name, type) of the matrices (n rows) and row variables in scope."""
+        hs = []
+        if self.n_in_scope():
+            hs += [(n, t) for n, t in self.scope.all() if t in MPARAMS or t in MLOCALS]
+        return hs + [(n, t) for n, t in self.scope.all() if t in ROWS]
+
+    def handle(self, a, t, idx=None):
+        """A row: (name, row index text or None for a row variable, its variables, type)."""
+        if t in ROWS:
+            return (a, None, (), t)
+        i, vs = idx or self.index()
+        return (a, i, tuple(vs), t)
+
+    @staticmethod
+    def rowtext(h):
+        return h[0] if h[1] is None else f"{h[0]}[{h[1]}]"
+
+    def cindex(self, h):
+        """(column index text, variables): always within the row h."""
+        a, it, ivs, t = h
+        kind, rt = row_kind(t), self.rowtext(h)
+        cands = [v for v, _ in self.scope.all() if v in self.colinfo and (
+            (self.colinfo[v] == ("C",) and kind != "vec") or self.colinfo[v] == ("len", rt))]
+        if cands and self.chance(0.85):
+            j = cands[-1] if self.chance(0.6) else self.pick(cands)
+            return j, ivs + (j,)
+        if self.chance(0.5):
+            return "0", ivs
+        if kind != "vec":
+            return str(self.cols - 1), ivs
+        return f"static_cast<int>({rt}.size()) - 1", ivs
+
+    def mref(self, h=None):
+        """A[i][j] (or row[j])."""
+        if h is None:
+            hs = self.row_handles()
+            if not hs:
+                return None
+            h = self.handle(*self.pick(hs))
+        j, vs = self.cindex(h)
+        return E("mref", "double", (), (h[0], h[1], j, vs))
+
+    def col_loop(self, h, body_fn):
+        """for (j over the columns of row h) { body_fn(j) }"""
+        a, it, ivs, t = h
+        kind, rt = row_kind(t), self.rowtext(h)
+        v = self.fresh("loop")
+        if kind == "vec" or (kind == "std" and t not in MLOCALS and self.chance(0.4)):
+            bound = f"static_cast<int>({rt}.size())"
+        else:
+            bound = str(self.cols)
+        if self.chance(0.25):
+            hdr = (f"{bound} - 1", f"{v} >= 0", f"--{v}")
+        else:
+            hdr = ("0", f"{v} < {bound}", f"++{v}")
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((v, "int"))
+        self.consts.add(v)
+        self.loopinfo[v] = (False, False)
+        self.colinfo[v] = ("len", rt) if kind == "vec" else ("C",)
+        self.enter_loop()
+        body = body_fn(v)
+        self.exit_loop()
+        self.scope = self.scope.parent
+        return ("for", v, hdr, body)
+
+    def term_of(self, x):
+        """An expression using x (a value read from an array)."""
+        r = self.rng.randrange(4)
+        if r == 0:
+            return x
+        if r == 1:
+            return bin_(self.pick("*+-"), x, self.dexpr(1))
+        if r == 2:
+            return self.squash(bin_("+", x, self.dexpr(1)))
+        return bin_("*", x, self.leaf())
+
+    def struct_opts(self, no_store):
+        opts = []
+        n_ok = self.n_in_scope()
+        loops = self.loops and self.loop_depth < 2
+        if n_ok and not no_store:
+            opts += ["sdecl"]
+            if loops:
+                opts += ["sfill"] * 2 + ["mfill", "srecur"]
+                if self.s_arrays(writable=True):
+                    opts += ["sswap"]
+            if self.s_arrays(writable=True):
+                opts += ["sset"] * 3
+            if self.arrays_in_scope(SOUTS):
+                opts += ["soset"] * 2
+            if self.arrays_in_scope(MLOCALS):
+                opts += ["mset"] * 2
+        if n_ok and self.s_arrays():
+            opts += ["svdecl"] * 2
+            if loops:
+                opts += ["sreduce"] * 2
+        if [v for n, t in self.scope.all() if t in STRUCT_DEFS for v in [n] if v not in self.consts]:
+            opts += ["sfassign"] * 2
+        if loops and self.s_arrays(rangefor=True):
+            opts += ["srfor"] * 2
+        if loops and self.row_handles():
+            opts += ["mloop"] * 3
+        if loops and self.arrays_in_scope(("mvec", "mstd", "mva")):
+            opts += ["rowfor"]
+        if loops and self.arrays_in_scope(("rowvec", "rowarr", "rowstd")):
+            opts += ["rrfor"]
+        if n_ok and self.arrays_in_scope(MPARAMS):
+            opts += ["rowdecl"]
+        return opts
+
+    def new_sarray(self, out, S=None):
+        """Declare a fresh local array of structs (appended to out): (name, type)."""
+        S = S or self.pick(["V3", "V3", "V3", "P3", "OB"])
+        kind = "scarr" if self.chance(0.3) and not self.in_template else "slvec"
+        t = f"{kind}_{S}"
+        name = self.fresh(kind)
+        srcs = [n for n, tt in self.s_arrays(S) if tt in ("svec", "slvec_" + S)]
+        r = self.rng.random()
+        if r < 0.12:
+            out.append(("adecl", t, name, E("list", "list", [self.slit(S, 1) for _ in range(self.size_n)]),
+                        "list"))
+        elif kind == "scarr":
+            out.append(("adecl", t, name, None, "zero"))
+        elif srcs and r < 0.4:
+            out.append(("adecl", t, name, None, ("copy", self.pick(srcs))))
+        else:
+            out.append(("adecl", t, name, None, "n"))
+        self.program_uses_structs = True
+        self.scope.vars.append((name, t))
+        return name, t
+
+    def gen_sdecl(self, depth, fn_ret):
+        out = []
+        self.new_sarray(out)
+        return out
+
+    def sfield_set(self, a, idx, path, op=None, ft="double"):
+        """a[i].path op= e"""
+        if ft == "int":
+            return ("aset", f"{a}[{idx[0]}].{path}", op or self.pick(["=", "+="]), self.iexpr(), a, idx[1])
+        op = op or self.pick(["=", "=", "+=", "-=", "*="])
+        e = self.small(1) if op == "*=" else self.dexpr_top(2)
+        return ("aset", f"{a}[{idx[0]}].{path}", op, e, a, idx[1])
+
+    def selem_set(self, a, t, idx):
+        """One write into an element: a field, or the whole element."""
+        S = elem_struct(t)
+        if self.chance(0.3):
+            return ("aset", f"{a}[{idx[0]}]", "=", self.vexpr_s(S, 2), a, idx[1])
+        if t in SOUTS:
+            return self.sfield_set(a, idx, self.pick(field_paths(S)), self.pick(["=", "=", "+=", "-="]))
+        ints = field_paths(S, "int")
+        if ints and self.chance(0.2):
+            return self.sfield_set(a, idx, self.pick(ints), ft="int")
+        return self.sfield_set(a, idx, self.pick(field_paths(S)))
+
+    def gen_srecur(self, depth, fn_ret):
+        """A recurrent state of structs rewritten every step:
+        for (s) { hn(n); for (j) hn[j] = V3{f(h[j], h[n - 1 - j])...}; for (j) h[j] = hn[j]; }"""
+        out = []
+        h, t = self.new_sarray(out, "V3")
+        st = self.fresh("loop")
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((st, "int"))
+        self.consts.add(st)
+        self.loopinfo[st] = (False, False)
+        self.enter_loop()
+        inner = []
+        hn, tn = self.new_sarray(inner, "V3")
+
+        def upd(v):
+            def comp(f):
+                e = bin_("+", bin_("*", self.small(0), E("member", "double", (E("selem", "V3", (), (h, v, (v,))),),
+                                                          self.pick("xyz"))), self.dexpr(1))
+                if self.chance(0.4):
+                    e = bin_("+", e, E("member", "double", (E("selem", "V3", (), (h, f"n - 1 - {v}", ("n", v))),), f))
+                return self.squash(e)
+            if self.chance(0.5):
+                return [("aset", f"{hn}[{v}]", "=", E("struct", "V3", [comp(f) for f in "xyz"]), hn, (v,))]
+            return [("aset", f"{hn}[{v}].{f}", "=", comp(f), hn, (v,)) for f in "xyz"]
+
+        inner.append(self.index_loop(upd, depth, fn_ret))
+        inner.append(self.index_loop(lambda v: [("aset", f"{h}[{v}]", "=", E("selem", "V3", (), (hn, v, (v,))),
+                                                 h, (v,))], depth, fn_ret, down=False))
+        self.exit_loop()
+        self.scope = self.scope.parent
+        out.append(("for", st, ("0", f"{st} < {self.rng.randint(1, 4)}", f"++{st}"), inner))
+        return out
+
+    def gen_sswap(self, depth, fn_ret):
+        """for (i < n / 2) { const V3 t = v[i]; v[i] = v[n - 1 - i]; v[n - 1 - i] = t; }
+        (or an adjacent swap under a data-dependent condition)"""
+        a, t = self.pick(self.s_arrays(writable=True))
+        S = elem_struct(t)
+        v = self.fresh("loop")
+        tmp = self.fresh(S)
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((v, "int"))
+        self.consts.add(v)
+        if self.chance(0.5):
+            self.loopinfo[v] = (True, False)
+            hdr = ("0", f"{v} < n / 2", f"++{v}")
+            j, jv = f"n - 1 - {v}", ("n", v)
+            cond = None
+        else:
+            self.loopinfo[v] = (True, True)
+            hdr = ("1", f"{v} < n", f"++{v}")
+            j, jv = f"{v} - 1", (v,)
+            f = self.pick(field_paths(S))
+            cond = E("cmp", "bool", (E("member", "double", (E("selem", S, (), (a, j, jv)),), f),
+                                     E("member", "double", (E("selem", S, (), (a, v, (v,))),), f)), ">")
+        swap = [("decl", S, tmp, E("selem", S, (), (a, v, (v,))), True),
+                ("aset", f"{a}[{v}]", "=", E("selem", S, (), (a, j, jv)), a, (v,)),
+                ("aset", f"{a}[{j}]", "=", var(tmp, S), a, jv)]
+        self.scope = self.scope.parent
+        body = [("if", cond, swap, [])] if cond is not None else swap
+        return [("for", v, hdr, body)]
+
+    def gen_sset(self, depth, fn_ret):
+        a, t = self.pick(self.s_arrays(writable=True))
+        return [self.selem_set(a, t, self.index())]
+
+    def gen_soset(self, depth, fn_ret):
+        """out[i].x = e, out[i] = V3{...}: a struct output (never read)."""
+        a = self.pick(self.arrays_in_scope(SOUTS))
+        return [self.selem_set(a, dict(self.scope.all())[a], self.index())]
+
+    def gen_sfill(self, depth, fn_ret):
+        """v = new array of structs; for (i) v[i] = S{...} or field by field; maybe reduced."""
+        out = []
+        v, t = self.new_sarray(out)
+        S = elem_struct(t)
+
+        def body(i):
+            b = []
+            if self.chance(0.25):
+                b += self.block(1, max(0, depth - 1), False, fn_ret)
+            idx = (i, (i,))
+            if self.chance(0.5):
+                b.append(("aset", f"{v}[{i}]", "=", self.slit(S, 2), v, (i,)))
+            else:
+                for q in field_paths(S):
+                    if self.chance(0.8):
+                        b.append(self.sfield_set(v, idx, q, "="))
+                for q in field_paths(S, "int"):
+                    b.append(self.sfield_set(v, idx, q, "=", ft="int"))
+            if self.chance(0.3):
+                b.append(self.sfield_set(v, idx, self.pick(field_paths(S)), self.pick(["+=", "-=", "*="])))
+            return b
+
+        out.append(self.index_loop(body, depth, fn_ret))
+        if self.chance(0.5):
+            out += self.gen_sreduce(depth, fn_ret, (v, t))
+        return out
+
+    def gen_sreduce(self, depth, fn_ret, arr=None):
+        """double s = init; for (i) s op= g(p[i].x, ...) (or a helper of p[i])"""
+        a, t = arr or self.pick(self.s_arrays())
+        S = elem_struct(t)
+        out = []
+        s = self.fresh("double")
+        out.append(("decl", "double", s, self.pick([cst(0.0), cst(0.0), cst(1.0), self.leaf()])))
+        self.scope.vars.append((s, "double"))
+
+        def body(v):
+            b = []
+            if self.chance(0.3):
+                b += self.block(1, max(0, depth - 1), False, fn_ret)
+            el = E("selem", S, (), (a, v, (v,)))
+            hs = [i for i in range(self.max_callee) if self.helpers[i].ret == "double" and
+                  self.helpers[i].params and scope_type(self.helpers[i].params[0][1]) == S]
+            if hs and self.chance(0.4):
+                c = self.try_call(self.pick(hs), 1, first=el)
+                if c is not None:
+                    b.append(self.carried(s, c))
+                    return b
+            x = E("member", "double", (el,), self.pick(field_paths(S)))
+            if self.chance(0.4):
+                x = bin_(self.pick("*+-"), x, E("member", "double", (el.copy(),), self.pick(field_paths(S))))
+            b.append(self.carried(s, self.term_of(x)))
+            return b
+
+        out.append(self.index_loop(body, depth, fn_ret))
+        return out
+
+    def gen_svdecl(self, depth, fn_ret):
+        """const V3& q = p[i] (p const), V3 q = v[i], P3 e = P3{...}"""
+        params = [(n, t) for n, t in self.s_arrays() if not is_slocal(t)]
+        if params and self.chance(0.4):
+            a, t = self.pick(params)
+            idx, vs = self.index()
+            q = self.fresh("V3")
+            self.scope.vars.append((q, "V3"))
+            self.consts.add(q)
+            return [("decl", "V3", q, E("selem", "V3", (), (a, idx, vs)), True, "ref")]
+        arrs = self.s_arrays()
+        S = elem_struct(self.pick(arrs)[1]) if arrs and self.chance(0.7) else self.pick(list(STRUCT_DEFS))
+        e = self.vexpr_s(S, 2)
+        q = self.fresh(S)
+        const = self.chance(0.2)
+        self.scope.vars.append((q, S))
+        self.program_uses_structs = True
+        if const:
+            self.consts.add(q)
+            return [("decl", S, q, e, True)]
+        return [("decl", S, q, e)]
+
+    def gen_sfassign(self, depth, fn_ret):
+        """q.x op= e for a struct local"""
+        vs = [(n, t) for n, t in self.scope.all() if t in STRUCT_DEFS and n not in self.consts]
+        v, t = self.pick(vs)
+        op = self.pick(["=", "+=", "-=", "*="])
+        e = self.small(1) if op == "*=" else self.dexpr_top(2)
+        return [("assign", f"{v}.{self.pick(field_paths(t))}", op, e)]
+
+    def gen_srfor(self, depth, fn_ret):
+        """for (const V3& q : p) / (const auto& q : p) / (V3 q : p) { ... s op= q.x ... }"""
+        a, t = self.pick(self.s_arrays(rangefor=True))
+        S = elem_struct(t)
+        mode = self.pick(["ref", "auto", "val"])
+        out = []
+        outer = self.assignable("double")
+        if outer and self.chance(0.6):
+            s = self.pick(outer)
+        else:
+            s = self.fresh("double")
+            out.append(("decl", "double", s, self.pick([cst(0.0), cst(1.0), self.leaf()])))
+            self.scope.vars.append((s, "double"))
+        q = self.fresh(S)
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((q, S))
+        self.consts.add(q)
+        added = is_slocal(t) and a not in self.noswrite
+        if added:
+            self.noswrite.add(a)  # no writes to the array while q refers into it
+
+        def extra():
+            x = E("member", "double", (var(q, S),), self.pick(field_paths(S)))
+            return [self.carried(s, self.term_of(x))]
+
+        body = self.loop_body(0, 2, depth, fn_ret, extra=extra)
+        if added:
+            self.noswrite.discard(a)
+        self.scope = self.scope.parent
+        out.append(("rfor", q, a, body, f"{mode}:{S}"))
+        return out
+
+    def gen_mloop(self, depth, fn_ret):
+        """double s = init; for (i) for (j over row i) s op= f(A[i][j]) (or over a row variable)"""
+        a, t = self.pick(self.row_handles())
+        out = []
+        s = self.fresh("double")
+        out.append(("decl", "double", s, self.pick([cst(0.0), cst(0.0), cst(1.0), self.leaf()])))
+        self.scope.vars.append((s, "double"))
+
+        def inner(h):
+            def body(j):
+                b = []
+                if self.chance(0.3):
+                    b += self.block(1, max(0, depth - 1), False, fn_ret)
+                b.append(self.carried(s, self.term_of(E("mref", "double", (), (h[0], h[1], j, h[2] + (j,))))))
+                return b
+            return self.col_loop(h, body)
+
+        if t in ROWS or (self.loop_depth > 0 and self.chance(0.4)):
+            out.append(inner(self.handle(a, t)))
+            return out
+
+        def rows(i):
+            b = []
+            if self.chance(0.25):
+                b += self.block(1, max(0, depth - 1), False, fn_ret)
+            idx = (i, (i,)) if self.chance(0.7) else (f"n - 1 - {i}", ("n", i))
+            b.append(inner(self.handle(a, t, idx)))
+            return b
+
+        out.append(self.index_loop(rows, depth, fn_ret))
+        return out
+
+    def gen_mfill(self, depth, fn_ret):
+        """double M[N][C] = {}; for (i) for (j) M[i][j] = e;"""
+        out = []
+        M = self.fresh("mloc")
+        t = "mloc" if self.chance(0.6) or self.in_template else "mlstd"
+        out.append(("adecl", t, M, None, "zero"))
+        self.scope.vars.append((M, t))
+
+        def rows(i):
+            def body(j):
+                b = []
+                if self.chance(0.2):
+                    b += self.block(1, 0, False, fn_ret)
+                b.append(("aset", f"{M}[{i}][{j}]", self.pick(["=", "=", "+="]), self.dexpr_top(2), M, (i, j)))
+                return b
+            return [self.col_loop((M, i, (i,), t), body)]
+
+        out.append(self.index_loop(rows, depth, fn_ret))
+        return out
+
+    def gen_mset(self, depth, fn_ret):
+        """M[i][j] op= e"""
+        M = self.pick(self.arrays_in_scope(MLOCALS))
+        h = self.handle(M, dict(self.scope.all())[M])
+        j, vs = self.cindex(h)
+        op = self.pick(["=", "=", "+=", "-=", "*="])
+        e = self.small(1) if op == "*=" else self.dexpr_top(2)
+        return [("aset", f"{M}[{h[1]}][{j}]", op, e, M, vs)]
+
+    def gen_rowdecl(self, depth, fn_ret):
+        """const auto& row = A[i];"""
+        a = self.pick(self.arrays_in_scope(MPARAMS))
+        t = dict(self.scope.all())[a]
+        i, vs = self.index()
+        r = self.fresh("row")
+        self.scope.vars.append((r, ROW_OF[t]))
+        self.consts.add(r)
+        return [("rdecl", r, a, i, tuple(vs))]
+
+    def gen_rowfor(self, depth, fn_ret):
+        """for (const auto& row : A) { ... } (A not a C array parameter: a pointer)"""
+        a = self.pick(self.arrays_in_scope(("mvec", "mstd", "mva")))
+        t = dict(self.scope.all())[a]
+        r = self.fresh("row")
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((r, ROW_OF[t]))
+        self.consts.add(r)
+        body = self.loop_body(1, 3, depth, fn_ret)
+        self.scope = self.scope.parent
+        return [("rfor", r, a, body, "row")]
+
+    def gen_rrfor(self, depth, fn_ret):
+        """for (double v : row) { ... }"""
+        a = self.pick(self.arrays_in_scope(("rowvec", "rowarr", "rowstd")))
+        v = self.fresh("double")
+        self.scope = Scope(self.scope)
+        self.scope.vars.append((v, "double"))
+        self.consts.add(v)
+        body = self.loop_body(1, 3, depth, fn_ret)
+        self.scope = self.scope.parent
+        return [("rfor", v, a, body)]
+
+    # helper calls with arrays of structs, struct elements and rows
+    def helper_call_s(self, ret, depth):
+        cands = [i for i in range(self.max_callee) if self.helpers[i].ret == ret]
+        self.rng.shuffle(cands)
+        for i in cands[:3]:
+            c = self.try_call(i, depth)
+            if c is not None:
+                return c
+        return None
+
+    def row_ok(self, i, seen=None):
+        """Whether helper i (and what it calls) works for any n: no local array
+        of the program's fixed length N (double r[N], V3 a[N], M[N][C], u{...})."""
+        seen = set() if seen is None else seen
+        if i in seen:
+            return True
+        seen.add(i)
+        h = self.helpers[i]
+        for st in walk_stmts(h.body):
+            if st[0] == "adecl" and (st[1] in ("carr",) + MLOCALS or st[1].startswith("scarr_") or st[4] == "list"):
+                return False
+        return all(self.row_ok(j, seen) for j in calls_of(h.body))
+
+    def array_args(self, ats, i):
+        """Arguments for a helper's array parameters ats ("arr": const double*,
+        "vec": const std::vector<double>&) and its size: n-length arrays, rows
+        of C columns, or one row of a ragged matrix; None if impossible."""
+        opts = []
+        if self.n_in_scope():
+            arrs = [(n, t) for n, t in self.scope.all() if t in ARRAYS]
+            vecs = [(n, t) for n, t in arrs if t in ("vec", "lvec")]
+            if arrs and (vecs or "vec" not in ats):
+                opts.append("n")
+        rows = [(n, t) for n, t in self.scope.all() if t in MPARAMS or t in ROWS]
+        if rows and not self.row_ok(i):
+            rows = []
+        if "vec" not in ats and any(row_kind(t) != "vec" for _, t in rows):
+            opts.append("C")
+        if len(ats) == 1 and any(row_kind(t) == "vec" for _, t in rows):
+            opts.append("ragged")
+        if not opts:
+            return None
+        how = self.pick(opts)
+        if how == "n":
+            args = []
+            for at in ats:
+                n, t = self.pick(vecs if at == "vec" else arrs)
+                args.append(E("aname", "arr", (), (n, at == "arr" and t in ("vec", "lvec"))))
+            return args, var("n", "int")
+        if how == "C":
+            cs = [(n, t) for n, t in rows if row_kind(t) != "vec"]
+            args = []
+            for _ in ats:
+                h = self.handle(*self.pick(cs))
+                args.append(E("rowname", "arr", (), (h[0], h[1], h[2], row_kind(h[3]) == "std")))
+            return args, icst(self.cols)
+        h = self.handle(*self.pick([(n, t) for n, t in rows if row_kind(t) == "vec"]))
+        size = E("raw", "int", (), (f"static_cast<int>({self.rowtext(h)}.size())", h[2], (h[0],)))
+        return [E("rowname", "arr", (), (h[0], h[1], h[2], ats[0] == "arr"))], size
+
+    def try_call(self, i, depth, first=None):
+        """A call of helper i (its first argument first, if given), or None."""
+        h = self.helpers[i]
+        ats = [t for _, t in h.params if t in ("arr", "vec")]
+        arrargs, sizearg = [], var("n", "int")
+        if ats:
+            got = self.array_args(ats, i)
+            if got is None:
+                return None
+            arrargs, sizearg = got
+        args = []
+        for n, t in h.params:
+            if first is not None and not args:
+                args.append(first)
+            elif t == "double":
+                args.append(self.dexpr(max(0, depth - 1)))
+            elif t == "int":
+                args.append(self.iexpr())
+            elif t == "V2":
+                args.append(self.vexpr(max(0, depth - 1)))
+            elif t in ("arr", "vec"):
+                args.append(arrargs.pop(0))
+            elif t == "size":
+                if not self.n_in_scope() and sizearg.k == "var":
+                    return None
+                args.append(sizearg)
+            elif scope_type(t) in STRUCT_DEFS:
+                args.append(self.vexpr_s(scope_type(t), max(0, depth - 1)))
+            elif t in MPARAMS:
+                srcs = [n2 for n2, t2 in self.scope.all() if t2 == t]
+                if not srcs or not self.n_in_scope():
+                    return None
+                args.append(E("aname", "arr", (), (self.pick(srcs), False)))
+            elif t in ROWP:
+                kinds = {"prow": ("marr", "mstd", "mva", "rowarr", "rowstd", "rowptr"),
+                         "arow": ("mstd", "mva", "rowstd"), "vrow": ("mvec", "rowvec")}[t]
+                srcs = [(n2, t2) for n2, t2 in self.row_handles() if t2 in kinds]
+                if not srcs:
+                    return None
+                hd = self.handle(*self.pick(srcs))
+                args.append(E("rowname", "arr", (), (hd[0], hd[1], hd[2], t == "prow" and row_kind(hd[3]) == "std")))
+            elif t in ("sarr", "svec"):
+                srcs = [(n2, t2) for n2, t2 in self.s_arrays("V3") if t == "sarr" or t2 in ("svec", "slvec_V3")]
+                if not srcs or not self.n_in_scope():
+                    return None
+                n2, t2 = self.pick(srcs)
+                args.append(E("aname", "arr", (), (n2, t == "sarr" and t2 in ("svec", "sstd", "slvec_V3"))))
+            else:
+                return None
+        self.program_uses_v2 |= h.ret == "V2" or any(t == "V2" for _, t in h.params)
+        return E("hcall", h.ret, args, (i, h.kind == "template" and self.chance(0.5)))
+
+    def make_struct_helper(self, i, kind):
+        """A helper of an element (const V3& s / P3 s / OB s), of an array of
+        structs (const V3* b0 / const std::vector<V3>& b0, int n), a writer of
+        one (V3* o), or of a const std::vector<double>& b0 (rows of a ragged
+        matrix can be passed)."""
+        extra = [(f"a{j}", "double") for j in range(self.rng.randint(0, 2))]
+        r = self.rng.random()
+        ret = "double"
+        writer = False
+        if r < 0.35:
+            S = self.pick(["V3", "V3", "P3", "OB"])
+            params = [("s", self.pick([S, S + "r"]))] + extra
+            if S == "V3" and self.chance(0.4):
+                ret = "V3"
+        elif r < 0.62:
+            params = [("b0", self.pick(["sarr", "svec"])), ("n", "size")] + extra
+            if self.chance(0.4):
+                params.insert(2, ("o", self.pick(["soutp", "sout"])))
+                ret = "void"
+                writer = True
+        elif r < 0.78:
+            # a matrix: const std::vector<std::vector<double>>& B0, const double B0[N][C], ...
+            params = [("B0", self.pick(MPARAMS)), ("n", "size")] + extra
+        elif r < 0.92:
+            # one row: const double* r0, const std::array<double, C>&, const std::vector<double>&
+            params = [("r0", self.pick(list(ROWP)))] + extra
+        else:
+            params = [("b0", "vec"), ("n", "size")] + extra
+        h = Helper(f"h{i}", kind, ret, params, [])
+        self.helpers.append(h)
+        self.in_main = False
+        self.program_uses_structs = True
+        h.body = self.func_body(params, ret, self.rng.randint(0 if writer else 1, 3), allow_return=not writer)
+        if writer:
+            h.body[-1] = self.index_loop(lambda v: [self.selem_set("o", "soutp", (v, (v,)))], 1, "void")
+
+    def gen_wcall_s(self, depth, fn_ret):
+        """h(p, n, v.data(), y): a void helper writes a local array or the output
+        (of doubles or of structs), never one of its own inputs."""
+        cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
+        if "avoid-helper-writes" in self.features or not cands:
+            return None
+        i = self.pick(cands)
+        h = self.helpers[i]
+        st = any(t in ("soutp", "sout") for _, t in h.params)
+        if st:
+            targets = [(n, t) for n, t in self.s_arrays("V3", readable=False)
+                       if t in SOUTS or (is_slocal(t) and n not in self.noswrite)]
+            if any(t == "sout" for _, t in h.params):  # std::vector<V3>& o
+                targets = [(n, t) for n, t in targets if t in ("slvec_V3", "soutv", "sout")]
+        else:
+            targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
+        if "avoid-helper-writes-local" in self.features:
+            targets = [(n, t) for n, t in targets if t in ("outp",) + SOUTS]
+        if self.loop_depth and "avoid-helper-output-in-loop" in self.features:
+            targets = [(n, t) for n, t in targets if t not in ("outp",) + SOUTS]
+        dargs = [None if t in ("arr", "vec", "outp", "soutp", "sout", "size", "sarr", "svec") else
+                 self.vexpr_s(scope_type(t), 2) if scope_type(t) in STRUCT_DEFS else
+                 self.iexpr() if t == "int" else self.dexpr(2) for _, t in h.params]
+        out = []
+        if "avoid-helper-write-after-read" in self.features:
+            targets = [(n, t) for n, t in targets if t in ("outp",) + SOUTS]
+            if (not targets or self.chance(0.6)) and "avoid-helper-writes-local" not in self.features:
+                if st:
+                    targets = [self.new_sarray(out, "V3")]
+                else:
+                    name = self.new_array(out)
+                    targets = [(name, dict(self.scope.all())[name])]
+        if not targets:
+            return None
+        tgt, tt = self.pick(targets)
+        args = []
+        for (_, t), d in zip(h.params, dargs):
+            if t in ("arr", "vec"):
+                srcs = [(n, t2) for n, t2 in self.scope.all() if t2 in ARRAYS and n != tgt and (
+                    t == "arr" or t2 in ("vec", "lvec"))]
+                if not srcs:
+                    return None
+                n, t2 = self.pick(srcs)
+                args.append(E("aname", "arr", (), (n, t == "arr" and t2 in ("vec", "lvec"))))
+            elif t in ("sarr", "svec"):
+                srcs = [(n, t2) for n, t2 in self.s_arrays("V3") if n != tgt and (
+                    t == "sarr" or t2 in ("svec", "slvec_V3"))]
+                if not srcs:
+                    return None
+                n, t2 = self.pick(srcs)
+                args.append(E("aname", "arr", (), (n, t == "sarr" and t2 in ("svec", "sstd", "slvec_V3"))))
+            elif t in ("outp", "soutp"):
+                args.append(E("aname", "arr", (), (tgt, tt in ("lvec", "slvec_V3", "soutv", "sout"))))
+            elif t == "sout":
+                args.append(E("aname", "arr", (), (tgt, False)))
+            elif t == "size":
+                args.append(var("n", "int"))
+            else:
+                args.append(d)
+        return out + [("expr", E("hcall", "void", args, (i, h.kind == "template" and self.chance(0.5))))]
+
     # -- functions --------------------------------------------------------
     def func_body(self, params, ret, nstmts, allow_return=True):
         self.scope = Scope()
-        self.scope.vars = [(n, "int" if t == "size" else t) for n, t in params]
+        self.scope.vars = [(n, scope_type(t)) for n, t in params]
         self.counter = {}
-        self.consts = {n for n, t in params if t == "size"}
+        self.consts = {n for n, t in params if t == "size" or t in REFT or t in ROWP}
         self.loopinfo = {}
+        self.colinfo = {}
+        self.noswrite = set()
         self.loop_depth = 0
         if self.has_arrays and "avoid-early-return-arrays" in self.features:
             allow_return = False
@@ -1348,6 +2288,8 @@ class Gen:
                 h.body = [("return", E("tern", "double",
                                        (E("cmp", "bool", (var("n", "int"), icst(0)), "<="), base, step)))]
             return
+        if self.structs and not self.in_template and self.chance(0.5):
+            return self.make_struct_helper(i, kind)
         ret = "double"
         np = self.rng.randint(1, 3)
         params = [(f"a{j}", "double") for j in range(np)]
@@ -1391,9 +2333,11 @@ class Gen:
         self.program_uses_v2 = False
         self.in_template = False
         self.self_index = None
-        if self.arrays and self.chance(0.85):
+        if self.arrays and (self.chance(0.85) or self.structs):
             self.has_arrays = True
             self.size_n = self.rng.randint(1, 5)
+            if self.structs:
+                self.cols = self.rng.randint(1, 3)
         for i in range(self.rng.choice([0, 1, 1, 2, 2, 3, 4])):
             self.make_helper(i)
         nd = self.rng.randint(2, 6) if not self.has_arrays else self.rng.randint(1, 3)
@@ -1406,6 +2350,8 @@ class Gen:
             if "outputs" in self.features and self.chance(0.4):
                 # an output: the gradient is a vector-Jacobian product
                 params.insert(self.rng.randrange(len(params) + 1), ("out", "outp"))
+            if self.structs:
+                self.struct_params(params)
         for j in range(self.rng.choice([0, 0, 1, 1, 2])):
             params.insert(self.rng.randrange(len(params) + 1), (f"k{j}", "int"))
         self.in_template = False
@@ -1416,17 +2362,44 @@ class Gen:
         if any(t == "outp" for _, t in params) and self.chance(0.7):
             # most outputs get all their elements written at the end
             body[-1:-1] = [self.index_loop(lambda v: [self.aset("out", (v, (v,)), "=")], 1, "double")]
+        sout = [t for _, t in params if t in SOUTS]
+        if sout and self.chance(0.7):
+            def fill(v):
+                if self.chance(0.4):
+                    return [("aset", f"out[{v}]", "=", self.vexpr_s("V3", 2), "out", (v,))]
+                return [self.sfield_set("out", (v, (v,)), q, "=") for q in field_paths("V3")]
+            body[-1:-1] = [self.index_loop(fill, 1, "double")]
         ret = "double"
-        if any(t == "outp" for _, t in params) and self.chance(0.3) and not any(
+        if any(t in ("outp",) + SOUTS for _, t in params) and self.chance(0.3) and not any(
                 s[0] == "return" for s in walk_stmts(body[:-1])):
             # void f(..., double* out): the value goes to out[0] instead
             ret = "void"
-            body[-1] = ("aset", "out[0]", "+=", body[-1][1], "out", ())
+            body[-1] = ("aset", "out[0].x" if sout else "out[0]", "+=", body[-1][1], "out", ())
         in_ns = self.chance(0.15)
         if in_ns and "avoid-ns-adl" in self.features and any(h.marked for h in self.helpers):
             in_ns = False
         return Program(params, self.helpers, body, in_ns=in_ns,
-                       uses_v2=self.program_uses_v2, size_n=self.size_n, ret=ret)
+                       uses_v2=self.program_uses_v2, size_n=self.size_n, ret=ret,
+                       uses_structs=self.program_uses_structs, cols=self.cols, row_lens=self.row_lens)
+
+    def struct_params(self, params):
+        """Arrays of structs (p0, p1) and arrays of arrays (A0, A1) as parameters;
+        maybe an output of structs instead of doubles."""
+        ns = self.pick([0, 1, 1, 1, 2])
+        nm = self.pick([0, 0, 1, 1, 2])
+        if ns + nm == 0:
+            ns = 1
+        for j in range(ns):
+            params.insert(self.rng.randrange(len(params) + 1), (f"p{j}", self.pick(SPARAMS)))
+        for j in range(nm):
+            t = self.pick(MPARAMS)
+            params.insert(self.rng.randrange(len(params) + 1), (f"A{j}", t))
+            if t == "mvec":
+                self.row_lens[f"A{j}"] = [self.rng.randint(1, 4) for _ in range(self.size_n)]
+        self.program_uses_structs = True
+        for k, (n, t) in enumerate(params):
+            if t == "outp" and self.chance(0.5):
+                params[k] = (n, self.pick(["soutp", "soutv"]))
 
 
 # Statement generators of optional features: name -> fn(gen, depth, allow_return, fn_ret)
@@ -1443,7 +2416,7 @@ FEATURE_STMTS = {
 # "outputs" (with "arrays"): some programs also write an output array
 # `double* out` of length n (never read back): their gradient is a
 # vector-Jacobian product.
-OPTIONS = ("outputs",)
+OPTIONS = ("outputs", "structs")
 
 # Feature flags that only steer away from open, known bugs (so that a long run
 # finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
@@ -1474,7 +2447,7 @@ def generate(seed, features=("base",)):
 
 
 def param_scope(params):
-    return {n: ("int" if t == "size" else t) for n, t in params}
+    return {n: scope_type(t) for n, t in params}
 
 
 def check_program(p):
@@ -1549,10 +2522,24 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
             if not check_stmts(p, s[3], scopes, ret, self_i, loops + 1):
                 return False
         elif k == "rfor":
-            if lookup(scopes, s[2]) not in ("vec", "lvec", "carr"):
+            at = lookup(scopes, s[2])
+            mode = s[4] if len(s) > 4 else None
+            if mode is None and at in ("vec", "lvec", "carr", "rowvec", "rowarr", "rowstd"):
+                vt = "double"
+            elif mode == "row" and at in ("mvec", "mstd", "mva"):
+                vt = ROW_OF[at]
+            elif mode not in (None, "row") and at is not None and elem_struct(at) == mode.split(":")[1] and (
+                    at not in ("sarr",) + SOUTS):
+                vt = elem_struct(at)
+            else:
                 return False
-            if not check_stmts(p, s[3], scopes + [{s[1]: "double"}], ret, self_i, loops + 1):
+            if not check_stmts(p, s[3], scopes + [{s[1]: vt}], ret, self_i, loops + 1):
                 return False
+        elif k == "rdecl":
+            at = lookup(scopes, s[2])
+            if at not in MPARAMS or any(lookup(scopes, n) != "int" for n in s[4]):
+                return False
+            scopes[-1][s[1]] = ROW_OF[at]
         elif k == "dwhile":
             if not check_expr(p, s[3], scopes, self_i):
                 return False
@@ -1561,13 +2548,18 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
         elif k == "adecl":
             if s[3] is not None and not check_expr(p, s[3], scopes, self_i):
                 return False
-            if s[1] == "lvec" and lookup(scopes, "n") != "int":
+            if s[1] in ("lvec", "slvec_V3", "slvec_P3", "slvec_OB") and lookup(scopes, "n") != "int":
                 return False
-            if isinstance(s[4], tuple) and lookup(scopes, s[4][1]) not in ARRAYS:
+            if isinstance(s[4], tuple) and is_slocal(s[1]) and lookup(scopes, s[4][1]) not in (
+                    "svec", "slvec_" + s[1].split("_", 1)[1]):
+                return False
+            if isinstance(s[4], tuple) and not is_slocal(s[1]) and lookup(scopes, s[4][1]) not in ARRAYS:
                 return False
             scopes[-1][s[2]] = s[1]
         elif k == "aset":
-            if lookup(scopes, s[4]) not in ("lvec", "carr", "outp") or not check_expr(p, s[3], scopes, self_i):
+            at = lookup(scopes, s[4])
+            if at is None or not (at in ("lvec", "carr", "outp") + SOUTS + MLOCALS or is_slocal(at)) or (
+                    not check_expr(p, s[3], scopes, self_i)):
                 return False
             if any(lookup(scopes, n) != "int" for n in s[5]):
                 return False
@@ -1587,9 +2579,22 @@ def check_expr(p, x, scopes, self_i):
     if x.k == "aref":
         return lookup(scopes, x.v[0]) in ARRAYS and all(lookup(scopes, n) == "int" for n in x.v[2])
     if x.k == "aname":
-        return lookup(scopes, x.v[0]) in ARRAYS + ("outp",)
+        at = lookup(scopes, x.v[0])
+        return at in ARRAYS + ("outp",) + MPARAMS or (at is not None and elem_struct(at) is not None)
     if x.k == "raw":
-        return all(lookup(scopes, n) == "int" for n in x.v[1])
+        return all(lookup(scopes, n) == "int" for n in x.v[1]) and all(
+            lookup(scopes, n) is not None for n in (x.v[2] if len(x.v) > 2 else ()))
+    if x.k == "selem":
+        at = lookup(scopes, x.v[0])
+        return at is not None and at not in SOUTS and elem_struct(at) == x.t and all(
+            lookup(scopes, n) == "int" for n in x.v[2])
+    if x.k in ("mref", "rowname"):
+        at = lookup(scopes, x.v[0])
+        if x.v[1] is None and at not in ROWS:
+            return False
+        if x.v[1] is not None and at not in MPARAMS + MLOCALS:
+            return False
+        return all(lookup(scopes, n) == "int" for n in x.v[2 if x.k == "rowname" else 3])
     if x.k == "hcall":
         i = x.v[0]
         if i >= len(p.helpers) or p.helpers[i] is None:
