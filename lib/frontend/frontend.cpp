@@ -243,7 +243,10 @@ private:
   // Local arrays of arrays of constant shape (`double M[3][3]`,
   // `std::array<std::array<double, 3>, 3>`) are flat arrays, row-major:
   // M[i][j] is element i * stride + j. Their stride, per declaration.
-  std::map<const VarDecl *, int64_t> flatStride_;
+  struct Flat {
+    ir::Expr stride, rows; // row length, number of rows (constants or let-bound variables)
+  };
+  std::map<const VarDecl *, Flat> flatStride_;
   // where array reads, stores and calls come from (for the array checks)
   std::map<const ir::Node *, SourceLocation> locs_;
 
@@ -569,6 +572,7 @@ private:
   // Recognises an element access (`a[i]`, `*p`, `v.at(i)`, `v.front()`, ...).
   bool elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   bool flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start);
+  const VarDecl *flatVar(const Expr *e);
   ir::Expr read(const ir::Expr &array, const ir::Expr &index, SourceLocation loc) {
     ir::Expr r = ir::Index::make(array, index);
     locs_[r.get()] = loc;
@@ -1059,6 +1063,17 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   fail(loc, "this array or pointer expression is not supported (only array variables and 'v.data()')");
 }
 
+// The flattened local array of arrays `e` names (`M`), or whose row it is (`M[i]`).
+const VarDecl *Lowering::flatVar(const Expr *e) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) x = a->getBase()->IgnoreParenImpCasts();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+    x = oc->getArg(0)->IgnoreParenImpCasts();
+  const auto *d = dyn_cast<DeclRefExpr>(x);
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return vd && flatStride_.count(vd) ? vd : nullptr;
+}
+
 // `M[i]` where M is a flattened local array of arrays: M's flat buffer and
 // the row's first element, i * stride.
 bool Lowering::flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start) {
@@ -1073,7 +1088,7 @@ bool Lowering::flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start
   auto it = vd ? flatStride_.find(vd) : flatStride_.end();
   if (it == flatStride_.end()) return false;
   array = lookupVar(vd, env, x->getExprLoc());
-  start = ir::Prim::make(ir::Op::Mul, {lowerIndexExpr(idx, env), ir::Const::makeInt(it->second)});
+  start = ir::Prim::make(ir::Op::Mul, {lowerIndexExpr(idx, env), it->second.stride});
   return true;
 }
 
@@ -1135,6 +1150,12 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   const Expr *obj = mc->getImplicitObjectArgument();
   ArrayInfo oi;
   bool constant = arrayInfo(obj->getType(), oi, SourceLocation()) && oi.size >= 0; // std::array: no need to lower obj
+  if ((n == "size" || n == "empty") && mc->getNumArgs() == 0) { // of a flattened local array of arrays, or of its row
+    ir::Expr len;
+    if (ir::Expr a, st; flatRow(obj, env, a, st)) len = flatStride_.at(flatVar(obj)).stride;
+    else if (const VarDecl *fv = flatVar(obj)) len = flatStride_.at(fv).rows;
+    if (len) return n == "size" ? len : ir::Prim::make(ir::Op::Eq, {len, ir::Const::makeInt(0)});
+  }
   if (n == "size" && mc->getNumArgs() == 0)
     return constant ? ir::Const::makeInt(oi.size) : arraySize(obj, lowerArrayRef(obj, env), loc);
   if (n == "empty" && mc->getNumArgs() == 0)
@@ -1232,17 +1253,67 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
   }
   ArrayInfo inner;
   bool nested = arrayInfo(ai.elem, inner, SourceLocation(), 1);
-  if (nested && (ai.size < 0 || inner.size < 0 || inner.kind == ArrayInfo::Pointer))
-    fail(loc, "local arrays of arrays are only supported with constant sizes (" + spelled +
-                  "; use a flat std::vector and 'a[i * n + j]')");
   ir::TypeP et = typeOf(nested ? inner.elem : ai.elem, loc);
-  const int64_t total = nested ? ai.size * inner.size : ai.size; // elements (flat)
   const Expr *init = vd->getInit();
   if (init)
     if (const auto *c = dyn_cast<ExprWithCleanups>(init)) init = c->getSubExpr();
-  ir::Expr size = total >= 0 ? ir::Const::makeInt(total) : nullptr;
   std::vector<ir::Expr> elems; // initial elements; null: zero
   ir::Expr fill, copyFrom;
+  std::vector<std::pair<std::string, ir::Expr>> shape; // lets of a runtime shape
+  Flat flat;
+  ir::Expr size;
+  if (nested) {
+    // rows of a constant length, or `std::vector<std::vector<T>> m(rows, std::vector<T>(len[, v]))`
+    auto bindInt = [&](const std::string &hint, ir::Expr e) -> ir::Expr {
+      if (e->is<ir::Const>()) return e;
+      std::string n = names_.fresh(vd->getNameAsString() + "_" + hint);
+      shape.push_back({n, e});
+      return ir::Var::make(n, ir::Type::i64());
+    };
+    const auto *ce = init ? dyn_cast<CXXConstructExpr>(init) : nullptr;
+    std::vector<const Expr *> args;
+    if (ce)
+      for (const Expr *a : ce->arguments())
+        if (!isa<CXXDefaultArgExpr>(a)) args.push_back(a);
+    if (ai.size >= 0) flat.rows = ir::Const::makeInt(ai.size);
+    else if (ai.kind == ArrayInfo::Vector && ce && !args.empty() && args.size() <= 2 && args[0]->getType()->isIntegerType())
+      flat.rows = bindInt("rows", lowerIndexExpr(args[0], env));
+    if (inner.size >= 0) {
+      flat.stride = ir::Const::makeInt(inner.size);
+      if (args.size() == 2) fail(loc, "this constructor of " + spelled + " is not supported yet (give the number of rows)");
+    } else if (inner.kind == ArrayInfo::Vector && args.size() == 2) {
+      const Expr *row = args[1]->IgnoreImplicit();
+      while (true) {
+        if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(row)) row = m->getSubExpr()->IgnoreImplicit();
+        else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(row)) row = b->getSubExpr()->IgnoreImplicit();
+        else if (const auto *fc = dyn_cast<CXXFunctionalCastExpr>(row)) row = fc->getSubExpr()->IgnoreImplicit();
+        else break;
+      }
+      const auto *rc = dyn_cast<CXXConstructExpr>(row);
+      std::vector<const Expr *> rargs;
+      if (rc)
+        for (const Expr *a : rc->arguments())
+          if (!isa<CXXDefaultArgExpr>(a)) rargs.push_back(a);
+      if (rc && !rargs.empty() && rargs.size() <= 2 && rargs[0]->getType()->isIntegerType()) {
+        flat.stride = bindInt("cols", lowerIndexExpr(rargs[0], env));
+        if (rargs.size() == 2) {
+          fill = convert(lowerExpr(rargs[1], env), et);
+          if (const auto *c = fill->as<ir::Const>(); c && c->isZero()) fill = nullptr;
+        }
+      }
+    }
+    if (!flat.rows || !flat.stride)
+      fail(loc, "local arrays of arrays are only supported with constant sizes or as 'std::vector<std::vector<T>> m(rows, "
+                "std::vector<T>(cols))' (" + spelled + "; or use a flat std::vector and 'a[i * n + j]')");
+    size = ir::Prim::make(ir::Op::Mul, {flat.rows, flat.stride});
+    if (flat.rows->is<ir::Const>() && flat.stride->is<ir::Const>())
+      size = ir::Const::makeInt(flat.rows->as<ir::Const>()->ivalue * flat.stride->as<ir::Const>()->ivalue);
+    if (ce && ce->getConstructor()->isCopyOrMoveConstructor()) fail(loc, "copies of arrays of arrays are not supported yet");
+    if (init && !isa<InitListExpr>(init) && !ce) fail(loc, "this initializer of " + spelled + " is not supported yet");
+    if (ce) init = nullptr; // handled: the shape (and the fill) above
+  } else if (ai.size >= 0) {
+    size = ir::Const::makeInt(ai.size);
+  }
   // the elements of an initializer list; `rows`: a list of rows (lists or zeros)
   std::function<void(const InitListExpr *, bool)> flattenList = [&](const InitListExpr *il, bool rows) {
     if (il->getType()->isRecordType()) { // std::array: one member, the C array
@@ -1308,6 +1379,7 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     binds.push_back({fn, fill});
     fill = ir::Var::make(fn, fill->type);
   }
+  for (auto it = shape.rbegin(); it != shape.rend(); ++it) binds.insert(binds.begin(), *it);
   std::string n = names_.fresh(vd->getName().empty() ? "a" : vd->getNameAsString());
   arrNames_[n] = vd->getNameAsString();
   ir::Expr arr = ir::Var::make(n, ir::Type::array(et));
@@ -1325,7 +1397,7 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     binds.push_back({names_.fresh("_"), store(arr, ir::Const::makeInt(int64_t(i)), elems[i], M::Set, loc)});
   }
   env[vd] = arr;
-  if (nested) flatStride_[vd] = inner.size;
+  if (nested) flatStride_[vd] = flat;
   ir::Expr body = k(env);
   for (auto it = binds.rbegin(); it != binds.rend(); ++it) body = ir::Let::make(it->first, it->second, body);
   return body;
