@@ -2157,6 +2157,9 @@ void Lowering::orderWalk(const ir::Expr &e, Reads &r, const Entry &en) {
     SourceLocation loc = locOf(e.get(), en);
     for (size_t j = 0; j < c->args.size() && j < sum.writes.size(); ++j) {
       auto v = arrayVar(c->args[j]);
+      if (!v && sum.writes[j] && c->args[j]->type->isArray())
+        checkError(loc, en, "writes into arrays of arrays are not supported yet ('" + c->callee +
+                                "' writes the row it is given; use a flat array and 'a[i * n + j]')");
       if (!v) continue;
       for (size_t k = j + 1; k < c->args.size() && k < sum.writes.size(); ++k)
         if (auto w = arrayVar(c->args[k]); w && w->name == v->name && (sum.writes[j] || sum.writes[k]))
