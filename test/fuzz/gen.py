@@ -1035,6 +1035,12 @@ class Gen:
                 e = self.small(1)
             elif op == "*=":
                 e = self.small(1) if self.chance(0.5) else e
+            if self.structs and self.loop_depth and op in ("=", "+=", "-=") and any(
+                    x.k == "var" and x.v == v for x in walk_expr(e)):
+                # v = v * v + ... repeated overflows to inf; f may not depend
+                # on v any more (atan, tanh, a dead value), but its adjoint
+                # is 0 * inf = NaN in any reverse mode (unfad-fuzz:8:653)
+                e = self.squash(e)
             return ("assign", v, op, e)
         if r < 0.66:
             vs = self.assignable("V2")
@@ -1298,6 +1304,8 @@ class Gen:
             return ("assign", s, "=", call(self.fn(self.pick(["fmax", "fmin"])), var(s, "double"), e))
         if r == 4:  # Horner
             y = self.leaf()
+            if self.structs and y.k == "var" and y.v == s:
+                y = self.squash(y)  # (not s = s * s + e: see stmt)
             return ("assign", s, "=", bin_("+", bin_("*", var(s, "double"), y), e))
         if r == 5:
             return ("assign", s, "=", self.squash(bin_("+", var(s, "double"), e)))
