@@ -345,8 +345,9 @@ private:
     if (Y && in.kind == Instr::Kind::If) {
       std::set<std::string> rd, wr;
       for (auto &b : in.branches) localArrays(forwardOnly(b, stack), rd, wr);
-      for (auto &a : wr)
-        if (rd.count(a)) branchArrays.insert(a);
+      // (every array a branch writes: a loop before the `if`, recomputed
+      // later in the sweep, may read what the branch overwrote)
+      branchArrays = wr;
     }
     // A store into a local array saves the element it overwrites; its J^T
     // puts it back (recomputations earlier in the sweep read it).

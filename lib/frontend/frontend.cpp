@@ -1799,6 +1799,49 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   }
   Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
   ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  // The loop variable is read once, at the start of the iteration: a
+  // reference would see the body's writes to the element, a copy does not.
+  if (lt->isReferenceType())
+    if (auto av = arr->as<ir::Var>()) {
+      struct W : ir::Visitor {
+        std::string a;
+        bool found = false;
+        void visit(const ir::Store *x) override {
+          if (auto v = x->array->as<ir::Var>(); v && v->name == a) found = true;
+          ir::Visitor::visit(x);
+        }
+      } w;
+      w.a = av->name;
+      w.visitExpr(b);
+      // calls that may write it: it is passed where the callee takes a
+      // pointer or reference to non-const
+      struct C : RecursiveASTVisitor<C> {
+        const ValueDecl *range = nullptr;
+        bool found = false;
+        bool VisitCallExpr(CallExpr *c) {
+          const FunctionDecl *fd = c->getDirectCallee();
+          for (unsigned k = 0; k < c->getNumArgs(); ++k) {
+            const Expr *x = c->getArg(k)->IgnoreParenImpCasts();
+            if (const auto *m = dyn_cast<CXXMemberCallExpr>(x)) x = m->getImplicitObjectArgument()->IgnoreParenImpCasts();
+            const auto *d = dyn_cast<DeclRefExpr>(x);
+            if (!d || d->getDecl() != range) continue;
+            if (!fd || k >= fd->getNumParams()) { found = true; continue; }
+            QualType t = fd->getParamDecl(k)->getType();
+            QualType pointee = t->isReferenceType() ? t.getNonReferenceType() : t->isPointerType() ? t->getPointeeType() : QualType();
+            if (!pointee.isNull() && !pointee.isConstQualified()) found = true;
+          }
+          return true;
+        }
+      } calls;
+      if (const auto *d = dyn_cast<DeclRefExpr>(range->IgnoreParenImpCasts())) {
+        calls.range = d->getDecl();
+        calls.TraverseStmt(const_cast<Stmt *>(body));
+        w.found |= calls.found;
+      }
+      if (w.found)
+        fail(lv->getLocation(), "range-based 'for' by reference over an array the loop writes is not supported (take the "
+                                "element by value, or index the array)");
+    }
   if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b);
   ir::Expr loop = ir::Fold::make(ir::Const::makeInt(0), n, pack(st, env, false), idx, sn, b);
   return afterLoop(st, loop, rest, env, tail);

@@ -216,6 +216,18 @@ public:
       : pure_(pure) {
     for (auto &n : freeVars(root)) emitted_.insert(n);
     for (auto &n : reserved) emitted_.insert(n);
+    // Loop binders keep their names (loopBinder): no residual let may take
+    // one, or a loop's binder would shadow the let in the loop's scope and
+    // the flat env_ would confuse the two after it.
+    struct B : Visitor {
+      std::unordered_set<std::string> *names;
+      void visit(const Fold *f) override { names->insert(f->index); names->insert(f->state); Visitor::visit(f); }
+      void visit(const While *w) override { names->insert(w->state); Visitor::visit(w); }
+      void visit(const Build *b) override { names->insert(b->index); Visitor::visit(b); }
+      void visit(const Sum *m) override { names->insert(m->index); Visitor::visit(m); }
+    } b;
+    b.names = &emitted_;
+    b.visitExpr(root);
   }
 
   Expr run(const Expr &e) { return block(e); }
