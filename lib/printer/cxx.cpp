@@ -1128,6 +1128,27 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   return r;
 }
 
+// `x > 0 || x != 1`: two comparisons of one variable with constants, which
+// clang's -Wtautological-overlap-compare flags when the source compared two
+// copies of it (`x > 0 || m != 1` with `m = x`, the copy propagated); the
+// printer names the second comparison.
+static bool overlapping(const Prim *p) {
+  auto cmpVar = [](const Expr &e) -> std::string {
+    auto c = e->as<Prim>();
+    if (!c || c->args.size() != 2) return "";
+    switch (c->op) {
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne: break;
+    default: return "";
+    }
+    auto v0 = c->args[0]->as<Var>(), v1 = c->args[1]->as<Var>();
+    if (v0 && c->args[1]->is<Const>()) return v0->name;
+    if (v1 && c->args[0]->is<Const>()) return v1->name;
+    return "";
+  };
+  std::string l = cmpVar(p->args[0]), r = cmpVar(p->args[1]);
+  return !l.empty() && l == r;
+}
+
 CVal FnPrinter::trPrim(const Prim *p, Block &b) {
   std::vector<CVal> a;
   for (auto &x : p->args) a.push_back(tr(x, b, Hint{"tmp", false}));
@@ -1161,8 +1182,10 @@ CVal FnPrinter::trPrim(const Prim *p, Block &b) {
   case Op::Eq: return cmp("==", PEq);
   case Op::Ne: return cmp("!=", PEq);
   case Op::And: // `a && b && c`; `||` inside `&&` is parenthesised
+    if (overlapping(p)) a[1] = materialize(a[1], "c", b);
     return leaf(p->type, operand(a[0], PLand) + " && " + operand(a[1], PLand + 1), PLand);
   case Op::Or: { // `&&` inside `||` is parenthesised too (-Wparentheses)
+    if (overlapping(p)) a[1] = materialize(a[1], "c", b);
     std::string l = a[0].prec == PLor ? render(a[0]) : operand(a[0], PLand + 1);
     return leaf(p->type, l + " || " + operand(a[1], PLand + 1), PLor);
   }
