@@ -646,11 +646,7 @@ private:
     std::vector<Expr> touched; // every array the loop writes: copied, or not
     for (auto &c : copies) touched.push_back(c.first);
     for (auto &a : unrestored)
-      for (auto &slot : stack)
-        if (auto v = slot.value->as<Var>(); v && v->name == a) {
-          touched.push_back(slot.value);
-          break;
-        }
+      if (Expr v = arrayNamed(a, stack)) touched.push_back(v);
     struct Saved {
       Expr array, len, perIteration;
       std::vector<UndoSite> undo; // the stores of an iteration, in program order
@@ -920,15 +916,19 @@ private:
                                               Lets &lets) {
     std::vector<std::pair<Expr, Expr>> out; // (array, copy)
     for (auto &a : names)
-      for (auto &slot : stack)
-        if (auto v = slot.value->as<Var>(); v && v->name == a) {
-          Expr len = sizes_.at(a);
-          Expr copy = bind(lets, "saved_" + a, NewArray::make(len, slot.value->type->elem(), true));
-          bind(lets, "_", copyLoop(copy, Const::makeInt(0), slot.value, Const::makeInt(0), len));
-          out.push_back({slot.value, copy});
-          break;
-        }
+      if (Expr array = arrayNamed(a, stack)) {
+        Expr len = sizes_.at(a);
+        Expr copy = bind(lets, "saved_" + a, NewArray::make(len, array->type->elem(), true));
+        bind(lets, "_", copyLoop(copy, Const::makeInt(0), array, Const::makeInt(0), len));
+        out.push_back({array, copy});
+      }
     return out;
+  }
+  // The slot value that is the array variable `name`, or null.
+  static Expr arrayNamed(const std::string &name, const std::vector<Slot> &stack) {
+    for (auto &slot : stack)
+      if (auto v = slot.value->as<Var>(); v && v->name == name) return slot.value;
+    return nullptr;
   }
   void restore(const std::vector<std::pair<Expr, Expr>> &copies, Lets &lets) {
     for (auto &[array, copy] : copies)

@@ -99,10 +99,6 @@ void calls(const Expr &e, std::set<std::string> &out) {
   c.visitExpr(e);
 }
 
-void reserveNames(const Expr &e, NameSupply &ns) {
-  ns.reserveAll(e);
-}
-
 } // namespace
 
 Program inlineArrayWriters(const Program &p) {
@@ -137,7 +133,7 @@ Program inlineArrayWriters(const Program &p) {
     for (auto &c : callees[f.name])
       if (auto it = inlinable.find(c); it != inlinable.end()) prepare(*it->second);
     NameSupply ns;
-    reserveNames(f.body, ns);
+    ns.reserveAll(f.body);
     for (auto &q : f.params) ns.reserve(q.name);
     bodies[f.name] = Inliner(inlinable, bodies, ns).mutate(f.body);
   };
@@ -145,9 +141,9 @@ Program inlineArrayWriters(const Program &p) {
   Program out = p;
   for (auto &f : out.functions) {
     NameSupply ns;
-    reserveNames(f.body, ns);
+    ns.reserveAll(f.body);
     for (auto &q : f.params) ns.reserve(q.name);
-    for (auto &[name, b] : bodies) reserveNames(b, ns); // the copies' names stay distinct from the caller's
+    for (auto &[name, b] : bodies) ns.reserveAll(b); // the copies' names stay distinct from the caller's
     f.body = Inliner(inlinable, bodies, ns).mutate(f.body);
   }
   return out;

@@ -553,7 +553,6 @@ private:
     const TypeP &st = f->init->type;
     if (!st->isTuple()) return e;
     std::set<std::vector<int>> Z = zeroLeaves(f);
-    auto at = [](Expr x, const std::vector<int> &path) { return leafAt(std::move(x), path); };
     auto read = [&](const std::vector<int> &path) { return readLeaf(f->state, st, path); };
     if (Z.empty()) return e;
     // Rewrite: reads of Z leaves are 0; the tail hands them back unchanged.
@@ -564,7 +563,7 @@ private:
         return it != zeros.end() ? it->second : Mutator::visit(n, self);
       }
     } r;
-    for (auto &p : Z) r.zeros[print(read(p))] = Const::zero(at(f->init, p)->type);
+    for (auto &p : Z) r.zeros[print(read(p))] = Const::zero(leafAt(f->init, p)->type);
     std::function<Expr(const Expr &, std::vector<int> &)> handBack = [&](const Expr &x, std::vector<int> &path) -> Expr {
       if (Z.count(path)) return read(path);
       auto t = x->as<ir::Tuple>();
@@ -1406,7 +1405,7 @@ private:
 // pair fewer; the guard keeps an empty loop from touching d[i]).
 class PromoteAccumulators : public BlockRewriter {
 public:
-  explicit PromoteAccumulators(const Expr &root) { collectNames(root); }
+  explicit PromoteAccumulators(const Expr &root) { names_.reserveAll(root); }
 
 protected:
   void chain(Lets &lets, Expr &) override {
@@ -1419,27 +1418,8 @@ protected:
   }
 
 private:
-  std::unordered_set<std::string> names_;
-  int counter_ = 0;
-
-  void collectNames(const Expr &e) {
-    struct N : Visitor {
-      std::unordered_set<std::string> *names;
-      void visit(const Let *l) override { names->insert(l->name); Visitor::visit(l); }
-      void visit(const Fold *f) override { names->insert(f->index); names->insert(f->state); Visitor::visit(f); }
-      void visit(const While *w) override { names->insert(w->state); Visitor::visit(w); }
-      void visit(const Var *v) override { names->insert(v->name); }
-    } n;
-    n.names = &names_;
-    n.visitExpr(e);
-  }
-  std::string fresh(const std::string &base) {
-    std::string n;
-    do n = base + "_" + std::to_string(counter_++);
-    while (names_.count(n));
-    names_.insert(n);
-    return n;
-  }
+  NameSupply names_; // every name of the function, and the ones made here
+  std::string fresh(const std::string &hint) { return names_.fresh(hint); }
 
   // Only `+=` stores (and sizes) use `a` in e.
   static bool onlyAccumulated(const Expr &e, const std::string &a) {
@@ -1491,7 +1471,6 @@ private:
       Expr array, index;
       std::vector<int> path;
       TypeP type;
-      std::string var;
     };
     std::vector<Acc> accs;
     std::vector<int> accOf(body.size(), -1);
@@ -1511,7 +1490,7 @@ private:
           found = int(m);
       if (found < 0) {
         found = int(accs.size());
-        accs.push_back({st->array, index, st->path, st->value->type, ""});
+        accs.push_back({st->array, index, st->path, st->value->type});
       }
       accOf[k] = found;
     }
