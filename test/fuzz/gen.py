@@ -1317,9 +1317,10 @@ class Gen:
         body = self.loop_body(1, 4, depth, fn_ret, v, (idx, s1))
         return [("for", v, hdr, body)]
 
-    def gen_rfor(self, depth, fn_ret):
-        """for (double v : a) { ... } over a std::vector or a local C array."""
-        a = self.pick(self.arrays_in_scope(("vec", "lvec", "carr")))
+    def gen_rfor(self, depth, fn_ret, kinds=("vec", "lvec", "carr")):
+        """for (double v : a) { ... } over a std::vector or a local C array
+        (or, with the row kinds, over a row of an array of arrays)."""
+        a = self.pick(self.arrays_in_scope(kinds))
         v = self.fresh("double")
         self.scope = Scope(self.scope)
         self.scope.vars.append((v, "double"))
@@ -2034,14 +2035,7 @@ class Gen:
 
     def gen_rrfor(self, depth, fn_ret):
         """for (double v : row) { ... }"""
-        a = self.pick(self.arrays_in_scope(("rowvec", "rowarr", "rowstd")))
-        v = self.fresh("double")
-        self.scope = Scope(self.scope)
-        self.scope.vars.append((v, "double"))
-        self.consts.add(v)
-        body = self.loop_body(1, 3, depth, fn_ret)
-        self.scope = self.scope.parent
-        return [("rfor", v, a, body)]
+        return self.gen_rfor(depth, fn_ret, ("rowvec", "rowarr", "rowstd"))
 
     # helper calls with arrays of structs, struct elements and rows
     def helper_call_s(self, ret, depth):
