@@ -4,7 +4,7 @@
 #include "unfad/inline/inline.h"
 #include "unfad/ir/json.h"
 #include "unfad/ir/large_stack.h"
-#include "unfad/ir/mutator.h"
+#include "unfad/ir/traverse.h"
 #include "unfad/opt/optimize.h"
 #include "unfad/parallel/parallel.h"
 #include "unfad/printer/cxx.h"
@@ -19,15 +19,7 @@ namespace {
 // Helpers reachable from `f` through calls, callees first.
 void reachableHelpers(const ir::Program &p, const ir::Function &f, std::set<std::string> &seen,
                       std::vector<std::string> &order) {
-  struct Calls : ir::Visitor {
-    std::vector<std::string> names;
-    void visit(const ir::Call *c) override {
-      names.push_back(c->callee);
-      ir::Visitor::visit(c);
-    }
-  } calls;
-  calls.visitExpr(f.body);
-  for (auto &n : calls.names) {
+  for (auto &n : ir::callees(f.body)) {
     if (!seen.insert(n).second) continue;
     if (auto g = p.find(n)) {
       reachableHelpers(p, *g, seen, order);

@@ -1,6 +1,7 @@
 #include "unfad/inline/inline.h"
 
 #include "unfad/ir/mutator.h"
+#include "unfad/ir/traverse.h"
 
 #include <functional>
 #include <map>
@@ -87,23 +88,12 @@ protected:
   }
 };
 
-void calls(const Expr &e, std::set<std::string> &out) {
-  struct C : Visitor {
-    std::set<std::string> *out;
-    void visit(const Call *n) override {
-      out->insert(n->callee);
-      Visitor::visit(n);
-    }
-  } c;
-  c.out = &out;
-  c.visitExpr(e);
-}
-
 } // namespace
 
 Program inlineArrayWriters(const Program &p) {
   std::map<std::string, std::set<std::string>> callees;
-  for (auto &f : p.functions) calls(f.body, callees[f.name]);
+  for (auto &f : p.functions)
+    for (auto &c : ir::callees(f.body)) callees[f.name].insert(c);
   // recursive: reaches itself through calls
   auto reaches = [&](const std::string &from, const std::string &to) {
     std::set<std::string> seen;

@@ -57,10 +57,15 @@ Expr Prim::make(Op op, std::vector<Expr> args) {
   case Op::Mod:
     require(t->isInt(), "mod on non-integers");
     return std::make_shared<Prim>(op, std::move(args), t);
-  default:
+  case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:
+  case Op::Sinh: case Op::Cosh: case Op::Tanh: case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Log:
+  case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Sqrt: case Op::Cbrt: case Op::Pow: case Op::Hypot:
+  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Floor: case Op::Ceil: case Op::Round:
+  case Op::Trunc: case Op::Cast: case Op::Sign:
     require(t->isFloat(), std::string("math function on non-float: ") + opName(op));
     return std::make_shared<Prim>(op, std::move(args), t);
   }
+  throw IRError("unknown operator");
 }
 
 Expr Prim::makeCast(Expr arg, TypeP to) {

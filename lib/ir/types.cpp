@@ -167,9 +167,15 @@ bool opIsPredicate(Op op) {
   case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
   case Op::And: case Op::Or: case Op::Not:
     return true;
-  default:
+  case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Neg: case Op::Mod:
+  case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:
+  case Op::Sinh: case Op::Cosh: case Op::Tanh: case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Log:
+  case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Sqrt: case Op::Cbrt: case Op::Pow: case Op::Hypot:
+  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Floor: case Op::Ceil: case Op::Round:
+  case Op::Trunc: case Op::Cast: case Op::Sign:
     return false;
   }
+  return false;
 }
 
 const Function *Program::find(const std::string &name) const {

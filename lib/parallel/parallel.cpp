@@ -2,6 +2,7 @@
 // the header for the rules). Binder names are unique in the front end's
 // program, which keeps substitution and the scope checks simple.
 #include "unfad/parallel/parallel.h"
+#include "unfad/ir/effects.h"
 #include "unfad/ir/mutator.h"
 
 #include <algorithm>
@@ -149,25 +150,7 @@ private:
 
 // Names of the arrays a function body may write: store targets and arrays
 // passed to a callee that writes that parameter (or to an unknown one).
-std::set<std::string> writtenArrays(const Expr &e, const Program &p) {
-  struct W : Visitor {
-    const Program *prog;
-    std::set<std::string> out;
-    void visit(const Store *n) override {
-      if (auto v = n->array->as<Var>()) out.insert(v->name);
-      Visitor::visit(n);
-    }
-    void visit(const Call *n) override {
-      const Function *g = prog->find(n->callee);
-      for (size_t k = 0; k < n->args.size(); ++k)
-        if (auto v = n->args[k]->as<Var>(); v && v->type->isArray() && (!g || g->params[k].written)) out.insert(v->name);
-      Visitor::visit(n);
-    }
-  } w;
-  w.prog = &p;
-  w.visitExpr(e);
-  return w.out;
-}
+std::set<std::string> writtenArrays(const Expr &e, const Program &p) { return memoryEffects(e, &p).writes; }
 
 // Map fusion. A build's element is inlined at its one read b[i] when that
 // read is directly inside a sum/build over i at the build's own loop depth

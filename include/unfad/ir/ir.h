@@ -108,8 +108,9 @@ bool opIsPredicate(Op op);
 
 // ----------------------------------------------------------------- nodes --
 
-// One list of node kinds; it generates the Kind enum, the visitor and the
-// mutator base, the printer and the JSON form.
+// One list of node kinds; it generates the Kind enum and the dispatch of the
+// Visitor and Mutator (mutator.h). A node's children, binders and rebuilding
+// are the tables of traverse.h.
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
   X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)      \
@@ -414,11 +415,12 @@ Expr scanr(const Expr &a, const Expr &z, const std::string &index, const std::st
 // fold adding to a running total (the form the C++ printer takes).
 Expr lowerParallel(const Expr &e);
 
-// Whether evaluating `e` may write to memory (a Store, or a call/fold/if
-// containing one). Effectful lets are kept in order and never dropped.
+// Shorthands for the two questions most passes ask of MemoryEffects
+// (effects.h). hasEffects: whether evaluating `e` stores (a Store, a pullback
+// into buffers, or, given the program, a callee that stores); effectful lets
+// are kept in order and never dropped. mayWrite: whether `e` may write an
+// array, judged locally (a call given an array may write it).
 bool hasEffects(const Expr &e, const struct Program *p = nullptr);
-// The same judged locally, without the callees: a Store, a pullback that
-// accumulates into buffers, or a call given an array (it may write it).
 bool mayWrite(const Expr &e);
 
 // ------------------------------------------------------------ functions --

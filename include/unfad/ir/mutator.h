@@ -15,7 +15,9 @@ protected:
 #define UNFAD_X(N) virtual Expr visit(const N *n, const Expr &self);
   UNFAD_IR_NODES(UNFAD_X)
 #undef UNFAD_X
-  // Rebuild helpers: return `self` when every child is pointer-equal.
+  // Mutates each child and rebuilds the node; `self` when no child changed.
+  Expr mutateChildren(const Expr &self);
+  // Mutates each of `es`; sets `changed` when one is not pointer-equal.
   std::vector<Expr> mutateAll(const std::vector<Expr> &es, bool &changed);
 };
 
