@@ -96,7 +96,6 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     }
     gen(body, ctx, out, hint);
     for (auto it = live.rbegin(); it != live.rend(); ++it) drop(lookup(ctx, *it), 1);
-    (void)base;
     return;
   }
   case Kind::If: {
@@ -251,7 +250,8 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     drop(base, 1);
     return;
   }
-  default:
+  case Kind::Pullback: case Kind::Lambda: case Kind::App:
+    // Reverse mode makes these from UNF; the primal program it starts from has none.
     throw IRError("UNF: the source language has no continuations (lambda/app/pullback)");
   }
 }
