@@ -19,8 +19,9 @@ int lookup(const std::vector<Slot> &ctx, const std::string &name) {
 
 // Appends UNF(e) to `out`: the context grows by exactly one slot.
 void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const std::string &hint) {
-  // Pushed slots are anonymous: only let binders (and parameters) name a
-  // slot that variables can refer to. The hint only names generated code.
+  // Pushed slots are anonymous: only let binders, loop binders and
+  // parameters name a slot that variables can refer to. The hint only
+  // names generated code.
   auto push = [&](Instr in) {
     in.hint = hint;
     ctx.push_back({"", in.type});

@@ -177,15 +177,15 @@ Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const
 void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets &lets, LoopRecord &record) {
   const bool isWhile = in.kind == Instr::Kind::While;
   Transpose t = openTranspose(stack);
-  const std::vector<Expr> &vs = t.cotangents;
+  const std::vector<Expr> &ys = t.cotangents; // y_1..y_{n+1}: the cotangents of the slots and of the result
   std::vector<const Term *> terms{&bodyOf(in)};
   if (isWhile) terms.push_back(&in.branches[0]);
   std::vector<int> free = slotsWithCotangents(terms, stack, n);
-  std::vector<Expr> init{vs[size_t(n)]};
-  std::vector<TypeP> types{vs[size_t(n)]->type};
+  std::vector<Expr> init{ys[size_t(n)]};
+  std::vector<TypeP> types{ys[size_t(n)]->type};
   for (int f : free) {
-    init.push_back(Const::zero(vs[size_t(f)]->type));
-    types.push_back(vs[size_t(f)]->type);
+    init.push_back(Const::zero(ys[size_t(f)]->type));
+    types.push_back(ys[size_t(f)]->type);
   }
   std::string j = fresh(isWhile ? "iteration" : in.indexName), acc = fresh("d_" + in.state + "_loop");
   Expr index = Var::make(j, Type::i64()), accVar = Var::make(acc, Type::tuple(types));
@@ -194,7 +194,7 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
   Stack ctx(stack.begin(), stack.begin() + n);
   std::vector<Expr> cts;
   for (int k = 0; k < n + 2; ++k) {
-    TypeP ct = k < n ? vs[size_t(k)]->type : k == n ? Type::unit() : cotangentType(in.type);
+    TypeP ct = k < n ? ys[size_t(k)]->type : k == n ? Type::unit() : cotangentType(in.type);
     cts.push_back(Const::zero(ct));
   }
   cts.push_back(Proj::make(accVar, 0));

@@ -58,20 +58,20 @@ InstrValues Reverser::sumWithTapes(const Instr &in, Stack &stack, const Expr &lo
 void Reverser::parallelTranspose(const Instr &in, const Stack &stack, int n, const Expr &lo, const Expr &buffer,
                                  const InstrValues &valueTapes, Transpose &t) {
   const bool isBuild = in.kind == Instr::Kind::Build;
-  const std::vector<Expr> vs = t.cotangents;
+  const std::vector<Expr> ys = t.cotangents; // y_1..y_{n+1}: the cotangents of the slots and of the result
   std::vector<int> free = slotsWithCotangents({&in.branches[0]}, stack, n);
   std::vector<Expr> init;
   std::vector<TypeP> types;
   for (int f : free) {
-    init.push_back(Const::zero(vs[size_t(f)]->type));
-    types.push_back(vs[size_t(f)]->type);
+    init.push_back(Const::zero(ys[size_t(f)]->type));
+    types.push_back(ys[size_t(f)]->type);
   }
   std::string j = fresh(in.indexName), acc = fresh("d_" + (in.hint.empty() ? std::string("e") : in.hint) + "_loop");
   Expr index = Var::make(j, Type::i64()), accVar = Var::make(acc, Type::tuple(types));
   Lets body;
-  Expr ct = isBuild ? bind(body, cotangentHint(stack.back()) + "_i", Index::make(buffer, index)) : vs[size_t(n)];
+  Expr ct = isBuild ? bind(body, cotangentHint(stack.back()) + "_i", Index::make(buffer, index)) : ys[size_t(n)];
   std::vector<Expr> cts;
-  for (int k = 0; k <= n; ++k) cts.push_back(Const::zero(k < n ? vs[size_t(k)]->type : Type::unit()));
+  for (int k = 0; k <= n; ++k) cts.push_back(Const::zero(k < n ? ys[size_t(k)]->type : Type::unit()));
   cts.push_back(ct);
   Stack ctx(stack.begin(), stack.begin() + n);
   readTapes(valueTapes, Prim::make(Op::Sub, {index, lo}));

@@ -57,29 +57,29 @@ Expr Reverser::tapeOverwrites(const Expr &e, const Expr &array, const Expr &n, c
   bool ok = true;
   std::vector<UndoSite> found;
   Lets tapes, starts;
-  std::function<Expr(const Expr &, bool)> instrument = [&](const Expr &x, bool guarded) -> Expr {
-    if (auto l = x->as<Let>()) {
-      if (auto st = l->value->as<Store>(); st && st->array->is<Var>() && st->array->as<Var>()->name == a) {
+  std::function<Expr(const Expr &, bool)> instrument = [&](const Expr &code, bool guarded) -> Expr {
+    if (auto let = code->as<Let>()) {
+      if (auto write = let->value->as<Store>(); write && write->array->is<Var>() && write->array->as<Var>()->name == a) {
         UndoSite site{bind(tapes, "tape_" + a + "_index", NewArray::make(n, Type::i64(), true)),
                       bind(tapes, "tape_" + a + "_old", NewArray::make(n, array->type->elem(), true)), guarded};
         if (guarded) bind(starts, "_", Store::make(site.index, at, Const::makeInt(-1), Store::Mode::Set));
         found.push_back(site);
         std::string old = fresh("old_" + a);
-        Expr rest = Let::make(l->name, l->value, instrument(l->body, guarded));
+        Expr rest = Let::make(let->name, let->value, instrument(let->body, guarded));
         rest = Let::make(fresh("_"), Store::make(site.old, at, Var::make(old, array->type->elem()), Store::Mode::Set), rest);
-        rest = Let::make(fresh("_"), Store::make(site.index, at, st->index, Store::Mode::Set), rest);
-        return Let::make(old, Index::make(array, st->index), rest);
+        rest = Let::make(fresh("_"), Store::make(site.index, at, write->index, Store::Mode::Set), rest);
+        return Let::make(old, Index::make(array, write->index), rest);
       }
-      Expr value = instrument(l->value, guarded); // (its sites come first)
-      return Let::make(l->name, value, instrument(l->body, guarded));
+      Expr value = instrument(let->value, guarded); // (its sites come first)
+      return Let::make(let->name, value, instrument(let->body, guarded));
     }
-    if (auto i = x->as<If>()) {
-      if (writesTo(x, a) == 0) return x;
-      Expr t = instrument(i->thenE, true), f = instrument(i->elseE, true);
-      return If::make(i->cond, t, f);
+    if (auto conditional = code->as<If>()) {
+      if (writesTo(code, a) == 0) return code;
+      Expr thenE = instrument(conditional->thenE, true), elseE = instrument(conditional->elseE, true);
+      return If::make(conditional->cond, thenE, elseE);
     }
-    if (writesTo(x, a) > 0) ok = false;
-    return x;
+    if (writesTo(code, a) > 0) ok = false;
+    return code;
   };
   Expr out = instrument(e, false);
   if (!ok || found.empty()) return nullptr;
@@ -92,10 +92,10 @@ Expr Reverser::tapeOverwrites(const Expr &e, const Expr &array, const Expr &n, c
 // Puts back what the stores of `sites` overwrote (tape entry `at`), last
 // first; a store in a branch not taken (index -1) is skipped.
 void Reverser::undoStores(const Expr &array, const std::vector<UndoSite> &sites, const Expr &at, Lets &out) {
-  for (auto u = sites.rbegin(); u != sites.rend(); ++u) {
-    Expr k = bind(out, "k", Index::make(u->index, at));
-    Expr undo = Store::make(array, k, Index::make(u->old, at), Store::Mode::Set);
-    if (u->guarded)
+  for (auto site = sites.rbegin(); site != sites.rend(); ++site) {
+    Expr k = bind(out, "k", Index::make(site->index, at));
+    Expr undo = Store::make(array, k, Index::make(site->old, at), Store::Mode::Set);
+    if (site->guarded)
       undo = If::make(Prim::make(Op::Ge, {k, Const::makeInt(0)}), Let::make(fresh("_"), undo, ir::Tuple::make({})),
                       ir::Tuple::make({}));
     bind(out, "_", undo);
