@@ -19,8 +19,9 @@ int lookup(const std::vector<Slot> &ctx, const std::string &name) {
 
 // Appends UNF(e) to `out`: the context grows by exactly one slot.
 void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const std::string &hint) {
-  // Pushed slots are anonymous: only let binders (and parameters) name a
-  // slot that variables can refer to. The hint only names generated code.
+  // Pushed slots are anonymous: only let binders, loop binders and
+  // parameters name a slot that variables can refer to. The hint only
+  // names generated code.
   auto push = [&](Instr in) {
     in.hint = hint;
     ctx.push_back({"", in.type});
@@ -96,7 +97,6 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     }
     gen(body, ctx, out, hint);
     for (auto it = live.rbegin(); it != live.rend(); ++it) drop(lookup(ctx, *it), 1);
-    (void)base;
     return;
   }
   case Kind::If: {
@@ -251,7 +251,8 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     drop(base, 1);
     return;
   }
-  default:
+  case Kind::Pullback: case Kind::Lambda: case Kind::App:
+    // Reverse mode makes these from UNF; the primal program it starts from has none.
     throw IRError("UNF: the source language has no continuations (lambda/app/pullback)");
   }
 }

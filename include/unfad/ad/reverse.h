@@ -19,7 +19,8 @@ namespace unfad::ad {
 
 inline std::string gradFunctionName(const std::string &f) { return f + "$grad"; }
 
-// The names of generated functions, in dependency order (pullbacks first).
+// The generated functions (the pullbacks and gradients above), in
+// dependency order: pullbacks first.
 ir::Program reverse(const ir::Program &primal);
 
 } // namespace unfad::ad

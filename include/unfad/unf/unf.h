@@ -49,7 +49,7 @@ struct Instr {
   int arity = 0;
   ir::Op op = ir::Op::Add;
   ir::Expr constant;        // Const
-  ir::TypeP type;           // type of the pushed value (Op/Call/Tuple/Elem/Const/If/Var)
+  ir::TypeP type;           // type of the pushed value (every kind but Drop)
   std::string callee;       // Call
   std::vector<Term> branches; // If, Fold, While, Build, Sum
   std::string hint;         // readable name for the pushed value
@@ -85,8 +85,9 @@ Term toUnf(const ir::Expr &e, const std::vector<Slot> &context);
 ir::Expr fromUnf(const UnfFunction &f);
 
 // UNF^-1 of one primitive / a whole term, source part of Fig. 10: given
-// the context's values, appends the let binding what `in` pushes (and its
-// nested terms' code) and updates `stack` as the primitive does.
+// the context's values, appends the let binding what `in` computes (with
+// its nested terms' code; a constant or a copied slot needs none) and
+// updates `stack` as the primitive does.
 using Lets = std::vector<std::pair<std::string, ir::Expr>>;
 void forwardStep(const Instr &in, std::vector<ir::Expr> &stack, Lets &lets, ir::NameSupply &names);
 ir::Expr forward(const Term &t, std::vector<ir::Expr> &stack, Lets &lets, ir::NameSupply &names);

@@ -1,0 +1,66 @@
+// F(if, J^T if) (§7.2): the forward pass records the branch taken; the
+// continuation stays linear and runs only the taken branch's local gradient:
+//   Y' = fun ys -> Y(if b then ∇branch1(ys) else ∇branch2(ys))
+#include "reverser.h"
+
+namespace unfad::ad::rev {
+
+using namespace unfad::ir;
+using unf::Instr;
+
+namespace {
+
+// What a branch overwrote in local arrays, kept for its J^T.
+struct BranchMemory {
+  ArrayCopies copies; // arrays copied whole before the `if`
+  std::vector<std::pair<Expr, std::vector<UndoSite>>> undo; // (array, its stores' sites)
+};
+
+} // namespace
+
+void Reverser::branch(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
+  const Stack before = stack;
+  // Every local array a branch writes: a loop before the `if`, recomputed
+  // later in the sweep, may read what the branch overwrote. The J^T
+  // recomputes the branch from the memory it started from: the elements
+  // its stores overwrite are kept (in one-entry tapes) and put back before
+  // the J^T; arrays written otherwise (in a loop in the branch) are copied
+  // whole.
+  std::set<std::string> read, written;
+  for (auto &b : in.branches) localArrays(forwardOnly(b, stack), read, written);
+  forwardPart(in, stack, lets, forced);
+  BranchMemory memory;
+  if (!written.empty()) {
+    auto [name, value] = lets.back(); // the `if`
+    lets.pop_back();
+    std::set<std::string> whole;
+    for (auto &a : written) {
+      Expr array = arrayNamed(a, before);
+      if (!array) continue;
+      std::vector<UndoSite> sites;
+      Lets starts;
+      if (Expr instrumented =
+              tapeOverwrites(value, array, Const::makeInt(1), Const::makeInt(0), lets, starts, sites)) {
+        value = instrumented;
+        lets.insert(lets.end(), starts.begin(), starts.end());
+        memory.undo.push_back({array, sites});
+      } else {
+        whole.insert(a);
+      }
+    }
+    memory.copies = snapshot(whole, before, lets);
+    lets.push_back({name, value});
+  }
+  Transpose t = openTranspose(stack);
+  restore(memory.copies, t.code);
+  for (auto &[array, sites] : memory.undo) undoStores(array, sites, Const::makeInt(0), t.code);
+  Expr gradients[2];
+  for (int k = 0; k < 2; ++k) gradients[k] = localGradient(in.branches[size_t(k)], before, {}, t.cotangents);
+  Expr cond = before.back().value;
+  Expr g = bind(t.code, "d_branch", If::make(cond, gradients[0], gradients[1]));
+  t.cotangents.clear();
+  for (int j = 0; j < int(before.size()); ++j) t.cotangents.push_back(Proj::make(g, j));
+  precompose(Y, lets, t);
+}
+
+} // namespace unfad::ad::rev

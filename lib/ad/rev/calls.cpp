@@ -1,0 +1,102 @@
+// J^T of a call to a helper g: g's pullback, generated once for g and
+// called through an ir::Pullback node (compositional, never re-derived);
+// and the writes to output parameters that recomputed code does not redo.
+#include "cotangents.h"
+#include "reverser.h"
+#include "unfad/ir/mutator.h"
+
+namespace unfad::ad::rev {
+
+using namespace unfad::ir;
+using unf::Instr;
+
+bool needsPullback(const Function &g) {
+  bool anyActive = false, writesActive = false;
+  for (auto &p : g.params) {
+    anyActive |= p.active;
+    writesActive |= p.active && p.written;
+  }
+  return anyActive && (isActive(g.result) || writesActive);
+}
+
+// F(call g, J^T call g). A call that writes a local array: a copy is taken
+// before, and put back by its J^T (recomputations earlier in the sweep
+// read what the array held).
+void Reverser::call(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
+  const Stack before = stack;
+  const size_t n = before.size();
+  ArrayCopies copies;
+  if (const Function *g = prog_.find(in.callee)) {
+    std::set<std::string> written;
+    for (int k = 0; k < in.arity; ++k)
+      if (auto v = stack[n - size_t(in.arity) + size_t(k)].value->as<Var>();
+          v && g->params[size_t(k)].written && sizes_.count(v->name))
+        written.insert(v->name);
+    copies = snapshot(written, stack, lets);
+  }
+  forwardPart(in, stack, lets, forced);
+  Transpose t = openTranspose(stack);
+  transposeCall(in, before, t);
+  restore(copies, t.code);
+  precompose(Y, lets, t);
+}
+
+// y_{arg k} += (g's pullback at the arguments, for y_result)_k for the
+// active parameters k of g; active array parameters accumulate into their
+// cotangent buffers, passed to the pullback.
+void Reverser::transposeCall(const Instr &in, const Stack &before, Transpose &t) {
+  const int n = int(before.size());
+  Expr z = t.cotangents.back();
+  t.cotangents.pop_back();
+  const Function *g = prog_.find(in.callee);
+  if (!g) throw IRError("reverse: call to unknown function " + in.callee);
+  if (!needsPullback(*g)) return;
+  std::vector<Expr> args, buffers;
+  for (int k = n - in.arity; k < n; ++k) args.push_back(before[size_t(k)].value);
+  for (int k = 0; k < in.arity; ++k) {
+    if (!g->params[size_t(k)].active || !g->params[size_t(k)].type->isArray()) continue;
+    Expr buffer = bufferOf(args[size_t(k)]);
+    // An array without a cotangent buffer (passive here) still needs
+    // somewhere for the pullback to accumulate: a scratch buffer.
+    buffers.push_back(buffer ? buffer
+                             : bind(t.code, "scratch",
+                                    NewArray::make(ir::Size::make(args[size_t(k)]), args[size_t(k)]->type->elem())));
+  }
+  std::string hint = in.hint.empty() || in.hint == "t" ? g->cxx.name : in.hint;
+  Expr pullback = bind(t.code, "d_" + hint + "_args",
+                       Pullback::make(g->name, args, g->result->isStruct() ? asElement(z, g->result) : z,
+                                      pullbackResultType(*g), buffers));
+  int a = 0;
+  for (int k = 0; k < in.arity; ++k) {
+    if (!g->params[size_t(k)].active) continue;
+    Expr &ct = t.cotangents[size_t(n - in.arity + k)];
+    ct = accumulate(ct, asCotangent(Proj::make(pullback, a++))); // (a struct arrives whole)
+  }
+}
+
+// Whether calling `callee` on `args` writes one of the parameter arrays.
+bool Reverser::writesOutput(const std::string &callee, const std::vector<Expr> &args) const {
+  const Function *g = prog_.find(callee);
+  for (size_t k = 0; k < args.size(); ++k)
+    if (auto v = args[k]->as<Var>(); v && params_.count(v->name) && (!g || g->params[k].written)) return true;
+  return false;
+}
+
+// Forward code `e` without its stores to parameter arrays and its calls
+// that only write them (see skipReplayedWrite).
+Expr Reverser::withoutOutputStores(const Expr &e) const {
+  struct Strip : Mutator {
+    const Reverser *self;
+    Expr visit(const Store *n, const Expr &me) override {
+      auto a = n->array->as<Var>();
+      return a && self->params_.count(a->name) ? ir::Tuple::make({}) : Mutator::visit(n, me);
+    }
+    Expr visit(const Call *n, const Expr &me) override {
+      return n->type->isUnit() && self->writesOutput(n->callee, n->args) ? ir::Tuple::make({}) : Mutator::visit(n, me);
+    }
+  } strip;
+  strip.self = this;
+  return strip.mutate(e);
+}
+
+} // namespace unfad::ad::rev

@@ -1,0 +1,221 @@
+// F(fold, J^T fold) and F(while, J^T while). Forward: the loop runs once,
+// recording its state at the start of every iteration on a tape (one
+// buffer per scalar of the state: memory linear in the run time). A while
+// loop first counts its iterations, then replays them as a fold. J^T: a
+// fold in the opposite direction restores each iteration's state,
+// recomputes the body and applies the body's local reverse pass; the
+// cotangents of the state and of the outer scalars the body reads are its
+// state, array cotangents go to their buffers in place.
+#include "cotangents.h"
+#include "reverser.h"
+
+namespace unfad::ad::rev {
+
+using namespace unfad::ir;
+using unf::Instr;
+using unf::Term;
+
+namespace {
+
+// The scalar leaves of a state value, and the state rebuilt from leaves.
+void leaves(const Expr &v, std::vector<Expr> &out) {
+  if (!v->type->isTuple()) return out.push_back(v);
+  for (int k = 0; k < int(v->type->elems.size()); ++k) leaves(Proj::make(v, k), out);
+}
+
+Expr rebuild(const TypeP &t, const std::vector<Expr> &ls, size_t &pos) {
+  if (!t->isTuple()) return ls.at(pos++);
+  std::vector<Expr> elems;
+  for (auto &e : t->elems) elems.push_back(rebuild(e, ls, pos));
+  return makeTuple(t, std::move(elems));
+}
+
+const Term &bodyOf(const Instr &loop) { return loop.kind == Instr::Kind::While ? loop.branches[1] : loop.branches[0]; }
+
+} // namespace
+
+Expr tripCount(const Expr &lo, const Expr &hi) {
+  return If::make(Prim::make(Op::Lt, {lo, hi}), Prim::make(Op::Sub, {hi, lo}), Const::makeInt(0));
+}
+
+void Reverser::loop(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
+  const int n = int(stack.size()); // includes the loop's arguments
+  LoopRecord record;
+  if (in.kind == Instr::Kind::While) {
+    record.lo = Const::makeInt(0);
+    record.hi = countIterations(in, stack, lets, record.copies);
+    record.n = record.hi;
+  } else {
+    record.lo = stack[size_t(n - 3)].value;
+    record.hi = stack[size_t(n - 2)].value;
+    record.n = bind(lets, "n", tripCount(record.lo, record.hi));
+  }
+  Expr result = loopForward(in, stack, lets, record);
+  stack.push_back({forced ? forced : result, in.hint});
+  loopTranspose(in, stack, n, Y, lets, record);
+}
+
+// Counts a while loop's iterations: while (cond) (s, k) := (body(s), k + 1).
+// Counting runs the body, stores included; the replay must start from the
+// same memory: local arrays it writes are copied first (into `beforeCount`)
+// and put back after, and its writes to outputs wait for the replay.
+Expr Reverser::countIterations(const Instr &in, const Stack &stack, Lets &lets, ArrayCopies &beforeCount) {
+  const Slot init = stack.back();
+  std::string counter = fresh(in.state + "_count");
+  Expr counterVar = Var::make(counter, Type::tuple({in.type, Type::i64()}));
+  Expr state = Proj::make(counterVar, 0), k = Proj::make(counterVar, 1);
+  Stack countStack = stack;
+  countStack.push_back({Const::makeInt(0), "iteration"});
+  countStack.push_back({state, in.state});
+  Expr cond = forwardOnly(in.branches[0], countStack);
+  Expr next = forwardOnly(bodyOf(in), countStack);
+  std::set<std::string> read, written;
+  localArrays(cond, read, written);
+  localArrays(next, read, written);
+  beforeCount = snapshot(written, stack, lets);
+  if (!params_.empty()) next = withoutOutputStores(next);
+  Expr counted = bind(lets, in.state + "_count",
+                      While::make(ir::Tuple::make({init.value, Const::makeInt(0)}), counter, cond,
+                                  ir::Tuple::make({next, Prim::make(Op::Add, {k, Const::makeInt(1)})})));
+  restore(beforeCount, lets);
+  return bind(lets, "iterations", Proj::make(counted, 1));
+}
+
+// The forward loop: the body, storing the state and the values worth
+// taping at iteration `at` = i - lo, and keeping what it overwrites in the
+// local arrays it writes. Returns the loop's final state.
+Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, LoopRecord &record) {
+  std::string i = fresh(in.kind == Instr::Kind::While ? "iteration" : in.indexName), s = fresh(in.state);
+  Expr index = Var::make(i, Type::i64()), state = Var::make(s, in.type);
+  Expr at = Prim::make(Op::Sub, {index, record.lo});
+  std::vector<Expr> stateLeaves;
+  leaves(state, stateLeaves);
+  for (auto &l : stateLeaves)
+    record.stateTapes.push_back(bind(lets, "tape_" + in.state, NewArray::make(record.n, l->type, true)));
+  Lets iterationStart; // runs before the body
+  for (size_t k = 0; k < stateLeaves.size(); ++k)
+    bind(iterationStart, "_", Store::make(record.stateTapes[k], at, stateLeaves[k], Store::Mode::Set));
+  Stack bodyStack = stack;
+  bodyStack.push_back({index, i});
+  bodyStack.push_back({state, in.state});
+  Lets bodyLets;
+  InstrValues captured;
+  Expr bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured);
+  record.valueTapes = tapeValues(captured, record.n, at, lets, bodyLets);
+  Expr body = unf::wrapLets(bodyLets, bodyResult);
+  saveWrittenArrays(in, stack, bodyStack, body, iterationStart, at, lets, record);
+  Expr next = unf::wrapLets(iterationStart, body);
+  return bind(lets, in.hint, Fold::make(record.lo, record.hi, stack.back().value, i, s, next, in.reversedLoop));
+}
+
+// Local arrays the loop writes are restored to their state before the loop
+// when its J^T is done (so earlier recomputations read what the forward
+// pass read); those it also reads are saved at the start of every
+// iteration (`body` is instrumented, `iterationStart` extended) and
+// restored before the iteration is recomputed.
+void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stack &bodyStack, Expr &body,
+                                 Lets &iterationStart, const Expr &at, Lets &lets, LoopRecord &record) {
+  std::set<std::string> written;
+  localArrays(body, record.reads, written);
+  if (in.kind == Instr::Kind::While) localArrays(forwardOnly(in.branches[0], bodyStack), record.reads, written);
+  // (a while loop's copies from before its counting pass are some already)
+  std::set<std::string> uncopied = written;
+  for (auto &c : record.copies) uncopied.erase(c.first->as<Var>()->name);
+  // Inside the recomputation of an enclosing loop that never reads an
+  // array it did not allocate itself, nothing needs the array back before
+  // the enclosing loop's own restore (without this, a fill loop nested in
+  // another copied the whole array once per outer iteration).
+  std::set<std::string> unrestored;
+  if (!enclosingReads_.empty()) {
+    const Enclosing &e = enclosingReads_.back();
+    for (auto &a : uncopied)
+      if (e.known.count(a) && !e.reads->count(a)) unrestored.insert(a);
+    for (auto &a : unrestored) uncopied.erase(a);
+  }
+  for (auto &c : snapshot(uncopied, stack, lets)) record.copies.push_back(c);
+  std::vector<Expr> touched; // every array the loop writes: copied, or not
+  for (auto &c : record.copies) touched.push_back(c.first);
+  for (auto &a : unrestored)
+    if (Expr v = arrayNamed(a, stack)) touched.push_back(v);
+  for (auto &array : touched) {
+    const std::string &a = array->as<Var>()->name;
+    SavedArray saved{array, sizes_.at(a), nullptr, {}};
+    // Written only by stores (in branches or not): tape what each
+    // overwrites; otherwise save the whole array every iteration.
+    if (record.reads.count(a)) {
+      if (Expr instrumented = tapeOverwrites(body, array, record.n, at, lets, iterationStart, saved.undo)) {
+        body = instrumented;
+      } else {
+        saved.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {record.n, saved.len}),
+                                                                    array->type->elem(), true));
+        bind(iterationStart, "_", copyLoop(saved.perIteration, Prim::make(Op::Mul, {at, saved.len}), array,
+                                           Const::makeInt(0), saved.len));
+      }
+    }
+    record.saved.push_back(saved);
+  }
+}
+
+// In the J^T's iteration `at`: the state and the local memory as the
+// forward iteration found them. Returns the state.
+Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const Expr &at, Lets &body) {
+  std::vector<Expr> restored;
+  for (auto &tape : record.stateTapes) restored.push_back(Index::make(tape, at));
+  size_t pos = 0;
+  Expr state = bind(body, in.state, rebuild(in.type, restored, pos));
+  for (auto &saved : record.saved) {
+    if (saved.perIteration)
+      bind(body, "_", copyLoop(saved.array, Const::makeInt(0), saved.perIteration,
+                               Prim::make(Op::Mul, {at, saved.len}), saved.len));
+    undoStores(saved.array, saved.undo, at, body);
+  }
+  return state;
+}
+
+// J^T loop: a fold in the opposite direction whose state is the cotangent
+// of the loop's state and those of the outer slots the body reads.
+void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets &lets, LoopRecord &record) {
+  const bool isWhile = in.kind == Instr::Kind::While;
+  Transpose t = openTranspose(stack);
+  const std::vector<Expr> &ys = t.cotangents; // y_1..y_{n+1}: the cotangents of the slots and of the result
+  std::vector<const Term *> terms{&bodyOf(in)};
+  if (isWhile) terms.push_back(&in.branches[0]);
+  std::vector<int> free = slotsWithCotangents(terms, stack, n);
+  std::vector<Expr> init{ys[size_t(n)]};
+  std::vector<TypeP> types{ys[size_t(n)]->type};
+  for (int f : free) {
+    init.push_back(Const::zero(ys[size_t(f)]->type));
+    types.push_back(ys[size_t(f)]->type);
+  }
+  std::string j = fresh(isWhile ? "iteration" : in.indexName), acc = fresh("d_" + in.state + "_loop");
+  Expr index = Var::make(j, Type::i64()), accVar = Var::make(acc, Type::tuple(types));
+  Lets body;
+  Expr state = restoreIteration(in, record, Prim::make(Op::Sub, {index, record.lo}), body);
+  Stack ctx(stack.begin(), stack.begin() + n);
+  std::vector<Expr> cts;
+  for (int k = 0; k < n + 2; ++k) {
+    TypeP ct = k < n ? ys[size_t(k)]->type : k == n ? Type::unit() : cotangentType(in.type);
+    cts.push_back(Const::zero(ct));
+  }
+  cts.push_back(Proj::make(accVar, 0));
+  readTapes(record.valueTapes, Prim::make(Op::Sub, {index, record.lo}));
+  Enclosing enclosing{&record.reads, {}};
+  for (auto &[a, len] : sizes_) enclosing.known.insert(a);
+  enclosingReads_.push_back(std::move(enclosing));
+  Expr g = bind(body, "d_body", localGradient(bodyOf(in), ctx, {{index, j}, {state, in.state}}, cts));
+  enclosingReads_.pop_back();
+  forgetTapes(record.valueTapes);
+  std::vector<Expr> next{Proj::make(g, n + 1)};
+  for (size_t k = 0; k < free.size(); ++k) next.push_back(accumulate(Proj::make(accVar, int(k) + 1), Proj::make(g, free[k])));
+  Expr backward = Fold::make(record.lo, record.hi, ir::Tuple::make(init), j, acc,
+                             unf::wrapLets(body, ir::Tuple::make(next)), !in.reversedLoop);
+  Expr cotangents = bind(t.code, "d_" + in.state + "_loop", backward);
+  restore(record.copies, t.code);
+  t.cotangents.resize(size_t(n));
+  t.cotangents[size_t(n - 1)] = accumulate(t.cotangents[size_t(n - 1)], Proj::make(cotangents, 0)); // the initial state
+  for (size_t k = 0; k < free.size(); ++k)
+    t.cotangents[size_t(free[k])] = accumulate(t.cotangents[size_t(free[k])], Proj::make(cotangents, int(k) + 1));
+  precompose(Y, lets, t);
+}
+
+} // namespace unfad::ad::rev

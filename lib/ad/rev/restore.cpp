@@ -1,0 +1,163 @@
+// Local memory kept and put back. The reverse sweep recomputes loop bodies
+// and branches from the memory they started from, so what later code
+// overwrote in a local array is kept before it is overwritten: the
+// elements single stores overwrite (in tapes, one entry per iteration), or
+// the whole array (a snapshot). The J^T puts it back, last write first.
+#include "reverser.h"
+#include "unfad/ir/mutator.h"
+
+#include <functional>
+
+namespace unfad::ad::rev {
+
+using namespace unfad::ir;
+
+// Local arrays (by name) that forward code reads and writes; a call given
+// an array reads it and writes it if the callee writes that parameter.
+void Reverser::localArrays(const Expr &e, std::set<std::string> &read, std::set<std::string> &written) {
+  struct Accesses : Visitor {
+    Reverser *self;
+    std::set<std::string> *read, *written;
+    void add(std::set<std::string> *s, const Expr &a) {
+      if (auto v = a->as<Var>(); v && self->sizes_.count(v->name)) s->insert(v->name);
+    }
+    void visit(const Index *n) override {
+      add(read, n->array);
+      Visitor::visit(n);
+    }
+    void visit(const Store *n) override {
+      add(written, n->array);
+      if (n->mode == Store::Mode::Add) add(read, n->array); // a[i] += v reads a[i]
+      visitExpr(n->index);
+      visitExpr(n->value);
+    }
+    void visit(const Call *n) override {
+      const Function *g = self->prog_.find(n->callee);
+      for (size_t k = 0; k < n->args.size(); ++k) {
+        if (!n->args[k]->type->isArray()) continue;
+        add(read, n->args[k]);
+        if (!g || g->params[k].written) add(written, n->args[k]);
+      }
+      Visitor::visit(n);
+    }
+  } accesses;
+  accesses.self = this;
+  accesses.read = &read;
+  accesses.written = &written;
+  accesses.visitExpr(e);
+}
+
+// Forward code `e` of a loop body with every store to `array` preceded by
+//   let old = array[i]; index_k[at] = i; old_k[at] = old
+// (sites in program order, which is the order of execution on every path).
+// Null when `array` is also written otherwise (in a nested loop, by a call).
+Expr Reverser::tapeOverwrites(const Expr &e, const Expr &array, const Expr &n, const Expr &at, Lets &lets,
+                              Lets &iterationStart, std::vector<UndoSite> &sites) {
+  const std::string &a = array->as<Var>()->name;
+  bool ok = true;
+  std::vector<UndoSite> found;
+  Lets tapes, starts;
+  std::function<Expr(const Expr &, bool)> instrument = [&](const Expr &code, bool guarded) -> Expr {
+    if (auto let = code->as<Let>()) {
+      if (auto write = let->value->as<Store>(); write && write->array->is<Var>() && write->array->as<Var>()->name == a) {
+        UndoSite site{bind(tapes, "tape_" + a + "_index", NewArray::make(n, Type::i64(), true)),
+                      bind(tapes, "tape_" + a + "_old", NewArray::make(n, array->type->elem(), true)), guarded};
+        if (guarded) bind(starts, "_", Store::make(site.index, at, Const::makeInt(-1), Store::Mode::Set));
+        found.push_back(site);
+        std::string old = fresh("old_" + a);
+        Expr rest = Let::make(let->name, let->value, instrument(let->body, guarded));
+        rest = Let::make(fresh("_"), Store::make(site.old, at, Var::make(old, array->type->elem()), Store::Mode::Set), rest);
+        rest = Let::make(fresh("_"), Store::make(site.index, at, write->index, Store::Mode::Set), rest);
+        return Let::make(old, Index::make(array, write->index), rest);
+      }
+      Expr value = instrument(let->value, guarded); // (its sites come first)
+      return Let::make(let->name, value, instrument(let->body, guarded));
+    }
+    if (auto conditional = code->as<If>()) {
+      if (writesTo(code, a) == 0) return code;
+      Expr thenE = instrument(conditional->thenE, true), elseE = instrument(conditional->elseE, true);
+      return If::make(conditional->cond, thenE, elseE);
+    }
+    if (writesTo(code, a) > 0) ok = false;
+    return code;
+  };
+  Expr out = instrument(e, false);
+  if (!ok || found.empty()) return nullptr;
+  lets.insert(lets.end(), tapes.begin(), tapes.end());
+  iterationStart.insert(iterationStart.end(), starts.begin(), starts.end());
+  sites = found;
+  return out;
+}
+
+// Puts back what the stores of `sites` overwrote (tape entry `at`), last
+// first; a store in a branch not taken (index -1) is skipped.
+void Reverser::undoStores(const Expr &array, const std::vector<UndoSite> &sites, const Expr &at, Lets &out) {
+  for (auto site = sites.rbegin(); site != sites.rend(); ++site) {
+    Expr k = bind(out, "k", Index::make(site->index, at));
+    Expr undo = Store::make(array, k, Index::make(site->old, at), Store::Mode::Set);
+    if (site->guarded)
+      undo = If::make(Prim::make(Op::Ge, {k, Const::makeInt(0)}), Let::make(fresh("_"), undo, ir::Tuple::make({})),
+                      ir::Tuple::make({}));
+    bind(out, "_", undo);
+  }
+}
+
+// How many places in forward code `e` may write `array` (stores, and calls
+// given it; a callee may write it anywhere, so a call counts as many).
+size_t Reverser::writesTo(const Expr &e, const std::string &array) {
+  struct Writes : Visitor {
+    const std::string *array;
+    size_t count = 0;
+    bool isArray(const Expr &x) const {
+      auto v = x->as<Var>();
+      return v && v->name == *array;
+    }
+    void visit(const Store *s) override {
+      count += isArray(s->array);
+      Visitor::visit(s);
+    }
+    void visit(const Call *c) override {
+      for (auto &x : c->args) count += isArray(x) ? 1000 : 0;
+      Visitor::visit(c);
+    }
+  } writes;
+  writes.array = &array;
+  writes.visitExpr(e);
+  return writes.count;
+}
+
+// Copies of the local arrays (slots of `stack`) in `names`, taken now.
+ArrayCopies Reverser::snapshot(const std::set<std::string> &names, const Stack &stack, Lets &lets) {
+  ArrayCopies out;
+  for (auto &a : names)
+    if (Expr array = arrayNamed(a, stack)) {
+      Expr len = sizes_.at(a);
+      Expr copy = bind(lets, "saved_" + a, NewArray::make(len, array->type->elem(), true));
+      bind(lets, "_", copyLoop(copy, Const::makeInt(0), array, Const::makeInt(0), len));
+      out.push_back({array, copy});
+    }
+  return out;
+}
+
+// The slot value that is the array variable `name`, or null.
+Expr Reverser::arrayNamed(const std::string &name, const Stack &stack) {
+  for (auto &slot : stack)
+    if (auto v = slot.value->as<Var>(); v && v->name == name) return slot.value;
+  return nullptr;
+}
+
+void Reverser::restore(const ArrayCopies &copies, Lets &lets) {
+  for (auto &[array, copy] : copies)
+    bind(lets, "_", copyLoop(array, Const::makeInt(0), copy, Const::makeInt(0), sizes_.at(array->as<Var>()->name)));
+}
+
+// fold k in [0, len): dst[dstOffset + k] = src[srcOffset + k]
+Expr Reverser::copyLoop(const Expr &dst, const Expr &dstOffset, const Expr &src, const Expr &srcOffset, const Expr &len) {
+  std::string k = fresh("k"), unit = fresh("copy");
+  Expr kv = Var::make(k, Type::i64());
+  Expr st = Store::make(dst, Prim::make(Op::Add, {dstOffset, kv}), Index::make(src, Prim::make(Op::Add, {srcOffset, kv})),
+                        Store::Mode::Set);
+  return Fold::make(Const::makeInt(0), len, ir::Tuple::make({}), k, unit, Let::make(fresh("_"), st, ir::Tuple::make({})));
+}
+
+} // namespace unfad::ad::rev

@@ -1,0 +1,212 @@
+// Internal to lib/ad: the reverse-mode traversal of a UNF term, UNF^-1 of
+// the Target UNF (Huot & Shaikhha, Fig. 10): every primitive F(P, J^T P) is
+// run forward while the continuation Y is pre-composed with P's transpose
+// Jacobian:
+//
+//   let x_{n+1} = P(x_1..x_n) in
+//   let Y' = fun (y_1..y_{n+1}) -> Y(J^T P (y_1..y_{n+1})) in ...
+//
+// The gradient is Y_final(0, ..., 0, seed). The continuations are linear
+// (each is applied once); the optimiser β-reduces them into SSA code.
+//
+// One file per construct (as Futhark's Rev/):
+//   reverser.cpp       the traversal: forward part, continuations, dispatch
+//   straight_line.cpp  J^T of var, op, tuple, projection, drop, a[i], stores
+//   calls.cpp          J^T of helper calls (pullbacks); outputs not rewritten
+//   branches.cpp       F(if, J^T if)
+//   loops.cpp          F(fold, J^T fold) and F(while, J^T while)
+//   parallel.cpp       F(build, J^T build) and F(sum, J^T sum)
+//   tapes.cpp          values a loop's forward pass tapes for its J^T
+//   restore.cpp        local memory kept and put back for recomputations
+//   cotangents.cpp     cotangent types and their sum
+// The partials of the primitives are a table of their own (derivatives.cpp).
+#pragma once
+
+#include "unfad/ir/ir.h"
+#include "unfad/unf/unf.h"
+
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace unfad::ad::rev {
+
+using unf::Lets;
+
+// A slot of the UNF context during the traversal.
+struct Slot {
+  ir::Expr value;   // forward value: a variable or a constant
+  std::string hint; // readable name, for the slot's cotangent "d_<hint>"
+};
+using Stack = std::vector<Slot>;
+
+// One instruction's J^T under construction: the new continuation
+//   Y' = fun binders -> (code) Y(cotangents)
+struct Transpose {
+  std::vector<ir::Binder> binders; // y_1..y_m: cotangents of the slots after the instruction
+  std::vector<ir::Expr> cotangents; // what Y receives; starts as the binders' variables
+  Lets code;                        // the J^T's code, run inside Y'
+};
+
+// (array, the copy of its contents taken before it was overwritten)
+using ArrayCopies = std::vector<std::pair<ir::Expr, ir::Expr>>;
+// (instruction, its value): results taped by a loop's forward pass, or the
+// tape holding them
+using InstrValues = std::vector<std::pair<const unf::Instr *, ir::Expr>>;
+
+// A store of a loop body (or branch) to a local array it also reads,
+// instrumented to tape the index it stores at and the element it overwrites.
+struct UndoSite {
+  ir::Expr index, old; // tapes, one entry per iteration
+  bool guarded;        // in a branch: index -1 when the iteration did not store
+};
+
+// A local array a loop writes, and how its J^T gets back the memory each
+// iteration found.
+struct SavedArray {
+  ir::Expr array, len;
+  ir::Expr perIteration;      // a copy of the whole array per iteration, or null
+  std::vector<UndoSite> undo; // the stores of an iteration, in program order
+};
+
+// What a loop's forward pass leaves for its J^T.
+struct LoopRecord {
+  ir::Expr lo, hi, n;                // bounds and the trip count (never negative)
+  std::vector<ir::Expr> stateTapes;  // the state at each iteration's start, one per scalar leaf
+  InstrValues valueTapes;            // taped results of the body's calls and inner loops
+  std::set<std::string> reads;       // the local arrays the body reads
+  ArrayCopies copies;                // arrays put back when the J^T is done
+  std::vector<SavedArray> saved;     // every array the loop writes
+};
+
+// "d_<name>": the hint for the cotangent of a slot.
+std::string cotangentHint(const Slot &slot);
+
+// The trip count of [lo, hi), never negative (a loop may start past its bound).
+ir::Expr tripCount(const ir::Expr &lo, const ir::Expr &hi);
+
+// Whether calls to g need its pullback: it has active parameters and its
+// result, or an array it writes, carries derivatives.
+bool needsPullback(const ir::Function &g);
+
+class Reverser {
+public:
+  Reverser(const ir::Program &p, ir::NameSupply &names) : prog_(p), names_(names) {}
+
+  // Runs term `t` from `stack`. With Y == nullptr only the forward values
+  // are computed (Source UNF^-1); otherwise Y is pre-composed at each step.
+  void build(const unf::Term &t, Stack &stack, ir::Expr *Y, Lets &lets);
+
+  void setBuffer(const std::string &array, ir::Expr buffer) { buffers_[array] = std::move(buffer); }
+  void setParamArray(const std::string &name) { params_.insert(name); }
+  void setPullback() { pullback_ = true; }
+
+private:
+  const ir::Program &prog_;
+  ir::NameSupply &names_;
+
+  // Cotangent buffers of arrays (by the array variable's name): d_x for an
+  // array parameter x, a zero buffer allocated beside each local array.
+  // Array cotangents are accumulated in place; in the continuation an
+  // array slot carries the unit cotangent.
+  std::unordered_map<std::string, ir::Expr> buffers_;
+  // Sizes of local arrays (their contents can be saved and restored).
+  std::unordered_map<std::string, ir::Expr> sizes_;
+  // The function's array parameters (their stores are not redone when a
+  // body is recomputed).
+  std::unordered_set<std::string> params_;
+  int recomputing_ = 0;   // > 0 inside a local gradient (forward recomputed)
+  bool pullback_ = false; // differentiating a helper: its call already wrote its outputs
+
+  // Values a loop's forward pass tapes besides its state (tapes.cpp).
+  std::unordered_map<const unf::Instr *, ir::Expr> taped_; // instr -> tape read (recomputation)
+  InstrValues *capture_ = nullptr;                         // instr -> value (forward pass)
+
+  // The local arrays read by the loops whose bodies are being recomputed
+  // (innermost last).
+  struct Enclosing {
+    const std::set<std::string> *reads; // the local arrays its body reads
+    std::set<std::string> known;        // the local arrays allocated outside it
+  };
+  std::vector<Enclosing> enclosingReads_;
+
+  // --- the traversal (reverser.cpp)
+  std::string fresh(const std::string &hint) { return names_.fresh(hint); }
+  ir::Expr bind(Lets &lets, const std::string &hint, ir::Expr value);
+  // Whether forward code being generated repeats writes to parameter arrays
+  // already done (a recomputation, or a helper's pullback after its call).
+  bool replaying() const { return recomputing_ > 0 || pullback_; }
+  void step(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets);
+  void forwardStep(const unf::Instr &in, Stack &stack, Lets &lets);
+  bool skipReplayedWrite(const unf::Instr &in, Stack &stack);
+  void allocateBuffers(const unf::Instr &in, Stack &stack, const std::vector<ir::Expr> &values, Lets &lets);
+  void forwardPart(const unf::Instr &in, Stack &stack, Lets &lets, const ir::Expr &forced);
+  std::vector<ir::Binder> cotangentBinders(const Stack &stack);
+  Transpose openTranspose(const Stack &stack);
+  void precompose(ir::Expr *Y, Lets &lets, Transpose &t);
+  ir::Expr localGradient(const unf::Term &t, const Stack &ctx, const Stack &extra, const std::vector<ir::Expr> &cts);
+  ir::Expr forwardOnly(const unf::Term &t, const Stack &stack);
+  ir::Expr bufferOf(const ir::Expr &array);
+  static std::vector<int> slotsWithCotangents(const std::vector<const unf::Term *> &terms, const Stack &stack, int n);
+
+  // --- straight-line instructions (straight_line.cpp)
+  void straightLine(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+  void transposeVar(const unf::Instr &in, Transpose &t);
+  void transposeOp(const unf::Instr &in, const Stack &before, const ir::Expr &result, Transpose &t);
+  void transposeElem(const unf::Instr &in, Transpose &t);
+  void transposeTuple(const unf::Instr &in, Transpose &t);
+  void transposeDrop(const unf::Instr &in, const Stack &before, Transpose &t);
+  void transposeIndex(const unf::Instr &in, const Stack &before, Transpose &t);
+  void store(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+
+  // --- calls (calls.cpp)
+  void call(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+  void transposeCall(const unf::Instr &in, const Stack &before, Transpose &t);
+  bool writesOutput(const std::string &callee, const std::vector<ir::Expr> &args) const;
+  ir::Expr withoutOutputStores(const ir::Expr &e) const;
+
+  // --- branches (branches.cpp)
+  void branch(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+
+  // --- loops (loops.cpp)
+  void loop(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+  ir::Expr countIterations(const unf::Instr &in, const Stack &stack, Lets &lets, ArrayCopies &beforeCount);
+  ir::Expr loopForward(const unf::Instr &in, const Stack &stack, Lets &lets, LoopRecord &record);
+  void saveWrittenArrays(const unf::Instr &in, const Stack &stack, const Stack &bodyStack, ir::Expr &body,
+                         Lets &iterationStart, const ir::Expr &at, Lets &lets, LoopRecord &record);
+  ir::Expr restoreIteration(const unf::Instr &in, const LoopRecord &record, const ir::Expr &at, Lets &body);
+  void loopTranspose(const unf::Instr &in, Stack &stack, int n, ir::Expr *Y, Lets &lets, LoopRecord &record);
+
+  // --- build and sum (parallel.cpp)
+  void parallel(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+  InstrValues sumWithTapes(const unf::Instr &in, Stack &stack, const ir::Expr &lo, const ir::Expr &hi, Lets &lets);
+  void parallelTranspose(const unf::Instr &in, const Stack &stack, int n, const ir::Expr &lo, const ir::Expr &buffer,
+                         const InstrValues &valueTapes, Transpose &t);
+
+  // --- values taped by loops (tapes.cpp)
+  static bool worthTaping(const unf::Instr &in);
+  static bool worthTapingInSum(const unf::Instr &in);
+  ir::Expr forwardCapturing(const unf::Term &t, const Stack &stack, Lets &out, InstrValues &captured,
+                            bool (*worth)(const unf::Instr &) = worthTaping);
+  InstrValues tapeValues(const InstrValues &captured, const ir::Expr &n, const ir::Expr &at, Lets &lets, Lets &body);
+  void captureValue(const unf::Instr &in, const Stack &stack);
+  ir::Expr tapedValue(const unf::Instr &in, Lets &lets);
+  void readTapes(const InstrValues &valueTapes, const ir::Expr &at);
+  void forgetTapes(const InstrValues &valueTapes);
+
+  // --- local memory kept and restored (restore.cpp)
+  void localArrays(const ir::Expr &e, std::set<std::string> &read, std::set<std::string> &written);
+  ir::Expr tapeOverwrites(const ir::Expr &e, const ir::Expr &array, const ir::Expr &n, const ir::Expr &at, Lets &lets,
+                          Lets &iterationStart, std::vector<UndoSite> &sites);
+  void undoStores(const ir::Expr &array, const std::vector<UndoSite> &sites, const ir::Expr &at, Lets &out);
+  static size_t writesTo(const ir::Expr &e, const std::string &array);
+  ArrayCopies snapshot(const std::set<std::string> &names, const Stack &stack, Lets &lets);
+  static ir::Expr arrayNamed(const std::string &name, const Stack &stack);
+  void restore(const ArrayCopies &copies, Lets &lets);
+  ir::Expr copyLoop(const ir::Expr &dst, const ir::Expr &dstOffset, const ir::Expr &src, const ir::Expr &srcOffset,
+                    const ir::Expr &len);
+};
+
+} // namespace unfad::ad::rev

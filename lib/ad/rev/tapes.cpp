@@ -1,0 +1,79 @@
+// Values a loop's forward pass tapes besides its state: the results of the
+// body's helper calls, inner loops and costly primitives (scalar floats),
+// which its local gradient would otherwise recompute (a call's value for
+// the partials around it, an inner loop's for the ones after it). While
+// the body is recomputed, such an instruction reads its tape instead; the
+// recomputation it no longer feeds is dead code. One value per iteration:
+// memory stays linear in the run time.
+#include "reverser.h"
+#include "unfad/ad/derivatives.h"
+
+namespace unfad::ad::rev {
+
+using namespace unfad::ir;
+using unf::Instr;
+using unf::Term;
+
+bool Reverser::worthTaping(const Instr &in) {
+  bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
+                   in.kind == Instr::Kind::Sum || (in.kind == Instr::Kind::Op && partialsReadResult(in.op));
+  return expensive && in.type && in.type->isFloat();
+}
+
+// In a sum, whose J^T recomputes each element anyway, only calls and
+// loops: a tape of n primitive results costs more memory traffic (and
+// page faults for large n) than recomputing them saves.
+bool Reverser::worthTapingInSum(const Instr &in) { return worthTaping(in) && in.kind != Instr::Kind::Op; }
+
+// The forward code of a loop body run on `stack`, capturing the values of
+// its top-level instructions worth taping: its lets, and its result.
+Expr Reverser::forwardCapturing(const Term &t, const Stack &stack, Lets &out, InstrValues &captured,
+                                bool (*worth)(const Instr &)) {
+  for (auto &in : t.instrs)
+    if (worth(in)) captured.push_back({&in, nullptr});
+  InstrValues *outer = capture_;
+  capture_ = &captured;
+  Stack s = stack;
+  build(t, s, nullptr, out);
+  capture_ = outer;
+  return s.back().value;
+}
+
+// While capturing, records the value `in` just pushed.
+void Reverser::captureValue(const Instr &in, const Stack &stack) {
+  if (!capture_) return;
+  for (auto &[captured, value] : *capture_)
+    if (captured == &in) value = stack.back().value;
+}
+
+// Tapes (one entry per iteration, at `at`) for the captured values; the
+// stores go after the body's lets. Returns instr -> tape.
+InstrValues Reverser::tapeValues(const InstrValues &captured, const Expr &n, const Expr &at, Lets &lets, Lets &body) {
+  InstrValues tapes;
+  for (auto &[in, value] : captured) {
+    if (!value || value->is<Const>()) continue;
+    Expr tape = bind(lets, "tape_" + (in->hint.empty() ? std::string("t") : in->hint),
+                     NewArray::make(n, value->type, true));
+    bind(body, "_", Store::make(tape, at, value, Store::Mode::Set));
+    tapes.push_back({in, tape});
+  }
+  return tapes;
+}
+
+// While a body is recomputed (in its J^T's iteration `at`), its taped
+// instructions read their tapes.
+void Reverser::readTapes(const InstrValues &valueTapes, const Expr &at) {
+  for (auto &[in, tape] : valueTapes) taped_[in] = Index::make(tape, at);
+}
+
+void Reverser::forgetTapes(const InstrValues &valueTapes) {
+  for (auto &[in, tape] : valueTapes) taped_.erase(in);
+}
+
+// The tape read standing for `in` in a recomputation (bound now), or null.
+Expr Reverser::tapedValue(const Instr &in, Lets &lets) {
+  auto it = taped_.find(&in);
+  return it == taped_.end() ? nullptr : bind(lets, in.hint, it->second);
+}
+
+} // namespace unfad::ad::rev
