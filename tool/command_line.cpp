@@ -7,6 +7,7 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace cl = llvm::cl;
@@ -66,7 +67,6 @@ cl::opt<DumpFormat, false, NamedValueParser<DumpFormat, kDumpFormat>>
     dumpFormat("dump-format", cl::desc("The format of --dump"), cl::value_desc("format"),
              cl::values(clEnumValN(DumpFormat::Text, "text", "text (default)"), clEnumValN(DumpFormat::Json, "json", "JSON")),
              cl::cat(unfadCategory));
-cl::opt<bool> shortHelp("h", cl::desc("Alias for --help"), cl::Hidden, cl::cat(unfadCategory));
 
 cl::extrahelp modesHelp(R"(
 Without -i, -o, --check or --dump, unfad prints the rewritten files to standard
@@ -143,8 +143,11 @@ std::optional<int> parseCommandLine(int argc, const char **argv, CommandLine &ou
   // none, it is given an empty `--`, so that it never falls back on its own
   // (with a warning): detectDatabase() decides.
   std::vector<const char *> args(argv, argv + argc);
-  bool dashDash = llvm::any_of(args, [](const char *a) { return std::strcmp(a, "--") == 0; });
-  if (!dashDash) args.push_back("--");
+  auto dashDash = llvm::find_if(args, [](const char *a) { return std::strcmp(a, "--") == 0; });
+  // -h is --help (an alias of cl's own --help option cannot be declared).
+  std::replace_if(args.begin(), dashDash, [](const char *a) { return std::strcmp(a, "-h") == 0; }, "--help");
+  bool haveFlags = dashDash != args.end();
+  if (!haveFlags) args.push_back("--");
   int count = int(args.size());
   auto parser = CommonOptionsParser::create(count, args.data(), unfadCategory, cl::ZeroOrMore,
                                             "Writes the gradient f_grad of every function marked UNFAD_GRADIENT "
@@ -153,14 +156,10 @@ std::optional<int> parseCommandLine(int argc, const char **argv, CommandLine &ou
     llvm::errs() << llvm::toString(parser.takeError());
     return 1;
   }
-  if (shortHelp) {
-    cl::PrintHelpMessage();
-    return 0;
-  }
   out.files = parser->getSourcePathList();
   if (out.files.empty()) return usageError("no input file");
   if (auto exit = checkModes(out)) return exit;
-  if (dashDash) {
+  if (haveFlags) {
     out.database = &parser->getCompilations();
   } else {
     std::string error;
