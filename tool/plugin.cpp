@@ -40,6 +40,7 @@
 //   help                             print this list to stderr
 #include "unfad/driver/pipeline.h"
 #include "unfad/frontend/frontend.h"
+#include "unfad/rewrite/generation.h"
 #include "unfad/rewrite/rewrite.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -168,17 +169,8 @@ int nestedDepth = 0;
 // when installed, else the source tree's include/.
 std::string includeDir() {
   Dl_info info;
-  if (dladdr((void *)&includeDir, &info) && info.dli_fname) {
-    llvm::SmallString<256> dir(info.dli_fname);
-    llvm::sys::fs::make_absolute(dir);
-    llvm::sys::path::remove_filename(dir);
-    llvm::sys::path::append(dir, "..", "include");
-    llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
-    llvm::SmallString<256> header(dir);
-    llvm::sys::path::append(header, "unfad", "unfad.h");
-    if (llvm::sys::fs::exists(header)) return std::string(dir);
-  }
-  return UNFAD_INCLUDE_DIR;
+  bool found = dladdr((void *)&includeDir, &info) && info.dli_fname;
+  return unfad::rewrite::includeDirBeside(found ? info.dli_fname : "", UNFAD_INCLUDE_DIR);
 }
 
 // --------------------------------------------------- diagnostics forwarding --
@@ -266,55 +258,49 @@ public:
     // After a fatal error (a missing #include, ...) the AST is cut short; the
     // real compile reports the error itself.
     if (diags.hasFatalErrorOccurred()) return;
-    unfad::ir::Program program;
-    std::vector<unfad::frontend::MarkedFunction> marked;
-    unfad::frontend::Options fo;
-    fo.mainFileOnly = false;
     // Code after f calls f_grad, which does not exist yet in this parse.
-    fo.lowerDespiteErrors = true;
+    unfad::rewrite::Lowering lowering;
     fwd_.lowering = true;
-    bool ok = unfad::frontend::lowerMarkedFunctions(ctx, diags, program, &marked, fo);
+    bool ok = unfad::rewrite::lowerTranslationUnit(ctx, diags, /*lowerDespiteErrors=*/true, lowering);
     fwd_.lowering = false;
     if (!ok) {
       out_.failed = true;
       if (fwd_.errors == 0) fwd_.error("unfad: the marked functions could not be differentiated");
       return;
     }
-    if (marked.empty()) return;
-    if (opts_.dump) {
-      try {
-        out_.dumpText = unfad::dump(program, opts_.stage, opts_.json);
-      } catch (std::exception &e) {
-        fwd_.error(std::string("internal error in unfad: ") + e.what());
-        out_.failed = true;
-        return;
-      }
-    }
+    if (lowering.files.empty()) return;
+    if (opts_.dump && !dump(lowering.program)) return;
     unfad::rewrite::CodeMap code;
     std::string error;
-    if (!unfad::rewrite::generateCode(program, code, error)) {
+    if (!unfad::rewrite::generateCode(lowering.program, code, error)) {
       fwd_.error("internal error in unfad: " + error);
       out_.failed = true;
       return;
     }
-    SourceManager &sm = ctx.getSourceManager();
-    for (auto &[fid, splices] : unfad::rewrite::splicesByFile(sm, marked)) {
-      OptionalFileEntryRef fe = sm.getFileEntryRefForID(fid);
-      if (!fe) continue;
-      std::string text = sm.getBufferData(fid).str();
+    for (const unfad::rewrite::FileBlocks &file : lowering.files) {
       unfad::rewrite::LineDirectives ld;
       ld.enabled = opts_.lineDirectives;
       ld.atTop = false; // the rewritten text is compiled under its own name
-      ld.originalName = std::string(fe->getName());
+      ld.originalName = file.name;
       ld.generatedName = ld.originalName + " (unfad)";
-      std::string rewritten = unfad::rewrite::rewrite(text, splices, code, ld).text;
-      std::string plain = unfad::rewrite::rewrite(text, splices, code).text;
-      if (plain == text) continue; // blocks already there and up to date
-      out_.files[std::string(fe->getName())] = std::move(rewritten);
+      std::string plain = unfad::rewrite::rewrite(file.text, file.splices, code).text;
+      if (plain == file.text) continue; // blocks already there and up to date
+      out_.files[file.name] = unfad::rewrite::rewrite(file.text, file.splices, code, ld).text;
     }
   }
 
 private:
+  bool dump(const unfad::ir::Program &program) {
+    try {
+      out_.dumpText = unfad::dump(program, opts_.stage, opts_.json);
+      return true;
+    } catch (std::exception &e) {
+      fwd_.error(std::string("internal error in unfad: ") + e.what());
+      out_.failed = true;
+      return false;
+    }
+  }
+
   CompilerInstance &ci_;
   Forwarder &fwd_;
   const PluginOptions &opts_;
