@@ -81,7 +81,7 @@ Expr PartialEvaluator::block(const Expr &e) {
   Lets *saved = cur_;
   cur_ = &lets;
   size_t cseMark = cseLog_.size();
-  Expr v = reify(pe(e));
+  Expr v = reify(evaluate(e));
   while (cseLog_.size() > cseMark) {
     cse_.erase(cseLog_.back());
     cseLog_.pop_back();
@@ -234,65 +234,65 @@ void PartialEvaluator::loopBinder(const std::string &name, const TypeP &t) {
   env_[name] = Var::make(name, t);
 }
 
-Expr PartialEvaluator::pe(const Expr &e) {
+Expr PartialEvaluator::evaluate(const Expr &e) {
   switch (e->kind) {
   case Kind::Const: return e;
   case Kind::Var: {
     auto it = env_.find(e->as<Var>()->name);
     return it == env_.end() ? e : it->second;
   }
-  case Kind::Prim: return pePrim(e->as<Prim>());
+  case Kind::Prim: return evaluatePrim(e->as<Prim>());
   case Kind::Let: {
     Expr c = e;
     while (auto l = c->as<Let>()) {
-      bind(l->name, pe(l->value));
+      bind(l->name, evaluate(l->value));
       c = l->body;
     }
-    return pe(c);
+    return evaluate(c);
   }
-  case Kind::If: return peIf(e->as<If>());
+  case Kind::If: return evaluateIf(e->as<If>());
   case Kind::Tuple: {
     auto t = e->as<ir::Tuple>();
     std::vector<Expr> es;
-    for (auto &x : t->elems) es.push_back(pe(x));
+    for (auto &x : t->elems) es.push_back(evaluate(x));
     if (Expr whole = etaTuple(es, t->type)) return whole;                // <π_0 v, .., π_n v> ~> v
     return makeTupleLike(t->type, es);
   }
   case Kind::Proj: {
     auto p = e->as<Proj>();
-    Expr t = pe(p->tuple);
+    Expr t = evaluate(p->tuple);
     if (auto tu = t->as<ir::Tuple>()) return tu->elems[p->index];      // π_i <e..> ~> e_i
     return Proj::make(atomize("t", t), p->index);
   }
   case Kind::Call: {
     auto c = e->as<Call>();
     std::vector<Expr> as;
-    for (auto &a : c->args) as.push_back(reify(pe(a)));
+    for (auto &a : c->args) as.push_back(reify(evaluate(a)));
     return Call::make(c->callee, std::move(as), c->type);
   }
-  case Kind::Pullback: return pePullback(e->as<Pullback>());
+  case Kind::Pullback: return evaluatePullback(e->as<Pullback>());
   case Kind::Lambda: return e;
-  case Kind::App: return peApp(e->as<App>());
+  case Kind::App: return evaluateApp(e->as<App>());
   case Kind::Index: {
     auto x = e->as<ir::Index>();
-    return ir::Index::make(reify(pe(x->array)), reify(pe(x->index)));
+    return ir::Index::make(reify(evaluate(x->array)), reify(evaluate(x->index)));
   }
-  case Kind::Size: return ir::Size::make(reify(pe(e->as<ir::Size>()->array)));
+  case Kind::Size: return ir::Size::make(reify(evaluate(e->as<ir::Size>()->array)));
   case Kind::NewArray:
-    return NewArray::make(reify(pe(e->as<NewArray>()->size)), e->type->elem(), e->as<NewArray>()->scratch);
-  case Kind::Store: return peStore(e->as<Store>());
-  case Kind::Fold: return peFold(e->as<Fold>());
-  case Kind::While: return peWhile(e->as<While>());
+    return NewArray::make(reify(evaluate(e->as<NewArray>()->size)), e->type->elem(), e->as<NewArray>()->scratch);
+  case Kind::Store: return evaluateStore(e->as<Store>());
+  case Kind::Fold: return evaluateFold(e->as<Fold>());
+  case Kind::While: return evaluateWhile(e->as<While>());
   case Kind::Build: case Kind::Sum:
     throw IRError("optimise: build/sum are lowered to loops first (ir::lowerParallel)");
   }
   return e;
 }
 
-Expr PartialEvaluator::pePrim(const Prim *p) {
+Expr PartialEvaluator::evaluatePrim(const Prim *p) {
   std::vector<Expr> as;
   for (auto &a : p->args) {
-    Expr v = reify(pe(a));
+    Expr v = reify(evaluate(a));
     as.push_back(v->is<If>() ? emit("t", v) : v);
   }
   Expr r = simplify(p->op, std::move(as), p->type, strict());
@@ -305,20 +305,20 @@ Expr PartialEvaluator::pePrim(const Prim *p) {
   return r;
 }
 
-Expr PartialEvaluator::peIf(const If *i) {
-  Expr c = reify(pe(i->cond));
-  if (auto k = c->as<Const>()) return pe(k->ivalue ? i->thenE : i->elseE);
+Expr PartialEvaluator::evaluateIf(const If *i) {
+  Expr c = reify(evaluate(i->cond));
+  if (auto k = c->as<Const>()) return evaluate(k->ivalue ? i->thenE : i->elseE);
   Expr t = block(i->thenE), f = block(i->elseE);
   if (isAtom(t) && alphaEqual(t, f)) return t;                          // if c then a else a ~> a
   return If::make(c, t, f);
 }
 
-Expr PartialEvaluator::pePullback(const Pullback *c) {
+Expr PartialEvaluator::evaluatePullback(const Pullback *c) {
   std::vector<Expr> as;
-  for (auto &a : c->args) as.push_back(reify(pe(a)));
-  Expr ct = reify(pe(c->cotangent));
+  for (auto &a : c->args) as.push_back(reify(evaluate(a)));
+  Expr ct = reify(evaluate(c->cotangent));
   std::vector<Expr> bs;
-  for (auto &b : c->buffers) bs.push_back(reify(pe(b)));
+  for (auto &b : c->buffers) bs.push_back(reify(evaluate(b)));
   // J^T g is linear in the result's cotangent and, when g writes arrays, in
   // their cotangents (in the buffers): only a g known to write nothing is
   // skipped for a zero result cotangent.
@@ -332,14 +332,14 @@ Expr PartialEvaluator::pePullback(const Pullback *c) {
   return pb;
 }
 
-Expr PartialEvaluator::peStore(const Store *x) {
-  Expr val = reify(pe(x->value));
+Expr PartialEvaluator::evaluateStore(const Store *x) {
+  Expr val = reify(evaluate(x->value));
   if (x->mode == Store::Mode::Add && isZeroValue(val)) return ir::Tuple::make({}); // a[i] += 0 ~> ()
-  return Store::make(reify(pe(x->array)), reify(pe(x->index)), val, x->mode, x->path);
+  return Store::make(reify(evaluate(x->array)), reify(evaluate(x->index)), val, x->mode, x->path);
 }
 
-Expr PartialEvaluator::peFold(const Fold *f) {
-  Expr lo = reify(pe(f->lo)), hi = reify(pe(f->hi)), init = reify(pe(f->init));
+Expr PartialEvaluator::evaluateFold(const Fold *f) {
+  Expr lo = reify(evaluate(f->lo)), hi = reify(evaluate(f->hi)), init = reify(evaluate(f->init));
   loopBinder(f->index, Type::i64());
   loopBinder(f->state, f->init->type);
   forgetReadsWrittenBy(f->body); // iteration k+1 sees iteration k's writes
@@ -347,8 +347,8 @@ Expr PartialEvaluator::peFold(const Fold *f) {
   return invariantState(zeroState(Fold::make(lo, hi, init, f->index, f->state, body, f->reversed)));
 }
 
-Expr PartialEvaluator::peWhile(const While *w) {
-  Expr init = reify(pe(w->init));
+Expr PartialEvaluator::evaluateWhile(const While *w) {
+  Expr init = reify(evaluate(w->init));
   loopBinder(w->state, w->init->type);
   forgetReadsWrittenBy(w->body);
   Expr cond = block(w->cond), body = block(w->body);
@@ -356,15 +356,15 @@ Expr PartialEvaluator::peWhile(const While *w) {
 }
 
 // β: the arguments are bound to the parameters, the body evaluated there.
-Expr PartialEvaluator::peApp(const App *a) {
-  Expr f = pe(a->fn);
+Expr PartialEvaluator::evaluateApp(const App *a) {
+  Expr f = evaluate(a->fn);
   auto lam = f->as<Lambda>();
   if (!lam) throw IRError("optimise: application of an unknown function");
   std::vector<Expr> vs;
-  for (auto &x : a->args) vs.push_back(pe(x));
+  for (auto &x : a->args) vs.push_back(evaluate(x));
   for (size_t k = 0; k < vs.size(); ++k) bind(lam->params[k].name, vs[k]);
   ++continuationDepth_;
-  Expr r = pe(lam->body);
+  Expr r = evaluate(lam->body);
   --continuationDepth_;
   return r;
 }

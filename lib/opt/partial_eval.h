@@ -68,14 +68,14 @@ private:
   void loopBinder(const std::string &name, const ir::TypeP &t);
 
   // --- partial_eval.cpp: one case per node kind
-  ir::Expr pe(const ir::Expr &e);
-  ir::Expr pePrim(const ir::Prim *p);
-  ir::Expr peIf(const ir::If *i);
-  ir::Expr pePullback(const ir::Pullback *c);
-  ir::Expr peStore(const ir::Store *x);
-  ir::Expr peFold(const ir::Fold *f);
-  ir::Expr peWhile(const ir::While *w);
-  ir::Expr peApp(const ir::App *a);
+  ir::Expr evaluate(const ir::Expr &e);
+  ir::Expr evaluatePrim(const ir::Prim *p);
+  ir::Expr evaluateIf(const ir::If *i);
+  ir::Expr evaluatePullback(const ir::Pullback *c);
+  ir::Expr evaluateStore(const ir::Store *x);
+  ir::Expr evaluateFold(const ir::Fold *f);
+  ir::Expr evaluateWhile(const ir::While *w);
+  ir::Expr evaluateApp(const ir::App *a);
 
   // --- partial_eval_loops.cpp: a loop's state
   ir::Expr resimplify(const ir::Expr &e) const;
