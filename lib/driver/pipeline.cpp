@@ -6,6 +6,7 @@
 #include "unfad/ir/large_stack.h"
 #include "unfad/ir/traverse.h"
 #include "unfad/opt/optimize.h"
+#include "unfad/opt/passes.h"
 #include "unfad/parallel/parallel.h"
 #include "unfad/printer/cxx.h"
 #include "unfad/unf/unf.h"
@@ -98,6 +99,17 @@ std::string dump(const ir::Program &input, DumpStage stage, bool json) {
     }
     }
     return "";
+  });
+}
+
+bool isPassName(const std::string &pass) { return opt::findPass(pass) != nullptr; }
+
+std::string dumpAfterPass(const ir::Program &input, const std::string &pass, bool json) {
+  if (!isPassName(pass)) throw ir::IRError("unknown optimiser pass '" + pass + "'");
+  return ir::onLargeStack<std::string>([&]() -> std::string {
+    const ir::Program program = parallel::recognize(inlining::inlineArrayWriters(input));
+    auto r = opt::optimizeUpTo(ad::reverse(program), &program, pass);
+    return json ? ir::toJson(r).dump(2) + "\n" : ir::print(r);
   });
 }
 

@@ -5,6 +5,7 @@
 #
 # Substitutions:
 #   %unfad          build/bin/unfad
+#   %unfad-opt      build/bin/unfad-opt (the optimiser's passes on IR)
 #   %unfad_include  the repository's include/ directory (for -I)
 #   %cxx            g++
 #   %clangxx        clang++ of LLVM 19
@@ -37,6 +38,7 @@ if not os.path.exists(not_tool):
 
 # Longest names first: lit applies substitutions in order.
 config.substitutions.append(("%unfad_include", config.unfad_include_dir))
+config.substitutions.append(("%unfad-opt", config.unfad_opt_tool))
 config.substitutions.append(("%unfad", config.unfad_tool))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%cxx", config.cxx))

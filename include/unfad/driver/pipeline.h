@@ -25,4 +25,13 @@ std::vector<GeneratedBlock> generate(const ir::Program &program);
 // The text or JSON dump of one stage for every marked function.
 std::string dump(const ir::Program &program, DumpStage stage, bool json);
 
+// Whether `pass` names an optimiser pass (opt::passNames(), in pipeline
+// order, for the message that lists the valid names).
+bool isPassName(const std::string &pass);
+// The program after reverse mode and the optimiser's pipeline up to and
+// including the first run of `pass`, as text (ir::print) or JSON (the form
+// --dump=reverse --dump-format=json prints). Throws ir::IRError when `pass`
+// is not a pass name.
+std::string dumpAfterPass(const ir::Program &program, const std::string &pass, bool json);
+
 } // namespace unfad

@@ -1,0 +1,63 @@
+// The optimiser's passes, one entry point each (one file each under
+// lib/opt/), and the registry that names them. lib/opt/pipeline.cpp runs
+// them in order; `unfad-opt --pass=NAME` runs one.
+#pragma once
+
+#include "unfad/ir/ir.h"
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace unfad::opt {
+
+// What the passes know about the function they rewrite.
+struct PassContext {
+  // Names residual code may not take: the parameters, and the d_<param>
+  // names the printer gives adjoint arguments.
+  std::vector<std::string> reserved;
+  // Helpers known to write none of their parameters: calling them, or their
+  // pullbacks (which only add into buffers), commutes with += sweeps.
+  std::unordered_set<std::string> pureCallees;
+};
+
+// Every pass: the rewritten expression; *changed (when given) says whether
+// the pass rewrote anything, for passes whose rewrite enables another round.
+using PassFunction = ir::Expr (*)(const ir::Expr &e, const PassContext &context, bool *changed);
+
+// build/sum become the loops they stand for (ir::lowerParallel).
+ir::Expr lowerParallelPass(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// β-reduction of continuations, forward substitution, tuple projection,
+// let normalisation, the algebraic rules and CSE (partial_eval.h).
+ir::Expr partialEvaluate(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// a[i] += Vec3{0, y, 0}  ~>  a[i].y += y
+ir::Expr splitStructAdds(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Stores overwritten, or putting back what was read, before anything reads.
+ir::Expr deadStores(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Lets nobody uses, stores into local arrays nobody reads.
+ir::Expr deadCode(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// A loop and its adjoint sweep become one loop.
+ir::Expr loopFusion(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// A loop (or a pure call) computing what an earlier one computed reuses it.
+ir::Expr loopCSE(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Single-use temporaries folded into their use; += updates merged.
+ir::Expr singleUse(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// += at a loop-invariant index accumulates in a register of the loop.
+ir::Expr promoteAccumulators(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Scratch buffers and trap-free invariant arithmetic move out of loops.
+ir::Expr hoistInvariants(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+
+// The pass names (kebab-case), in pipeline order.
+const std::vector<std::string> &passNames();
+// The pass of that name, or null.
+PassFunction findPass(const std::string &name);
+
+// The whole pipeline (optimize() in optimize.h), stopped right after the
+// first run of the pass `stopAfter` when it is not empty.
+ir::Expr runPipeline(const ir::Expr &e, const PassContext &context, const std::string &stopAfter = "");
+// The context of a function of the program: its parameters reserved,
+// `pureCallees` the primal program's helpers that write no parameter.
+PassContext contextFor(const ir::Function &f, const std::unordered_set<std::string> &pureCallees);
+std::unordered_set<std::string> pureCallees(const ir::Program &primal);
+
+} // namespace unfad::opt

@@ -1,0 +1,187 @@
+// Fusion of a loop with its adjoint sweep:
+//   let r = fold i in [lo, hi) from s = init -> F
+//   ...                                           (nothing the sweep reads)
+//   let _ = fold j in reversed [lo, hi) from () -> B
+//   ~>  let r = fold i in [lo, hi) from s = init -> (F's lets; B[i/j]; F's result)
+// Valid when the sweep carries no state and only adds into arrays that
+// neither loop reads (+= commutes, so its iterations may run in any order),
+// and the only memory F writes that B reads is what F wrote in the same
+// iteration (the tape of the loop's state). Then one pass computes the
+// value and the gradient, as a person would write it, and CSE shares the
+// forward values with the sweep's recomputation.
+#include "support.h"
+#include "unfad/opt/passes.h"
+#include "unfad/ir/equal.h"
+#include "unfad/ir/mutator.h"
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace unfad::opt {
+
+using namespace unfad::ir;
+
+namespace {
+
+// Arrays read and written, with the printed indices of reads and stores
+// ("*": any element).
+struct Access {
+  std::unordered_map<std::string, std::set<std::string>> reads, stores;
+  std::unordered_set<std::string> accumulated; // only += stores / pullback buffers
+  bool setStores = false, unknownCalls = false;
+};
+
+Access accessOf(const Expr &e, const std::unordered_set<std::string> &pure) {
+  struct Collect : Visitor {
+    Access *acc;
+    const std::unordered_set<std::string> *pure;
+    static std::string name(const Expr &a) { auto v = a->as<Var>(); return v ? v->name : std::string("?"); }
+    void visit(const Index *n) override { acc->reads[name(n->array)].insert(print(n->index)); Visitor::visit(n); }
+    void visit(const Store *n) override {
+      acc->stores[name(n->array)].insert(print(n->index));
+      if (n->mode == Store::Mode::Add) acc->accumulated.insert(name(n->array));
+      else acc->setStores = true;
+      visitExpr(n->index);
+      visitExpr(n->value);
+    }
+    void visit(const Pullback *n) override {
+      if (!pure->count(n->callee)) acc->unknownCalls |= !n->buffers.empty();
+      for (auto &b : n->buffers) {
+        acc->stores[name(b)].insert("*");
+        acc->accumulated.insert(name(b));
+      }
+      for (auto &a : n->args) if (a->type->isArray()) acc->reads[name(a)].insert("*");
+      Visitor::visit(n);
+    }
+    void visit(const Call *n) override {
+      bool arrays = false;
+      for (auto &a : n->args) if (a->type->isArray()) { arrays = true; acc->reads[name(a)].insert("*"); }
+      if (arrays && !pure->count(n->callee)) acc->unknownCalls = true;
+      Visitor::visit(n);
+    }
+  } collect;
+  Access acc;
+  collect.acc = &acc;
+  collect.pure = &pure;
+  collect.visitExpr(e);
+  return acc;
+}
+
+class LoopFusion : public BlockRewriter {
+public:
+  explicit LoopFusion(const std::unordered_set<std::string> &pureCallees) : pure_(pureCallees) {}
+
+protected:
+  void chain(Lets &lets, Expr &) override { // only the lets are fused
+    for (size_t k = 0; k < lets.size(); ++k) {
+      auto f1 = lets[k].second->as<Fold>();
+      if (!f1) continue;
+      std::unordered_set<std::string> between{lets[k].first};
+      std::vector<Expr> passed; // what the sweep would move before
+      for (size_t m = k + 1; m < lets.size(); ++m) {
+        auto f2 = lets[m].second->as<Fold>();
+        if (f2 && fusable(f1, f2, between) && commutes(f1, f2, passed)) {
+          lets[k].second = fuse(f1, f2);
+          lets.erase(lets.begin() + long(m));
+          changed = true;
+          break;
+        }
+        between.insert(lets[m].first);
+        passed.push_back(lets[m].second);
+      }
+    }
+    // A sweep left on its own runs forwards: its iterations commute, and
+    // memory is read in the order the forward loop read it.
+    for (auto &[name, value] : lets)
+      if (auto f = value->as<Fold>(); f && f->reversed && f->init->type->isUnit() && commutingSweep(f->body))
+        value = Fold::make(f->lo, f->hi, f->init, f->index, f->state, f->body, false);
+  }
+
+private:
+  const std::unordered_set<std::string> &pure_;
+
+  Access access(const Expr &e) const { return accessOf(e, pure_); }
+
+  // The sweep's body in the loop's variables.
+  static Expr renamed(const Fold *f2, const Fold *f1) {
+    Expr b = substitute(f2->body, f2->index, Var::make(f1->index, Type::i64()));
+    return substitute(b, f2->state, ir::Tuple::make({}));
+  }
+
+  // The accesses of a stateless sweep, its private arrays (tapes of inner
+  // loops it allocates itself) left out, when its iterations commute: it
+  // only adds into arrays it does not read.
+  std::optional<Access> commutingSweep(const Expr &body) const {
+    Access ba = access(body);
+    auto local = localArrays(body);
+    bool setOutside = false;
+    for (auto &[arr, idx] : ba.stores)
+      if (!local.count(arr) && !ba.accumulated.count(arr)) setOutside = true;
+    for (auto &n : local) {
+      ba.stores.erase(n);
+      ba.reads.erase(n);
+    }
+    if ((ba.setStores && setOutside) || ba.unknownCalls) return std::nullopt;
+    for (auto &[arr, idx] : ba.stores)
+      if (!ba.accumulated.count(arr) || ba.reads.count(arr)) return std::nullopt;
+    return ba;
+  }
+
+  bool fusable(const Fold *f1, const Fold *f2, const std::unordered_set<std::string> &between) const {
+    if (!f2->init->type->isUnit() || !alphaEqual(f1->lo, f2->lo) || !alphaEqual(f1->hi, f2->hi)) return false;
+    for (auto &v : freeVars(f2->body))
+      if (between.count(v)) return false;
+    Access fa = access(f1->body);
+    auto sweep = commutingSweep(renamed(f2, f1));
+    if (!sweep || fa.unknownCalls) return false;
+    // The sweep adds into nothing the loop touches, ...
+    for (auto &[arr, idx] : sweep->stores)
+      if (fa.reads.count(arr) || fa.stores.count(arr)) return false;
+    // ... and what F writes and B reads: only this iteration's entries.
+    for (auto &[arr, idx] : sweep->reads) {
+      auto st = fa.stores.find(arr);
+      if (st == fa.stores.end()) continue;
+      for (auto &i : idx)
+        if (i == "*" || !st->second.count(i) || st->second.size() != 1) return false;
+    }
+    return true;
+  }
+
+  // The sweep may move before `passed` when none of them touches memory
+  // the sweep writes, or writes memory the sweep reads.
+  bool commutes(const Fold *f1, const Fold *f2, const std::vector<Expr> &passed) const {
+    Access ba = access(renamed(f2, f1));
+    for (auto &e : passed) {
+      Access pa = access(e);
+      if (pa.unknownCalls) return false;
+      for (auto &[arr, idx] : pa.stores)
+        if (ba.stores.count(arr) || ba.reads.count(arr)) return false;
+      for (auto &[arr, idx] : pa.reads)
+        if (ba.stores.count(arr)) return false;
+    }
+    return true;
+  }
+
+  // The sweep's body goes right before the loop body's result.
+  static Expr fuse(const Fold *f1, const Fold *f2) {
+    Expr sweep = renamed(f2, f1);
+    std::function<Expr(const Expr &)> beforeResult = [&](const Expr &b) -> Expr {
+      if (auto l = b->as<Let>()) return Let::make(l->name, l->value, beforeResult(l->body));
+      return Let::make("_" + f1->index + "_sweep", sweep, b);
+    };
+    return Fold::make(f1->lo, f1->hi, f1->init, f1->index, f1->state, beforeResult(f1->body), f1->reversed);
+  }
+};
+
+} // namespace
+
+Expr loopFusion(const Expr &e, const PassContext &context, bool *changed) {
+  LoopFusion fusion(context.pureCallees);
+  Expr r = fusion.rewrite(e);
+  if (changed) *changed = fusion.changed;
+  return r;
+}
+
+} // namespace unfad::opt

@@ -1,0 +1,150 @@
+// The optimiser's pipeline: which passes run, in which order, how often;
+// and the registry of pass names (`unfad-opt --pass=NAME`, dumps after a
+// pass).
+#include "unfad/opt/optimize.h"
+#include "unfad/opt/passes.h"
+
+#include <algorithm>
+
+namespace unfad::opt {
+
+using namespace unfad::ir;
+
+namespace {
+
+struct NamedPass {
+  const char *name;
+  PassFunction run;
+};
+
+// In pipeline order.
+const NamedPass kPasses[] = {
+    {"lower-parallel", lowerParallelPass},
+    {"partial-eval", partialEvaluate},
+    {"split-struct-adds", splitStructAdds},
+    {"dead-stores", deadStores},
+    {"dead-code", deadCode},
+    {"loop-fusion", loopFusion},
+    {"loop-cse", loopCSE},
+    {"single-use", singleUse},
+    {"promote-accumulators", promoteAccumulators},
+    {"hoist-invariants", hoistInvariants},
+};
+
+// Runs passes by name until the pass `stopAfter` has run once; after that
+// every run is skipped, so the pipeline below reads as the whole pipeline.
+class Runner {
+public:
+  Runner(const PassContext &context, std::string stopAfter) : context_(context), stopAfter_(std::move(stopAfter)) {}
+
+  bool stopped() const { return stopped_; }
+
+  Expr run(PassFunction pass, const char *name, const Expr &e, bool *changed = nullptr) {
+    if (changed) *changed = false;
+    if (stopped_) return e;
+    Expr r = pass(e, context_, changed);
+    stopped_ = stopAfter_ == name;
+    return r;
+  }
+
+  // Partial evaluation and the clean-up after it.
+  Expr cleanUp(const Expr &e) {
+    Expr r = run(partialEvaluate, "partial-eval", e);
+    r = run(splitStructAdds, "split-struct-adds", r);
+    // Removing a dead read can leave a tape write-only, whose stores are
+    // then dead too: iterate to a fixpoint.
+    for (size_t before = 0, after = size(r); before != after && !stopped_;) {
+      before = after;
+      r = run(deadStores, "dead-stores", r);
+      r = run(deadCode, "dead-code", r);
+      after = size(r);
+    }
+    return r;
+  }
+
+private:
+  const PassContext &context_;
+  std::string stopAfter_;
+  bool stopped_ = false;
+};
+
+} // namespace
+
+Expr lowerParallelPass(const Expr &e, const PassContext &, bool *changed) {
+  Expr r = lowerParallel(e);
+  if (changed) *changed = r != e;
+  return r;
+}
+
+const std::vector<std::string> &passNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (auto &p : kPasses) out.push_back(p.name);
+    return out;
+  }();
+  return names;
+}
+
+PassFunction findPass(const std::string &name) {
+  auto it = std::find_if(std::begin(kPasses), std::end(kPasses), [&](const NamedPass &p) { return name == p.name; });
+  return it == std::end(kPasses) ? nullptr : it->run;
+}
+
+Expr runPipeline(const Expr &e, const PassContext &context, const std::string &stopAfter) {
+  Runner passes(context, stopAfter);
+  // build/sum become the loops they stand for: the loop rewrites below
+  // (fusion of sweeps, loop CSE, invariant state) then apply to them too.
+  Expr r = passes.run(lowerParallelPass, "lower-parallel", e);
+  r = passes.cleanUp(r);
+  // Fusing outer loops makes their inner loops siblings: repeat.
+  for (int round = 0; round < 4; ++round) {
+    bool fused = false;
+    r = passes.run(loopFusion, "loop-fusion", r, &fused);
+    if (!fused) break;
+    r = passes.cleanUp(r); // CSE across the fused halves
+  }
+  bool shared = false;
+  r = passes.run(loopCSE, "loop-cse", r, &shared);
+  if (shared) r = passes.cleanUp(r);
+  r = passes.run(singleUse, "single-use", r);
+  bool promoted = false;
+  r = passes.run(promoteAccumulators, "promote-accumulators", r, &promoted);
+  if (promoted) r = passes.run(singleUse, "single-use", r);
+  return passes.run(hoistInvariants, "hoist-invariants", r);
+}
+
+PassContext contextFor(const Function &f, const std::unordered_set<std::string> &pure) {
+  PassContext context;
+  for (auto &p : f.params) {
+    context.reserved.push_back(p.name);
+    context.reserved.push_back("d_" + p.name);
+  }
+  context.pureCallees = pure;
+  return context;
+}
+
+std::unordered_set<std::string> pureCallees(const Program &primal) {
+  std::unordered_set<std::string> pure;
+  for (auto &f : primal.functions)
+    if (std::none_of(f.params.begin(), f.params.end(), [](auto &q) { return q.written; })) pure.insert(f.name);
+  return pure;
+}
+
+Expr optimize(const Expr &e) { return runPipeline(e, PassContext{}); }
+
+Function optimize(const Function &f) {
+  Function g = f;
+  g.body = runPipeline(f.body, contextFor(f, {}));
+  return g;
+}
+
+Program optimizeUpTo(const Program &p, const Program *primal, const std::string &stopAfter) {
+  const std::unordered_set<std::string> pure = primal ? pureCallees(*primal) : std::unordered_set<std::string>{};
+  Program out = p;
+  for (auto &f : out.functions) f.body = runPipeline(f.body, contextFor(f, pure), stopAfter);
+  return out;
+}
+
+Program optimize(const Program &p, const Program *primal) { return optimizeUpTo(p, primal, ""); }
+
+} // namespace unfad::opt

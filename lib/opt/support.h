@@ -1,0 +1,58 @@
+// What the optimiser's passes share: questions about expressions (is it an
+// atom, what memory does it touch) and the walk over let chains that most
+// block-local rewrites are built on. Internal to lib/opt.
+#pragma once
+
+#include "unfad/ir/ir.h"
+
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace unfad::opt {
+
+// A let chain, as its (name, value) pairs in order.
+using Lets = std::vector<std::pair<std::string, ir::Expr>>;
+
+// Whether e is the float constant v.
+bool isConst(const ir::Expr &e, double v);
+// A float zero, or a tuple of them.
+bool isZeroValue(const ir::Expr &e);
+// Atoms may be duplicated freely: variables, constants, projections of
+// atoms and tuples of atoms.
+bool isAtom(const ir::Expr &e);
+bool hasCall(const ir::Expr &e);
+// Whether e reads memory (its value depends on when it runs).
+bool readsMemory(const ir::Expr &e);
+// The arrays (variable names) e reads, and those it may write. A call given
+// arrays counts as reading and writing them. Either set may be null.
+void arraysTouched(const ir::Expr &e, std::unordered_set<std::string> *read, std::unordered_set<std::string> *written);
+// Whether running `later` may change what `value` reads.
+bool conflicts(const ir::Expr &value, const ir::Expr &later);
+// The local arrays (lets of NewArray) e allocates.
+std::unordered_set<std::string> localArrays(const ir::Expr &e);
+// The let chain starting at e, and what follows it.
+Lets letChain(const ir::Expr &e, ir::Expr &tail);
+ir::Expr wrapLets(const Lets &lets, ir::Expr body);
+
+// The algebraic rules (simplify.cpp): op applied to args, rewritten when a
+// rule applies. `castTo` is the target of a Cast. `strict`: only rewrites
+// exact in IEEE arithmetic (0 * e stays unless e is known finite); when
+// false, a zero is a symbolic zero (a cotangent that is absent) and 0 * e is
+// 0 whatever e is.
+ir::Expr simplify(ir::Op op, std::vector<ir::Expr> args, const ir::TypeP &castTo, bool strict = false);
+
+// Rewrites every let chain (block) of an expression, innermost first:
+// subclasses see one chain at a time and may change its lets and body.
+class BlockRewriter {
+public:
+  virtual ~BlockRewriter() = default;
+  bool changed = false;
+  ir::Expr rewrite(const ir::Expr &e);
+
+protected:
+  virtual void chain(Lets &lets, ir::Expr &body) = 0;
+};
+
+} // namespace unfad::opt
