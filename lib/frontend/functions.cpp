@@ -43,7 +43,6 @@ const AnnotateAttr *markAttr(const FunctionDecl *fd) {
 Lowering::Lowering(ASTContext &ctx, DiagnosticsEngine &diags, const Options &opts)
     : ctx_(ctx), diags_(diags), sm_(ctx.getSourceManager()), opts_(opts) {
   diagID_ = diags.getCustomDiagID(DiagnosticsEngine::Error, "cannot differentiate '%0': %1");
-  noteID_ = diags.getCustomDiagID(DiagnosticsEngine::Note, "%0");
   policy_ = ctx.getPrintingPolicy();
   policy_.SuppressTagKeyword = true;
   policy_.SuppressUnwrittenScope = true;
@@ -86,7 +85,6 @@ void Lowering::lowerEntry(size_t i) {
   entries_[i].done = true;
   const Entry en = entries_[i]; // entries_ grows while lowering: no reference
   const FunctionDecl *fd = en.def;
-  fd_ = fd;
   names_ = ir::NameSupply();
   loops_.clear();
   arrNames_.clear();

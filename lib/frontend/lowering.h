@@ -39,7 +39,8 @@
 //   passed twice to a function that writes it is an error.
 // - A `void` function returns `()` (`Tuple::make({})`); a marked one must write
 //   an active output parameter.
-#include "unfad/frontend/frontend.h"
+// - A helper given an array without derivatives (see passiveArguments) is
+//   lowered as its own copy in which that parameter is passive.
 #pragma once
 
 #include "unfad/frontend/frontend.h"
@@ -160,7 +161,7 @@ private:
   clang::DiagnosticsEngine &diags_;
   clang::SourceManager &sm_;
   Options opts_;
-  unsigned diagID_ = 0, noteID_ = 0;
+  unsigned diagID_ = 0;
   clang::PrintingPolicy policy_{clang::LangOptions()};
   std::string current_; // name of the marked function being differentiated
   std::vector<Entry> entries_;
@@ -173,7 +174,6 @@ private:
 
   // per function
   ir::NameSupply names_;
-  const clang::FunctionDecl *fd_ = nullptr;
   ir::TypeP result_;
   std::vector<const LoopCtx *> loops_;
   std::map<std::string, std::string> arrNames_;
