@@ -3,6 +3,7 @@
 // same C++, compiled into this test, computes.
 #include "unfad/frontend/frontend.h"
 #include "unfad/ir/ir.h"
+#include "unfad/ir/mutator.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/Diagnostic.h>
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -262,6 +264,51 @@ TEST(Frontend, Wrt) {
   ASSERT_TRUE(r->ok) << joined(r->diags);
   EXPECT_FALSE(r->program.functions[0].params[0].active);
   EXPECT_TRUE(r->program.functions[0].params[1].active);
+}
+
+// The math functions are found by the names of the operators: each, as
+// `std::name`, `namef` and `__builtin_name`, is one Prim of its operator.
+TEST(Frontend, MathFunctionNames) {
+  std::string body;
+  std::vector<ir::Op> ops;
+  for (int k = int(ir::Op::Sin); k <= int(ir::Op::Trunc); ++k) {
+    ir::Op op = ir::Op(k);
+    std::string name = ir::opName(op), args = ir::opArity(op) == 2 ? "(x, y)" : "(x)";
+    body += " + std::" + name + args + " + " + name + "f" + args + " + __builtin_" + name + args;
+    ops.push_back(op);
+  }
+  auto r = lower("UNFAD_GRADIENT double f(double x, double y) { return 0.0" + body + "; }\n");
+  ASSERT_TRUE(r->ok) << joined(r->diags);
+  struct Count : ir::Visitor {
+    std::map<ir::Op, int> seen;
+    void visit(const ir::Prim *p) override {
+      ++seen[p->op];
+      ir::Visitor::visit(p);
+    }
+  } count;
+  count.visitExpr(r->program.functions.at(0).body);
+  for (ir::Op op : ops) EXPECT_EQ(count.seen[op], 3) << ir::opName(op);
+}
+
+// A helper given an array that is not differentiated (left out of
+// UNFAD_GRADIENT_WRT) is lowered with that parameter passive: its pullback
+// then needs no adjoint for it (a pointer's length is not known to make one).
+TEST(Frontend, PassiveArrayArgument) {
+  auto r = lower("static double weighted(const double *x, const double *w, int n) {\n"
+                 "  double s = 0.0;\n"
+                 "  for (int i = 0; i < n; ++i) s += w[i] * x[i];\n"
+                 "  return s;\n"
+                 "}\n"
+                 "UNFAD_GRADIENT_WRT(x) double f(const double *x, const double *w, int n) { return weighted(x, w, n); }\n"
+                 "UNFAD_GRADIENT double g(const double *x, const double *w, int n) { return weighted(x, w, n); }\n");
+  ASSERT_TRUE(r->ok) << joined(r->diags);
+  const ir::Function *passive = nullptr, *plain = nullptr;
+  for (const ir::Function &fn : r->program.functions)
+    if (fn.cxx.name == "weighted") (fn.params[1].active ? plain : passive) = &fn;
+  ASSERT_TRUE(passive && plain) << ir::print(r->program);
+  EXPECT_TRUE(passive->params[0].active);
+  EXPECT_NE(passive->name, plain->name);
+  EXPECT_TRUE(plain->params[0].active);
 }
 
 TEST(Frontend, Diagnostics) {

@@ -1,0 +1,260 @@
+// Arrays: element reads and stores (`a[i]`, `*p`, `v.at(i)`, `a[i].f += v`),
+// the buffers array expressions denote, their sizes, and the flattened local
+// arrays of arrays (local_arrays.cpp declares those).
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+ir::Expr Lowering::read(const ir::Expr &array, const ir::Expr &index, SourceLocation loc) {
+  ir::Expr r = ir::Index::make(array, index);
+  locs_[r.get()] = loc;
+  return r;
+}
+
+ir::Expr Lowering::store(const ir::Expr &array, const ir::Expr &index, const ir::Expr &value, ir::Store::Mode m,
+                         SourceLocation loc, std::vector<int> path) {
+  ir::Expr r = ir::Store::make(array, index, value, m, std::move(path));
+  locs_[r.get()] = loc;
+  return r;
+}
+
+ir::Expr Lowering::arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc) {
+  ArrayInfo ai;
+  if (arrayInfo(obj->getType(), ai, SourceLocation()) && ai.size >= 0) return ir::Const::makeInt(ai.size);
+  if (ai.kind != ArrayInfo::Vector) fail(loc, "the length of this array is not known (pass it as a parameter)");
+  return ir::Size::make(array);
+}
+
+ir::Expr Lowering::effect(const ir::Expr &e, const std::function<ir::Expr()> &k) {
+  std::string n = names_.fresh("_");
+  ir::Expr body = k();
+  return ir::Let::make(n, e, body);
+}
+
+ir::Expr Lowering::effectLoop(const ir::Expr &n, const std::function<ir::Expr(const ir::Expr &)> &body) {
+  std::string j = names_.fresh("i"), st = names_.fresh("state");
+  ir::Expr b = body(ir::Var::make(j, ir::Type::i64()));
+  std::string u = names_.fresh("_");
+  return ir::Fold::make(ir::Const::makeInt(0), n, ir::Tuple::make({}), j, st,
+                        ir::Let::make(u, b, ir::Tuple::make({})));
+}
+
+
+ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
+  SourceLocation loc = e->getExprLoc();
+  const Expr *x = e->IgnoreParenImpCasts();
+  if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreParenImpCasts();
+  if (ir::Expr a, st; flatRow(x, env, a, st))
+    fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
+  if (const auto *d = dyn_cast<DeclRefExpr>(x)) {
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && flatStride_.count(vd))
+      fail(loc, "local arrays of arrays can only be indexed ('" + vd->getNameAsString() + "[i][j]'), not used as arrays yet");
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl())) {
+      ir::Expr v = lookupVar(vd, env, loc);
+      if (v->type->isArray()) return v;
+    }
+    fail(loc, "'" + d->getDecl()->getNameAsString() + "' is not an array");
+  }
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x)) {
+    ArrayInfo ai;
+    if (mc->getMethodDecl() && mc->getMethodDecl()->getName() == "data" &&
+        arrayInfo(mc->getObjectType(), ai, SourceLocation()))
+      return lowerArrayRef(mc->getImplicitObjectArgument(), env);
+  }
+  // a row of an array of arrays: A[i] (an alias, not a copy)
+  if (ir::Expr a, i; elementRef(x, env, a, i)) {
+    if (a->type->elem()->isArray()) return read(a, i, loc);
+    fail(loc, "this array element is not an array");
+  }
+  if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAdditiveOp())
+    fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+  if (const auto *u = dyn_cast<UnaryOperator>(x)) {
+    if (u->isIncrementDecrementOp()) fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+    if (u->getOpcode() == UO_AddrOf) fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
+  }
+  if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee())
+    fail(loc, "'" + c->getDirectCallee()->getNameAsString() +
+                  "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
+  if (isa<CXXNewExpr>(x)) fail(loc, "'new' and 'delete' are not supported (use a local std::vector)");
+  if (isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNotNull))
+    fail(loc, "null pointers are not supported");
+  fail(loc, "this array or pointer expression is not supported (only array variables and 'v.data()')");
+}
+
+// The flattened local array of arrays `e` names (`M`), or whose row it is (`M[i]`).
+const VarDecl *Lowering::flatVar(const Expr *e) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) x = a->getBase()->IgnoreParenImpCasts();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+    x = oc->getArg(0)->IgnoreParenImpCasts();
+  const auto *d = dyn_cast<DeclRefExpr>(x);
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return vd && flatStride_.count(vd) ? vd : nullptr;
+}
+
+// `M[i]` where M is a flattened local array of arrays: M's flat buffer and
+// the row's first element, i * stride.
+bool Lowering::flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  const Expr *base = nullptr, *idx = nullptr;
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) base = a->getBase(), idx = a->getIdx();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+    base = oc->getArg(0), idx = oc->getArg(1);
+  if (!base) return false;
+  const auto *d = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  auto it = vd ? flatStride_.find(vd) : flatStride_.end();
+  if (it == flatStride_.end()) return false;
+  array = lookupVar(vd, env, x->getExprLoc());
+  start = ir::Prim::make(ir::Op::Mul, {lowerIndexExpr(idx, env), it->second.stride});
+  return true;
+}
+
+bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index) {
+  e = e->IgnoreParens();
+  if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) e = c->getSubExpr()->IgnoreParens();
+  { // M[i][j] of a flattened local: M[i * stride + j]
+    const Expr *rowE = nullptr, *idx = nullptr;
+    if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) rowE = a->getBase(), idx = a->getIdx();
+    else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+      rowE = oc->getArg(0), idx = oc->getArg(1);
+    ir::Expr start;
+    if (rowE && flatRow(rowE, env, array, start)) {
+      index = ir::Prim::make(ir::Op::Add, {start, lowerIndexExpr(idx, env)});
+      return true;
+    }
+  }
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
+    array = lowerArrayRef(a->getBase(), env);
+    index = lowerIndexExpr(a->getIdx(), env);
+    return true;
+  }
+  if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
+    array = lowerArrayRef(u->getSubExpr(), env);
+    index = ir::Const::makeInt(0);
+    return true;
+  }
+  ArrayInfo ai;
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e);
+      oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2 && arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {
+    array = lowerArrayRef(oc->getArg(0), env);
+    index = lowerIndexExpr(oc->getArg(1), env);
+    return true;
+  }
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && mc->getMethodDecl() && arrayInfo(mc->getObjectType(), ai, SourceLocation())) {
+    llvm::StringRef n = mc->getMethodDecl()->getName();
+    const Expr *obj = mc->getImplicitObjectArgument();
+    if (n == "at" && mc->getNumArgs() == 1) {
+      array = lowerArrayRef(obj, env);
+      index = lowerIndexExpr(mc->getArg(0), env);
+      return true;
+    }
+    if ((n == "front" || n == "back") && mc->getNumArgs() == 0) {
+      array = lowerArrayRef(obj, env);
+      index = n == "front" ? ir::Const::makeInt(0)
+                           : ir::Prim::make(ir::Op::Sub, {arraySize(obj, array, mc->getExprLoc()), ir::Const::makeInt(1)});
+      return true;
+    }
+  }
+  return false;
+}
+
+ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
+  SourceLocation loc = mc->getExprLoc();
+  const CXXMethodDecl *m = mc->getMethodDecl();
+  std::string n = m ? m->getNameAsString() : std::string("?");
+  ir::Expr a, i;
+  if (elementRef(mc, env, a, i)) return read(a, i, loc);
+  const Expr *obj = mc->getImplicitObjectArgument();
+  ArrayInfo oi;
+  bool constant = arrayInfo(obj->getType(), oi, SourceLocation()) && oi.size >= 0; // std::array: no need to lower obj
+  if ((n == "size" || n == "empty") && mc->getNumArgs() == 0) { // of a flattened local array of arrays, or of its row
+    ir::Expr len;
+    if (ir::Expr a, st; flatRow(obj, env, a, st)) len = flatStride_.at(flatVar(obj)).stride;
+    else if (const VarDecl *fv = flatVar(obj)) len = flatStride_.at(fv).rows;
+    if (len) return n == "size" ? len : ir::Prim::make(ir::Op::Eq, {len, ir::Const::makeInt(0)});
+  }
+  if (n == "size" && mc->getNumArgs() == 0)
+    return constant ? ir::Const::makeInt(oi.size) : arraySize(obj, lowerArrayRef(obj, env), loc);
+  if (n == "empty" && mc->getNumArgs() == 0)
+    return constant ? ir::Const::makeBool(oi.size == 0)
+                    : ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc), ir::Const::makeInt(0)});
+  if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
+  fail(loc, "'" + n + "' on arrays is not supported yet (local std::vectors must get their size when constructed)");
+}
+
+bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff) {
+  e = e->IgnoreParens();
+  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
+  SourceLocation loc = e->getExprLoc();
+  const Expr *lhs = nullptr, *rhs = nullptr;
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) lhs = b->getLHS(), rhs = b->getRHS();
+  else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc))
+    lhs = oc->getArg(0), rhs = oc->getArg(1); // a[i] = Vec3{...}
+  else return false;
+  // a[i].f.g: the element, then the field path
+  std::vector<int> path;
+  const Expr *base = lhs->IgnoreParens();
+  while (true) {
+    if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && c->getCastKind() == CK_NoOp) base = c->getSubExpr()->IgnoreParens();
+    const auto *m = dyn_cast<MemberExpr>(base);
+    const auto *f = m && !m->isArrow() ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
+    if (!f) break;
+    path.insert(path.begin(), int(f->getFieldIndex()));
+    base = m->getBase()->IgnoreParens();
+  }
+  ir::Expr a, i;
+  if (!elementRef(base, env, a, i)) return false;
+  SourceLocation at = lhs->getExprLoc();
+  if (!a->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
+  ir::TypeP et = ir::fieldType(a->type->elem(), path);
+  using M = ir::Store::Mode;
+  // the current value of the target, for compound assignments
+  auto old = [&] {
+    ir::Expr r = read(a, i, at);
+    for (int k : path) r = ir::Proj::make(r, k);
+    return r;
+  };
+  if (const auto *u = dyn_cast<UnaryOperator>(e)) {
+    if (et->isBool()) fail(loc, "increment of a bool");
+    if (!et->isScalar()) fail(loc, "increment of a non-arithmetic value");
+    ir::Expr one = Lowering::one(et);
+    eff = store(a, i, u->isIncrementOp() ? one : ir::Prim::make(ir::Op::Neg, {one}), M::Add, at, path);
+    return true;
+  }
+  ir::Expr r = lowerExpr(rhs, env);
+  const auto *ca = dyn_cast<CompoundAssignOperator>(e);
+  if (!ca) {
+    eff = store(a, i, et->isScalar() ? convert(r, et) : r, M::Set, at, path);
+    return true;
+  }
+  if (!et->isScalar()) fail(loc, "compound assignment to a non-scalar value");
+  ir::TypeP ct = typeOf(ca->getComputationResultType(), loc);
+  BinaryOperatorKind op = ca->getOpcode();
+  if ((op == BO_AddAssign || op == BO_SubAssign) && ir::sameType(ct, et)) {
+    ir::Expr v = convert(r, et);
+    eff = store(a, i, op == BO_AddAssign ? v : ir::Prim::make(ir::Op::Neg, {v}), M::Add, at, path);
+    return true;
+  }
+  ir::Op o;
+  switch (op) {
+  case BO_AddAssign: o = ir::Op::Add; break;
+  case BO_SubAssign: o = ir::Op::Sub; break;
+  case BO_MulAssign: o = ir::Op::Mul; break;
+  case BO_DivAssign: o = ir::Op::Div; break;
+  case BO_RemAssign:
+    if (!ct->isInt()) fail(loc, "operator '%' on non-integers");
+    o = ir::Op::Mod;
+    break;
+  default: fail(ca->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(op).str() + "' is not supported");
+  }
+  eff = store(a, i, convert(ir::Prim::make(o, {convert(old(), ct), convert(r, ct)}), et), M::Set, at, path);
+  return true;
+}
+
+} // namespace unfad::frontend

@@ -1,0 +1,170 @@
+// Calls: the <cmath> functions and std::min/max become IR operators, calls
+// of other functions whose body is visible become Calls of their lowered
+// versions (requested here, lowered later by functions.cpp).
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <llvm/ADT/StringMap.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+bool isStdOrGlobal(const DeclContext *dc) {
+  while (dc && (dc->isTransparentContext() || dc->isInlineNamespace() || isa<LinkageSpecDecl>(dc)))
+    dc = dc->getParent();
+  if (!dc) return false;
+  if (dc->isTranslationUnit()) return true;
+  if (const auto *ns = dyn_cast<NamespaceDecl>(dc))
+    return ns->getName() == "std" && isStdOrGlobal(ns->getParent()) && ns->getParent()->getRedeclContext()->isTranslationUnit();
+  return false;
+}
+
+// The math functions are the operators from Sin to Trunc of UNFAD_IR_OPS,
+// whose spellings are their C names; an operator added in that range must
+// be one too.
+static_assert(int(ir::Op::Sin) == int(ir::Op::Mod) + 1 && int(ir::Op::Lt) == int(ir::Op::Trunc) + 1,
+              "the math functions are the operators from Sin to Trunc");
+
+const llvm::StringMap<ir::Op> &mathFunctions() {
+  static const llvm::StringMap<ir::Op> table = [] {
+    llvm::StringMap<ir::Op> t;
+    for (int k = int(ir::Op::Sin); k <= int(ir::Op::Trunc); ++k) t[ir::opName(ir::Op(k))] = ir::Op(k);
+    // C++ only: <cmath> overloads `abs` for floating-point arguments
+    t["abs"] = ir::Op::Fabs;
+    return t;
+  }();
+  return table;
+}
+
+// `sin`, `std::sin`, `sinf`, `sinl`, `__builtin_sin`, ... -> Op::Sin
+bool mathOpByName(llvm::StringRef name, ir::Op &op) {
+  const llvm::StringMap<ir::Op> &table = mathFunctions();
+  name.consume_front("__builtin_");
+  auto it = table.find(name);
+  if (it == table.end() && (name.ends_with("f") || name.ends_with("l")) && name != "abs")
+    it = table.find(name.drop_back());
+  if (it == table.end()) return false;
+  op = it->second;
+  return true;
+}
+
+} // namespace
+
+ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
+  SourceLocation loc = ce->getExprLoc();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getNumArgs() >= 1) {
+    ArrayInfo ai;
+    if (arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {
+      ir::Expr a, i;
+      if (elementRef(oc, env, a, i)) return read(a, i, loc);
+      if (oc->getOperator() == OO_Equal) fail(loc, "assignment of whole arrays is not supported yet (copy the elements in a loop)");
+      fail(loc, "operator '" + std::string(getOperatorSpelling(oc->getOperator())) + "' on arrays is not supported");
+    }
+  }
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
+    if (ArrayInfo ai; arrayInfo(mc->getObjectType(), ai, SourceLocation())) return lowerArrayMember(mc, env);
+    if (ir::Expr k = tryConstant(ce)) return k;
+    const CXXMethodDecl *m = mc->getMethodDecl();
+    if (m && m->isVirtual()) fail(loc, "virtual calls are not supported ('" + m->getNameAsString() + "')");
+    fail(loc, "calls to member functions are not supported yet ('" + (m ? m->getNameAsString() : std::string("?")) + "')");
+  }
+  const FunctionDecl *fd = ce->getDirectCallee();
+  if (!fd) fail(loc, "calls through function pointers are not supported");
+  std::string fname = fd->getNameAsString();
+  if (const auto *m = dyn_cast<CXXMethodDecl>(fd)) {
+    if (!m->isStatic()) {
+      if (m->isVirtual()) fail(loc, "virtual calls are not supported ('" + fname + "')");
+      fail(loc, "calls to member functions are not supported yet ('" + fname + "')");
+    }
+  }
+  if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
+  return lowerHelperCall(ce, fd, env);
+}
+
+ir::Expr Lowering::lowerMathCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
+  if (!fd->getIdentifier() || !isStdOrGlobal(fd->getDeclContext())) return nullptr;
+  SourceLocation loc = ce->getExprLoc();
+  std::string fname = fd->getNameAsString();
+  QualType rt = ce->getType();
+  ir::Op op;
+  llvm::StringRef n = fd->getName();
+  bool inStd = !fd->getDeclContext()->getRedeclContext()->isTranslationUnit();
+  bool system = inStd || !fd->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(fd->getLocation()));
+  if ((n == "min" || n == "max") && inStd && ce->getNumArgs() == 2) {
+    ir::TypeP t = typeOf(rt.getNonReferenceType().getUnqualifiedType(), loc);
+    ir::Expr a = convert(lowerExpr(ce->getArg(0), env), t), b = convert(lowerExpr(ce->getArg(1), env), t);
+    if (n == "min") return ir::If::make(ir::Prim::make(ir::Op::Lt, {b, a}), b, a);
+    return ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a);
+  }
+  if (system && mathOpByName(n, op) && int(ce->getNumArgs()) == ir::opArity(op)) {
+    ir::TypeP t = typeOf(rt.getUnqualifiedType(), loc);
+    std::vector<ir::Expr> args;
+    for (unsigned i = 0; i < ce->getNumArgs(); ++i) args.push_back(convert(lowerExpr(ce->getArg(i), env), t));
+    if (t->isInt()) {
+      if (n != "abs" && n != "labs" && n != "llabs") fail(loc, "'" + fname + "' on integers is not supported");
+      ir::Expr x = args[0];
+      return ir::If::make(ir::Prim::make(ir::Op::Lt, {x, ir::Const::makeInt(0)}), ir::Prim::make(ir::Op::Neg, {x}), x);
+    }
+    return ir::Prim::make(op, args);
+  }
+  return nullptr;
+}
+
+// A call of a function whose body unfad lowers too.
+ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
+  SourceLocation loc = ce->getExprLoc();
+  std::string fname = fd->getNameAsString();
+  if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
+  if (fd->getReturnType()->isReferenceType()) {
+    if (ir::Expr k = tryConstant(ce)) return k;
+    fail(loc, "calls to functions returning references are not supported ('" + fname + "')");
+  }
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || !def->hasBody() || isa<CXXTryStmt>(def->getBody())) {
+    if (ir::Expr k = tryConstant(ce)) return k;
+    fail(loc, "call to '" + fname + "' whose body is not visible");
+  }
+  QualType drt = def->getReturnType();
+  if (ArrayInfo ai; drt->isPointerType() || drt->isArrayType() || arrayInfo(drt, ai, SourceLocation()))
+    fail(loc, "'" + fname + "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
+  std::vector<ir::Expr> args;
+  if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+    ir::TypeP pt = paramType(def->getParamDecl(i));
+    if (pt->isArray()) {
+      ir::Expr a = lowerArrayRef(ce->getArg(i), env);
+      if (!ir::sameType(a->type, pt))
+        fail(ce->getArg(i)->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
+      args.push_back(a);
+    } else {
+      args.push_back(convert(lowerExpr(ce->getArg(i), env), pt));
+    }
+  }
+  ir::TypeP result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), def->getLocation());
+  size_t idx = request(def, false, passiveArguments(args));
+  if (!entries_[idx].done) queue_.push_back(idx);
+  ir::Expr call = ir::Call::make(entries_[idx].irName, args, result);
+  locs_[call.get()] = loc;
+  return call;
+}
+
+// A helper given an array parameter of the caller that has no derivatives
+// (left out of UNFAD_GRADIENT_WRT, or passive in this copy of the caller)
+// is lowered as a copy in which that parameter is passive too. Otherwise its
+// pullback would want an adjoint buffer there, which the caller could only
+// make as a scratch array of the argument's size, unknown for a pointer.
+// Empty when every argument may carry derivatives (the plain copy).
+std::vector<bool> Lowering::passiveArguments(const std::vector<ir::Expr> &args) {
+  std::vector<bool> passive(args.size());
+  bool any = false;
+  for (size_t k = 0; k < args.size(); ++k)
+    if (const auto *v = args[k]->as<ir::Var>(); v && ir::isActive(args[k]->type) && passiveArrays_.count(v->name))
+      passive[k] = any = true;
+  if (!any) passive.clear();
+  return passive;
+}
+
+} // namespace unfad::frontend

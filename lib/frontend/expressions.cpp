@@ -1,0 +1,249 @@
+// Expressions: literals, variables, members, operators, conditionals, casts,
+// constructors and initializer lists (calls are in calls.cpp, array
+// elements in arrays.cpp).
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
+  auto it = env.find(vd);
+  if (it != env.end()) return it->second;
+  if (vd->hasLocalStorage()) fail(loc, "use of variable '" + vd->getNameAsString() + "' that is not in scope");
+  QualType t = vd->getType();
+  if (t.isConstQualified() || vd->isConstexpr()) {
+    if (t->isReferenceType()) fail(loc, "reference variables are not supported yet ('" + vd->getNameAsString() + "')");
+    if (const VarDecl *init = vd->getInitializingDeclaration()) {
+      if (const APValue *v = init->evaluateValue())
+        if (ir::Expr c = constantFromAPValue(*v, t.getUnqualifiedType(), loc)) return c;
+    }
+    fail(loc, "global constant '" + vd->getNameAsString() + "' has no constant initializer");
+  }
+  fail(loc, std::string("reads of ") + (vd->isStaticLocal() ? "static local" : "global") + " variable '" +
+                vd->getNameAsString() + "' are not supported (only constants)");
+}
+
+// One case per kind of Clang expression; the bigger ones have their own
+// function.
+ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
+  SourceLocation loc = e->getExprLoc();
+  if (const auto *p = dyn_cast<ParenExpr>(e)) return lowerExpr(p->getSubExpr(), env);
+  if (const auto *c = dyn_cast<ConstantExpr>(e)) return lowerExpr(c->getSubExpr(), env);
+  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) return lowerExpr(c->getSubExpr(), env);
+  if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) return lowerExpr(m->getSubExpr(), env);
+  if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) return lowerExpr(b->getSubExpr(), env);
+  if (const auto *d = dyn_cast<CXXDefaultArgExpr>(e)) return lowerExpr(d->getExpr(), env);
+  if (const auto *d = dyn_cast<CXXDefaultInitExpr>(e)) return lowerExpr(d->getExpr(), env);
+  if (const auto *c = dyn_cast<CastExpr>(e)) return lowerCast(c, env);
+  if (const auto *f = dyn_cast<FloatingLiteral>(e))
+    return ir::Const::make(f->getValueAsApproximateDouble(), typeOf(f->getType(), loc));
+  if (const auto *i = dyn_cast<IntegerLiteral>(e)) return ir::Const::makeInt(int64_t(i->getValue().getZExtValue()));
+  if (const auto *c = dyn_cast<CharacterLiteral>(e)) return ir::Const::makeInt(int64_t(c->getValue()));
+  if (const auto *b = dyn_cast<CXXBoolLiteralExpr>(e)) return ir::Const::makeBool(b->getValue());
+  if (isa<ImplicitValueInitExpr>(e) || isa<CXXScalarValueInitExpr>(e)) return ir::Const::zero(typeOf(e->getType(), loc));
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) return lowerDeclRef(d, env);
+  if (const auto *m = dyn_cast<MemberExpr>(e)) return lowerMember(m, env);
+  if (const auto *u = dyn_cast<UnaryOperator>(e)) return lowerUnary(u, env);
+  if (const auto *b = dyn_cast<BinaryOperator>(e)) return lowerBinary(b, env);
+  if (const auto *c = dyn_cast<ConditionalOperator>(e)) {
+    if (c->getType()->isVoidType()) fail(loc, "conditional expressions of type void are not supported");
+    ir::TypeP t = typeOf(c->getType(), loc);
+    ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
+    return ir::If::make(cond, convert(lowerExpr(c->getTrueExpr(), env), t), convert(lowerExpr(c->getFalseExpr(), env), t));
+  }
+  if (const auto *c = dyn_cast<CallExpr>(e)) return lowerCall(c, env);
+  if (const auto *il = dyn_cast<InitListExpr>(e)) return lowerInitList(il, env);
+  if (const auto *c = dyn_cast<CXXConstructExpr>(e)) return lowerConstruct(c, env);
+  if (const auto *u = dyn_cast<UnaryExprOrTypeTraitExpr>(e)) {
+    if (ir::Expr k = tryConstant(u)) return k;
+    fail(loc, "this 'sizeof'/'alignof' expression is not supported");
+  }
+  if (isa<ArraySubscriptExpr>(e)) {
+    ir::Expr a, i;
+    if (elementRef(e, env, a, i)) return read(a, i, loc);
+    fail(loc, "this subscript is not supported");
+  }
+  return lowerUnsupported(e);
+}
+
+// What is left: constants Clang can evaluate, or an error naming the construct.
+ir::Expr Lowering::lowerUnsupported(const Expr *e) {
+  SourceLocation loc = e->getExprLoc();
+  if (isa<BinaryConditionalOperator>(e)) fail(loc, "the '?:' extension is not supported");
+  if (isa<LambdaExpr>(e)) fail(loc, "lambda expressions are not supported");
+  if (isa<CXXThrowExpr>(e)) fail(loc, "exceptions are not supported ('throw' expression)");
+  if (isa<CXXThisExpr>(e)) fail(loc, "member functions are not supported yet ('this')");
+  if (isa<StringLiteral>(e)) fail(loc, "string literals are not supported");
+  if (isa<CXXNullPtrLiteralExpr>(e)) fail(loc, "pointers are not supported yet ('nullptr')");
+  if (isa<CXXNewExpr>(e) || isa<CXXDeleteExpr>(e)) fail(loc, "'new' and 'delete' are not supported");
+  if (isa<StmtExpr>(e)) fail(loc, "statement expressions are not supported");
+  if (ir::Expr k = tryConstant(e)) return k;
+  fail(loc, std::string("expression '") + e->getStmtClassName() + "' is not supported");
+}
+
+ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
+  SourceLocation loc = d->getExprLoc();
+  const ValueDecl *vd = d->getDecl();
+  if (const auto *v = dyn_cast<VarDecl>(vd)) return lookupVar(v, env, loc);
+  if (const auto *ec = dyn_cast<EnumConstantDecl>(vd)) return ir::Const::makeInt(ec->getInitVal().getSExtValue());
+  if (isa<FunctionDecl>(vd)) fail(loc, "function pointers are not supported");
+  fail(loc, "reference to '" + vd->getNameAsString() + "' is not supported");
+}
+
+ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
+  SourceLocation loc = m->getExprLoc();
+  if (m->isArrow()) fail(loc, "pointers are not supported yet ('->' member access)");
+  const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (!field) {
+    if (const auto *vd = dyn_cast<VarDecl>(m->getMemberDecl())) return lookupVar(vd, env, loc);
+    fail(loc, "calls to member functions are not supported yet");
+  }
+  ir::Expr base = lowerExpr(m->getBase(), env);
+  if (!base->type->isStruct()) fail(loc, "member access on a non-struct value");
+  return ir::Proj::make(base, int(field->getFieldIndex()));
+}
+
+ir::Expr Lowering::lowerUnary(const UnaryOperator *u, Env &env) {
+  SourceLocation loc = u->getExprLoc();
+  switch (u->getOpcode()) {
+  case UO_Plus: return lowerExpr(u->getSubExpr(), env);
+  case UO_Minus: {
+    ir::Expr x = lowerExpr(u->getSubExpr(), env);
+    return ir::Prim::make(ir::Op::Neg, {convert(x, typeOf(u->getType(), loc))});
+  }
+  case UO_LNot: return ir::Prim::make(ir::Op::Not, {toBool(lowerExpr(u->getSubExpr(), env))});
+  case UO_Deref: {
+    ir::Expr a, i;
+    if (elementRef(u, env, a, i)) return read(a, i, loc);
+    fail(loc, "pointers are not supported yet");
+  }
+  case UO_AddrOf: fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
+  case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:
+    fail(loc, "increment or decrement inside an expression is not supported (use a separate statement)");
+  case UO_Not: fail(loc, "bitwise operator '~' is not supported");
+  default: fail(loc, std::string("unary operator '") + UnaryOperator::getOpcodeStr(u->getOpcode()).str() + "' is not supported");
+  }
+}
+
+ir::Expr Lowering::lowerBinary(const BinaryOperator *b, Env &env) {
+  SourceLocation loc = b->getExprLoc();
+  BinaryOperatorKind op = b->getOpcode();
+  std::string spelling = BinaryOperator::getOpcodeStr(op).str();
+  if (b->isAssignmentOp())
+    fail(loc, "assignment inside an expression is not supported (use a separate statement)");
+  if (op == BO_Comma) fail(loc, "the comma operator is not supported");
+  if (op == BO_LAnd || op == BO_LOr)
+    return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or,
+                          {toBool(lowerExpr(b->getLHS(), env)), toBool(lowerExpr(b->getRHS(), env))});
+  if (b->isShiftOp() || b->isBitwiseOp()) fail(loc, "bitwise operator '" + spelling + "' is not supported");
+  if (b->isPtrMemOp()) fail(loc, "pointers to members are not supported");
+  if (b->getLHS()->getType()->isPointerType() || b->getRHS()->getType()->isPointerType() ||
+      b->getLHS()->getType()->isArrayType() || b->getRHS()->getType()->isArrayType()) {
+    if (b->isAdditiveOp()) fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+    fail(loc, "operator '" + spelling + "' on pointers is not supported");
+  }
+  ir::Expr l = lowerExpr(b->getLHS(), env), r = lowerExpr(b->getRHS(), env);
+  if (!l->type->isScalar() || !r->type->isScalar()) fail(loc, "operator '" + spelling + "' on non-scalar values");
+  if (b->isComparisonOp()) {
+    // both operands have the common type after Sema's conversions
+    if (!ir::sameType(l->type, r->type)) {
+      ir::TypeP common = l->type->isFloat() ? l->type : r->type;
+      l = convert(l, common), r = convert(r, common);
+    }
+    ir::Op o = op == BO_LT ? ir::Op::Lt : op == BO_LE ? ir::Op::Le : op == BO_GT ? ir::Op::Gt
+             : op == BO_GE ? ir::Op::Ge : op == BO_EQ ? ir::Op::Eq : op == BO_NE ? ir::Op::Ne : ir::Op::Eq;
+    if (op == BO_Cmp) fail(loc, "the three-way comparison operator is not supported");
+    return ir::Prim::make(o, {l, r});
+  }
+  ir::TypeP t = typeOf(b->getType(), loc);
+  l = convert(l, t), r = convert(r, t);
+  switch (op) {
+  case BO_Add: return ir::Prim::make(ir::Op::Add, {l, r});
+  case BO_Sub: return ir::Prim::make(ir::Op::Sub, {l, r});
+  case BO_Mul: return ir::Prim::make(ir::Op::Mul, {l, r});
+  case BO_Div: return ir::Prim::make(ir::Op::Div, {l, r});
+  case BO_Rem:
+    if (!t->isInt()) fail(loc, "operator '%' on non-integers");
+    return ir::Prim::make(ir::Op::Mod, {l, r});
+  default: fail(loc, "operator '" + spelling + "' is not supported");
+  }
+}
+
+// Trivial constructors: a zero value, or a copy.
+ir::Expr Lowering::lowerConstruct(const CXXConstructExpr *c, Env &env) {
+  SourceLocation loc = c->getExprLoc();
+  const CXXConstructorDecl *ctor = c->getConstructor();
+  if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isAggregate())) {
+    if (c->getNumArgs() == 0) return ir::Const::zero(typeOf(c->getType(), loc));
+    if (c->getNumArgs() == 1 && (ctor->isCopyOrMoveConstructor()))
+      return convert(lowerExpr(c->getArg(0), env), typeOf(c->getType(), loc));
+  }
+  fail(loc, "calls to constructors of '" + typeStr(c->getType()) + "' are not supported");
+}
+
+ir::Expr Lowering::lowerCast(const CastExpr *ce, Env &env) {
+  SourceLocation loc = ce->getExprLoc();
+  const Expr *sub = ce->getSubExpr();
+  switch (ce->getCastKind()) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+  case CK_ConstructorConversion:
+    return lowerExpr(sub, env);
+  case CK_IntegralToFloating:
+  case CK_FloatingToIntegral:
+  case CK_FloatingCast:
+  case CK_IntegralCast:
+  case CK_IntegralToBoolean:
+  case CK_FloatingToBoolean:
+  case CK_BooleanToSignedIntegral:
+    return convert(lowerExpr(sub, env), typeOf(ce->getType(), loc));
+  case CK_ToVoid:
+    fail(loc, "casts to void are only supported as statements");
+  case CK_ArrayToPointerDecay:
+  case CK_NullToPointer:
+  case CK_BitCast:
+  case CK_PointerToBoolean:
+  case CK_PointerToIntegral:
+  case CK_IntegralToPointer:
+  case CK_LValueToRValueBitCast:
+    fail(loc, "pointers are not supported yet");
+  case CK_FunctionToPointerDecay:
+    fail(loc, "function pointers are not supported");
+  case CK_DerivedToBase:
+  case CK_UncheckedDerivedToBase:
+  case CK_BaseToDerived:
+  case CK_Dynamic:
+    fail(loc, "class hierarchies are not supported");
+  case CK_UserDefinedConversion:
+    fail(loc, "user-defined conversions are not supported");
+  default:
+    fail(loc, std::string("conversion '") + ce->getCastKindName() + "' is not supported");
+  }
+}
+
+ir::Expr Lowering::lowerInitList(const InitListExpr *il, Env &env) {
+  SourceLocation loc = il->getExprLoc();
+  QualType qt = il->getType();
+  ir::TypeP t = typeOf(qt, loc);
+  if (t->isScalar()) {
+    if (il->getNumInits() == 0) return ir::Const::zero(t);
+    return convert(lowerExpr(il->getInit(0), env), t);
+  }
+  const RecordDecl *rd = qt->getAsRecordDecl();
+  std::vector<ir::Expr> es;
+  unsigned i = 0;
+  for (const FieldDecl *f : rd->fields()) {
+    ir::TypeP ft = t->elems[es.size()];
+    if (i < il->getNumInits()) es.push_back(convert(lowerExpr(il->getInit(i), env), ft));
+    else if (f->hasInClassInitializer() && f->getInClassInitializer())
+      es.push_back(convert(lowerExpr(f->getInClassInitializer(), env), ft));
+    else es.push_back(ir::Const::zero(ft));
+    ++i;
+  }
+  return ir::Tuple::makeStruct(t, es);
+}
+
+} // namespace unfad::frontend

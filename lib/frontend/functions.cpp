@@ -1,0 +1,304 @@
+// Functions: finding the marked functions, lowering each function that is
+// reached (its parameters, the UNFAD_GRADIENT_WRT list, its body and its C++
+// description), and the entry points of the front end.
+#include "lowering.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/QualTypeNames.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+constexpr llvm::StringLiteral kMark = "unfad_gradient";
+constexpr llvm::StringLiteral kMarkWrt = "unfad_gradient_wrt:";
+
+class MarkFinder : public RecursiveASTVisitor<MarkFinder> {
+public:
+  std::vector<const FunctionDecl *> found;
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (markAttr(fd)) found.push_back(fd);
+    return true;
+  }
+};
+
+} // namespace
+
+const AnnotateAttr *markAttr(const FunctionDecl *fd) {
+  for (const auto *a : fd->specific_attrs<AnnotateAttr>()) {
+    llvm::StringRef s = a->getAnnotation();
+    if (s == kMark || s.starts_with(kMarkWrt)) return a;
+  }
+  return nullptr;
+}
+
+Lowering::Lowering(ASTContext &ctx, DiagnosticsEngine &diags, const Options &opts)
+    : ctx_(ctx), diags_(diags), sm_(ctx.getSourceManager()), opts_(opts) {
+  diagID_ = diags.getCustomDiagID(DiagnosticsEngine::Error, "cannot differentiate '%0': %1");
+  policy_ = ctx.getPrintingPolicy();
+  policy_.SuppressTagKeyword = true;
+  policy_.SuppressUnwrittenScope = true;
+}
+
+std::string Lowering::qualifiedPath(const FunctionDecl *fd) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  fd->getNameForDiagnostic(os, policy_, /*Qualified=*/true);
+  return stripAnon(os.str());
+}
+
+std::string Lowering::enclosingNamespace(const FunctionDecl *fd) {
+  std::vector<std::string> parts;
+  for (const DeclContext *dc = fd->getDeclContext(); dc; dc = dc->getParent())
+    if (const auto *ns = dyn_cast<NamespaceDecl>(dc))
+      if (!ns->isAnonymousNamespace()) parts.push_back(ns->getNameAsString());
+  std::string r;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) r += (r.empty() ? "" : "::") + *it;
+  return r;
+}
+
+size_t Lowering::request(const FunctionDecl *def, bool marked, const std::vector<bool> &passive) {
+  auto it = index_.find({def, passive});
+  if (it != index_.end()) return it->second;
+  Entry e;
+  e.def = def;
+  e.marked = marked;
+  e.passive = passive;
+  std::string base = qualifiedPath(def), name = base;
+  for (int k = 2; irNames_.count(name); ++k) name = base + "$" + std::to_string(k);
+  irNames_.insert(name);
+  e.irName = name;
+  entries_.push_back(std::move(e));
+  index_[{def, passive}] = entries_.size() - 1;
+  return entries_.size() - 1;
+}
+
+void Lowering::lowerEntry(size_t i) {
+  entries_[i].done = true;
+  const Entry en = entries_[i]; // entries_ grows while lowering: no reference
+  const FunctionDecl *fd = en.def;
+  names_ = ir::NameSupply();
+  loops_.clear();
+  arrNames_.clear();
+  passiveArrays_.clear();
+  flatStride_.clear();
+  onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
+  entries_[i].root = current_;
+  try {
+    checkFunction(fd);
+    ir::Function f;
+    f.name = en.irName;
+    f.marked = en.marked;
+    Env env = lowerParams(en, f);
+    if (en.marked) checkMarkedResult(fd, f);
+    QualType rt = fd->getReturnType();
+    if (ArrayInfo ai; rt->isPointerType() || arrayInfo(rt, ai, SourceLocation()))
+      fail(fd->getLocation(), "functions returning arrays or pointers are not supported (write into an output parameter instead)");
+    result_ = rt->isVoidType() ? ir::Type::unit() : typeOf(rt.getUnqualifiedType(), fd->getLocation());
+    f.result = result_;
+    const auto *body = cast<CompoundStmt>(fd->getBody());
+    Seq s{body->body_begin(), body->body_end(), nullptr};
+    SourceLocation endLoc = body->getRBracLoc();
+    Tail end = [this, endLoc](Env &) -> ir::Expr {
+      if (result_->isUnit()) return ir::Tuple::make({});
+      fail(endLoc, "control reaches the end of the function without a 'return'");
+    };
+    f.body = lowerSeq(&s, env, end);
+    if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
+    describeCxx(en, f);
+    entries_[i].fn = std::move(f);
+    entries_[i].arrayNames = arrNames_;
+    entries_[i].ok = true;
+  } catch (Abort &) {
+    failed_ = true;
+  } catch (ir::IRError &err) {
+    report(fd->getLocation(), std::string("internal error: ") + err.what());
+    failed_ = true;
+  }
+}
+
+// What makes a whole function unsupported, before its body is lowered.
+void Lowering::checkFunction(const FunctionDecl *fd) {
+  if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic())
+    fail(fd->getLocation(), "member functions are not supported yet ('" + fd->getNameAsString() + "')");
+  if (fd->isVariadic()) fail(fd->getLocation(), "variadic functions are not supported");
+  if (isa<CXXTryStmt>(fd->getBody())) fail(fd->getBody()->getBeginLoc(), "exceptions are not supported ('try' statement)");
+  prescan(fd);
+}
+
+std::vector<std::string> Lowering::wrtList(const FunctionDecl *fd, bool &hasWrt) {
+  std::vector<std::string> wrt;
+  hasWrt = false;
+  const AnnotateAttr *a = markAttr(fd);
+  if (!a || !a->getAnnotation().starts_with(kMarkWrt)) return wrt;
+  hasWrt = true;
+  llvm::StringRef list = a->getAnnotation().drop_front(kMarkWrt.size());
+  llvm::SmallVector<llvm::StringRef, 8> parts;
+  list.split(parts, ',', -1, false);
+  for (auto p : parts) {
+    p = p.trim();
+    if (p.empty()) continue;
+    bool found = false;
+    for (const ParmVarDecl *pd : fd->parameters()) found |= pd->getName() == p;
+    if (!found) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "', which is not a parameter");
+    if (std::find(wrt.begin(), wrt.end(), p.str()) != wrt.end())
+      fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "' twice");
+    wrt.push_back(p.str());
+  }
+  if (wrt.empty()) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names no parameter");
+  return wrt;
+}
+
+// The parameters of `f` (active unless UNFAD_GRADIENT_WRT leaves them out),
+// bound to themselves in the returned environment.
+Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
+  const FunctionDecl *fd = en.def;
+  bool hasWrt = false;
+  std::vector<std::string> wrt;
+  if (en.marked) wrt = wrtList(fd, hasWrt);
+  Env env;
+  unsigned k = 0;
+  for (const ParmVarDecl *pd : fd->parameters()) {
+    ir::Param p;
+    p.name = pd->getName().empty() ? names_.fresh("arg" + std::to_string(k)) : pd->getNameAsString();
+    names_.reserve(p.name);
+    p.type = paramType(pd);
+    p.active = ir::isActive(p.type);
+    if (hasWrt && std::find(wrt.begin(), wrt.end(), p.name) == wrt.end()) p.active = false;
+    else if (hasWrt && !p.active)
+      fail(pd->getLocation(), "parameter '" + p.name + "' named in 'UNFAD_GRADIENT_WRT' is not floating-point");
+    if (k < en.passive.size() && en.passive[k]) p.active = false;
+    if (p.type->isArray() && !p.active) passiveArrays_.insert(p.name);
+    env[pd] = ir::Var::make(p.name, p.type);
+    if (p.type->isArray()) arrNames_[p.name] = p.name;
+    f.params.push_back(p);
+    ++k;
+  }
+  return env;
+}
+
+// A marked function returns a floating-point value (or writes an output,
+// checked with the arrays) and has an active parameter.
+void Lowering::checkMarkedResult(const FunctionDecl *fd, const ir::Function &f) {
+  QualType rt = fd->getReturnType();
+  // void: checked once the outputs are known (checkArrays)
+  if (!rt->isVoidType() && (!rt->isRealFloatingType() || rt->isSpecificBuiltinType(BuiltinType::LongDouble)))
+    fail(fd->getLocation(), "return type '" + typeStr(rt) + "' is not floating-point (double or float)");
+  bool any = false;
+  for (auto &p : f.params) any |= p.active;
+  if (!any) fail(fd->getLocation(), "no active (floating-point) parameter");
+}
+
+// C++ information
+void Lowering::describeCxx(const Entry &en, ir::Function &f) {
+  const FunctionDecl *fd = en.def;
+  ir::CxxInfo &cx = f.cxx;
+  cx.name = fd->getNameAsString();
+  cx.qualifiedName = "::" + qualifiedPath(fd);
+  cx.enclosingNamespace = enclosingNamespace(fd);
+  cx.isStatic = fd->getStorageClass() == SC_Static;
+  cx.isInline = fd->isInlineSpecified();
+  cx.isConstexpr = fd->isConstexpr();
+  bool written = en.marked;
+  cx.returnType = written ? typeStr(fd->getReturnType()) : qualTypeStr(fd->getReturnType());
+  for (const ParmVarDecl *pd : fd->parameters())
+    cx.paramTypes.push_back(written ? typeStr(pd->getType()) : qualTypeStr(pd->getType()));
+  SourceLocation at = sm_.getExpansionLoc(fd->getLocation());
+  cx.file = sm_.getFilename(at).str();
+  cx.line = sm_.getExpansionLineNumber(at);
+}
+
+bool Lowering::run(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
+  if (diags_.hasErrorOccurred() && !opts_.lowerDespiteErrors) return false;
+  unsigned errorsBefore = diags_.getNumErrors();
+  std::vector<const FunctionDecl *> roots = findRoots();
+  // request all marked first, so they keep the plain names
+  for (const FunctionDecl *fd : roots) request(fd, true);
+  for (const FunctionDecl *fd : roots) {
+    size_t i = index_[{fd, {}}];
+    current_ = fd->getNameAsString();
+    if (!entries_[i].done) lowerEntry(i);
+    while (!queue_.empty()) {
+      size_t j = queue_.front();
+      queue_.pop_front();
+      if (!entries_[j].done) lowerEntry(j);
+    }
+  }
+  if (!failed_) checkArrays();
+  if (failed_ || diags_.getNumErrors() != errorsBefore) return false;
+  emit(out, markedOut);
+  return true;
+}
+
+// The marked function definitions to lower (the others are reported).
+std::vector<const FunctionDecl *> Lowering::findRoots() {
+  MarkFinder finder;
+  finder.TraverseDecl(ctx_.getTranslationUnitDecl());
+  std::vector<const FunctionDecl *> roots;
+  for (const FunctionDecl *fd : finder.found) {
+    current_ = fd->getNameAsString();
+    bool inMain = sm_.isInMainFile(sm_.getExpansionLoc(fd->getLocation()));
+    if (!fd->doesThisDeclarationHaveABody()) {
+      if (!fd->getDefinition() && (inMain || !opts_.mainFileOnly) && !fd->isTemplated()) {
+        // a marked declaration in a header may well be defined in another file
+        if (inMain) report(fd->getLocation(), "the marked function has no definition (put the mark on the definition)");
+        if (inMain) failed_ = true;
+      }
+      continue;
+    }
+    if (opts_.mainFileOnly && !inMain) continue;
+    if (fd->isTemplated() || fd->getDescribedFunctionTemplate()) {
+      report(fd->getLocation(), "function templates cannot be marked yet");
+      failed_ = true;
+      continue;
+    }
+    if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic()) {
+      report(fd->getLocation(), "member functions cannot be marked yet");
+      failed_ = true;
+      continue;
+    }
+    if (std::find(roots.begin(), roots.end(), fd) == roots.end()) roots.push_back(fd);
+  }
+  return roots;
+}
+
+// The lowered functions into `out`, in source order.
+void Lowering::emit(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
+  std::vector<size_t> order(entries_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    SourceLocation la = sm_.getExpansionLoc(entries_[a].def->getBeginLoc());
+    SourceLocation lb = sm_.getExpansionLoc(entries_[b].def->getBeginLoc());
+    if (la == lb) return false;
+    return sm_.isBeforeInTranslationUnit(la, lb);
+  });
+  for (size_t i : order) {
+    out.functions.push_back(entries_[i].fn);
+    if (markedOut && entries_[i].marked) {
+      MarkedFunction m;
+      m.decl = entries_[i].def;
+      m.irName = entries_[i].irName;
+      m.cxxName = entries_[i].def->getNameAsString();
+      m.bodyEnd = sm_.getExpansionLoc(entries_[i].def->getBody()->getEndLoc());
+      markedOut->push_back(m);
+    }
+  }
+}
+
+bool isMarked(const FunctionDecl *fd) { return fd && markAttr(fd) != nullptr; }
+
+bool lowerMarkedFunctions(ASTContext &ctx, DiagnosticsEngine &diags, ir::Program &out,
+                          std::vector<MarkedFunction> *marked, const Options &options) {
+  Lowering l(ctx, diags, options);
+  return l.run(out, marked);
+}
+
+} // namespace unfad::frontend

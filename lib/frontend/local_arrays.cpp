@@ -1,0 +1,220 @@
+// Local arrays: `double a[3] = {...}`, `std::array<double, N> a{}`,
+// `std::vector<double> v(n[, value])`, copies, initializer lists, and local
+// arrays of arrays of constant or constructor-given shape, which are flat
+// buffers (Lowering::Flat). Each is a NewArray (zero-filled) followed by the
+// stores of its initial elements.
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <llvm/ADT/STLExtras.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+// The arguments a constructor call spells out (not the defaulted ones).
+std::vector<const Expr *> writtenArgs(const CXXConstructExpr *ce) {
+  std::vector<const Expr *> args;
+  if (ce)
+    for (const Expr *a : ce->arguments())
+      if (!isa<CXXDefaultArgExpr>(a)) args.push_back(a);
+  return args;
+}
+
+// `std::vector<T>(len[, v])` as the row argument, under its temporaries.
+const CXXConstructExpr *rowConstructor(const Expr *row) {
+  row = row->IgnoreImplicit();
+  while (true) {
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(row)) row = m->getSubExpr()->IgnoreImplicit();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(row)) row = b->getSubExpr()->IgnoreImplicit();
+    else if (const auto *fc = dyn_cast<CXXFunctionalCastExpr>(row)) row = fc->getSubExpr()->IgnoreImplicit();
+    else break;
+  }
+  return dyn_cast<CXXConstructExpr>(row);
+}
+
+} // namespace
+
+ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k) {
+  if (ai.kind == ArrayInfo::Pointer) rejectLocalPointer(vd);
+  SourceLocation loc = vd->getLocation();
+  std::string spelled = "'" + typeStr(vd->getType()) + "'";
+  ArrayInfo inner;
+  bool nested = arrayInfo(ai.elem, inner, SourceLocation(), 1);
+  ir::TypeP et = typeOf(nested ? inner.elem : ai.elem, loc);
+  const Expr *init = vd->getInit();
+  if (init)
+    if (const auto *c = dyn_cast<ExprWithCleanups>(init)) init = c->getSubExpr();
+  LocalArrayInit start;
+  if (nested) init = localArrayShape(vd, ai, inner, et, init, env, start);
+  else if (ai.size >= 0) start.size = ir::Const::makeInt(ai.size);
+  if (!init) {
+    if (!start.size) start.size = ir::Const::makeInt(0);
+  } else if (const auto *il = dyn_cast<InitListExpr>(init)) {
+    flattenInitList(il, nested, inner, et, spelled, env, start);
+  } else if (const auto *ce = dyn_cast<CXXConstructExpr>(init)) {
+    localArrayConstructor(vd, ai, nested, inner, et, ce, env, start);
+  } else {
+    fail(loc, "this initializer of " + spelled + " is not supported yet");
+  }
+  if (!start.size) start.size = ir::Const::makeInt(int64_t(start.elems.size()));
+  return bindLocalArray(vd, et, nested, start, env, k);
+}
+
+// A local pointer: only arrays are supported, so name the allocation that
+// the user probably meant as one.
+void Lowering::rejectLocalPointer(const VarDecl *vd) {
+  if (const Expr *init = vd->getInit()) {
+    const Expr *x = init->IgnoreParenImpCasts();
+    if (const auto *c = dyn_cast<ExplicitCastExpr>(x)) x = c->getSubExpr()->IgnoreParenImpCasts();
+    const auto *call = dyn_cast<CallExpr>(x);
+    const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+    if (isa<CXXNewExpr>(x) || (callee && callee->getIdentifier() &&
+                               llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc"}, callee->getName())))
+      fail(x->getBeginLoc(), "dynamic allocation is not supported (use a local 'std::vector<double> v(n)')");
+  }
+  fail(vd->getLocation(), "pointers are not supported yet ('" + typeStr(vd->getType()) + "')");
+}
+
+// A runtime dimension of a local array of arrays: bound to a let named
+// after the array, so the size expression is not repeated.
+ir::Expr Lowering::shapeDimension(const VarDecl *vd, const std::string &hint, ir::Expr e, LocalArrayInit &out) {
+  if (e->is<ir::Const>()) return e;
+  std::string n = names_.fresh(vd->getNameAsString() + "_" + hint);
+  out.shape.push_back({n, e});
+  return ir::Var::make(n, ir::Type::i64());
+}
+
+// The fill value `v` of `std::vector<T> v(n, v)`; null when it is zero (the
+// new array is zero-filled already).
+ir::Expr Lowering::fillValue(const Expr *value, const ir::TypeP &et, Env &env) {
+  ir::Expr fill = convert(lowerExpr(value, env), et);
+  if (const auto *c = fill->as<ir::Const>(); c && c->isZero()) return nullptr;
+  return fill;
+}
+
+// The shape of a local array of arrays: rows of a constant length, or
+// `std::vector<std::vector<T>> m(rows, std::vector<T>(len[, v]))`. Returns
+// the initializer still to lower (null when the shape consumed it).
+const Expr *Lowering::localArrayShape(const VarDecl *vd, const ArrayInfo &ai, const ArrayInfo &inner,
+                                      const ir::TypeP &et, const Expr *init, Env &env, LocalArrayInit &out) {
+  SourceLocation loc = vd->getLocation();
+  std::string spelled = "'" + typeStr(vd->getType()) + "'";
+  Flat &flat = out.flat;
+  const auto *ce = init ? dyn_cast<CXXConstructExpr>(init) : nullptr;
+  std::vector<const Expr *> args = writtenArgs(ce);
+  if (ai.size >= 0) flat.rows = ir::Const::makeInt(ai.size);
+  else if (ai.kind == ArrayInfo::Vector && ce && !args.empty() && args.size() <= 2 && args[0]->getType()->isIntegerType())
+    flat.rows = shapeDimension(vd, "rows", lowerIndexExpr(args[0], env), out);
+  if (inner.size >= 0) {
+    flat.stride = ir::Const::makeInt(inner.size);
+    if (args.size() == 2) fail(loc, "this constructor of " + spelled + " is not supported yet (give the number of rows)");
+  } else if (inner.kind == ArrayInfo::Vector && args.size() == 2) {
+    const CXXConstructExpr *rc = rowConstructor(args[1]);
+    std::vector<const Expr *> rargs = writtenArgs(rc);
+    if (rc && !rargs.empty() && rargs.size() <= 2 && rargs[0]->getType()->isIntegerType()) {
+      flat.stride = shapeDimension(vd, "cols", lowerIndexExpr(rargs[0], env), out);
+      if (rargs.size() == 2) out.fill = fillValue(rargs[1], et, env);
+    }
+  }
+  if (!flat.rows || !flat.stride)
+    fail(loc, "local arrays of arrays are only supported with constant sizes or as 'std::vector<std::vector<T>> m(rows, "
+              "std::vector<T>(cols))' (" + spelled + "; or use a flat std::vector and 'a[i * n + j]')");
+  out.size = ir::Prim::make(ir::Op::Mul, {flat.rows, flat.stride});
+  if (flat.rows->is<ir::Const>() && flat.stride->is<ir::Const>())
+    out.size = ir::Const::makeInt(flat.rows->as<ir::Const>()->ivalue * flat.stride->as<ir::Const>()->ivalue);
+  if (ce && ce->getConstructor()->isCopyOrMoveConstructor()) fail(loc, "copies of arrays of arrays are not supported yet");
+  if (init && !isa<InitListExpr>(init) && !ce) fail(loc, "this initializer of " + spelled + " is not supported yet");
+  return ce ? nullptr : init;
+}
+
+// The elements of an initializer list into out.elems; `rows`: a list of
+// rows (lists or zeros) of a local array of arrays.
+void Lowering::flattenInitList(const InitListExpr *il, bool rows, const ArrayInfo &inner, const ir::TypeP &et,
+                               const std::string &spelled, Env &env, LocalArrayInit &out) {
+  if (il->getType()->isRecordType()) { // std::array: one member, the C array
+    if (il->getNumInits() == 0 || isa<ImplicitValueInitExpr>(il->getInit(0))) return;
+    const auto *sub = dyn_cast<InitListExpr>(il->getInit(0)->IgnoreImplicit());
+    if (!sub) fail(il->getBeginLoc(), "this initializer of " + spelled + " is not supported yet");
+    return flattenInitList(sub, rows, inner, et, spelled, env, out);
+  }
+  for (unsigned i = 0; i < il->getNumInits(); ++i) {
+    const Expr *x = il->getInit(i);
+    if (rows) { // a row: its own list, or zeros
+      size_t before = out.elems.size();
+      if (const auto *sub = dyn_cast<InitListExpr>(x->IgnoreImplicit())) flattenInitList(sub, false, inner, et, spelled, env, out);
+      else if (!isa<ImplicitValueInitExpr>(x)) fail(x->getBeginLoc(), "this initializer of " + spelled + " is not supported yet");
+      out.elems.resize(before + size_t(inner.size));
+      continue;
+    }
+    if (isa<ImplicitValueInitExpr>(x)) out.elems.push_back(nullptr);
+    else out.elems.push_back(convert(lowerExpr(x, env), et));
+  }
+}
+
+// `std::vector<T> v(n[, value])`, copies, `std::vector<T> v{...}`.
+void Lowering::localArrayConstructor(const VarDecl *vd, const ArrayInfo &ai, bool nested, const ArrayInfo &inner,
+                                     const ir::TypeP &et, const CXXConstructExpr *ce, Env &env, LocalArrayInit &out) {
+  SourceLocation loc = vd->getLocation();
+  std::string spelled = "'" + typeStr(vd->getType()) + "'";
+  std::vector<const Expr *> args = writtenArgs(ce);
+  const Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
+  if (args.empty()) {
+    if (!out.size) out.size = ir::Const::makeInt(0);
+  } else if (ce->getConstructor()->isCopyOrMoveConstructor()) {
+    out.copyFrom = lowerArrayRef(args[0], env);
+    if (nested || !ir::sameType(out.copyFrom->type, ir::Type::array(et)))
+      fail(loc, nested ? "copies of arrays of arrays are not supported yet" : "copy between arrays of different types");
+    if (!out.size) out.size = ir::Size::make(out.copyFrom);
+  } else if (const auto *sl = dyn_cast<CXXStdInitializerListExpr>(first)) {
+    const auto *il = dyn_cast<InitListExpr>(sl->getSubExpr()->IgnoreImplicit());
+    if (!il) fail(loc, "this initializer of " + spelled + " is not supported yet");
+    flattenInitList(il, nested, inner, et, spelled, env, out);
+    out.size = ir::Const::makeInt(int64_t(out.elems.size()));
+  } else if (ai.kind == ArrayInfo::Vector && args.size() <= 2 && args[0]->getType()->isIntegerType() &&
+             (args.size() == 1 || ce->getConstructor()->getParamDecl(1)->getType().getNonReferenceType()
+                                      .getUnqualifiedType().getCanonicalType() == ai.elem.getCanonicalType())) {
+    out.size = lowerIndexExpr(args[0], env);
+    if (args.size() == 2) out.fill = fillValue(args[1], et, env);
+  } else {
+    fail(loc, "this constructor of " + spelled + " is not supported yet (only a size, a size and a value, a copy, or a list)");
+  }
+}
+
+// let v = NewArray(size) in (initial stores) in k
+ir::Expr Lowering::bindLocalArray(const VarDecl *vd, const ir::TypeP &et, bool nested, LocalArrayInit &start, Env &env,
+                                  const Tail &k) {
+  SourceLocation loc = vd->getLocation();
+  Binds binds;
+  ir::Expr fill = start.fill;
+  if (fill && !fill->is<ir::Const>()) {
+    std::string fn = names_.fresh(vd->getNameAsString() + "_fill");
+    binds.push_back({fn, fill});
+    fill = ir::Var::make(fn, fill->type);
+  }
+  binds.insert(binds.begin(), start.shape.begin(), start.shape.end());
+  std::string n = names_.fresh(vd->getName().empty() ? "a" : vd->getNameAsString());
+  arrNames_[n] = vd->getNameAsString();
+  ir::Expr arr = ir::Var::make(n, ir::Type::array(et));
+  binds.push_back({n, ir::NewArray::make(start.size, et)});
+  using M = ir::Store::Mode;
+  if (fill)
+    binds.push_back({names_.fresh("_"), effectLoop(start.size, [&](const ir::Expr &j) { return store(arr, j, fill, M::Set, loc); })});
+  if (const ir::Expr &from = start.copyFrom)
+    binds.push_back({names_.fresh("_"), effectLoop(start.size, [&](const ir::Expr &j) {
+                       return store(arr, j, read(from, j, loc), M::Set, loc);
+                     })});
+  for (size_t i = 0; i < start.elems.size(); ++i) {
+    const ir::Expr &elem = start.elems[i];
+    if (!elem) continue;
+    if (const auto *c = elem->as<ir::Const>(); c && c->isZero()) continue;
+    binds.push_back({names_.fresh("_"), store(arr, ir::Const::makeInt(int64_t(i)), elem, M::Set, loc)});
+  }
+  env[vd] = arr;
+  if (nested) flatStride_[vd] = start.flat;
+  return wrap(binds, k(env));
+}
+
+} // namespace unfad::frontend

@@ -1,0 +1,409 @@
+// Loops: counted `for` and range-based `for` become Folds, every other loop
+// (`while`, `do`, `for` of another shape) a While; `break` and `continue`.
+//
+// Every loop becomes one IR loop whose state is the tuple of the outer
+// variables the loop assigns (see LoopState); the body is lowered with a tail
+// that packs the state again (`continue` jumps there; `break` packs it with
+// the `done` flag set). Arrays are never state: Stores in the body update them.
+#include "lowering.h"
+
+#include "unfad/ir/mutator.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+// A `break` of the loop whose body is `s`.
+bool containsBreak(const Stmt *s) {
+  if (!s) return false;
+  if (isa<BreakStmt>(s)) return true;
+  if (isa<LambdaExpr>(s) || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
+      isa<SwitchStmt>(s))
+    return false;
+  for (const Stmt *c : s->children())
+    if (containsBreak(c)) return true;
+  return false;
+}
+
+const ReturnStmt *findReturn(const Stmt *s) {
+  if (!s || isa<LambdaExpr>(s)) return nullptr;
+  if (const auto *r = dyn_cast<ReturnStmt>(s)) return r;
+  for (const Stmt *c : s->children())
+    if (const ReturnStmt *r = findReturn(c)) return r;
+  return nullptr;
+}
+
+// `e` names the variable `v`.
+bool refersTo(const Expr *e, const VarDecl *v) {
+  const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return d && d->getDecl() == v;
+}
+
+// Whether a call in `body` may write the array variable `range`: it is
+// passed where the callee takes a pointer or reference to non-const.
+class RangeWriteFinder : public RecursiveASTVisitor<RangeWriteFinder> {
+public:
+  const ValueDecl *range = nullptr;
+  bool found = false;
+  bool VisitCallExpr(CallExpr *c) {
+    const FunctionDecl *fd = c->getDirectCallee();
+    for (unsigned k = 0; k < c->getNumArgs(); ++k) {
+      const Expr *x = c->getArg(k)->IgnoreParenImpCasts();
+      if (const auto *m = dyn_cast<CXXMemberCallExpr>(x)) x = m->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      const auto *d = dyn_cast<DeclRefExpr>(x);
+      if (!d || d->getDecl() != range) continue;
+      if (!fd || k >= fd->getNumParams()) {
+        found = true;
+        continue;
+      }
+      QualType t = fd->getParamDecl(k)->getType();
+      QualType pointee = t->isReferenceType() ? t.getNonReferenceType() : t->isPointerType() ? t->getPointeeType() : QualType();
+      if (!pointee.isNull() && !pointee.isConstQualified()) found = true;
+    }
+    return true;
+  }
+};
+
+// Whether the IR `body` stores into the array variable `array`.
+class StoreFinder : public ir::Visitor {
+public:
+  std::string array;
+  bool found = false;
+
+protected:
+  void visit(const ir::Store *x) override {
+    if (auto v = x->array->as<ir::Var>(); v && v->name == array) found = true;
+    ir::Visitor::visit(x);
+  }
+};
+
+} // namespace
+
+Lowering::LoopState Lowering::loopState(const std::vector<const Stmt *> &parts, const Env &env, bool done) {
+  LoopState st;
+  for (const Stmt *p : parts) collectAssigned(p, env, st.vars);
+  st.ret = findReturn(parts[0]) != nullptr; // the body (a return in the increment is impossible)
+  st.done = done || st.ret;
+  st.retType = result_;
+  std::vector<ir::TypeP> ts;
+  for (const VarDecl *v : st.vars) ts.push_back(env.at(v)->type);
+  if (st.done) ts.push_back(ir::Type::boolean());
+  if (st.ret) {
+    ts.push_back(ir::Type::boolean());
+    ts.push_back(result_);
+  }
+  st.type = ts.size() == 1 ? ts[0] : ir::Type::tuple(ts);
+  return st;
+}
+
+ir::Expr Lowering::pack(const LoopState &st, const Env &env, bool done, const ir::Expr &returned) {
+  std::vector<ir::Expr> es;
+  for (const VarDecl *v : st.vars) es.push_back(env.at(v));
+  if (st.done) es.push_back(ir::Const::makeBool(done || returned));
+  if (st.ret) {
+    es.push_back(ir::Const::makeBool(returned != nullptr));
+    es.push_back(returned ? returned : ir::Const::zero(st.retType));
+  }
+  return es.size() == 1 ? es[0] : ir::Tuple::make(es);
+}
+
+ir::Expr Lowering::component(const LoopState &st, const ir::Expr &s, size_t k) {
+  return st.count() == 1 ? s : ir::Proj::make(s, int(k));
+}
+
+void Lowering::unpack(const LoopState &st, const ir::Expr &s, Env &env, Binds &binds) {
+  for (size_t k = 0; k < st.vars.size(); ++k) {
+    std::string n = names_.fresh(st.vars[k]->getNameAsString());
+    ir::Expr c = component(st, s, k);
+    env[st.vars[k]] = ir::Var::make(n, c->type);
+    binds.push_back({n, c});
+  }
+}
+
+ir::Expr Lowering::lowerBody(const Stmt *body, Env &env, const LoopState &st, const Tail &cont) {
+  LoopCtx ctx;
+  ctx.cont = cont;
+  ctx.brk = [this, &st](Env &e) { return pack(st, e, true); };
+  loops_.push_back(&ctx);
+  // `return v` in the body ends the loop with (done, returned, v)
+  auto outerReturn = onReturn_;
+  onReturn_ = [this, &st](const ir::Expr &v, Env &e) { return pack(st, e, true, v); };
+  Seq bs{&body, &body + 1, nullptr};
+  ir::Expr r = lowerSeq(&bs, env, cont);
+  onReturn_ = outerReturn;
+  loops_.pop_back();
+  return r;
+}
+
+ir::Expr Lowering::afterLoop(const LoopState &st, const ir::Expr &loop, const Seq *rest, Env &env, const Tail &tail) {
+  if (st.ret) {
+    // if the loop returned, that is the result (or the enclosing join's);
+    // otherwise the rest of the block follows
+    std::string r = names_.fresh("state");
+    ir::Expr rv = ir::Var::make(r, st.type);
+    Binds binds;
+    unpack(st, rv, env, binds);
+    ir::Expr value = component(st, rv, st.doneIndex() + 2);
+    ir::Expr returned = onReturn_ ? onReturn_(value, env) : value;
+    ir::Expr body = lowerSeq(rest, env, tail);
+    return ir::Let::make(r, loop, wrap(binds, ir::If::make(component(st, rv, st.doneIndex() + 1), returned, body)));
+  }
+  if (st.vars.empty()) return effect(loop, [&] { return lowerSeq(rest, env, tail); });
+  if (st.count() == 1) return bindAndContinue(st.vars[0], loop, rest, env, tail);
+  std::string r = names_.fresh("state");
+  Binds binds;
+  unpack(st, ir::Var::make(r, st.type), env, binds);
+  ir::Expr body = lowerSeq(rest, env, tail);
+  return ir::Let::make(r, loop, wrap(binds, body));
+}
+
+// `for (int i = a; i < b; ++i)` and friends: a Fold over [a, b) (reversed for
+// `for (int i = b - 1; i >= a; --i)`), when `i` is only changed by the
+// increment and `b` cannot change in the loop.
+bool Lowering::countedShape(const ForStmt *fs, const Env &env, Counted &c) {
+  const auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit());
+  if (!ds || !ds->isSingleDecl() || !fs->getCond() || !fs->getInc() || fs->getConditionVariable()) return false;
+  const auto *iv = dyn_cast<VarDecl>(ds->getSingleDecl());
+  if (!iv || !iv->getInit() || iv->getType()->isReferenceType() || !iv->getType()->isIntegerType() ||
+      iv->getType()->isBooleanType())
+    return false;
+  auto isIv = [iv](const Expr *e) { return refersTo(e, iv); };
+  // `i + k` / `i - k` with a constant k (e.g. `i + 1 < n`)
+  auto ivPlusConst = [&](const Expr *e, int64_t &k) {
+    const auto *a = dyn_cast<BinaryOperator>(e->IgnoreParenImpCasts());
+    if (!a || (a->getOpcode() != BO_Add && a->getOpcode() != BO_Sub) || !isIv(a->getLHS())) return false;
+    Expr::EvalResult r;
+    if (!a->getRHS()->EvaluateAsInt(r, ctx_)) return false;
+    k = r.Val.getInt().getSExtValue();
+    if (a->getOpcode() == BO_Sub) k = -k;
+    return true;
+  };
+  const auto *b = dyn_cast<BinaryOperator>(fs->getCond()->IgnoreParens());
+  if (!b || !b->isComparisonOp()) return false;
+  BinaryOperatorKind op = b->getOpcode();
+  if (isIv(b->getLHS())) {
+    c.bound = b->getRHS();
+  } else if (ivPlusConst(b->getLHS(), c.offset)) {
+    c.bound = b->getRHS();
+  } else if (isIv(b->getRHS())) {
+    c.bound = b->getLHS();
+    op = op == BO_LT ? BO_GT : op == BO_GT ? BO_LT : op == BO_LE ? BO_GE : op == BO_GE ? BO_LE : op;
+  } else {
+    return false;
+  }
+  if (!c.bound->IgnoreParenImpCasts()->getType()->isIntegerType()) return false;
+  if (!countedStep(fs, iv, op, c)) return false;
+  // the index is not assigned in the body
+  {
+    Env only;
+    only[iv] = ir::Const::makeInt(0);
+    std::vector<const VarDecl *> out;
+    collectAssigned(fs->getBody(), only, out);
+    if (!out.empty()) return false;
+  }
+  std::vector<const VarDecl *> assigned;
+  collectAssigned(fs->getBody(), env, assigned);
+  if (!loopInvariant(c.bound, assigned)) return false;
+  c.index = iv;
+  return true;
+}
+
+// The step of a counted loop: +1 or -1, in the direction its condition `op`
+// (with the index on the left) bounds.
+bool Lowering::countedStep(const ForStmt *fs, const VarDecl *iv, BinaryOperatorKind op, Counted &c) {
+  auto isIv = [iv](const Expr *e) { return refersTo(e, iv); };
+  int step = 0;
+  const Expr *inc = fs->getInc()->IgnoreParens();
+  if (const auto *u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && isIv(u->getSubExpr())) {
+    step = u->isIncrementOp() ? 1 : -1;
+  } else if (const auto *ca = dyn_cast<CompoundAssignOperator>(inc);
+             ca && isIv(ca->getLHS()) && (ca->getOpcode() == BO_AddAssign || ca->getOpcode() == BO_SubAssign)) {
+    Expr::EvalResult r;
+    if (!ca->getRHS()->EvaluateAsInt(r, ctx_)) return false;
+    int64_t k = r.Val.getInt().getSExtValue();
+    if (ca->getOpcode() == BO_SubAssign) k = -k;
+    if (k != 1 && k != -1) return false;
+    step = int(k);
+  } else {
+    return false;
+  }
+  if (step == 1 && (op == BO_LT || op == BO_NE || op == BO_LE)) {
+    c.reversed = false;
+    c.adjust = op == BO_LE;
+  } else if (step == -1 && (op == BO_GE || op == BO_GT)) {
+    c.reversed = true;
+    c.adjust = op == BO_GT;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The bound of a counted loop does not change in the loop: no variable the
+// body assigns, no array element, no call given an array (`v.size()` is fine).
+bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &assigned) {
+  if (!x) return true;
+  if (const auto *d = dyn_cast<DeclRefExpr>(x))
+    return std::find(assigned.begin(), assigned.end(), d->getDecl()) == assigned.end();
+  if (isa<ArraySubscriptExpr>(x) || isa<CXXOperatorCallExpr>(x) ||
+      (isa<UnaryOperator>(x) && cast<UnaryOperator>(x)->getOpcode() == UO_Deref))
+    return false;
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x)) {
+    ArrayInfo ai;
+    return mc->getMethodDecl() && mc->getMethodDecl()->getName() == "size" &&
+           arrayInfo(mc->getObjectType(), ai, SourceLocation());
+  }
+  if (const auto *call = dyn_cast<CallExpr>(x))
+    for (const Expr *a : call->arguments()) {
+      ArrayInfo ai;
+      if (arrayInfo(a->getType(), ai, SourceLocation())) return false;
+    }
+  for (const Stmt *child : x->children())
+    if (!loopInvariant(child, assigned)) return false;
+  return true;
+}
+
+ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail) {
+  if (fs->getConditionVariable()) fail(fs->getForLoc(), "'for' with a condition variable is not supported");
+  Counted c;
+  if (!countedShape(fs, env, c)) {
+    // a While over the state, the increment at the end of each iteration
+    const Stmt *init = fs->getInit();
+    if (!init) return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, env, tail);
+    Seq is{&init, &init + 1, nullptr};
+    return lowerSeq(&is, env, [&](Env &e2) {
+      return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, e2, tail);
+    });
+  }
+  ir::TypeP i64 = ir::Type::i64();
+  ir::Expr start = convert(lowerExpr(c.index->getInit(), env), i64);
+  ir::Expr bound = convert(lowerExpr(c.bound, env), i64);
+  if (c.offset != 0) bound = ir::Prim::make(ir::Op::Sub, {bound, ir::Const::makeInt(c.offset)});
+  ir::Expr one = ir::Const::makeInt(1);
+  ir::Expr lo, hi;
+  if (!c.reversed) {
+    lo = start;
+    hi = c.adjust ? ir::Prim::make(ir::Op::Add, {bound, one}) : bound;
+  } else {
+    lo = c.adjust ? ir::Prim::make(ir::Op::Add, {bound, one}) : bound;
+    hi = ir::Prim::make(ir::Op::Add, {start, one});
+  }
+  const Stmt *body = fs->getBody();
+  LoopState st = loopState({body}, env, containsBreak(body));
+  std::string idx = names_.fresh(c.index->getName().empty() ? "i" : c.index->getNameAsString());
+  std::string sn = names_.fresh("state");
+  ir::Expr sv = ir::Var::make(sn, st.type);
+  Env eb = env;
+  eb[c.index] = ir::Var::make(idx, i64);
+  Binds binds;
+  unpack(st, sv, eb, binds);
+  Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
+  ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b); // after a break: nothing
+  ir::Expr loop = ir::Fold::make(lo, hi, pack(st, env, false), idx, sn, b, c.reversed);
+  return afterLoop(st, loop, rest, env, tail);
+}
+
+ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail) {
+  SourceLocation loc = rs->getForLoc();
+  if (rs->getInit()) fail(loc, "range-based 'for' with an initializer is not supported");
+  const Expr *range = rs->getRangeInit();
+  ArrayInfo ai;
+  if (!range || !arrayInfo(range->getType(), ai, SourceLocation()) || ai.kind == ArrayInfo::Pointer)
+    fail(loc, "range-based 'for' is only supported over arrays (std::vector, std::array, C arrays)");
+  const VarDecl *lv = rs->getLoopVariable();
+  QualType lt = lv->getType();
+  if (lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified())
+    fail(lv->getLocation(), "range-based 'for' with a non-const reference is not supported yet (index the array to write it)");
+  ir::Expr arr = lowerArrayRef(range, env);
+  ir::Expr n = arraySize(range, arr, loc);
+  const Stmt *body = rs->getBody();
+  LoopState st = loopState({body}, env, containsBreak(body));
+  std::string idx = names_.fresh("i");
+  std::string sn = names_.fresh("state");
+  ir::Expr sv = ir::Var::make(sn, st.type);
+  Env eb = env;
+  Binds binds;
+  unpack(st, sv, eb, binds);
+  std::string ln = names_.fresh(lv->getNameAsString());
+  if (ArrayInfo rai; arrayInfo(lt.getNonReferenceType(), rai, SourceLocation())) {
+    if (!lt->isReferenceType())
+      fail(lv->getLocation(), "range-based 'for' copying rows is not supported (use 'const auto& " + lv->getNameAsString() + "')");
+    ir::Expr row = read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation());
+    binds.push_back({ln, row});
+    eb[lv] = ir::Var::make(ln, row->type);
+  } else {
+    ir::TypeP lty = typeOf(lt.getNonReferenceType().getUnqualifiedType(), lv->getLocation());
+    binds.push_back({ln, convert(read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation()), lty)});
+    eb[lv] = ir::Var::make(ln, lty);
+  }
+  Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
+  ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  // The loop variable is read once, at the start of the iteration: a
+  // reference would see the body's writes to the element, a copy does not.
+  if (lt->isReferenceType()) rejectWrittenRange(rs, arr, b);
+  if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b);
+  ir::Expr loop = ir::Fold::make(ir::Const::makeInt(0), n, pack(st, env, false), idx, sn, b);
+  return afterLoop(st, loop, rest, env, tail);
+}
+
+// A range-based `for` by reference over an array the loop writes (in the
+// lowered body `loweredBody`, or through a call) is an error.
+void Lowering::rejectWrittenRange(const CXXForRangeStmt *rs, const ir::Expr &arr, const ir::Expr &loweredBody) {
+  auto av = arr->as<ir::Var>();
+  if (!av) return;
+  StoreFinder stores;
+  stores.array = av->name;
+  stores.visitExpr(loweredBody);
+  bool written = stores.found;
+  if (const auto *d = dyn_cast<DeclRefExpr>(rs->getRangeInit()->IgnoreParenImpCasts())) {
+    RangeWriteFinder calls;
+    calls.range = d->getDecl();
+    calls.TraverseStmt(const_cast<Stmt *>(rs->getBody()));
+    written |= calls.found;
+  }
+  const VarDecl *lv = rs->getLoopVariable();
+  if (written)
+    fail(lv->getLocation(), "range-based 'for' by reference over an array the loop writes is not supported (take the "
+                            "element by value, or index the array)");
+}
+
+// `while (c) B`, `do B while (c)` (B once, then the while) and the `for`
+// loops of other shapes (with the increment `inc` ending each iteration).
+ir::Expr Lowering::lowerWhile(const Stmt *body, const Expr *cond, const Stmt *inc, bool isDo, const Seq *rest,
+                              Env &env, const Tail &tail) {
+  LoopState st = loopState({body, inc}, env, containsBreak(body));
+  std::string sn = names_.fresh("state");
+  ir::Expr sv = ir::Var::make(sn, st.type);
+  Tail packT = [this, &st](Env &e) { return pack(st, e, false); };
+  Tail cont = packT;
+  if (inc)
+    cont = [&](Env &e) {
+      Seq is{&inc, &inc + 1, nullptr};
+      return lowerSeq(&is, e, packT);
+    };
+  // the condition sees the state directly
+  Env ec = env;
+  for (size_t k = 0; k < st.vars.size(); ++k) ec[st.vars[k]] = component(st, sv, k);
+  ir::Expr c = cond ? toBool(lowerExpr(cond, ec)) : ir::Const::makeBool(true);
+  if (st.done) c = ir::Prim::make(ir::Op::And, {ir::Prim::make(ir::Op::Not, {component(st, sv, st.doneIndex())}), c});
+  Env eb = env;
+  Binds binds;
+  unpack(st, sv, eb, binds);
+  ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  if (!isDo) return afterLoop(st, ir::While::make(pack(st, env, false), sn, c, b), rest, env, tail);
+  // do B while (c): the first iteration, then the loop
+  Env e1 = env;
+  ir::Expr first = lowerBody(body, e1, st, cont);
+  std::string fn = names_.fresh("state");
+  ir::Expr loop = ir::While::make(ir::Var::make(fn, st.type), sn, c, b);
+  return ir::Let::make(fn, first, afterLoop(st, loop, rest, env, tail));
+}
+
+} // namespace unfad::frontend

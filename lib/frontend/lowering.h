@@ -1,0 +1,321 @@
+// The front end's lowering state, shared by the files that lower one kind of
+// construct each (types.cpp, expressions.cpp, calls.cpp, arrays.cpp,
+// local_arrays.cpp, statements.cpp, loops.cpp, functions.cpp,
+// diagnostics.cpp). Internal to lib/frontend.
+//
+// Lowering of marked C++ functions (Clang AST after Sema) to unfad's IR.
+//
+// Statements are lowered in continuation style: `lowerSeq` turns the rest of
+// a block into the body of the `let` that binds the current statement's new
+// SSA value. An `if` whose branches do not jump joins through a tuple of the
+// variables it assigns; one whose branches may `return` joins through
+// (returned, value, variables...) and the rest of the block follows once
+// (lowerIfReturning); one with a `break`/`continue` in a branch duplicates
+// the rest of the block into both branches.
+//
+// Arrays and loops, the IR conventions:
+// - Array-like C++ types (pointers to scalars, C arrays, std::vector,
+//   std::array; see ArrayInfo) are `Type::array(elem)` buffers, one IR
+//   variable each, never rebound (no SSA versions). Reads are `Index`, writes
+//   `let _ = Store(...) in ...` (binders "_", "__1", ... from the NameSupply),
+//   `a[i] += v` / `-= v` / `++` are Add stores, `=` / `*=` / `/=` Set stores.
+//   `x.size()` is `Size(x)` for std::vector, the constant N for std::array
+//   and C arrays. Local arrays are `NewArray` (zero-filled), followed by
+//   Stores for their initial elements (a fill value or a copy: a Fold).
+// - Every loop is one Fold (counted `for`, range-based `for`) or While (all
+//   other loops). Its state is the outer variables the loop assigns, in
+//   first-assignment order, then a bool `done` flag when the body can
+//   `break`: a single component is carried bare, several (or none) as a
+//   tuple. The body starts by unpacking the state into fresh lets; after the
+//   loop the final state is unpacked into new SSA versions. After a `break` a
+//   Fold body returns its state unchanged (`if done then s else ...`) and a
+//   While's condition is `!done && c`. `do B while (c)` is B once (bound to
+//   a let) then `while (c) B`.
+// - Param::written is set after lowering from per-function summaries of the
+//   array parameters each function reads/writes (transitively through calls),
+//   and the recompute rule is checked there (checkArrays, with the IR-level
+//   analysis of ir/array_order.h): an array must not be written after any
+//   read of it, in evaluation order, loop bodies counting twice; an array
+//   passed twice to a function that writes it is an error.
+// - A `void` function returns `()` (`Tuple::make({})`); a marked one must write
+//   an active output parameter.
+// - A helper given an array without derivatives (see passiveArguments) is
+//   lowered as its own copy in which that parameter is passive.
+#pragma once
+
+#include "unfad/frontend/frontend.h"
+#include "unfad/ir/array_order.h"
+#include "unfad/ir/ir.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace unfad::frontend {
+
+struct Abort {}; // thrown after a diagnostic was reported
+
+// Linked list of statements still to lower (the rest of the enclosing blocks).
+struct Seq {
+  const clang::Stmt *const *b = nullptr, *const *e = nullptr;
+  const Seq *next = nullptr;
+};
+
+using Env = std::map<const clang::VarDecl *, ir::Expr>;
+using Tail = std::function<ir::Expr(Env &)>;
+using Binds = std::vector<std::pair<std::string, ir::Expr>>;
+
+// An array-like C++ type: pointer, C array, std::vector or std::array
+// (possibly behind a reference) of scalars, of structs of scalars, or of
+// arrays of scalars (`double A[3][3]`, `std::vector<std::vector<double>>`).
+struct ArrayInfo {
+  enum Kind { Pointer, CArray, Vector, StdArray } kind = Pointer;
+  clang::QualType elem;
+  int64_t size = -1; // known length (C arrays, std::array)
+};
+
+// "(anonymous namespace)::" removed from a qualified name.
+std::string stripAnon(std::string s);
+// The UNFAD_GRADIENT / UNFAD_GRADIENT_WRT annotation of `fd`, if any.
+const clang::AnnotateAttr *markAttr(const clang::FunctionDecl *fd);
+// `a = b` on a struct whose copy/move assignment is trivial (a value copy).
+bool isTrivialStructAssign(const clang::CXXOperatorCallExpr *oc);
+// `let binds... in body`
+ir::Expr wrap(const Binds &binds, ir::Expr body);
+
+class Lowering {
+public:
+  Lowering(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, const Options &opts);
+
+  bool run(ir::Program &out, std::vector<MarkedFunction> *markedOut);
+
+private:
+  struct Entry {
+    const clang::FunctionDecl *def = nullptr;
+    std::string irName;
+    bool marked = false;
+    bool done = false;
+    bool ok = false;
+    ir::Function fn;
+    std::string root;                              // the marked function it is lowered for
+    std::map<std::string, std::string> arrayNames; // IR name of an array -> C++ name
+    // Parameters this copy of a helper treats as passive: its callers pass
+    // arrays without derivatives there (see lowerHelperCall).
+    std::vector<bool> passive;
+  };
+
+  // The loop whose body is being lowered: where `continue` and `break` go.
+  struct LoopCtx {
+    Tail cont, brk;
+  };
+  // Loop-carried state: the outer variables a loop assigns, then a `done`
+  // flag when the body can `break` or `return`, then, when it can `return`,
+  // whether it did and the value. One component is carried bare, several
+  // (or none) as a tuple.
+  struct LoopState {
+    std::vector<const clang::VarDecl *> vars;
+    bool done = false;
+    bool ret = false;
+    ir::TypeP retType;
+    ir::TypeP type;
+    size_t count() const { return vars.size() + (done ? 1 : 0) + (ret ? 2 : 0); }
+    size_t doneIndex() const { return vars.size(); }
+  };
+  // `for (int i = a; i < b; ++i)` and friends (see countedShape).
+  struct Counted {
+    const clang::VarDecl *index = nullptr;
+    const clang::Expr *bound = nullptr;
+    bool reversed = false;
+    bool adjust = false; // '<=' (increasing) or '>' (decreasing): the bound is off by one
+    int64_t offset = 0;  // `i + offset < bound`: the bound is really bound - offset
+  };
+  // Local arrays of arrays of constant shape (`double M[3][3]`,
+  // `std::array<std::array<double, 3>, 3>`) are flat arrays, row-major:
+  // M[i][j] is element i * stride + j.
+  struct Flat {
+    ir::Expr stride, rows; // row length, number of rows (constants or let-bound variables)
+  };
+  // What a local array starts as (lowerLocalArray's steps fill it in).
+  struct LocalArrayInit {
+    std::vector<ir::Expr> elems; // initial elements; null: zero
+    ir::Expr fill, copyFrom;     // every element set to `fill`, or copied from `copyFrom`
+    ir::Expr size;
+    Binds shape; // lets of a runtime shape (rows, columns)
+    Flat flat;   // for arrays of arrays
+  };
+
+  clang::ASTContext &ctx_;
+  clang::DiagnosticsEngine &diags_;
+  clang::SourceManager &sm_;
+  Options opts_;
+  unsigned diagID_ = 0;
+  clang::PrintingPolicy policy_{clang::LangOptions()};
+  std::string current_; // name of the marked function being differentiated
+  std::vector<Entry> entries_;
+  // a function and the parameters it is specialised passive in -> its entry
+  std::map<std::pair<const clang::FunctionDecl *, std::vector<bool>>, size_t> index_;
+  std::set<std::string> irNames_;
+  std::deque<size_t> queue_;
+  std::map<const clang::RecordDecl *, ir::TypeP> structs_;
+  bool failed_ = false;
+
+  // per function
+  ir::NameSupply names_;
+  ir::TypeP result_;
+  std::vector<const LoopCtx *> loops_;
+  std::map<std::string, std::string> arrNames_;
+  std::set<std::string> passiveArrays_; // the array parameters without derivatives
+  std::map<const clang::VarDecl *, Flat> flatStride_; // the flattened local arrays of arrays
+  // where array reads, stores and calls come from (for the array checks)
+  std::map<const ir::Node *, clang::SourceLocation> locs_;
+  // Set while lowering the branches of an `if` that may return: what a
+  // `return v` becomes there (the branch's join tuple).
+  std::function<ir::Expr(const ir::Expr &, Env &)> onReturn_;
+
+  // ------------------------------------------------ diagnostics.cpp --
+  [[noreturn]] void fail(clang::SourceLocation loc, const std::string &what);
+  void report(clang::SourceLocation loc, const std::string &what);
+  // The constructs that make a body unsupported whatever else it contains.
+  void prescan(const clang::FunctionDecl *fd);
+  // After lowering: Param::written and the array order rule (ir/array_order.h).
+  void checkArrays();
+  void reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &v);
+
+  // ------------------------------------------------------ types.cpp --
+  std::string typeStr(clang::QualType t) const { return t.getAsString(policy_); }
+  std::string qualTypeStr(clang::QualType t) const;
+  ir::TypeP typeOf(clang::QualType qt, clang::SourceLocation loc);
+  ir::TypeP structType(const clang::RecordDecl *rd, clang::QualType qt, clang::SourceLocation loc);
+  // Recognises array-like types (see ArrayInfo). With a valid `loc`, the
+  // unsupported variants are errors; without one they are just `false`.
+  bool arrayInfo(clang::QualType t, ArrayInfo &out, clang::SourceLocation loc, int depth = 0);
+  bool arrayElement(clang::QualType e, const char *what, ArrayInfo &out, clang::SourceLocation loc, int depth);
+  ir::TypeP arrayType(const ArrayInfo &ai, clang::SourceLocation loc);
+  ir::TypeP paramType(const clang::ParmVarDecl *p);
+  ir::Expr convert(const ir::Expr &e, const ir::TypeP &to);
+  ir::Expr toBool(const ir::Expr &e) { return convert(e, ir::Type::boolean()); }
+  static ir::Expr one(const ir::TypeP &t);
+  ir::Expr constantFromAPValue(const clang::APValue &v, clang::QualType qt, clang::SourceLocation loc);
+  ir::Expr tryConstant(const clang::Expr *e);
+
+  // ------------------------------------------------ expressions.cpp --
+  ir::Expr lookupVar(const clang::VarDecl *vd, Env &env, clang::SourceLocation loc);
+  ir::Expr lowerExpr(const clang::Expr *e, Env &env);
+  ir::Expr lowerDeclRef(const clang::DeclRefExpr *d, Env &env);
+  ir::Expr lowerMember(const clang::MemberExpr *m, Env &env);
+  ir::Expr lowerUnary(const clang::UnaryOperator *u, Env &env);
+  ir::Expr lowerBinary(const clang::BinaryOperator *b, Env &env);
+  ir::Expr lowerConstruct(const clang::CXXConstructExpr *c, Env &env);
+  ir::Expr lowerUnsupported(const clang::Expr *e);
+  ir::Expr lowerCast(const clang::CastExpr *ce, Env &env);
+  ir::Expr lowerInitList(const clang::InitListExpr *il, Env &env);
+
+  // ------------------------------------------------------ calls.cpp --
+  ir::Expr lowerCall(const clang::CallExpr *ce, Env &env);
+  // <cmath> functions and std::min/max; null when `fd` is none of them.
+  ir::Expr lowerMathCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
+  ir::Expr lowerHelperCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
+  std::vector<bool> passiveArguments(const std::vector<ir::Expr> &args);
+
+  // ----------------------------------------------------- arrays.cpp --
+  // The buffer an expression denotes (a variable of array type, `v.data()`).
+  ir::Expr lowerArrayRef(const clang::Expr *e, Env &env);
+  ir::Expr lowerIndexExpr(const clang::Expr *e, Env &env) { return convert(lowerExpr(e, env), ir::Type::i64()); }
+  // Recognises an element access (`a[i]`, `*p`, `v.at(i)`, `v.front()`, ...).
+  bool elementRef(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
+  bool flatRow(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &start);
+  const clang::VarDecl *flatVar(const clang::Expr *e);
+  ir::Expr read(const ir::Expr &array, const ir::Expr &index, clang::SourceLocation loc);
+  ir::Expr store(const ir::Expr &array, const ir::Expr &index, const ir::Expr &value, ir::Store::Mode m,
+                 clang::SourceLocation loc, std::vector<int> path = {});
+  // The length of the array `obj` denotes (a constant for C arrays and std::array).
+  ir::Expr arraySize(const clang::Expr *obj, const ir::Expr &array, clang::SourceLocation loc);
+  ir::Expr lowerArrayMember(const clang::CXXMemberCallExpr *mc, Env &env);
+  bool lowerArrayStore(const clang::Expr *e, Env &env, ir::Expr &effect);
+  // `let _ = effect in k()`
+  ir::Expr effect(const ir::Expr &e, const std::function<ir::Expr()> &k);
+  // for j in [0, n): body(j) (an effect)
+  ir::Expr effectLoop(const ir::Expr &n, const std::function<ir::Expr(const ir::Expr &)> &body);
+
+  // ----------------------------------------------- local_arrays.cpp --
+  ir::Expr lowerLocalArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
+  [[noreturn]] void rejectLocalPointer(const clang::VarDecl *vd);
+  ir::Expr shapeDimension(const clang::VarDecl *vd, const std::string &hint, ir::Expr e, LocalArrayInit &out);
+  ir::Expr fillValue(const clang::Expr *value, const ir::TypeP &et, Env &env);
+  const clang::Expr *localArrayShape(const clang::VarDecl *vd, const ArrayInfo &ai, const ArrayInfo &inner,
+                                     const ir::TypeP &et, const clang::Expr *init, Env &env, LocalArrayInit &out);
+  void flattenInitList(const clang::InitListExpr *il, bool rows, const ArrayInfo &inner, const ir::TypeP &et,
+                       const std::string &spelled, Env &env, LocalArrayInit &out);
+  void localArrayConstructor(const clang::VarDecl *vd, const ArrayInfo &ai, bool nested, const ArrayInfo &inner,
+                             const ir::TypeP &et, const clang::CXXConstructExpr *ce, Env &env, LocalArrayInit &out);
+  ir::Expr bindLocalArray(const clang::VarDecl *vd, const ir::TypeP &et, bool nested, LocalArrayInit &start, Env &env,
+                          const Tail &k);
+
+  // ------------------------------------------------- statements.cpp --
+  ir::Expr lowerSeq(const Seq *s, Env env, const Tail &tail);
+  ir::Expr lowerReturn(const clang::ReturnStmt *rs, Env &env);
+  ir::Expr lowerDeclStmt(const clang::DeclStmt *ds, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerVarDecls(const std::vector<const clang::VarDecl *> &vars, size_t k, const Seq *rest, Env &env,
+                         const Tail &tail);
+  ir::Expr lowerExprStmt(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerUnsupportedStmt(const clang::Stmt *st);
+  // A local `const T& r = init;` read as a copy of what it refers to.
+  bool constReferenceLocal(const clang::VarDecl *vd);
+  ir::Expr lowerIf(const clang::IfStmt *is, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerIfReturning(const clang::IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env,
+                            const Tail &tail);
+  bool lowerAssignment(const clang::Expr *e, Env &env, const clang::VarDecl *&root, ir::Expr &newValue);
+  ir::Expr bindAndContinue(const clang::VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env,
+                           const Tail &tail);
+  const clang::VarDecl *assignedRoot(const clang::Expr *lhs, std::vector<int> &path, bool diagnose);
+  void collectAssigned(const clang::Stmt *s, const Env &env, std::vector<const clang::VarDecl *> &out);
+  ir::Expr readPath(ir::Expr v, const std::vector<int> &path);
+  ir::Expr updatePath(const ir::Expr &cur, const std::vector<int> &path, size_t k, const ir::Expr &val);
+
+  // ------------------------------------------------------ loops.cpp --
+  LoopState loopState(const std::vector<const clang::Stmt *> &parts, const Env &env, bool done);
+  // The state at the end of an iteration, after a `break` (done), or after
+  // `return value` (done and returned).
+  ir::Expr pack(const LoopState &st, const Env &env, bool done, const ir::Expr &returned = nullptr);
+  static ir::Expr component(const LoopState &st, const ir::Expr &s, size_t k);
+  void unpack(const LoopState &st, const ir::Expr &s, Env &env, Binds &binds);
+  ir::Expr lowerBody(const clang::Stmt *body, Env &env, const LoopState &st, const Tail &cont);
+  ir::Expr afterLoop(const LoopState &st, const ir::Expr &loop, const Seq *rest, Env &env, const Tail &tail);
+  bool countedShape(const clang::ForStmt *fs, const Env &env, Counted &c);
+  bool countedStep(const clang::ForStmt *fs, const clang::VarDecl *iv, clang::BinaryOperatorKind op, Counted &c);
+  bool loopInvariant(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);
+  ir::Expr lowerFor(const clang::ForStmt *fs, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerRangeFor(const clang::CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail);
+  void rejectWrittenRange(const clang::CXXForRangeStmt *rs, const ir::Expr &arr, const ir::Expr &body);
+  ir::Expr lowerWhile(const clang::Stmt *body, const clang::Expr *cond, const clang::Stmt *inc, bool isDo,
+                      const Seq *rest, Env &env, const Tail &tail);
+
+  // -------------------------------------------------- functions.cpp --
+  std::string qualifiedPath(const clang::FunctionDecl *fd);
+  std::string enclosingNamespace(const clang::FunctionDecl *fd);
+  size_t request(const clang::FunctionDecl *def, bool marked, const std::vector<bool> &passive = {});
+  void lowerEntry(size_t i);
+  void checkFunction(const clang::FunctionDecl *fd);
+  // The parameters named in UNFAD_GRADIENT_WRT(...); `hasWrt` when it is used.
+  std::vector<std::string> wrtList(const clang::FunctionDecl *fd, bool &hasWrt);
+  Env lowerParams(const Entry &en, ir::Function &f);
+  void checkMarkedResult(const clang::FunctionDecl *fd, const ir::Function &f);
+  void describeCxx(const Entry &en, ir::Function &f);
+  std::vector<const clang::FunctionDecl *> findRoots();
+  void emit(ir::Program &out, std::vector<MarkedFunction> *markedOut);
+};
+
+} // namespace unfad::frontend

@@ -1,0 +1,428 @@
+// Statements: blocks (lowerSeq, in continuation style), returns, local
+// declarations, assignments to variables and struct fields, `if` (joining
+// through a tuple, or with the rest of the block in both branches when a
+// branch jumps). Loops are in loops.cpp.
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+
+// True when `s` leaves the statement it is part of: a `return`, or a
+// `break`/`continue` of the enclosing loop (not of a loop nested in `s`).
+// A `return`, or (when `loopJumps`) a `break`/`continue` of a loop `s` is in.
+bool jumps(const Stmt *s, bool nestedLoop, bool returns) {
+  if (!s) return false;
+  if (returns && isa<ReturnStmt>(s)) return true;
+  if (!nestedLoop && (isa<BreakStmt>(s) || isa<ContinueStmt>(s))) return true;
+  if (isa<LambdaExpr>(s)) return false;
+  bool loop = nestedLoop || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
+              isa<SwitchStmt>(s);
+  for (const Stmt *c : s->children())
+    if (jumps(c, loop, returns)) return true;
+  return false;
+}
+bool containsJump(const Stmt *s) { return jumps(s, false, true); }
+
+// A `break` or `continue` (of a loop `s` is in, not one inside `s`).
+bool containsLoopJump(const Stmt *s) { return jumps(s, false, false); }
+
+} // namespace
+
+bool isTrivialStructAssign(const CXXOperatorCallExpr *oc) {
+  if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return false;
+  const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
+  return m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial();
+}
+
+ir::Expr wrap(const Binds &binds, ir::Expr body) {
+  for (auto it = binds.rbegin(); it != binds.rend(); ++it) body = ir::Let::make(it->first, it->second, body);
+  return body;
+}
+
+// A local `const T& r = init;` that is read as a copy of what it refers
+// to (or as the array it names): const, and bound to a temporary, to an
+// array, or to a const object (an element of a const array, a const
+// parameter): nothing in the function can change it while r lives.
+bool Lowering::constReferenceLocal(const VarDecl *vd) {
+  QualType pt = vd->getType().getNonReferenceType();
+  const Expr *init = vd->getInit();
+  if (!vd->getType()->isLValueReferenceType() || !pt.isConstQualified() || !init) return false;
+  if (ArrayInfo ai; arrayInfo(pt, ai, SourceLocation())) return true;
+  const Expr *x = init->IgnoreParens();
+  if (const auto *c = dyn_cast<ExprWithCleanups>(x)) x = c->getSubExpr()->IgnoreParens();
+  if (isa<MaterializeTemporaryExpr>(x)) return true;
+  if (const auto *c = dyn_cast<ImplicitCastExpr>(x); c && c->getCastKind() == CK_NoOp) x = c->getSubExpr()->IgnoreParens();
+  return x->isLValue() && x->getType().isConstQualified();
+}
+
+ir::Expr Lowering::bindAndContinue(const VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env, const Tail &tail) {
+  std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+  env[vd] = ir::Var::make(n, value->type);
+  ir::Expr body = lowerSeq(rest, env, tail);
+  return ir::Let::make(n, value, body);
+}
+
+ir::Expr Lowering::readPath(ir::Expr v, const std::vector<int> &path) {
+  for (int i : path) v = ir::Proj::make(v, i);
+  return v;
+}
+
+ir::Expr Lowering::updatePath(const ir::Expr &cur, const std::vector<int> &path, size_t k, const ir::Expr &val) {
+  if (k == path.size()) return convert(val, cur->type);
+  std::vector<ir::Expr> es;
+  for (size_t i = 0; i < cur->type->elems.size(); ++i) {
+    ir::Expr p = ir::Proj::make(cur, int(i));
+    es.push_back(int(i) == path[k] ? updatePath(p, path, k + 1, val) : p);
+  }
+  return ir::Tuple::makeStruct(cur->type, es);
+}
+
+ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
+  while (s && s->b == s->e) s = s->next;
+  if (!s) return tail(env);
+  const Stmt *st = *s->b;
+  Seq restNode{s->b + 1, s->e, s->next};
+  const Seq *rest = &restNode;
+  SourceLocation loc = st->getBeginLoc();
+
+  if (const auto *cs = dyn_cast<CompoundStmt>(st)) {
+    Seq inner{cs->body_begin(), cs->body_end(), rest};
+    return lowerSeq(&inner, env, tail);
+  }
+  if (isa<NullStmt>(st)) return lowerSeq(rest, env, tail);
+  if (const auto *rs = dyn_cast<ReturnStmt>(st)) return lowerReturn(rs, env);
+  if (const auto *ds = dyn_cast<DeclStmt>(st)) return lowerDeclStmt(ds, rest, env, tail);
+  if (const auto *is = dyn_cast<IfStmt>(st)) return lowerIf(is, rest, env, tail);
+  if (const auto *fs = dyn_cast<ForStmt>(st)) return lowerFor(fs, rest, env, tail);
+  if (const auto *rs = dyn_cast<CXXForRangeStmt>(st)) return lowerRangeFor(rs, rest, env, tail);
+  if (const auto *ws = dyn_cast<WhileStmt>(st)) {
+    if (ws->getConditionVariable()) fail(loc, "'while' with a condition variable is not supported");
+    return lowerWhile(ws->getBody(), ws->getCond(), nullptr, false, rest, env, tail);
+  }
+  if (const auto *ds = dyn_cast<DoStmt>(st)) {
+    return lowerWhile(ds->getBody(), ds->getCond(), nullptr, true, rest, env, tail);
+  }
+  if (isa<BreakStmt>(st) || isa<ContinueStmt>(st)) {
+    if (loops_.empty()) fail(loc, "'break' outside a loop is not supported");
+    return isa<BreakStmt>(st) ? loops_.back()->brk(env) : loops_.back()->cont(env);
+  }
+  if (isa<SwitchStmt>(st)) fail(loc, "'switch' statements are not supported yet");
+  if (const auto *e = dyn_cast<Expr>(st)) return lowerExprStmt(e, rest, env, tail);
+  return lowerUnsupportedStmt(st);
+}
+
+ir::Expr Lowering::lowerReturn(const ReturnStmt *rs, Env &env) {
+  SourceLocation loc = rs->getBeginLoc();
+  if (!rs->getRetValue()) {
+    if (result_->isUnit()) return onReturn_ ? onReturn_(ir::Tuple::make({}), env) : ir::Tuple::make({});
+    fail(loc, "'return' without a value");
+  }
+  ir::Expr v = convert(lowerExpr(rs->getRetValue(), env), result_);
+  return onReturn_ ? onReturn_(v, env) : v;
+}
+
+ir::Expr Lowering::lowerDeclStmt(const DeclStmt *ds, const Seq *rest, Env &env, const Tail &tail) {
+  // one declaration at a time: lower the first, then the remainder
+  std::vector<const VarDecl *> vars;
+  for (const Decl *d : ds->decls()) {
+    if (const auto *vd = dyn_cast<VarDecl>(d)) {
+      if (vd->isStaticLocal()) {
+        if (vd->getType().isConstQualified() || vd->isConstexpr()) continue; // read as a constant
+        fail(vd->getLocation(), std::string(vd->getTSCSpec() != TSCS_unspecified ? "thread_local" : "static local") +
+                                    " variables are not supported ('" + vd->getNameAsString() + "')");
+      }
+      if (vd->hasExternalStorage()) fail(vd->getLocation(), "local 'extern' declarations are not supported");
+      if (vd->getType().isVolatileQualified()) fail(vd->getLocation(), "volatile values are not supported");
+      if (vd->getType()->isReferenceType() && !constReferenceLocal(vd))
+        fail(vd->getLocation(), "reference variables are not supported yet ('" + vd->getNameAsString() +
+                                    "'; only const references to arrays, to temporaries and to elements of const arrays are)");
+      if (isa<DecompositionDecl>(vd)) fail(vd->getLocation(), "structured bindings are not supported");
+      vars.push_back(vd);
+    } else if (isa<RecordDecl>(d)) {
+      continue; // local types are rejected where used
+    }
+  }
+  return lowerVarDecls(vars, 0, rest, env, tail);
+}
+
+// The declarations vars[k...] as a chain of lets, then the rest.
+ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_t k, const Seq *rest, Env &env,
+                                 const Tail &tail) {
+  if (k == vars.size()) return lowerSeq(rest, env, tail);
+  const VarDecl *vd = vars[k];
+  if (vd->getType()->isReferenceType()) {
+    // an array: an alias (`const auto& row = X[i]`); a value: a copy,
+    // the same thing since nothing can change what it refers to
+    QualType pt = vd->getType().getNonReferenceType();
+    if (ArrayInfo ai; arrayInfo(pt, ai, vd->getLocation())) {
+      env[vd] = lowerArrayRef(vd->getInit(), env);
+      return lowerVarDecls(vars, k + 1, rest, env, tail);
+    }
+    ir::TypeP t = typeOf(pt.getUnqualifiedType(), vd->getLocation());
+    std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+    ir::Expr init = convert(lowerExpr(vd->getInit(), env), t);
+    env[vd] = ir::Var::make(n, t);
+    ir::Expr body = lowerVarDecls(vars, k + 1, rest, env, tail);
+    return ir::Let::make(n, init, body);
+  }
+  if (ArrayInfo ai; arrayInfo(vd->getType(), ai, vd->getLocation()))
+    return lowerLocalArray(vd, ai, env, [&](Env &e3) { return lowerVarDecls(vars, k + 1, rest, e3, tail); });
+  ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), vd->getLocation());
+  ir::Expr init = vd->getInit() ? convert(lowerExpr(vd->getInit(), env), t) : ir::Const::zero(t);
+  std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+  env[vd] = ir::Var::make(n, t);
+  ir::Expr body = lowerVarDecls(vars, k + 1, rest, env, tail);
+  return ir::Let::make(n, init, body);
+}
+
+// An expression statement: a store, an assignment, or a value computed for
+// its effects (or for nothing).
+ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const Tail &tail) {
+  SourceLocation loc = e->getBeginLoc();
+  ir::Expr eff;
+  if (lowerArrayStore(e, env, eff)) return effect(eff, [&] { return lowerSeq(rest, env, tail); });
+  const VarDecl *root = nullptr;
+  ir::Expr value;
+  if (lowerAssignment(e, env, root, value)) return bindAndContinue(root, value, rest, env, tail);
+  // assert(...) has no effect on the value or its derivatives
+  if (loc.isMacroID() && Lexer::getImmediateMacroName(loc, sm_, ctx_.getLangOpts()) == "assert")
+    return lowerSeq(rest, env, tail);
+  const Expr *x = e->IgnoreParens();
+  if (const auto *c = dyn_cast<CStyleCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
+  else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
+  // a value computed for nothing: lower it anyway so unsupported constructs are reported
+  ir::Expr v = lowerExpr(x, env);
+  if (ir::mayWrite(v)) return effect(v, [&] { return lowerSeq(rest, env, tail); });
+  return lowerSeq(rest, env, tail);
+}
+
+ir::Expr Lowering::lowerUnsupportedStmt(const Stmt *st) {
+  SourceLocation loc = st->getBeginLoc();
+  if (isa<GotoStmt>(st) || isa<IndirectGotoStmt>(st)) fail(loc, "'goto' is not supported");
+  if (isa<LabelStmt>(st)) fail(loc, "labels and 'goto' are not supported");
+  if (isa<CXXTryStmt>(st)) fail(loc, "exceptions are not supported ('try' statement)");
+  if (isa<AsmStmt>(st)) fail(loc, "inline assembly is not supported");
+  if (isa<CoroutineBodyStmt>(st) || isa<CoreturnStmt>(st)) fail(loc, "coroutines are not supported");
+  fail(loc, std::string("statement '") + st->getStmtClassName() + "' is not supported");
+}
+
+const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, bool diagnose) {
+  lhs = lhs->IgnoreParens();
+  if (const auto *c = dyn_cast<ImplicitCastExpr>(lhs)) if (c->getCastKind() == CK_NoOp) return assignedRoot(c->getSubExpr(), path, diagnose);
+  SourceLocation loc = lhs->getExprLoc();
+  if (const auto *d = dyn_cast<DeclRefExpr>(lhs)) {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    if (!vd) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }
+    if (!vd->hasLocalStorage()) {
+      if (!diagnose) return nullptr;
+      if (vd->isStaticLocal()) fail(loc, "writes to static local variable '" + vd->getNameAsString() + "'");
+      fail(loc, "writes to global variable '" + vd->getNameAsString() + "'");
+    }
+    if (vd->getType()->isReferenceType()) {
+      if (diagnose) fail(loc, "writes through reference '" + vd->getNameAsString() + "' are not supported yet");
+      return nullptr;
+    }
+    return vd;
+  }
+  if (const auto *m = dyn_cast<MemberExpr>(lhs)) {
+    if (m->isArrow()) { if (diagnose) fail(loc, "pointers are not supported yet ('->' member access)"); return nullptr; }
+    const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!f) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }
+    const VarDecl *root = assignedRoot(m->getBase(), path, diagnose);
+    path.push_back(int(f->getFieldIndex()));
+    return root;
+  }
+  if (!diagnose) return nullptr;
+  if (isa<ArraySubscriptExpr>(lhs)) fail(loc, "arrays are not supported yet (subscript)");
+  if (const auto *u = dyn_cast<UnaryOperator>(lhs); u && u->getOpcode() == UO_Deref) fail(loc, "pointers are not supported yet");
+  fail(loc, "assignment to this expression is not supported");
+}
+
+// If `e` is an assignment-like expression, lowers it: the root variable and
+// its new value. Returns false for other expressions.
+bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir::Expr &newValue) {
+  e = e->IgnoreParens();
+  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
+  const Expr *lhs = nullptr, *rhs = nullptr;
+  ir::Op op = ir::Op::Add;
+  bool compound = false, incdec = false;
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) {
+    lhs = b->getLHS(), rhs = b->getRHS();
+    if (const auto *ca = dyn_cast<CompoundAssignOperator>(b)) {
+      compound = true;
+      switch (ca->getOpcode()) {
+      case BO_AddAssign: op = ir::Op::Add; break;
+      case BO_SubAssign: op = ir::Op::Sub; break;
+      case BO_MulAssign: op = ir::Op::Mul; break;
+      case BO_DivAssign: op = ir::Op::Div; break;
+      case BO_RemAssign: op = ir::Op::Mod; break;
+      default:
+        fail(b->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(ca->getOpcode()).str() + "' is not supported");
+      }
+    }
+  } else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
+    lhs = u->getSubExpr();
+    incdec = true;
+    op = u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub;
+  } else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc)) {
+    lhs = oc->getArg(0), rhs = oc->getArg(1);
+  } else {
+    return false;
+  }
+  if (ArrayInfo ai; arrayInfo(lhs->getType(), ai, SourceLocation())) {
+    if (ai.kind == ArrayInfo::Pointer && (incdec || compound))
+      fail(e->getExprLoc(), "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+    fail(e->getExprLoc(), "assignment of whole arrays or pointers is not supported yet (copy the elements in a loop)");
+  }
+  std::vector<int> path;
+  root = assignedRoot(lhs, path, true);
+  auto it = env.find(root);
+  if (it == env.end()) fail(lhs->getExprLoc(), "assignment to '" + root->getNameAsString() + "' which is not a local variable");
+  ir::Expr cur = it->second;
+  ir::Expr old = readPath(cur, path);
+  ir::Expr value;
+  if (incdec) {
+    if (!old->type->isScalar() || old->type->isBool()) fail(e->getExprLoc(), "increment of a non-arithmetic value");
+    value = ir::Prim::make(op, {old, one(old->type)});
+  } else if (compound) {
+    const auto *ca = cast<CompoundAssignOperator>(e);
+    ir::TypeP ct = typeOf(ca->getComputationResultType(), e->getExprLoc());
+    ir::Expr r = lowerExpr(rhs, env);
+    if (!old->type->isScalar()) fail(e->getExprLoc(), "compound assignment to a non-scalar value");
+    if (op == ir::Op::Mod && !ct->isInt()) fail(e->getExprLoc(), "operator '%' on non-integers");
+    value = convert(ir::Prim::make(op, {convert(old, ct), convert(r, ct)}), old->type);
+  } else {
+    value = convert(lowerExpr(rhs, env), old->type);
+  }
+  newValue = updatePath(cur, path, 0, value);
+  return true;
+}
+
+void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const VarDecl *> &out) {
+  if (!s) return;
+  if (isa<LambdaExpr>(s)) return;
+  const Expr *lhs = nullptr;
+  if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) lhs = b->getLHS();
+  else if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && isTrivialStructAssign(oc)) lhs = oc->getArg(0);
+  if (lhs) {
+    std::vector<int> path;
+    if (const VarDecl *vd = assignedRoot(lhs, path, false)) {
+      auto it = env.find(vd);
+      if (it != env.end() && !it->second->type->isArray() && std::find(out.begin(), out.end(), vd) == out.end())
+        out.push_back(vd);
+    }
+  }
+  for (const Stmt *c : s->children()) collectAssigned(c, env, out);
+}
+
+// An `if` whose branches may `return`: each path ends in a join tuple
+//   (returned, value, the variables the branches assign...)
+// and the rest of the block follows once, under `if returned then value
+// else rest` (copying the rest into every path that reaches it would double
+// the code with every such `if`).
+ir::Expr Lowering::lowerIfReturning(const IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env,
+                                    const Tail &tail) {
+  const Stmt *thenS = is->getThen(), *elseS = is->getElse();
+  std::vector<const VarDecl *> assigned;
+  collectAssigned(thenS, env, assigned);
+  collectAssigned(elseS, env, assigned);
+  auto pack = [&](bool returned, const ir::Expr &value, Env &e2) {
+    std::vector<ir::Expr> es{ir::Const::makeBool(returned), value};
+    for (const VarDecl *v : assigned) es.push_back(e2.at(v));
+    return ir::Tuple::make(es);
+  };
+  auto outer = onReturn_;
+  onReturn_ = [&](const ir::Expr &v, Env &e2) { return pack(true, v, e2); };
+  Tail fall = [&](Env &e2) { return pack(false, ir::Const::zero(result_), e2); };
+  Seq t{&thenS, &thenS + 1, nullptr};
+  Seq f{&elseS, elseS ? &elseS + 1 : &elseS, nullptr};
+  Env envT = env, envF = env;
+  ir::Expr te = lowerSeq(&t, envT, fall);
+  ir::Expr ee = lowerSeq(&f, envF, fall);
+  onReturn_ = outer;
+  std::string jn = names_.fresh("joined");
+  ir::Expr joined = ir::If::make(cond, te, ee);
+  ir::Expr jv = ir::Var::make(jn, joined->type);
+  ir::Expr value = ir::Proj::make(jv, 1);
+  // A return inside an enclosing returning `if` passes the value on (the
+  // variables' values do not matter then; those in scope here are used).
+  Env before = env;
+  ir::Expr returned = outer ? outer(value, before) : value;
+  // The rest, after the branches' assignments.
+  std::vector<std::pair<std::string, ir::Expr>> binds;
+  for (size_t i = 0; i < assigned.size(); ++i) {
+    std::string n = names_.fresh(assigned[i]->getNameAsString());
+    ir::Expr val = ir::Proj::make(jv, int(i) + 2);
+    env[assigned[i]] = ir::Var::make(n, val->type);
+    binds.push_back({n, val});
+  }
+  ir::Expr after = lowerSeq(rest, env, tail);
+  for (auto it = binds.rbegin(); it != binds.rend(); ++it) after = ir::Let::make(it->first, it->second, after);
+  return ir::Let::make(jn, joined, ir::If::make(ir::Proj::make(jv, 0), returned, after));
+}
+
+ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail) {
+  if (is->getInit() || is->getConditionVariable())
+    fail(is->getIfLoc(), "'if' statements with an initializer or a condition variable are not supported");
+  if (is->isConsteval()) fail(is->getIfLoc(), "'if consteval' is not supported");
+  const Stmt *thenS = is->getThen(), *elseS = is->getElse();
+  ir::Expr cond = toBool(lowerExpr(is->getCond(), env));
+  if ((containsJump(thenS) || containsJump(elseS)) && !containsLoopJump(thenS) && !containsLoopJump(elseS))
+    return lowerIfReturning(is, cond, rest, env, tail);
+  if (containsJump(thenS) || containsJump(elseS)) {
+    // continuation style (break/continue): the rest goes into both branches
+    Seq t{&thenS, &thenS + 1, rest};
+    Seq f{&elseS, elseS ? &elseS + 1 : &elseS, rest};
+    Env envT = env, envF = env;
+    ir::Expr te = lowerSeq(&t, envT, tail);
+    ir::Expr ee = lowerSeq(&f, envF, tail);
+    if (!ir::sameType(te->type, ee->type)) throw ir::IRError("branches of if differ in type");
+    return ir::If::make(cond, te, ee);
+  }
+  std::vector<const VarDecl *> assigned;
+  collectAssigned(thenS, env, assigned);
+  collectAssigned(elseS, env, assigned);
+  Tail join = [&assigned](Env &e2) -> ir::Expr {
+    if (assigned.empty()) return ir::Tuple::make({});
+    std::vector<ir::Expr> vs;
+    for (const VarDecl *v : assigned) vs.push_back(e2.at(v));
+    return vs.size() == 1 ? vs[0] : ir::Tuple::make(vs);
+  };
+  Seq t{&thenS, &thenS + 1, nullptr};
+  Seq f{&elseS, elseS ? &elseS + 1 : &elseS, nullptr};
+  ir::Expr te = lowerSeq(&t, env, join);
+  ir::Expr ee = lowerSeq(&f, env, join);
+  ir::Expr joined = ir::If::make(cond, te, ee);
+  if (assigned.empty()) {
+    if (!ir::mayWrite(te) && !ir::mayWrite(ee)) return lowerSeq(rest, env, tail); // nothing observable
+    return effect(joined, [&] { return lowerSeq(rest, env, tail); });
+  }
+  if (assigned.size() == 1) {
+    const VarDecl *v = assigned[0];
+    return bindAndContinue(v, joined, rest, env, tail);
+  }
+  std::string tn = names_.fresh("merged");
+  ir::Expr tv = ir::Var::make(tn, joined->type);
+  std::vector<std::pair<std::string, ir::Expr>> binds;
+  for (size_t i = 0; i < assigned.size(); ++i) {
+    std::string n = names_.fresh(assigned[i]->getNameAsString());
+    ir::Expr val = ir::Proj::make(tv, int(i));
+    env[assigned[i]] = ir::Var::make(n, val->type);
+    binds.push_back({n, val});
+  }
+  ir::Expr body = lowerSeq(rest, env, tail);
+  for (auto it = binds.rbegin(); it != binds.rend(); ++it) body = ir::Let::make(it->first, it->second, body);
+  return ir::Let::make(tn, joined, body);
+}
+
+} // namespace unfad::frontend

@@ -1,0 +1,232 @@
+// C++ types -> IR types: scalars, structs of plain values, and the array-like
+// types (ArrayInfo); conversions and compile-time constants.
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/QualTypeNames.h>
+
+#include <cstring>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+std::string stripAnon(std::string s) {
+  for (const char *pat : {"(anonymous namespace)::", "(anonymous)::"}) {
+    size_t p;
+    while ((p = s.find(pat)) != std::string::npos) s.erase(p, strlen(pat));
+  }
+  return s;
+}
+
+std::string Lowering::qualTypeStr(QualType t) const {
+  return stripAnon(TypeName::getFullyQualifiedName(t, ctx_, policy_, /*WithGlobalNsPrefix=*/false));
+}
+
+ir::TypeP Lowering::typeOf(QualType qt, SourceLocation loc) {
+  if (qt.isVolatileQualified()) fail(loc, "volatile values are not supported");
+  QualType ct = qt.getCanonicalType();
+  if (ct->isReferenceType()) fail(loc, "references are not supported here ('" + typeStr(qt) + "')");
+  if (ct->isPointerType() || ct->isMemberPointerType()) fail(loc, "pointers are not supported yet ('" + typeStr(qt) + "')");
+  if (ct->isArrayType()) fail(loc, "arrays are not supported here ('" + typeStr(qt) + "')");
+  if (ArrayInfo ai; arrayInfo(qt, ai, SourceLocation()))
+    fail(loc, "arrays are not supported here ('" + typeStr(qt) + "')");
+  if (const auto *bt = ct->getAs<BuiltinType>()) {
+    switch (bt->getKind()) {
+    case BuiltinType::Double: return ir::Type::f64();
+    case BuiltinType::Float: return ir::Type::f32();
+    case BuiltinType::Bool: return ir::Type::boolean();
+    default:
+      if (bt->isInteger()) return ir::Type::i64();
+      fail(loc, "values of type '" + typeStr(qt) + "' are not supported");
+    }
+  }
+  if (ct->isEnumeralType()) return ir::Type::i64();
+  if (const auto *rd = ct->getAsRecordDecl()) return structType(rd, qt, loc);
+  fail(loc, "values of type '" + typeStr(qt) + "' are not supported");
+}
+
+ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation loc) {
+  auto it = structs_.find(rd);
+  if (it != structs_.end()) return it->second;
+  std::string spelled = "'" + typeStr(qt) + "'";
+  if (rd->isUnion()) fail(loc, "unions are not supported (" + spelled + ")");
+  const auto *crd = dyn_cast<CXXRecordDecl>(rd);
+  if (!rd->getDefinition()) fail(loc, "incomplete type " + spelled);
+  if (crd && (crd->isLambda())) fail(loc, "lambda expressions are not supported");
+  if (crd && (crd->getNumBases() || crd->isPolymorphic() || !crd->isAggregate() || !crd->isTriviallyCopyable()))
+    fail(loc, "type " + spelled + " is not supported: only structs of plain values (aggregates without bases) are");
+  if (rd->getDeclContext()->isFunctionOrMethod()) fail(loc, "local types are not supported (" + spelled + ")");
+  std::vector<std::string> fields;
+  std::vector<ir::TypeP> types;
+  for (const FieldDecl *f : rd->fields()) {
+    if (f->isBitField()) fail(f->getLocation(), "bit-fields are not supported");
+    if (f->getType()->isReferenceType()) fail(f->getLocation(), "reference members are not supported");
+    fields.push_back(f->getNameAsString());
+    types.push_back(typeOf(f->getType(), f->getLocation()));
+  }
+  QualType bare = ctx_.getRecordType(rd);
+  auto t = ir::Type::structure(qualTypeStr(bare), fields, types);
+  structs_[rd] = t;
+  return t;
+}
+
+// The element type `e` of an array-like type, checked (`what` names the
+// container in diagnostics): scalars, structs, or (at depth 0) arrays of
+// scalars.
+bool Lowering::arrayElement(QualType e, const char *what, ArrayInfo &out, SourceLocation loc, int depth) {
+  QualType ce = e.getCanonicalType();
+  const auto *bt = ce->getAs<BuiltinType>();
+  bool ok = bt && !ce.isVolatileQualified() &&
+            (bt->getKind() == BuiltinType::Double || bt->getKind() == BuiltinType::Float ||
+             bt->getKind() == BuiltinType::Bool || bt->isInteger());
+  ArrayInfo inner;
+  // structs (checked field by field where the type is used)
+  if (!ok && !ce.isVolatileQualified() && ce->isStructureOrClassType() && !arrayInfo(e, inner, SourceLocation(), depth + 1))
+    ok = true;
+  // arrays of arrays of scalars (one level)
+  if (!ok && depth == 0 && arrayInfo(e, inner, SourceLocation(), depth + 1)) {
+    QualType ie = inner.elem.getCanonicalType();
+    const auto *ib = ie->getAs<BuiltinType>();
+    ok = ib && (ib->isFloatingPoint() || ib->isInteger()) && inner.kind != ArrayInfo::Pointer;
+    if (!ok && loc.isValid())
+      fail(loc, std::string(what) + " '" + typeStr(e) +
+                    "' are not supported (arrays of arrays must hold scalars; pointers to pointers are not supported)");
+  }
+  if (!ok) {
+    if (loc.isValid())
+      fail(loc, std::string(what) + " '" + typeStr(e) +
+                    "' are not supported (elements are scalars, structs of scalars, or arrays of scalars)");
+    return false;
+  }
+  out.elem = e.getUnqualifiedType();
+  return true;
+}
+
+// The unsupported variants (pointers to pointers, multi-dimensional arrays,
+// arrays of structs, ...) are errors with a valid `loc`.
+bool Lowering::arrayInfo(QualType t, ArrayInfo &out, SourceLocation loc, int depth) {
+  t = t.getNonReferenceType();
+  QualType ct = t.getCanonicalType();
+  if (const auto *pt = ct->getAs<PointerType>()) {
+    QualType pointee = pt->getPointeeType();
+    if (pointee->isFunctionType()) return false;
+    out.kind = ArrayInfo::Pointer;
+    if (pointee.getCanonicalType()->isPointerType()) {
+      if (loc.isValid()) fail(loc, "pointers to pointers are not supported ('" + typeStr(t) + "')");
+      return false;
+    }
+    if (pointee->isArrayType() && !isa<ConstantArrayType>(ctx_.getAsArrayType(pointee.getCanonicalType()))) {
+      if (loc.isValid()) fail(loc, "variable-length arrays are not supported ('" + typeStr(t) + "')");
+      return false;
+    }
+    return arrayElement(pointee, "pointers to", out, loc, depth);
+  }
+  if (const ArrayType *at = ctx_.getAsArrayType(ct)) {
+    out.kind = ArrayInfo::CArray;
+    if (const auto *cat = dyn_cast<ConstantArrayType>(at)) out.size = int64_t(cat->getSize().getZExtValue());
+    else if (!isa<IncompleteArrayType>(at)) {
+      if (loc.isValid()) fail(loc, "variable-length arrays are not supported ('" + typeStr(t) + "')");
+      return false;
+    }
+    return arrayElement(at->getElementType(), "arrays of", out, loc, depth);
+  }
+  if (const auto *rd = ct->getAsCXXRecordDecl()) {
+    const auto *sd = dyn_cast<ClassTemplateSpecializationDecl>(rd);
+    if (!sd || !sd->isInStdNamespace() || !sd->getIdentifier()) return false;
+    llvm::StringRef n = sd->getName();
+    const TemplateArgumentList &args = sd->getTemplateArgs();
+    if (n == "vector" && args.size() >= 1 && args[0].getKind() == TemplateArgument::Type) {
+      out.kind = ArrayInfo::Vector;
+      if (args[0].getAsType()->isBooleanType()) {
+        if (loc.isValid()) fail(loc, "'std::vector<bool>' is not supported (use std::vector<char> or <int>)");
+        return false;
+      }
+      return arrayElement(args[0].getAsType(), "std::vectors of", out, loc, depth);
+    }
+    if (n == "array" && args.size() == 2 && args[0].getKind() == TemplateArgument::Type &&
+        args[1].getKind() == TemplateArgument::Integral) {
+      out.kind = ArrayInfo::StdArray;
+      out.size = args[1].getAsIntegral().getSExtValue();
+      return arrayElement(args[0].getAsType(), "std::arrays of", out, loc, depth);
+    }
+  }
+  return false;
+}
+
+ir::TypeP Lowering::arrayType(const ArrayInfo &ai, SourceLocation loc) {
+  if (ArrayInfo inner; arrayInfo(ai.elem, inner, SourceLocation(), 1)) return ir::Type::array(arrayType(inner, loc));
+  return ir::Type::array(typeOf(ai.elem, loc));
+}
+
+// Type of a parameter: by value, or a const reference to a scalar/struct,
+// or an array (pointer, C array, reference to std::vector/std::array).
+ir::TypeP Lowering::paramType(const ParmVarDecl *p) {
+  QualType t = p->getType();
+  if (t.isVolatileQualified()) fail(p->getLocation(), "volatile values are not supported");
+  std::string name = p->getName().empty() ? std::string("<unnamed>") : p->getNameAsString();
+  if (ArrayInfo ai; arrayInfo(t, ai, p->getLocation())) {
+    if ((ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) && !t->isLValueReferenceType())
+      fail(p->getLocation(), "parameter '" + name + "' of type '" + typeStr(t) +
+                                 "' is passed by value, which is not supported yet (pass it by reference)");
+    if (t->isRValueReferenceType()) fail(p->getLocation(), "rvalue reference parameter '" + name + "' is not supported");
+    return arrayType(ai, p->getLocation());
+  }
+  if (const auto *rt = t->getAs<ReferenceType>()) {
+    QualType pt = rt->getPointeeType();
+    if (!t->isLValueReferenceType() || !pt.isConstQualified())
+      fail(p->getLocation(), "non-const reference parameter '" + name + "' is not supported yet");
+    return typeOf(pt.getUnqualifiedType(), p->getLocation());
+  }
+  if (t->isPointerType() || isa<DecayedType>(t.getTypePtr()))
+    fail(p->getLocation(), "pointer parameter '" + name + "' is not supported yet");
+  return typeOf(t.getUnqualifiedType(), p->getLocation());
+}
+
+ir::Expr Lowering::convert(const ir::Expr &e, const ir::TypeP &to) {
+  if (ir::sameType(e->type, to)) return e;
+  if (!e->type->isScalar() || !to->isScalar())
+    throw ir::IRError("conversion between " + ir::str(e->type) + " and " + ir::str(to));
+  if (const auto *c = e->as<ir::Const>()) { // fold literal conversions: 2 -> 2.0
+    if (to->isBool()) return ir::Const::makeBool(c->fvalue != 0);
+    if (to->isInt()) return ir::Const::makeInt(int64_t(c->fvalue));
+    if (to->isFloat()) return ir::Const::make(to->scalar == ir::Scalar::F32 ? double(float(c->fvalue)) : c->fvalue, to);
+  }
+  if (to->isBool()) return ir::Prim::make(ir::Op::Ne, {e, ir::Const::zero(e->type)});
+  return ir::Prim::makeCast(e, to);
+}
+
+ir::Expr Lowering::one(const ir::TypeP &t) {
+  if (t->isInt()) return ir::Const::makeInt(1);
+  return ir::Const::make(1.0, t);
+}
+
+ir::Expr Lowering::constantFromAPValue(const APValue &v, QualType qt, SourceLocation loc) {
+  ir::TypeP t = typeOf(qt, loc);
+  if (v.isFloat()) return ir::Const::make(v.getFloat().convertToDouble(), t);
+  if (v.isInt()) {
+    if (t->isBool()) return ir::Const::makeBool(v.getInt().getBoolValue());
+    if (t->isFloat()) return ir::Const::make(double(v.getInt().getSExtValue()), t);
+    return ir::Const::makeInt(v.getInt().getSExtValue());
+  }
+  if (v.isStruct() && t->isStruct()) {
+    const RecordDecl *rd = qt->getAsRecordDecl();
+    std::vector<ir::Expr> es;
+    unsigned i = 0;
+    for (const FieldDecl *f : rd->fields()) es.push_back(constantFromAPValue(v.getStructField(i++), f->getType(), loc));
+    return ir::Tuple::makeStruct(t, es);
+  }
+  return nullptr;
+}
+
+ir::Expr Lowering::tryConstant(const Expr *e) {
+  if (e->isValueDependent() || e->getType()->isVoidType()) return nullptr;
+  Expr::EvalResult r;
+  if (!e->EvaluateAsRValue(r, ctx_) || r.HasSideEffects) return nullptr;
+  QualType t = e->getType();
+  if (!t->isArithmeticType() && !t->isEnumeralType() && !t->isRecordType()) return nullptr;
+  return constantFromAPValue(r.Val, t.getUnqualifiedType(), e->getExprLoc());
+}
+
+} // namespace unfad::frontend
