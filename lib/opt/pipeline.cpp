@@ -97,11 +97,13 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   Expr r = passes.run(lowerParallelPass, "lower-parallel", e);
   r = passes.cleanUp(r);
   // Fusing outer loops makes their inner loops siblings: repeat.
+  // A round that fuses nothing leaves the IR as it was (its sweeps keep
+  // their direction).
   for (int round = 0; round < 4; ++round) {
     bool fused = false;
-    r = passes.run(loopFusion, "loop-fusion", r, &fused);
+    Expr candidate = passes.run(loopFusion, "loop-fusion", r, &fused);
     if (!fused) break;
-    r = passes.cleanUp(r); // CSE across the fused halves
+    r = passes.cleanUp(candidate); // CSE across the fused halves
   }
   bool shared = false;
   r = passes.run(loopCSE, "loop-cse", r, &shared);
