@@ -278,14 +278,14 @@ public:
       return;
     }
     for (const unfad::rewrite::FileBlocks &file : lowering.files) {
-      unfad::rewrite::LineDirectives ld;
-      ld.enabled = opts_.lineDirectives;
-      ld.atTop = false; // the rewritten text is compiled under its own name
-      ld.originalName = file.name;
-      ld.generatedName = ld.originalName + " (unfad)";
+      unfad::rewrite::LineDirectives lines;
+      lines.enabled = opts_.lineDirectives;
+      lines.atTop = false; // the rewritten text is compiled under its own name
+      lines.originalName = file.name;
+      lines.generatedName = lines.originalName + " (unfad)";
       std::string plain = unfad::rewrite::rewrite(file.text, file.splices, code).text;
       if (plain == file.text) continue; // blocks already there and up to date
-      out_.files[file.name] = unfad::rewrite::rewrite(file.text, file.splices, code, ld).text;
+      out_.files[file.name] = unfad::rewrite::rewrite(file.text, file.splices, code, lines).text;
     }
   }
 
