@@ -1,4 +1,5 @@
 #include "command_line.h"
+#include "unfad/opt/passes.h"
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CommonOptionsParser.h>
@@ -61,10 +62,13 @@ cl::opt<DumpStage, false, NamedValueParser<DumpStage, kDumpStage>>
                          clEnumValN(DumpStage::Reverse, "reverse", "the reverse-mode program, with continuations"),
                          clEnumValN(DumpStage::Optimized, "optimized", "after the optimiser")),
               cl::cat(unfadCategory));
-// (Options that dump other points of the pipeline belong here, next to --dump.)
+cl::opt<std::string> dumpAfter("dump-after",
+                               cl::desc("Print the program after the optimiser pass <pass> instead (the passes,\n"
+                                        "in pipeline order: `unfad-opt --list-passes`)"),
+                               cl::value_desc("pass"), cl::cat(unfadCategory));
 enum class DumpFormat { Text, Json };
 cl::opt<DumpFormat, false, NamedValueParser<DumpFormat, kDumpFormat>>
-    dumpFormat("dump-format", cl::desc("The format of --dump"), cl::value_desc("format"),
+    dumpFormat("dump-format", cl::desc("The format of --dump and --dump-after"), cl::value_desc("format"),
              cl::values(clEnumValN(DumpFormat::Text, "text", "text (default)"), clEnumValN(DumpFormat::Json, "json", "JSON")),
              cl::cat(unfadCategory));
 
@@ -116,21 +120,30 @@ std::unique_ptr<CompilationDatabase> detectDatabase(const std::string &firstSour
 }
 
 std::optional<int> checkModes(CommandLine &out) {
-  int modes = int(inPlace) + int(check) + int(!output.empty()) + int(dumpStage.getNumOccurrences() > 0);
+  bool dumping = dumpStage.getNumOccurrences() > 0 || dumpAfter.getNumOccurrences() > 0;
+  int modes = int(inPlace) + int(check) + int(!output.empty()) + int(dumping);
   if (modes > 1) return usageError("'-i', '-o', '--check' and '--dump' exclude each other");
+  if (dumpStage.getNumOccurrences() > 0 && dumpAfter.getNumOccurrences() > 0)
+    return usageError("'--dump' and '--dump-after' exclude each other");
+  if (dumpAfter.getNumOccurrences() > 0 && !isPassName(dumpAfter)) {
+    std::string names;
+    for (auto &n : opt::passNames()) names += (names.empty() ? "" : ", ") + n;
+    return usageError("unknown optimiser pass '" + dumpAfter + "' (expected " + names + ")");
+  }
   if (!output.empty() && out.files.size() != 1) return usageError("'-o' needs exactly one input file");
   if (!depfile.empty() && output.empty()) return usageError("'--depfile' needs '-o'");
   if (lineDirectives && output.empty()) return usageError("'--line-directives' needs '-o'");
   out.mode = inPlace                                  ? Mode::InPlace
              : check                                  ? Mode::Check
              : !output.empty()                        ? Mode::Output
-             : dumpStage.getNumOccurrences() > 0 ? Mode::Dump
+             : dumping                                ? Mode::Dump
                                                       : Mode::Print;
   out.output = output;
   out.depfile = depfile;
   out.lineDirectives = lineDirectives;
   out.force = force;
   out.stage = dumpStage;
+  out.dumpAfterPass = dumpAfter;
   out.json = dumpFormat == DumpFormat::Json;
   return std::nullopt;
 }

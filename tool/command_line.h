@@ -20,7 +20,7 @@ enum class Mode {
   InPlace, // -i
   Output,  // -o FILE
   Check,   // --check
-  Dump,    // --dump=<stage>
+  Dump,    // --dump=<stage> or --dump-after=<pass>
 };
 
 struct CommandLine {
@@ -31,6 +31,7 @@ struct CommandLine {
   bool lineDirectives = false; // --line-directives (with -o)
   bool force = false;          // --force: overwrite blocks edited by hand
   DumpStage stage = DumpStage::IR;
+  std::string dumpAfterPass;   // --dump-after=<pass> ("" = --dump=<stage>)
   bool json = false;           // --dump-format=json
   // The compilation database: the parser's (flags after `--`) or the one
   // found (-p, or compile_commands.json above the first source).

@@ -29,7 +29,9 @@ using unfad::tool::TranslationUnit;
 int dumpPrograms(const CommandLine &commandLine, const std::vector<TranslationUnit> &units) {
   for (const TranslationUnit &unit : units) {
     try {
-      llvm::outs() << unfad::dump(unit.program, commandLine.stage, commandLine.json);
+      llvm::outs() << (commandLine.dumpAfterPass.empty()
+                           ? unfad::dump(unit.program, commandLine.stage, commandLine.json)
+                           : unfad::dumpAfterPass(unit.program, commandLine.dumpAfterPass, commandLine.json));
     } catch (std::exception &e) {
       llvm::errs() << unit.input << ": error: internal error in unfad: " << e.what() << "\n";
       return 1;
