@@ -32,6 +32,7 @@
 // - A `void` function returns `()` (`Tuple::make({})`); a marked one must write
 //   an active output parameter.
 #include "unfad/frontend/frontend.h"
+#include "unfad/frontend/cxx_types.h"
 #include "unfad/ir/mutator.h"
 
 #include <clang/AST/ASTContext.h>
@@ -2120,8 +2121,11 @@ void Lowering::lowerEntry(size_t i) {
     cx.isConstexpr = fd->isConstexpr();
     bool written = en.marked;
     cx.returnType = written ? typeStr(fd->getReturnType()) : qualTypeStr(fd->getReturnType());
-    for (const ParmVarDecl *pd : fd->parameters())
+    cx.result = describeCxxType(fd->getReturnType(), ctx_, policy_, !written);
+    for (const ParmVarDecl *pd : fd->parameters()) {
       cx.paramTypes.push_back(written ? typeStr(pd->getType()) : qualTypeStr(pd->getType()));
+      cx.params.push_back(describeCxxType(pd->getType(), ctx_, policy_, !written));
+    }
     SourceLocation at = sm_.getExpansionLoc(fd->getLocation());
     cx.file = sm_.getFilename(at).str();
     cx.line = sm_.getExpansionLineNumber(at);
