@@ -1,6 +1,7 @@
 // Unit tests of the C++ printer (lib/printer): IR built by hand, printed,
 // checked as text, and compiled/run with the host compilers.
 #include "unfad/printer/cxx.h"
+#include "unfad/ir/json.h"
 
 #include <gtest/gtest.h>
 
@@ -736,6 +737,33 @@ TEST(PrinterArrays, SumOfSquaresGradient) {
   EXPECT_PRED2(contains, s, "double ssqv_grad(const std::vector<double>& x, std::vector<double>& d_x) {\n");
   EXPECT_PRED2(contains, s, "  for (long i = 0; i < static_cast<long>(x.size()); ++i) {\n");
   EXPECT_PRED2(contains, s, "  for (long j = static_cast<long>(x.size()) - 1; j >= 0; --j) {\n");
+}
+
+// The front end's description of the C++ types survives the JSON form; an
+// older JSON form without it prints from the IR types.
+TEST(PrinterArrays, CxxTypesThroughJson) {
+  Program p = arrayProgram();
+  Function g = genA(fn(p, "ssqv"), "$grad", gradSsqBody(Size::make(av("x")), Size::make(av("x"))));
+  std::string direct = printFunction(g, p);
+  Program back;
+  for (auto &f : p.functions) back.functions.push_back(functionFromJson(toJson(f)));
+  EXPECT_EQ(printFunction(g, back), direct);
+  const CxxType &x = fn(back, "ssqv").cxx.params.at(0);
+  EXPECT_EQ(x.kind, CxxType::Kind::Vector);
+  EXPECT_TRUE(x.isConst && x.isReference);
+  EXPECT_EQ(x.adjointBefore, "std::vector<double>& ");
+  ASSERT_EQ(x.element.size(), 1u);
+  EXPECT_EQ(x.element[0].valueSpelling, "double");
+
+  Program old;
+  for (auto &f : p.functions) {
+    nlohmann::json j = toJson(f);
+    j["cxx"].erase("params");
+    j["cxx"].erase("result");
+    old.functions.push_back(functionFromJson(j));
+  }
+  Function gs = genA(fn(old, "ssq"), "$grad", gradSsqBody(iv("n"), iv("n")));
+  EXPECT_EQ(printPrototype(gs, old), "double ssq_grad(const double* x, long n, double* d_x);");
 }
 
 TEST(PrinterArrays, PullbackWithArrayBuffer) {
