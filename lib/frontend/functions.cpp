@@ -2,6 +2,7 @@
 // reached (its parameters, the UNFAD_GRADIENT_WRT list, its body and its C++
 // description), and the entry points of the front end.
 #include "lowering.h"
+#include "unfad/frontend/cxx_types.h"
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
@@ -209,8 +210,11 @@ void Lowering::describeCxx(const Entry &en, ir::Function &f) {
   cx.isConstexpr = fd->isConstexpr();
   bool written = en.marked;
   cx.returnType = written ? typeStr(fd->getReturnType()) : qualTypeStr(fd->getReturnType());
-  for (const ParmVarDecl *pd : fd->parameters())
+  cx.result = describeCxxType(fd->getReturnType(), ctx_, policy_, !written);
+  for (const ParmVarDecl *pd : fd->parameters()) {
     cx.paramTypes.push_back(written ? typeStr(pd->getType()) : qualTypeStr(pd->getType()));
+    cx.params.push_back(describeCxxType(pd->getType(), ctx_, policy_, !written));
+  }
   SourceLocation at = sm_.getExpansionLoc(fd->getLocation());
   cx.file = sm_.getFilename(at).str();
   cx.line = sm_.getExpansionLineNumber(at);

@@ -1,6 +1,9 @@
 // JSON form of the IR: {"kind": "let", "name": ..., "value": ..., "body": ...}.
 #include "unfad/ir/json.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace unfad::ir {
 
 using nlohmann::json;
@@ -193,6 +196,42 @@ Expr exprFromJson(const json &j) {
   throw IRError("json: unknown node kind " + k);
 }
 
+namespace {
+
+const char *const kCxxKindNames[] = {"void", "scalar", "struct", "pointer", "c_array", "vector", "std_array"};
+
+json toJson(const CxxType &t) {
+  json j = {{"kind", kCxxKindNames[size_t(t.kind)]}, {"const", t.isConst}, {"reference", t.isReference},
+            {"unsigned", t.isUnsigned}, {"bound", t.bound}, {"value", t.valueSpelling},
+            {"decl", {t.declBefore, t.declAfter}}, {"adjoint", {t.adjointBefore, t.adjointAfter}}};
+  if (!t.element.empty()) j["element"] = toJson(t.element.front());
+  return j;
+}
+
+CxxType cxxTypeFromJson(const json &j) {
+  CxxType t;
+  std::string kind = j.at("kind");
+  auto known = std::find(std::begin(kCxxKindNames), std::end(kCxxKindNames), kind);
+  if (known == std::end(kCxxKindNames)) throw IRError("json: unknown C++ type kind " + kind);
+  t.kind = CxxType::Kind(known - std::begin(kCxxKindNames));
+  t.isConst = j.value("const", false);
+  t.isReference = j.value("reference", false);
+  t.isUnsigned = j.value("unsigned", false);
+  t.bound = j.value("bound", uint64_t(0));
+  t.valueSpelling = j.value("value", "");
+  auto parts = [&](const char *key, std::string &before, std::string &after) {
+    if (!j.contains(key)) return;
+    before = j.at(key).at(0);
+    after = j.at(key).at(1);
+  };
+  parts("decl", t.declBefore, t.declAfter);
+  parts("adjoint", t.adjointBefore, t.adjointAfter);
+  if (j.contains("element")) t.element.push_back(cxxTypeFromJson(j.at("element")));
+  return t;
+}
+
+} // namespace
+
 json toJson(const Function &f) {
   json ps = json::array();
   for (auto &p : f.params)
@@ -202,6 +241,9 @@ json toJson(const Function &f) {
               {"inline", f.cxx.isInline}, {"constexpr", f.cxx.isConstexpr},
               {"returnType", f.cxx.returnType}, {"paramTypes", f.cxx.paramTypes},
               {"file", f.cxx.file}, {"line", f.cxx.line}};
+  cxx["result"] = toJson(f.cxx.result);
+  cxx["params"] = json::array();
+  for (auto &p : f.cxx.params) cxx["params"].push_back(toJson(p));
   return {{"name", f.name}, {"params", ps}, {"result", toJson(f.result)},
           {"marked", f.marked}, {"body", toJson(f.body)}, {"cxx", cxx}};
 }
@@ -224,6 +266,10 @@ Function functionFromJson(const json &j) {
     f.cxx.isConstexpr = c.value("constexpr", false);
     f.cxx.returnType = c.value("returnType", "");
     f.cxx.paramTypes = c.value("paramTypes", std::vector<std::string>{});
+    // older dumps have only the spellings: the printer then prints from the IR types
+    if (c.contains("result")) f.cxx.result = cxxTypeFromJson(c.at("result"));
+    if (c.contains("params"))
+      for (auto &p : c.at("params")) f.cxx.params.push_back(cxxTypeFromJson(p));
     f.cxx.file = c.value("file", "");
     f.cxx.line = c.value("line", 0u);
   }

@@ -553,18 +553,44 @@ class Function:
         return p.out_elems(self.out_len[p.name])
 
 
+USING_RE = re.compile(r"^\s*using\s+([A-Za-z_]\w*)\s*=\s*([^;]+);", re.M)
+TYPEDEF_RE = re.compile(r"^\s*typedef\s+([^;{}]+?)\s*\b([A-Za-z_]\w*)\s*;", re.M)
+
+
+def parse_aliases(code):
+    """{name: type} for the type aliases at the start of a line in the case file
+    (`using Vec = std::vector<double>;`, `typedef P PT;`)."""
+    aliases = {m.group(1): m.group(2).strip() for m in USING_RE.finditer(code)}
+    aliases.update({m.group(2): m.group(1).strip() for m in TYPEDEF_RE.finditer(code)})
+    return aliases
+
+
+def expand_aliases(text, aliases):
+    """A parameter's text with the case file's aliases spelled out (the harness
+    reads the types from their spelling)."""
+    for _ in range(8):
+        expanded = text
+        for name, target in aliases.items():
+            expanded = re.sub(r"(?<![\w:.])" + name + r"\b", lambda m: target, expanded)
+        if expanded == text:
+            break
+        text = expanded
+    return text
+
+
 def parse_functions(src):
     funcs = {}
     # Drop comments so commented-out examples are not picked up.
     code = strip_comments(src)
     structs = parse_structs(code)
+    aliases = parse_aliases(code)
     for mk in find_marks(code):
         wrt = None
         if mk.wrt_text is not None:
             wrt = {w.strip() for w in mk.wrt_text.split(",") if w.strip()}
         params = []
         if mk.params_text.strip() and mk.params_text.strip() != "void":
-            params = [Param(t, structs) for t in split_params(mk.params_text)]
+            params = [Param(expand_aliases(t, aliases), structs) for t in split_params(mk.params_text)]
         funcs[mk.name] = Function(mk.name, mk.ret.strip(), params, wrt)
     return funcs
 

@@ -1,6 +1,7 @@
 // Unit tests of the C++ printer (lib/printer): IR built by hand, printed,
 // checked as text, and compiled/run with the host compilers.
 #include "unfad/printer/cxx.h"
+#include "unfad/ir/json.h"
 
 #include <gtest/gtest.h>
 
@@ -32,11 +33,76 @@ Expr neg(Expr a) { return Prim::make(Op::Neg, {a}); }
 Expr let(const std::string &n, Expr val, Expr body) { return Let::make(n, val, body); }
 Expr tup(std::vector<Expr> es) { return Tuple::make(std::move(es)); }
 
+// What the front end says of the C++ types these tests use (CxxType), by
+// their spelling as Clang prints it.
+CxxType describe(const std::string &spelling) {
+  using K = CxxType::Kind;
+  auto scalar = [](const std::string &value, bool isUnsigned = false) {
+    CxxType t;
+    t.kind = K::Scalar;
+    t.isUnsigned = isUnsigned;
+    t.valueSpelling = value;
+    return t;
+  };
+  auto with = [](CxxType t, const std::string &before, const std::string &after, const std::string &adjointBefore,
+                 const std::string &adjointAfter) {
+    t.declBefore = before;
+    t.declAfter = after;
+    t.adjointBefore = adjointBefore;
+    t.adjointAfter = adjointAfter;
+    return t;
+  };
+  auto array = [](K kind, bool isConst, bool isReference, uint64_t bound, const std::string &value) {
+    CxxType t;
+    t.kind = kind;
+    t.isConst = isConst;
+    t.isReference = isReference;
+    t.bound = bound;
+    t.valueSpelling = value;
+    CxxType element;
+    element.valueSpelling = "double";
+    t.element.push_back(element);
+    return t;
+  };
+  if (spelling == "void") {
+    CxxType t;
+    t.kind = K::Void;
+    t.valueSpelling = "void";
+    return t;
+  }
+  if (spelling == "double" || spelling == "float" || spelling == "int" || spelling == "long")
+    return with(scalar(spelling), spelling + " ", "", spelling + "* ", "");
+  if (spelling == "std::size_t") return with(scalar(spelling, true), "std::size_t ", "", "std::size_t* ", "");
+  if (spelling == "Vec3") {
+    CxxType t = with(scalar("Vec3"), "Vec3 ", "", "Vec3* ", "");
+    t.kind = K::Struct;
+    return t;
+  }
+  if (spelling == "const Vec3&") {
+    CxxType t = with(scalar("Vec3"), "const Vec3& ", "", "Vec3* ", "");
+    t.kind = K::Struct;
+    t.isConst = t.isReference = true;
+    return t;
+  }
+  if (spelling == "const double *")
+    return with(array(K::Pointer, true, false, 0, "const double*"), "const double* ", "", "double* ", "");
+  if (spelling == "double *") return with(array(K::Pointer, false, false, 0, "double*"), "double* ", "", "double* ", "");
+  if (spelling == "const double (&)[3]")
+    return with(array(K::CArray, true, true, 3, "double[3]"), "const double (&", ")[3]", "double* ", "");
+  if (spelling == "const std::vector<double> &")
+    return with(array(K::Vector, true, true, 0, "std::vector<double>"), "const std::vector<double>& ", "",
+                "std::vector<double>& ", "");
+  ADD_FAILURE() << "no description of '" << spelling << "'";
+  return CxxType();
+}
+
 CxxInfo info(const std::string &name, std::string ret, std::vector<std::string> params, bool isStatic = false,
              bool isInline = false) {
   CxxInfo ci;
   ci.name = name;
   ci.qualifiedName = "::" + name;
+  ci.result = describe(ret);
+  for (auto &p : params) ci.params.push_back(describe(p));
   ci.returnType = std::move(ret);
   ci.paramTypes = std::move(params);
   ci.isStatic = isStatic;
@@ -671,6 +737,33 @@ TEST(PrinterArrays, SumOfSquaresGradient) {
   EXPECT_PRED2(contains, s, "double ssqv_grad(const std::vector<double>& x, std::vector<double>& d_x) {\n");
   EXPECT_PRED2(contains, s, "  for (long i = 0; i < static_cast<long>(x.size()); ++i) {\n");
   EXPECT_PRED2(contains, s, "  for (long j = static_cast<long>(x.size()) - 1; j >= 0; --j) {\n");
+}
+
+// The front end's description of the C++ types survives the JSON form; an
+// older JSON form without it prints from the IR types.
+TEST(PrinterArrays, CxxTypesThroughJson) {
+  Program p = arrayProgram();
+  Function g = genA(fn(p, "ssqv"), "$grad", gradSsqBody(Size::make(av("x")), Size::make(av("x"))));
+  std::string direct = printFunction(g, p);
+  Program back;
+  for (auto &f : p.functions) back.functions.push_back(functionFromJson(toJson(f)));
+  EXPECT_EQ(printFunction(g, back), direct);
+  const CxxType &x = fn(back, "ssqv").cxx.params.at(0);
+  EXPECT_EQ(x.kind, CxxType::Kind::Vector);
+  EXPECT_TRUE(x.isConst && x.isReference);
+  EXPECT_EQ(x.adjointBefore, "std::vector<double>& ");
+  ASSERT_EQ(x.element.size(), 1u);
+  EXPECT_EQ(x.element[0].valueSpelling, "double");
+
+  Program old;
+  for (auto &f : p.functions) {
+    nlohmann::json j = toJson(f);
+    j["cxx"].erase("params");
+    j["cxx"].erase("result");
+    old.functions.push_back(functionFromJson(j));
+  }
+  Function gs = genA(fn(old, "ssq"), "$grad", gradSsqBody(iv("n"), iv("n")));
+  EXPECT_EQ(printPrototype(gs, old), "double ssq_grad(const double* x, long n, double* d_x);");
 }
 
 TEST(PrinterArrays, PullbackWithArrayBuffer) {

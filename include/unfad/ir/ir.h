@@ -425,8 +425,39 @@ bool mayWrite(const Expr &e);
 
 // ------------------------------------------------------------ functions --
 
-// What the C++ printer needs to re-create a function's signature and place;
-// plain strings, filled by the front end.
+// A parameter's or the return's C++ type, described by the front end from
+// Clang's type (the canonical type decides the kind; the spellings keep the
+// user's aliases), so that the printer never re-parses a spelling.
+struct CxxType {
+  enum class Kind {
+    Void,
+    Scalar,   // a builtin arithmetic type or an enum
+    Struct,   // a class type that is not an array
+    Pointer,  // a pointer (also a parameter declared as a C array: it decays)
+    CArray,   // a C array (a parameter: a reference to one)
+    Vector,   // std::vector
+    StdArray, // std::array
+  };
+  Kind kind = Kind::Scalar;
+  bool isConst = false;     // the value, or what the pointer or reference designates, is const
+  bool isReference = false; // an lvalue reference
+  bool isUnsigned = false;  // Scalar: an unsigned integer (the IR computes in i64)
+  uint64_t bound = 0;       // CArray, StdArray: the number of elements (0: not declared)
+  std::vector<CxxType> element; // Pointer, CArray, Vector, StdArray: the element type (one)
+  std::string valueSpelling;    // without reference and cv: "Vec3", "std::vector<double>", "size_t"
+  // A declaration of a parameter `name` of this type is `declBefore + name +
+  // declAfter` ("const double* " and "", "const double (&" and ")[3]"); of
+  // its adjoint, `adjointBefore + name + adjointAfter` ("double* ", "").
+  std::string declBefore, declAfter;
+  std::string adjointBefore, adjointAfter;
+
+  bool isArray() const { return kind == Kind::Pointer || kind == Kind::CArray || isContainer(); }
+  // std::vector and std::array know their size()
+  bool isContainer() const { return kind == Kind::Vector || kind == Kind::StdArray; }
+};
+
+// What the C++ printer needs to re-create a function's signature and place,
+// filled by the front end.
 struct CxxInfo {
   std::string name;              // unqualified C++ name, e.g. "energy"
   std::string qualifiedName;     // e.g. "::geo::energy" (how generated code calls it)
@@ -434,8 +465,10 @@ struct CxxInfo {
   bool isStatic = false;
   bool isInline = false;
   bool isConstexpr = false;
-  std::string returnType;        // C++ spelling, e.g. "double", "Vec3"
-  std::vector<std::string> paramTypes; // C++ spelling per parameter
+  std::string returnType;        // C++ spelling as Clang prints it, e.g. "double", "const Vec3 &"
+  std::vector<std::string> paramTypes; // the same per parameter
+  CxxType result;                // the return type, described
+  std::vector<CxxType> params;   // each parameter's type, described (empty: unknown, e.g. old JSON)
   std::string file;              // where the definition is
   unsigned line = 0;
 };

@@ -1,0 +1,131 @@
+// Calls: of a helper (its value, or a statement when it writes memory) and
+// of a helper's pullback (zero-initialised accumulators for its scalar and
+// struct cotangents, the adjoint buffers for its arrays).
+#include "printer.h"
+
+#include <algorithm>
+
+namespace unfad::printer::detail {
+
+// An array argument of a call to `callee`'s parameter `param` (or to its
+// adjoint, which is a container when the parameter is one): a std::vector
+// or std::array passed where the callee takes a pointer or a C array
+// passes its data().
+std::string FnPrinter::arrayArg(const CVal &a, const Function &callee, size_t param) {
+  std::string text = render(a);
+  if (!a.type->isArray() || !a.container) return text;
+  if (param >= callee.cxx.params.size()) return text;
+  return callee.cxx.params[param].isContainer() ? text : operand(a, PPrimary) + ".data()";
+}
+
+// `double d_g_x = 0.0;`: where a pullback adds a cotangent.
+CVal FnPrinter::declareAccumulator(const TypeP &t, const std::string &hint, Block &b) {
+  std::string n = fresh(hint, false);
+  Stmt d;
+  d.k = Stmt::Decl;
+  d.def = n;
+  if (t->isStruct()) d.line = cxxType(t) + " " + n + "{};";
+  else if (t->isFloat()) d.line = cxxType(t) + " " + n + " = " + formatFloating(0.0, t->scalar == Scalar::F32) + ";";
+  else if (t->isScalar()) d.line = cxxType(t) + " " + n + " = " + (t->isBool() ? "false" : "0") + ";";
+  else fail("pullback cotangent of type " + str(t));
+  b.push_back(std::move(d));
+  return leaf(t, n, PPrimary, true);
+}
+
+CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
+  const Function *g = primal_.find(p->callee);
+  if (!g) fail("pullback of unknown function '" + p->callee + "'");
+  std::vector<size_t> activeIdx;
+  for (size_t i = 0; i < g->params.size(); ++i)
+    if (g->params[i].active) activeIdx.push_back(i);
+  const TypeP &rt = p->type;
+  bool aligned = activeIdx.size() == rt->elems.size();
+  std::vector<std::string> args;
+  for (size_t i = 0; i < p->args.size(); ++i)
+    args.push_back(arrayArg(tr(p->args[i], b, Hint{"tmp", false}), *g, i));
+  if (!p->cotangent->type->isUnit()) // a void helper has no d_return
+    args.push_back(render(tr(p->cotangent, b, Hint{"tmp", false})));
+  std::vector<CVal> bufs;
+  for (auto &x : p->buffers) bufs.push_back(tr(x, b, Hint{"tmp", false}));
+  std::string base = h.ir ? sanitize(h.name) : "d_" + sanitize(cxxNameOf(*g));
+  CVal r;
+  r.type = rt;
+  r.agg = true;
+  Stmt call;
+  call.k = Stmt::PbCall;
+  call.effect = !p->buffers.empty();
+  size_t nb = 0;
+  for (size_t i = 0; i < rt->elems.size(); ++i) {
+    const TypeP &t = rt->elems[i];
+    if (aligned && g->params[activeIdx[i]].type->isArray()) { // accumulated in place into a buffer
+      if (nb >= bufs.size()) fail("pullback of '" + p->callee + "' lacks a buffer for '" + g->params[activeIdx[i]].name + "'");
+      args.push_back(arrayArg(bufs[nb++], *g, activeIdx[i]));
+      r.elems.push_back(unitVal());
+      continue;
+    }
+    std::string suffix = aligned ? sanitize(g->params[activeIdx[i]].name) : std::to_string(i);
+    CVal accumulator = declareAccumulator(t, base + "_" + suffix, b);
+    args.push_back("&" + accumulator.text);
+    call.outs.push_back(accumulator.text);
+    r.elems.push_back(std::move(accumulator));
+  }
+  if (nb != bufs.size()) fail("pullback of '" + p->callee + "' has " + std::to_string(bufs.size()) + " buffers for " + std::to_string(nb) + " array parameters");
+  std::string joined;
+  for (size_t i = 0; i < args.size(); ++i) joined += (i ? ", " : "") + args[i];
+  collectIdents(joined, call.uses);
+  // With a struct argument, argument-dependent lookup would also find the
+  // copy of this pullback emitted in the struct's namespace (each block
+  // carries its own): `(f_pullback)(...)` calls the one ordinary lookup finds.
+  bool adl = std::any_of(g->params.begin(), g->params.end(), [](const Param &q) { return q.type->isStruct(); });
+  std::string callee = generatedBase(*g) + "_pullback";
+  call.line = (adl ? "(" + callee + ")" : callee) + "(" + joined + ");";
+  bool writes = call.effect;
+  b.push_back(std::move(call));
+  if (writes) {
+    std::set<std::string> w;
+    for (auto &x : bufs) leafNames(x, w);
+    invalidateReads(&w);
+  }
+  return r;
+}
+
+CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
+  const Function *f = primal_.find(c->callee);
+  if (!f) fail("call of unknown function '" + c->callee + "'");
+  if (c->type->isTuple() && !c->type->isStruct() && !c->type->isUnit())
+    fail("call of '" + c->callee + "' returns a plain tuple");
+  if (c->type->isArray()) fail("call of '" + c->callee + "' returns an array");
+  std::string s = (f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName) + "(";
+  std::set<std::string> w; // the arrays it may write: those it is given
+  for (size_t i = 0; i < c->args.size(); ++i) {
+    CVal a = tr(c->args[i], b, Hint{"tmp", false});
+    if (a.type->isArray()) leafNames(a, w);
+    s += (i ? ", " : "") + arrayArg(a, *f, i);
+  }
+  s += ")";
+  if (c->type->isUnit()) { // a void helper: a statement
+    Stmt st;
+    st.k = Stmt::Effect;
+    st.line = s + ";";
+    collectIdents(s, st.uses);
+    b.push_back(std::move(st));
+    invalidateReads(&w);
+    return unitVal();
+  }
+  if (!flag(c, kEffects)) return leaf(c->type, s, PPrimary);
+  // a call that writes memory happens here, once, whether its value is used or not
+  std::string n = fresh(h.name.empty() ? "tmp" : h.name, h.ir);
+  Stmt st;
+  st.k = Stmt::Decl;
+  st.def = n;
+  st.rhs = s;
+  st.effect = true;
+  st.line = "const " + cxxType(c->type) + " " + n + " = " + s + ";";
+  st.effLine = s + ";";
+  collectIdents(s, st.uses);
+  b.push_back(std::move(st));
+  invalidateReads(&w);
+  return leaf(c->type, n, PPrimary, true);
+}
+
+} // namespace unfad::printer::detail

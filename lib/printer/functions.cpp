@@ -1,0 +1,206 @@
+// Generated functions: which primal a `f$grad` / `g$pullback` belongs to,
+// its parameters (the primal's, d_return, the adjoints), its signature, and
+// the entry points of the printer.
+#include "unfad/printer/cxx.h"
+
+#include "printer.h"
+
+namespace unfad::printer {
+
+namespace detail {
+
+Signature classify(const Function &gen, const Program &primal) {
+  size_t d = gen.name.rfind('$');
+  if (d == std::string::npos) fail("'" + gen.name + "' is neither a $grad nor a $pullback function");
+  std::string base = gen.name.substr(0, d), suffix = gen.name.substr(d + 1);
+  Signature s;
+  if (suffix == "grad") s.isGrad = true;
+  else if (suffix != "pullback") fail("'" + gen.name + "' is neither a $grad nor a $pullback function");
+  s.primal = primal.find(base);
+  if (!s.primal) fail("no primal function '" + base + "' for '" + gen.name + "'");
+  return s;
+}
+
+namespace {
+
+// f$grad: f's parameters, then one buffer per active array parameter;
+// g$pullback: g's parameters, d_return, then the buffers. Returns where the
+// buffers start.
+size_t checkParams(const Function &gen, const Function &f, bool isGrad) {
+  size_t n = f.params.size(), buffers = 0;
+  for (auto &p : f.params) buffers += p.active && p.type->isArray();
+  size_t at = n + (isGrad ? 0 : 1);
+  if (gen.params.size() != at + buffers) fail("'" + gen.name + "' does not have the parameters of '" + f.name + "'");
+  for (size_t k = 0; k < buffers; ++k)
+    if (!gen.params[at + k].type->isArray())
+      fail("parameter '" + gen.params[at + k].name + "' of '" + gen.name + "' is not an adjoint buffer");
+  return at;
+}
+
+bool described(const Function &f) { return f.cxx.params.size() == f.params.size(); }
+
+// `T name` for parameter `i` of `f`, from the front end's description or,
+// without one (an IR read from old JSON), from the IR type.
+std::string declareParam(const Function &f, size_t i, const std::string &name) {
+  if (described(f)) return f.cxx.params[i].declBefore + name + f.cxx.params[i].declAfter;
+  const TypeP &t = f.params[i].type;
+  if (t->isStruct()) return "const " + cxxType(t) + "& " + name;
+  if (t->isArray()) return (f.params[i].written ? "" : "const ") + cxxType(t->elem()) + "* " + name;
+  return cxxType(t) + " " + name;
+}
+
+std::string declareAdjoint(const Function &f, size_t i, const std::string &name) {
+  if (described(f)) return f.cxx.params[i].adjointBefore + name + f.cxx.params[i].adjointAfter;
+  const TypeP &t = f.params[i].type;
+  return cxxType(t->isArray() ? t->elem() : t) + "* " + name;
+}
+
+bool returnsVoid(const Function &f) { return f.result->isUnit() || f.cxx.result.kind == CxxType::Kind::Void; }
+
+// The C++ type f returns (not void), without cv and reference.
+std::string returnSpelling(const Function &f) {
+  return described(f) && !f.cxx.result.valueSpelling.empty() ? f.cxx.result.valueSpelling : cxxType(f.result);
+}
+
+} // namespace
+
+// Parameter names: the primal's first, then d_return, then the adjoints
+// (an array's is the buffer parameter, named as in the IR).
+FnPrinter::Params FnPrinter::nameParams(const Function &f, bool isGrad) {
+  size_t n = f.params.size(), bufferAt = n + (isGrad ? 0 : 1), buffer = 0;
+  Params names;
+  for (size_t i = 0; i < n; ++i) names.primal.push_back(fresh(gen_.params[i].name, true));
+  if (!isGrad && !gen_.params[n].type->isUnit()) names.dret = fresh("d_return", true); // a void helper has none
+  for (size_t i = 0; i < n; ++i) {
+    if (!f.params[i].active) continue;
+    names.active.push_back(i);
+    names.adjoint.push_back(f.params[i].type->isArray() ? fresh(gen_.params[bufferAt + buffer++].name, true)
+                                                        : fresh("d_" + names.primal[i], true));
+  }
+  // the types' names, so that no local shadows them
+  if (described(f))
+    for (auto &p : f.cxx.params) reserveIdents(p.declBefore + " " + p.declAfter + " " + p.adjointBefore + " " + p.adjointAfter);
+  return names;
+}
+
+// The IR parameters' C++ values: the primal parameters (an unsigned integer
+// read as a long), d_return, the adjoint buffers (shaped like their
+// parameters).
+void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) {
+  size_t n = f.params.size();
+  for (size_t i = 0; i < n; ++i) {
+    const TypeP &t = gen_.params[i].type;
+    if (t->isTuple() && !t->isStruct()) fail("parameter '" + gen_.params[i].name + "' has a plain tuple type");
+    CVal v = leaf(t, names.primal[i], PPrimary, true);
+    const CxxType *shape = described(f) ? &f.cxx.params[i] : nullptr;
+    if (t->isArray()) setArrayShape(v, shape);
+    else if (t->isInt() && shape && shape->isUnsigned) v.text = "static_cast<long>(" + names.primal[i] + ")";
+    push(gen_.params[i].name, v);
+  }
+  if (!isGrad) push(gen_.params[n].name, names.dret.empty() ? unitVal() : leaf(gen_.params[n].type, names.dret, PPrimary, true));
+  size_t buffer = n + (isGrad ? 0 : 1);
+  for (size_t j = 0; j < names.active.size(); ++j) {
+    size_t i = names.active[j];
+    if (!f.params[i].type->isArray()) continue;
+    const Param &bp = gen_.params[buffer++];
+    CVal v = leaf(bp.type, names.adjoint[j], PPrimary, true);
+    setArrayShape(v, described(f) ? &f.cxx.params[i] : nullptr);
+    push(bp.name, v);
+  }
+}
+
+// After the body: the cotangents added into the adjoints, the primal value
+// returned (by a gradient of a non-void function).
+void FnPrinter::finishBody(const Function &f, const Params &names, const CVal &res, bool isGrad, Block &body) {
+  size_t off = isGrad ? 1 : 0, nActive = names.active.size();
+  if (!res.agg || res.type->isStruct() || res.elems.size() != nActive + off)
+    fail("body of '" + gen_.name + "' is not a tuple of " + std::to_string(nActive + off) + " elements");
+  for (size_t j = 0; j < nActive; ++j) {
+    const TypeP &pt = f.params[names.active[j]].type;
+    const TypeP &ct = res.elems[j + off].type;
+    if (pt->isArray() ? !ct->isUnit() : !sameType(pt, ct))
+      fail("cotangent of '" + f.params[names.active[j]].name + "' has type " + str(ct));
+    accumulate(res.elems[j + off], names.adjoint[j], true, body);
+  }
+  if (isGrad && !returnsVoid(f)) {
+    Stmt s;
+    s.k = Stmt::Return;
+    std::string r = render(res.elems[0]);
+    s.line = "return " + r + ";";
+    collectIdents(r, s.uses);
+    body.push_back(std::move(s));
+  }
+}
+
+Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad, const std::set<std::string> &live) {
+  Printed out;
+  std::string link;
+  // A static f may be called while f_grad is not: no -Wunused-function.
+  if (f.cxx.isStatic) link += isGrad && !f.cxx.isInline && !f.cxx.isConstexpr ? "[[maybe_unused]] static " : "static ";
+  if (!isGrad || f.cxx.isInline || f.cxx.isConstexpr) link += "inline ";
+  std::string ret = isGrad && !returnsVoid(f) ? returnSpelling(f) : "void";
+  out.head = link + ret + " " + generatedBase(f) + (isGrad ? "_grad" : "_pullback");
+  std::vector<std::pair<std::string, std::string>> params; // declaration, name
+  for (size_t i = 0; i < f.params.size(); ++i)
+    params.emplace_back(declareParam(f, i, names.primal[i]), names.primal[i]);
+  if (!names.dret.empty()) params.emplace_back(returnSpelling(f) + " " + names.dret, names.dret);
+  for (size_t j = 0; j < names.active.size(); ++j)
+    params.emplace_back(declareAdjoint(f, names.active[j], names.adjoint[j]), names.adjoint[j]);
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string sep = i ? ", " : "";
+    out.protoArgs += sep + params[i].first;
+    out.defArgs += sep + (live.count(params[i].second) ? "" : "[[maybe_unused]] ") + params[i].first;
+  }
+  return out;
+}
+
+Printed FnPrinter::run() {
+  Signature sig = classify(gen_, primal_);
+  const Function &f = *sig.primal;
+  checkParams(gen_, f, sig.isGrad);
+  scan(gen_.body);
+  used_.insert(generatedBase(f) + (sig.isGrad ? "_grad" : "_pullback"));
+  Params names = nameParams(f, sig.isGrad);
+  bindParams(f, names, sig.isGrad);
+
+  Block body;
+  CVal res = tr(gen_.body, body, Hint{"res", false});
+  finishBody(f, names, res, sig.isGrad, body);
+  std::set<std::string> live;
+  dce(body, live);
+  dropUnassignedDecls(body);
+
+  Printed out = signature(f, names, sig.isGrad, live);
+  emit(body, 1, out.body);
+  return out;
+}
+
+} // namespace detail
+
+namespace {
+
+// build/sum are printed as the loops they stand for.
+ir::Function lowered(const ir::Function &generated) {
+  ir::Function g = generated;
+  g.body = ir::lowerParallel(g.body);
+  return g;
+}
+
+} // namespace
+
+std::string printFunction(const ir::Function &generated, const ir::Program &primal) {
+  detail::Printed p = detail::FnPrinter(lowered(generated), primal).run();
+  return p.head + "(" + p.defArgs + ") {\n" + p.body + "}\n";
+}
+
+std::string printPrototype(const ir::Function &generated, const ir::Program &primal) {
+  detail::Printed p = detail::FnPrinter(lowered(generated), primal).run();
+  return p.head + "(" + p.protoArgs + ");";
+}
+
+std::string cxxName(const ir::Function &generated, const ir::Program &primal) {
+  detail::Signature s = detail::classify(generated, primal);
+  return detail::generatedBase(*s.primal) + (s.isGrad ? "_grad" : "_pullback");
+}
+
+} // namespace unfad::printer

@@ -1,0 +1,259 @@
+// Effects, reads and sharing: which nodes write or read memory, the cache
+// of shared nodes' values (and when a write makes one stale), the scopes of
+// IR names, and the names a body mentions.
+#include "printer.h"
+
+#include <unordered_set>
+
+namespace unfad::printer::detail {
+
+namespace {
+
+// The children of a node, in evaluation order.
+template <class F> void forEachChild(const Node *x, F &&f) {
+  switch (x->kind) {
+  case Kind::Const: case Kind::Var: break;
+  case Kind::Prim: for (auto &a : x->as<Prim>()->args) f(a); break;
+  case Kind::Let: f(x->as<Let>()->value); f(x->as<Let>()->body); break;
+  case Kind::If: {
+    auto i = x->as<If>();
+    f(i->cond); f(i->thenE); f(i->elseE);
+    break;
+  }
+  case Kind::Tuple: for (auto &a : x->as<Tuple>()->elems) f(a); break;
+  case Kind::Proj: f(x->as<Proj>()->tuple); break;
+  case Kind::Call: for (auto &a : x->as<Call>()->args) f(a); break;
+  case Kind::Pullback: {
+    auto p = x->as<Pullback>();
+    for (auto &a : p->args) f(a);
+    f(p->cotangent);
+    for (auto &a : p->buffers) f(a);
+    break;
+  }
+  case Kind::Lambda: f(x->as<Lambda>()->body); break;
+  case Kind::App: f(x->as<App>()->fn); for (auto &a : x->as<App>()->args) f(a); break;
+  case Kind::Index: f(x->as<Index>()->array); f(x->as<Index>()->index); break;
+  case Kind::Size: f(x->as<Size>()->array); break;
+  case Kind::NewArray: f(x->as<NewArray>()->size); break;
+  case Kind::Store: {
+    auto st = x->as<Store>();
+    f(st->array); f(st->index); f(st->value);
+    break;
+  }
+  case Kind::Fold: {
+    auto fo = x->as<Fold>();
+    f(fo->lo); f(fo->hi); f(fo->init); f(fo->body);
+    break;
+  }
+  case Kind::While: {
+    auto w = x->as<While>();
+    f(w->init); f(w->cond); f(w->body);
+    break;
+  }
+  case Kind::Build: f(x->as<Build>()->size); f(x->as<Build>()->body); break;
+  case Kind::Sum: f(x->as<Sum>()->lo); f(x->as<Sum>()->hi); f(x->as<Sum>()->body); break;
+  }
+}
+
+// The C++ names of the arrays `loop` may write, when they are all
+
+} // namespace
+
+bool FnPrinter::flag(const Node *n, unsigned char f) const {
+  auto it = flags_.find(n);
+  return it != flags_.end() && (it->second & f);
+}
+
+void FnPrinter::dropCache(size_t mark) {
+  while (cacheLog_.size() > mark) {
+    cache_.erase(cacheLog_.back());
+    cacheLog_.pop_back();
+  }
+}
+
+void FnPrinter::push(const std::string &name, CVal v) {
+  // a name bound a second time may change what a shared node means (not
+  // the unit: every `let _ = store ...` binds `_`)
+  if (!everBound_.insert(name).second && !v.type->isUnit()) cache_.clear();
+  env_[name].push_back(std::move(v));
+  trail_.push_back(name);
+}
+
+void FnPrinter::popTo(size_t mark) {
+  while (trail_.size() > mark) {
+    env_[trail_.back()].pop_back();
+    trail_.pop_back();
+  }
+}
+
+void FnPrinter::invalidateReads(const std::set<std::string> *written) {
+  if (!written) {
+    for (auto it = cache_.begin(); it != cache_.end();)
+      it = flag(it->first, kReads) ? cache_.erase(it) : std::next(it);
+    return;
+  }
+  std::set<std::string> dead = *written;
+  for (const Node *n : cacheLog_) { // in the order they were computed
+    auto it = cache_.find(n);
+    if (it == cache_.end() || !flag(n, kReads)) continue;
+    const auto &d = deps_[n];
+    bool stale = false;
+    for (auto &x : d) stale = stale || dead.count(x);
+    if (!stale) continue;
+    leafNames(it->second, dead);
+    cache_.erase(it);
+  }
+}
+
+// The C++ names of the arrays `loop` may write, when they are all
+// variables bound outside it; otherwise every cached read goes.
+void FnPrinter::invalidateLoop(const Expr &loop) {
+  if (!flag(loop.get(), kEffects)) return;
+  std::set<std::string> written, inner, targets;
+  std::unordered_set<const Node *> seen;
+  std::vector<const Node *> todo{loop.get()};
+  bool ok = true;
+  auto target = [&](const Expr &a) {
+    auto v = a->as<Var>();
+    auto it = v ? env_.find(v->name) : env_.end();
+    if (it == env_.end() || it->second.empty()) {
+      ok = false;
+      return;
+    }
+    targets.insert(v->name);
+    leafNames(it->second.back(), written);
+  };
+  while (!todo.empty() && ok) {
+    const Node *x = todo.back();
+    todo.pop_back();
+    if (!seen.insert(x).second || !flag(x, kEffects)) continue;
+    switch (x->kind) {
+    case Kind::Let: inner.insert(x->as<Let>()->name); break;
+    case Kind::Fold: inner.insert(x->as<Fold>()->index); inner.insert(x->as<Fold>()->state); break;
+    case Kind::While: inner.insert(x->as<While>()->state); break;
+    case Kind::Store: target(x->as<Store>()->array); break;
+    case Kind::Call:
+      if (calleeWrites(x->as<Call>()->callee))
+        for (auto &a : x->as<Call>()->args)
+          if (a->type->isArray()) target(a);
+      break;
+    case Kind::Pullback: for (auto &a : x->as<Pullback>()->buffers) target(a); break;
+    case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:
+    case Kind::Lambda: case Kind::App: case Kind::Index: case Kind::Size: case Kind::NewArray:
+    case Kind::Build: case Kind::Sum: break; // no write of their own
+    }
+    forEachChild(x, [&](const Expr &c) { todo.push_back(c.get()); });
+  }
+  for (auto &t : targets) ok = ok && !inner.count(t); // rebound inside: unsure
+  invalidateReads(ok ? &written : nullptr);
+}
+
+bool FnPrinter::calleeWrites(const std::string &callee) {
+  auto it = calleeEffects_.find(callee);
+  if (it != calleeEffects_.end()) return it->second;
+  const Function *f = primal_.find(callee);
+  bool w = f && f->body && hasEffects(f->body, &primal_);
+  if (f)
+    for (auto &p : f->params) w = w || p.written;
+  return calleeEffects_[callee] = w;
+}
+
+// kEffects / kReads of every node, children first (iteratively: let chains
+// are long).
+void FnPrinter::computeFlags(const Expr &root) {
+  std::vector<std::pair<const Node *, bool>> st{{root.get(), false}};
+  while (!st.empty()) {
+    auto [x, expanded] = st.back();
+    st.pop_back();
+    if (flags_.count(x)) continue;
+    if (!expanded) {
+      st.push_back({x, true});
+      forEachChild(x, [&](const Expr &c) {
+        if (!flags_.count(c.get())) st.push_back({c.get(), false});
+      });
+      continue;
+    }
+    unsigned char f = 0;
+    forEachChild(x, [&](const Expr &c) { f |= flags_.at(c.get()); });
+    switch (x->kind) {
+    case Kind::Store: case Kind::NewArray: f |= kEffects; break;
+    case Kind::Index: f |= kReads; break;
+    case Kind::Call:
+      f |= kReads;
+      if (calleeWrites(x->as<Call>()->callee)) f |= kEffects;
+      break;
+    case Kind::Pullback:
+      f |= kReads;
+      if (!x->as<Pullback>()->buffers.empty()) f |= kEffects;
+      break;
+    case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::Let: case Kind::If: case Kind::Tuple:
+    case Kind::Proj: case Kind::Lambda: case Kind::App: case Kind::Size: case Kind::Fold: case Kind::While:
+    case Kind::Build: case Kind::Sum: break; // only what their children do
+    }
+    flags_[x] = f;
+  }
+}
+
+// Records IR binder names and the C++ names the body will mention.
+void FnPrinter::scan(const Expr &e) {
+  // The body may be a DAG (shared nodes): count parents, visit each once.
+  std::vector<Expr> todo{e};
+  parents_[e.get()] = 1;
+  auto child = [&](const Expr &c) {
+    if (++parents_[c.get()] == 1) todo.push_back(c);
+  };
+  auto reserveType = [&](const TypeP &t, auto &self) -> void {
+    if (!t) return;
+    if (t->isStruct()) reserveIdents(t->structName);
+    for (auto &x : t->elems) self(x, self);
+    if (t->result) self(t->result, self);
+  };
+  auto binder = [&](const std::string &n) {
+    if (validIdent(n)) irNames_.insert(n);
+  };
+  while (!todo.empty()) {
+    Expr x = todo.back();
+    todo.pop_back();
+    reserveType(x->type, reserveType);
+    switch (x->kind) {
+    case Kind::Let: binder(x->as<Let>()->name); break;
+    case Kind::Fold: binder(x->as<Fold>()->index); binder(x->as<Fold>()->state); break;
+    case Kind::While: binder(x->as<While>()->state); break;
+    case Kind::Call:
+      if (auto f = primal_.find(x->as<Call>()->callee)) {
+        reserveIdents(f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName);
+        noteLocalShapes(x->as<Call>()->args, *f);
+      }
+      break;
+    case Kind::Pullback:
+      if (auto f = primal_.find(x->as<Pullback>()->callee)) {
+        used_.insert(generatedBase(*f) + "_pullback");
+        noteLocalShapes(x->as<Pullback>()->args, *f);
+      }
+      break;
+    case Kind::Lambda: case Kind::App:
+      fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
+    case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:
+    case Kind::Index: case Kind::Size: case Kind::NewArray: case Kind::Store: case Kind::Build: case Kind::Sum:
+      break; // binds and names nothing
+    }
+    forEachChild(x.get(), child);
+  }
+  computeFlags(e);
+}
+
+// A local integer array is `std::vector<long>` unless it is passed to a
+// helper parameter of another element type (`const std::vector<size_t>&`),
+// which a `std::vector<long>` would not bind to: it takes that type's
+// elements. Keyed by the IR name of the array, which is its local's.
+void FnPrinter::noteLocalShapes(const std::vector<Expr> &args, const Function &callee) {
+  if (callee.cxx.params.size() != callee.params.size()) return;
+  for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i) {
+    auto var = args[i]->as<Var>();
+    const CxxType &param = callee.cxx.params[i];
+    if (!var || !var->type->isArray() || !var->type->elem()->isInt() || param.element.empty()) continue;
+    const CxxType &element = param.element.front();
+    if (element.kind == CxxType::Kind::Scalar && element.valueSpelling != "long") localShapes_[var->name] = &param;
+  }
+}
+} // namespace unfad::printer::detail
