@@ -6,6 +6,7 @@
 #include "rev/cotangents.h"
 #include "rev/reverser.h"
 #include "unfad/ir/mutator.h"
+#include "unfad/ir/traverse.h"
 #include "unfad/unf/unf.h"
 
 #include <functional>
@@ -18,23 +19,13 @@ using rev::cotangentType;
 
 namespace {
 
-struct Calls : Visitor {
-  std::vector<std::string> names;
-  void visit(const Call *c) override {
-    names.push_back(c->callee);
-    Visitor::visit(c);
-  }
-};
-
 // Functions reachable from the marked ones through calls, callees first.
 std::vector<const Function *> reachable(const Program &p) {
   std::set<std::string> seen;
   std::vector<const Function *> order;
   std::function<void(const Function &)> visitFunction = [&](const Function &f) {
     if (!seen.insert(f.name).second) return;
-    Calls calls;
-    calls.visitExpr(f.body);
-    for (auto &n : calls.names)
+    for (auto &n : callees(f.body))
       if (auto g = p.find(n)) visitFunction(*g);
     order.push_back(&f);
   };
@@ -133,11 +124,8 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
 Program reverse(const Program &primal) {
   auto functions = reachable(primal);
   std::set<std::string> called;
-  for (const Function *f : functions) {
-    Calls calls;
-    calls.visitExpr(f->body);
-    called.insert(calls.names.begin(), calls.names.end());
-  }
+  for (const Function *f : functions)
+    for (auto &n : callees(f->body)) called.insert(n);
   Program out;
   // Pullbacks first: gradients call them.
   for (const Function *f : functions)

@@ -55,9 +55,8 @@ private:
         auto read = lets[p].second->as<ir::Index>();
         return read && read->array->is<Var>() && read->array->as<Var>()->name == a && alphaEqual(read->index, st->index);
       }
-      std::unordered_set<std::string> written;
-      arraysTouched(lets[p].second, nullptr, &written);
-      if (written.count(a) || hasCall(lets[p].second)) return false;
+      MemoryEffects between = memoryEffects(lets[p].second);
+      if (between.writes.count(a) || between.calls) return false;
     }
     return false;
   }

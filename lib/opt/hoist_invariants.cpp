@@ -37,7 +37,7 @@ protected:
         tail = l->body;
       }
       if (hoisted.empty()) continue;
-      lets[k].second = Fold::make(f->lo, f->hi, f->init, f->index, f->state, wrapLets(kept, tail), f->reversed);
+      lets[k].second = Fold::make(f->lo, f->hi, f->init, f->index, f->state, zipLets(kept, tail), f->reversed);
       lets.insert(lets.begin() + long(k), hoisted.begin(), hoisted.end());
       k += hoisted.size();
       changed = true;

@@ -23,8 +23,7 @@ protected:
     for (size_t m = 0; m < lets.size(); ++m) {
       const Expr &v = lets[m].second;
       if (!(v->is<Fold>() || v->is<While>() || v->is<Call>()) || !shareable(v)) continue;
-      std::unordered_set<std::string> reads;
-      arraysTouched(v, &reads, nullptr);
+      const MemoryEffects reader = memoryEffects(v);
       for (size_t k = m; k-- > 0;) {
         const Expr &u = lets[k].second;
         if (alphaEqual(u, v)) {
@@ -36,11 +35,8 @@ protected:
           break;
         }
         // Stop at a write to what v reads, or an unknown call.
-        std::unordered_set<std::string> written;
-        arraysTouched(u, nullptr, &written);
-        bool blocked = false;
-        for (auto &a : reads) blocked |= written.count(a) > 0;
-        if (blocked || (mayWrite(u) && !shareable(u) && hasCall(u))) break;
+        MemoryEffects between = memoryEffects(u);
+        if (between.clobbers(reader) || (between.writesMemory && !shareable(u) && between.calls)) break;
       }
     }
   }

@@ -87,7 +87,7 @@ Expr PartialEvaluator::block(const Expr &e) {
     cseLog_.pop_back();
   }
   cur_ = saved;
-  return wrapLets(lets, v);
+  return zipLets(lets, v);
 }
 
 // The stripped hint, then the first free variant.
@@ -132,7 +132,7 @@ Expr PartialEvaluator::emit(const std::string &hint, const Expr &v) {
   if (mayWrite(v)) forgetReadsWrittenBy(v);
   if (auto x = v->as<ir::Index>(); x && x->array->is<Var>()) return emitMemoryRead(hint, v);
   std::string key;
-  if ((v->is<Prim>() || v->is<Call>() || v->is<ir::Size>()) && !readsMemory(v) && !mayWrite(v)) {
+  if ((v->is<Prim>() || v->is<Call>() || v->is<ir::Size>()) && !memoryEffects(v).readsMemory && !mayWrite(v)) {
     key = print(v);
     auto it = cse_.find(key);
     if (it != cse_.end()) return Var::make(it->second, v->type);
@@ -215,9 +215,9 @@ Expr PartialEvaluator::splitIf(const std::string &hint, const Expr &ifExpr) {
 // A write invalidates the remembered reads of what it writes (a call that
 // may write: every remembered read).
 void PartialEvaluator::forgetReadsWrittenBy(const Expr &v) {
-  std::unordered_set<std::string> written;
-  arraysTouched(v, nullptr, &written);
-  const bool call = hasCall(v);
+  const MemoryEffects fx = memoryEffects(v);
+  const std::set<std::string> &written = fx.writes;
+  const bool call = fx.calls;
   for (auto it = memoryKeys_.begin(); it != memoryKeys_.end();) {
     if (call || written.count(it->second)) {
       cse_.erase(it->first);
@@ -298,7 +298,7 @@ Expr PartialEvaluator::evaluatePrim(const Prim *p) {
   Expr r = simplify(p->op, std::move(as), p->type, strict());
   // CSE also for nested subexpressions: a partial derivative such as cos(t)
   // reuses the forward pass's value of cos(t).
-  if (r->is<Prim>() && !readsMemory(r)) {
+  if (r->is<Prim>() && !memoryEffects(r).readsMemory) {
     auto it = cse_.find(print(r));
     if (it != cse_.end()) return Var::make(it->second, r->type);
   }

@@ -134,12 +134,13 @@ private:
     }
     std::vector<Expr> result{tail};
     for (size_t m = 0; m < accs.size(); ++m) result.push_back(Var::make(cur[m], accs[m].type));
-    return wrapLets(lets, ir::Tuple::make(result));
+    return zipLets(lets, ir::Tuple::make(result));
   }
 
   bool promote(const std::string &name, const Fold *f, Lets &out) {
-    Expr tail;
-    Lets body = letChain(f->body, tail);
+    LetChain chain = unzipLets(f->body);
+    Lets &body = chain.lets;
+    Expr &tail = chain.tail;
     std::vector<int> accOf;
     std::vector<Accumulator> accs = findAccumulators(f, body, accOf);
     if (accs.empty()) return false;

@@ -105,14 +105,16 @@ private:
         continue;
       // Its single use: the first later let (or the body) that mentions it;
       // a memory read never moves past a write to the array it reads.
+      const MemoryEffects reader = memoryEffects(value);
+      auto clobbers = [&](const Expr &later) { return !reader.reads.empty() && memoryEffects(later).clobbers(reader); };
       bool done = false;
       for (size_t j = i + 1; j < lets.size() && !done; ++j) {
         if (gone[j]) continue;
         if (countUses(lets[j].second, name) == 0) {
-          if (conflicts(value, lets[j].second)) done = true;
+          if (clobbers(lets[j].second)) done = true;
           continue;
         }
-        if (shallow(lets[j].second, name) == 1 && !conflicts(value, lets[j].second)) {
+        if (shallow(lets[j].second, name) == 1 && !clobbers(lets[j].second)) {
           lets[j].second = substitute(lets[j].second, name, value);
           gone[i] = true;
         }

@@ -29,61 +29,6 @@ bool isAtom(const Expr &e) {
   return false;
 }
 
-bool hasCall(const Expr &e) {
-  struct FindCall : Visitor {
-    bool found = false;
-    void visit(const Call *) override { found = true; }
-  } finder;
-  finder.visitExpr(e);
-  return finder.found;
-}
-
-bool readsMemory(const Expr &e) {
-  struct FindRead : Visitor {
-    bool found = false;
-    void visit(const Index *) override { found = true; }
-    void visit(const Call *n) override {
-      for (auto &a : n->args) found |= a->type->isArray();
-      Visitor::visit(n);
-    }
-  } finder;
-  finder.visitExpr(e);
-  return finder.found;
-}
-
-void arraysTouched(const Expr &e, std::unordered_set<std::string> *read, std::unordered_set<std::string> *written) {
-  struct Touched : Visitor {
-    std::unordered_set<std::string> *read, *written;
-    static void add(std::unordered_set<std::string> *s, const Expr &a) {
-      if (auto v = a->as<Var>(); v && s) s->insert(v->name);
-    }
-    void visit(const Index *n) override { add(read, n->array); Visitor::visit(n); }
-    void visit(const Store *n) override { add(written, n->array); visitExpr(n->index); visitExpr(n->value); }
-    void visit(const Pullback *n) override {
-      for (auto &b : n->buffers) add(written, b);
-      for (auto &a : n->args) if (a->type->isArray()) add(read, a);
-      Visitor::visit(n);
-    }
-    void visit(const Call *n) override {
-      for (auto &a : n->args) if (a->type->isArray()) { add(read, a); add(written, a); }
-      Visitor::visit(n);
-    }
-  } touched;
-  touched.read = read;
-  touched.written = written;
-  touched.visitExpr(e);
-}
-
-bool conflicts(const Expr &value, const Expr &later) {
-  std::unordered_set<std::string> read, written;
-  arraysTouched(value, &read, nullptr);
-  if (read.empty()) return false;
-  arraysTouched(later, nullptr, &written);
-  for (auto &a : read)
-    if (written.count(a)) return true;
-  return false;
-}
-
 std::unordered_set<std::string> localArrays(const Expr &e) {
   struct Local : Visitor {
     std::unordered_set<std::string> names;
@@ -94,21 +39,6 @@ std::unordered_set<std::string> localArrays(const Expr &e) {
   } local;
   local.visitExpr(e);
   return local.names;
-}
-
-Lets letChain(const Expr &e, Expr &tail) {
-  Lets lets;
-  tail = e;
-  while (auto l = tail->as<Let>()) {
-    lets.push_back({l->name, l->value});
-    tail = l->body;
-  }
-  return lets;
-}
-
-Expr wrapLets(const Lets &lets, Expr body) {
-  for (size_t k = lets.size(); k-- > 0;) body = Let::make(lets[k].first, lets[k].second, body);
-  return body;
 }
 
 Expr BlockRewriter::rewrite(const Expr &e) {
@@ -124,7 +54,7 @@ Expr BlockRewriter::rewrite(const Expr &e) {
   }
   Expr body = rewrite(c);
   chain(lets, body);
-  return wrapLets(lets, body);
+  return zipLets(lets, body);
 }
 
 } // namespace unfad::opt

@@ -1,9 +1,11 @@
 // What the optimiser's passes share: questions about expressions (is it an
-// atom, what memory does it touch) and the walk over let chains that most
-// block-local rewrites are built on. Internal to lib/opt.
+// atom; what memory it touches is ir::memoryEffects) and the walk over let
+// chains that most block-local rewrites are built on. Internal to lib/opt.
 #pragma once
 
+#include "unfad/ir/effects.h"
 #include "unfad/ir/ir.h"
+#include "unfad/ir/traverse.h"
 
 #include <string>
 #include <unordered_set>
@@ -22,20 +24,8 @@ bool isZeroValue(const ir::Expr &e);
 // Atoms may be duplicated freely: variables, constants, projections of
 // atoms and tuples of atoms.
 bool isAtom(const ir::Expr &e);
-bool hasCall(const ir::Expr &e);
-// Whether e reads memory (its value depends on when it runs).
-bool readsMemory(const ir::Expr &e);
-// The arrays (variable names) e reads, and those it may write. A call given
-// arrays counts as reading and writing them. Either set may be null.
-void arraysTouched(const ir::Expr &e, std::unordered_set<std::string> *read, std::unordered_set<std::string> *written);
-// Whether running `later` may change what `value` reads.
-bool conflicts(const ir::Expr &value, const ir::Expr &later);
 // The local arrays (lets of NewArray) e allocates.
 std::unordered_set<std::string> localArrays(const ir::Expr &e);
-// The let chain starting at e, and what follows it.
-Lets letChain(const ir::Expr &e, ir::Expr &tail);
-ir::Expr wrapLets(const Lets &lets, ir::Expr body);
-
 // The algebraic rules (simplify.cpp): op applied to args, rewritten when a
 // rule applies. `castTo` is the target of a Cast. `strict`: only rewrites
 // exact in IEEE arithmetic (0 * e stays unless e is known finite); when
