@@ -43,13 +43,6 @@ bool writeAtomically(const std::string &path, const std::string &content) {
   return true;
 }
 
-std::string absolute(const std::string &path) {
-  llvm::SmallString<256> abs(path);
-  llvm::sys::fs::make_absolute(abs);
-  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
-  return std::string(abs);
-}
-
 std::string makeEscape(const std::string &path) {
   std::string escaped;
   for (char c : path) {

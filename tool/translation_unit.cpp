@@ -148,13 +148,6 @@ bool spliceFiles(const Parse &parse, const rewrite::CodeMap &code, const Transla
   return true;
 }
 
-std::string absolute(const std::string &path) {
-  llvm::SmallString<256> abs(path);
-  llvm::sys::fs::make_absolute(abs);
-  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
-  return std::string(abs);
-}
-
 // The texts to parse without generated blocks: the input's, and those of
 // the files it includes from its directory tree that hold blocks.
 Texts withoutBlocks(const Parse &first, const std::string &absPath, const std::string &inputText) {
@@ -197,6 +190,13 @@ bool regenerate(const ParseSettings &settings, const Parse &first, const std::st
 }
 
 } // namespace
+
+std::string absolute(const std::string &path) {
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+  return std::string(abs);
+}
 
 std::string realPath(const std::string &path) {
   llvm::SmallString<256> real;

@@ -46,6 +46,9 @@ struct ParseSettings {
 // point. False when the input cannot be processed.
 bool processInput(const ParseSettings &settings, const std::string &input, TranslationUnit &out);
 
+// `path` absolute, `.` and `..` removed (symbolic links kept).
+std::string absolute(const std::string &path);
+
 // `path` absolute, with symbolic links resolved (as far as it exists).
 std::string realPath(const std::string &path);
 
