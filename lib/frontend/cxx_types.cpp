@@ -118,9 +118,7 @@ private:
     llvm::raw_string_ostream os(text);
     type.print(os, policy_, placeholder);
     os.flush();
-    for (llvm::StringRef anonymous : {"(anonymous namespace)::", "(anonymous)::"})
-      for (size_t at; (at = text.find(anonymous.str())) != std::string::npos;) text.erase(at, anonymous.size());
-    return text;
+    return stripAnon(text);
   }
 
   std::string spell(QualType type) const { return tidy(print(type, "")); }

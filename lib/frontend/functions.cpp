@@ -2,7 +2,6 @@
 // reached (its parameters, the UNFAD_GRADIENT_WRT list, its body and its C++
 // description), and the entry points of the front end.
 #include "lowering.h"
-#include "unfad/frontend/cxx_types.h"
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>

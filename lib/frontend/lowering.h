@@ -43,6 +43,7 @@
 //   lowered as its own copy in which that parameter is passive.
 #pragma once
 
+#include "unfad/frontend/cxx_types.h"
 #include "unfad/frontend/frontend.h"
 #include "unfad/ir/array_order.h"
 #include "unfad/ir/ir.h"
@@ -87,8 +88,6 @@ struct ArrayInfo {
   int64_t size = -1; // known length (C arrays, std::array)
 };
 
-// "(anonymous namespace)::" removed from a qualified name.
-std::string stripAnon(std::string s);
 // The UNFAD_GRADIENT / UNFAD_GRADIENT_WRT annotation of `fd`, if any.
 const clang::AnnotateAttr *markAttr(const clang::FunctionDecl *fd);
 // `a = b` on a struct whose copy/move assignment is trivial (a value copy).

@@ -5,6 +5,8 @@
 
 #include "unfad/ir/ir.h"
 
+#include <string>
+
 namespace clang {
 class ASTContext;
 class QualType;
@@ -17,6 +19,10 @@ namespace unfad::frontend {
 // spellings is spelled from the global namespace (a helper's pullback may be
 // emitted in another namespace than the helper); otherwise as written (a
 // marked function's gradient sits right after it).
+// "(anonymous namespace)::" removed from a qualified name: generated code
+// sits in the same translation unit, where the plain name reaches it.
+std::string stripAnon(std::string s);
+
 ir::CxxType describeCxxType(clang::QualType type, clang::ASTContext &ctx, const clang::PrintingPolicy &policy,
                             bool fullyQualified);
 
