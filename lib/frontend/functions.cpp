@@ -208,12 +208,8 @@ void Lowering::describeCxx(const Entry &en, ir::Function &f) {
   cx.isInline = fd->isInlineSpecified();
   cx.isConstexpr = fd->isConstexpr();
   bool written = en.marked;
-  cx.returnType = written ? typeStr(fd->getReturnType()) : qualTypeStr(fd->getReturnType());
   cx.result = describeCxxType(fd->getReturnType(), ctx_, policy_, !written);
-  for (const ParmVarDecl *pd : fd->parameters()) {
-    cx.paramTypes.push_back(written ? typeStr(pd->getType()) : qualTypeStr(pd->getType()));
-    cx.params.push_back(describeCxxType(pd->getType(), ctx_, policy_, !written));
-  }
+  for (const ParmVarDecl *pd : fd->parameters()) cx.params.push_back(describeCxxType(pd->getType(), ctx_, policy_, !written));
   SourceLocation at = sm_.getExpansionLoc(fd->getLocation());
   cx.file = sm_.getFilename(at).str();
   cx.line = sm_.getExpansionLineNumber(at);

@@ -239,7 +239,6 @@ json toJson(const Function &f) {
   json cxx = {{"name", f.cxx.name}, {"qualifiedName", f.cxx.qualifiedName},
               {"namespace", f.cxx.enclosingNamespace}, {"static", f.cxx.isStatic},
               {"inline", f.cxx.isInline}, {"constexpr", f.cxx.isConstexpr},
-              {"returnType", f.cxx.returnType}, {"paramTypes", f.cxx.paramTypes},
               {"file", f.cxx.file}, {"line", f.cxx.line}};
   cxx["result"] = toJson(f.cxx.result);
   cxx["params"] = json::array();
@@ -264,9 +263,7 @@ Function functionFromJson(const json &j) {
     f.cxx.isStatic = c.value("static", false);
     f.cxx.isInline = c.value("inline", false);
     f.cxx.isConstexpr = c.value("constexpr", false);
-    f.cxx.returnType = c.value("returnType", "");
-    f.cxx.paramTypes = c.value("paramTypes", std::vector<std::string>{});
-    // older dumps have only the spellings: the printer then prints from the IR types
+    // older dumps have no type descriptions: the printer then prints from the IR types
     if (c.contains("result")) f.cxx.result = cxxTypeFromJson(c.at("result"));
     if (c.contains("params"))
       for (auto &p : c.at("params")) f.cxx.params.push_back(cxxTypeFromJson(p));

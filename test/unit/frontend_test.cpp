@@ -248,12 +248,16 @@ TEST(Frontend, HelpersAndCxxInfo) {
   EXPECT_EQ(dot.cxx.qualifiedName, "::geo::dot");
   EXPECT_EQ(dot.cxx.enclosingNamespace, "geo");
   EXPECT_TRUE(dot.cxx.isInline);
-  EXPECT_EQ(dot.cxx.paramTypes.at(0), "const geo::Vec3 &");
+  // a helper's types are spelled from the global namespace (its pullback may sit elsewhere)
+  EXPECT_EQ(dot.cxx.params.at(0).kind, ir::CxxType::Kind::Struct);
+  EXPECT_TRUE(dot.cxx.params.at(0).isConst && dot.cxx.params.at(0).isReference);
+  EXPECT_EQ(dot.cxx.params.at(0).valueSpelling, "geo::Vec3");
   EXPECT_TRUE(dot.params[0].active);
   EXPECT_EQ(norm.name, "geo::norm2");
   EXPECT_TRUE(norm.marked);
-  EXPECT_EQ(norm.cxx.returnType, "double");
-  EXPECT_EQ(norm.cxx.paramTypes.at(0), "const Vec3 &");
+  EXPECT_EQ(norm.cxx.result.kind, ir::CxxType::Kind::Scalar);
+  EXPECT_EQ(norm.cxx.result.valueSpelling, "double");
+  EXPECT_EQ(norm.cxx.params.at(0).valueSpelling, "Vec3"); // a marked function's, as written
   EXPECT_TRUE(norm.params[0].active);
   EXPECT_FALSE(norm.params[1].active);
   EXPECT_EQ(ir::str(norm.params[0].type), "geo::Vec3{x: f64, y: f64, z: f64}");
@@ -519,7 +523,10 @@ TEST(FrontendArrays, SumOfSquares) {
   EXPECT_TRUE(f.params[0].active);
   EXPECT_FALSE(f.params[0].written);
   EXPECT_FALSE(f.params[1].active);
-  EXPECT_EQ(f.cxx.paramTypes.at(0), "const double *");
+  EXPECT_EQ(f.cxx.params.at(0).kind, ir::CxxType::Kind::Pointer);
+  EXPECT_TRUE(f.cxx.params.at(0).isConst);
+  ASSERT_EQ(f.cxx.params.at(0).element.size(), 1u);
+  EXPECT_EQ(f.cxx.params.at(0).element[0].valueSpelling, "double");
   std::string ir = ir::print(f.body);
   EXPECT_NE(ir.find("fold i in [0, n)"), std::string::npos) << ir;
   std::vector<double> x = {0.5, -1.5, 2, 3};
@@ -549,7 +556,9 @@ TEST(FrontendArrays, VectorsAndStdArrays) {
   auto r = lowerArrays(vecs_src);
   ASSERT_TRUE(r->ok);
   const ir::Function &f = fn(*r);
-  EXPECT_EQ(f.cxx.paramTypes.at(0), "const std::vector<double> &");
+  EXPECT_EQ(f.cxx.params.at(0).kind, ir::CxxType::Kind::Vector);
+  EXPECT_TRUE(f.cxx.params.at(0).isConst && f.cxx.params.at(0).isReference);
+  EXPECT_EQ(f.cxx.params.at(0).valueSpelling, "std::vector<double>");
   EXPECT_TRUE(f.params[2].active);
   std::vector<double> x = {1, 2, 3}, y = {0.5, -0.25, 2};
   std::array<double, 3> w = {0.1, 0.2, 0.3};
@@ -602,7 +611,7 @@ TEST(FrontendArrays, VoidWithOutput) {
   EXPECT_TRUE(f.params[1].written);
   EXPECT_TRUE(f.params[1].active);
   EXPECT_FALSE(f.params[0].written);
-  EXPECT_EQ(f.cxx.returnType, "void");
+  EXPECT_EQ(f.cxx.result.kind, ir::CxxType::Kind::Void);
   std::vector<double> x = {0.5, 1, -2}, want(3, 7.0);
   ir::Value out = arr(std::vector<double>(3, 7.0));
   ir::evaluate(r->program, "f", {arr(x), out, num(3)});

@@ -103,8 +103,6 @@ CxxInfo info(const std::string &name, std::string ret, std::vector<std::string> 
   ci.qualifiedName = "::" + name;
   ci.result = describe(ret);
   for (auto &p : params) ci.params.push_back(describe(p));
-  ci.returnType = std::move(ret);
-  ci.paramTypes = std::move(params);
   ci.isStatic = isStatic;
   ci.isInline = isInline;
   return ci;

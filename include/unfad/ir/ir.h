@@ -465,8 +465,6 @@ struct CxxInfo {
   bool isStatic = false;
   bool isInline = false;
   bool isConstexpr = false;
-  std::string returnType;        // C++ spelling as Clang prints it, e.g. "double", "const Vec3 &"
-  std::vector<std::string> paramTypes; // the same per parameter
   CxxType result;                // the return type, described
   std::vector<CxxType> params;   // each parameter's type, described (empty: unknown, e.g. old JSON)
   std::string file;              // where the definition is
