@@ -48,11 +48,16 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace unfad::printer::detail {
 
 using namespace unfad::ir;
+
+// Local buffers of at most this many elements and a constant size are C
+// arrays on the stack (8 KiB of doubles): large ones would overflow it.
+constexpr int64_t kStackArrayLimit = 1024;
 
 [[noreturn]] void fail(const std::string &what);
 
@@ -214,6 +219,10 @@ private:
   // Local arrays (by IR name) passed to a helper parameter whose elements
   // are another integer type than the IR's `long`: that parameter's type.
   std::unordered_map<std::string, const CxxType *> localShapes_;
+  // Local arrays (by IR name) passed to a helper parameter (or a pullback's
+  // adjoint buffer) that is a std::vector or std::array: they must be one;
+  // the other local arrays of a constant, small size live on the stack.
+  std::unordered_set<std::string> containerArrays_;
 
   // sharing.cpp
   bool flag(const Node *n, unsigned char f) const;
@@ -227,6 +236,7 @@ private:
   void invalidateLoop(const Expr &loop);
   void scan(const Expr &e);
   void noteLocalShapes(const std::vector<Expr> &args, const Function &callee);
+  void noteContainerArrays(const std::vector<Expr> &args, const std::vector<Expr> &buffers, const Function &callee);
   void dropCache(size_t mark);
   void push(const std::string &name, CVal v);
   void popTo(size_t mark);

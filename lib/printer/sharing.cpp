@@ -223,12 +223,14 @@ void FnPrinter::scan(const Expr &e) {
       if (auto f = primal_.find(x->as<Call>()->callee)) {
         reserveIdents(f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName);
         noteLocalShapes(x->as<Call>()->args, *f);
+        noteContainerArrays(x->as<Call>()->args, {}, *f);
       }
       break;
     case Kind::Pullback:
       if (auto f = primal_.find(x->as<Pullback>()->callee)) {
         used_.insert(generatedBase(*f) + "_pullback");
         noteLocalShapes(x->as<Pullback>()->args, *f);
+        noteContainerArrays(x->as<Pullback>()->args, x->as<Pullback>()->buffers, *f);
       }
       break;
     case Kind::Lambda: case Kind::App:
@@ -256,4 +258,22 @@ void FnPrinter::noteLocalShapes(const std::vector<Expr> &args, const Function &c
     if (element.kind == CxxType::Kind::Scalar && element.valueSpelling != "long") localShapes_[var->name] = &param;
   }
 }
+
+// The arrays given to `callee`'s container parameters (std::vector&,
+// std::array&), and the adjoint buffers of those parameters (one per active
+// array parameter, in order): a C array would not bind there.
+void FnPrinter::noteContainerArrays(const std::vector<Expr> &args, const std::vector<Expr> &buffers,
+                                    const Function &callee) {
+  if (callee.cxx.params.size() != callee.params.size()) return;
+  auto note = [&](const Expr &a, size_t param) {
+    if (auto var = a->as<Var>(); var && callee.cxx.params[param].isContainer()) containerArrays_.insert(var->name);
+  };
+  size_t buffer = 0;
+  for (size_t i = 0; i < callee.params.size(); ++i) {
+    if (i < args.size()) note(args[i], i);
+    if (callee.params[i].active && callee.params[i].type->isArray() && buffer < buffers.size())
+      note(buffers[buffer++], i);
+  }
+}
+
 } // namespace unfad::printer::detail

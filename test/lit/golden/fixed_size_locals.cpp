@@ -1,0 +1,65 @@
+// Local arrays of a small constant size stay on the stack: the primal's
+// `double h[4]`, its adjoint and the tapes of its overwritten elements are C
+// arrays, zero-filled where the code reads before writing, so no heap
+// allocation happens inside a loop (the per-step `next` array is a stack
+// array in the forward and in the backward loop). Only the tapes sized by
+// the trip count are on the heap, allocated once before the loops. A local
+// std::vector passed to a helper that takes `std::vector<double>&` stays a
+// std::vector (a C array would not bind to it).
+// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
+#include <unfad/unfad.h>
+
+#include <cmath>
+#include <vector>
+
+UNFAD_GRADIENT double fixed_state(const double* W, const double* x, int T) {
+  double h[4] = {};
+  double loss = 0.0;
+  for (int t = 0; t < T; ++t) {
+    double next[4];
+    for (int i = 0; i < 4; ++i) {
+      double a = x[t];
+      for (int j = 0; j < 4; ++j) a += W[i * 4 + j] * h[j];
+      next[i] = std::tanh(a);
+    }
+    for (int i = 0; i < 4; ++i) h[i] = next[i];
+    loss += h[0] * h[3];
+  }
+  return loss;
+}
+// CHECK-LABEL: double fixed_state_grad(
+// CHECK-NOT:     std::vector
+// CHECK:         double h[4] = {};
+// CHECK-NEXT:    double d_h[4] = {};
+// CHECK:         double saved_h[4];
+// CHECK:         for (long [[T:[a-z_0-9]+]] = 0; [[T]] < T; ++[[T]]) {
+// CHECK-NOT:       new
+// CHECK:           double next[4] = {};
+// CHECK-NOT:       new
+// CHECK:         for (long [[B:[a-z_0-9]+]] = T - 1; [[B]] >= 0; --[[B]]) {
+// CHECK-NOT:       std::vector
+// CHECK-NOT:       new
+// CHECK:           double next_1[4] = {};
+// CHECK-NOT:       std::vector
+// CHECK-NOT:       new
+// CHECK:           double d_next_1[4] = {};
+// CHECK-NOT:       std::vector
+// CHECK-NOT:       new
+// CHECK:         return
+
+static double scaled_sum(const std::vector<double>& v, double s) {
+  double total = 0.0;
+  for (double e : v) total += s * e * e;
+  return total;
+}
+
+UNFAD_GRADIENT double through_vector(double x) {
+  std::vector<double> v(3);
+  for (int i = 0; i < 3; ++i) v[i] = x + i;
+  return scaled_sum(v, x);
+}
+// CHECK-LABEL: double through_vector_grad(
+// CHECK:         std::vector<double> v(3);
+// CHECK:         std::vector<double> d_v(3);
+// CHECK:         scaled_sum_pullback(v,
