@@ -4,6 +4,12 @@
 // allocation instead of one per iteration) and trap-free scalar arithmetic
 // on invariant values (such as that size):
 //   let r = fold i .. -> (let x = e in body)  ~>  let x = e in let r = fold i .. -> body
+// A zero-filled local buffer of an invariant size that is not small enough
+// for the stack (a `std::vector<double> t(k)` declared in a loop body, or
+// its adjoint) is allocated once before the loop and zeroed where it was
+// allocated, which is what the allocation did besides allocating:
+//   fold i .. -> (let a = new[n] in body)
+//     ~>  let a = new[n] in fold i .. -> (let _ = (a[k] := 0 for k < n) in body)
 #include "support.h"
 #include "unfad/opt/passes.h"
 #include "unfad/ir/mutator.h"
@@ -26,10 +32,13 @@ protected:
       Lets hoisted, kept;
       Expr tail = f->body;
       while (auto l = tail->as<Let>()) {
-        bool invariant = movable(l->value);
+        bool invariant = true;
         for (auto &v : freeVars(l->value)) invariant &= !inner.count(v);
-        if (invariant) {
+        if (invariant && movable(l->value)) {
           hoisted.push_back({l->name, l->value});
+        } else if (invariant && reusableBuffer(l->value)) {
+          hoisted.push_back({l->name, l->value});
+          kept.push_back({names_.fresh("_"), zeroFill(l->name, l->value)});
         } else {
           kept.push_back({l->name, l->value});
           inner.insert(l->name);
@@ -44,7 +53,29 @@ protected:
     }
   }
 
+public:
+  explicit HoistInvariants(const Expr &root) { names_.reserveAll(root); }
+
 private:
+  NameSupply names_;
+
+  // A zero-filled buffer of scalars or structs the printer would put on
+  // the heap (its size is not a small constant).
+  static bool reusableBuffer(const Expr &v) {
+    auto a = v->as<NewArray>();
+    if (!a || a->scratch || a->type->elem()->isArray()) return false;
+    auto constant = a->size->as<Const>();
+    return !constant || constant->ivalue > kStackBufferLimit;
+  }
+  // for k in [0, n): a[k] = 0
+  Expr zeroFill(const std::string &array, const Expr &allocation) {
+    auto a = allocation->as<NewArray>();
+    Expr buffer = Var::make(array, a->type);
+    std::string k = names_.fresh("k"), unit = names_.fresh("fill");
+    Expr store = Store::make(buffer, Var::make(k, Type::i64()), Const::zero(a->type->elem()), Store::Mode::Set);
+    return Fold::make(Const::makeInt(0), a->size, ir::Tuple::make({}), k, unit,
+                      Let::make(names_.fresh("_"), store, ir::Tuple::make({})));
+  }
   static bool movable(const Expr &v) {
     if (auto a = v->as<NewArray>()) return a->scratch;
     return v->type->isScalar() && trapFree(v);
@@ -64,7 +95,7 @@ private:
 } // namespace
 
 Expr hoistInvariants(const Expr &e, const PassContext &, bool *changed) {
-  HoistInvariants hoist;
+  HoistInvariants hoist(e);
   Expr r = hoist.rewrite(e);
   if (changed) *changed = hoist.changed;
   return r;

@@ -55,10 +55,6 @@ namespace unfad::printer::detail {
 
 using namespace unfad::ir;
 
-// Local buffers of at most this many elements and a constant size are C
-// arrays on the stack (8 KiB of doubles): large ones would overflow it.
-constexpr int64_t kStackArrayLimit = 1024;
-
 [[noreturn]] void fail(const std::string &what);
 
 // ------------------------------------------------------------ names ----

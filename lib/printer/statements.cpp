@@ -419,7 +419,7 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
   // {};`): no heap allocation, in a loop or anywhere, unless a helper takes
   // it as a std::vector or std::array.
   auto constant = na->size->as<Const>();
-  const bool onStack = constant && constant->ivalue >= 1 && constant->ivalue <= kStackArrayLimit && h.ir &&
+  const bool onStack = constant && constant->ivalue >= 1 && constant->ivalue <= kStackBufferLimit && h.ir &&
                        !containerArrays_.count(h.name);
   // A scratch buffer (a tape) is written before it is read: no zero fill,
   // which for a large tape is a pass over memory the gradient would pay for.

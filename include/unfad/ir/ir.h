@@ -302,6 +302,10 @@ public:
 // copy) is never read before it is written: one allocated in a loop may be
 // reused by every iteration (the optimiser hoists it), and the evaluator
 // fills it with NaN to catch a read before the first write.
+// Buffers of a constant size up to this many elements may live on the
+// stack (the printer makes them C arrays; the optimiser leaves them where
+// they are declared): larger ones would risk overflowing it.
+constexpr int64_t kStackBufferLimit = 1024;
 class NewArray final : public Node {
 public:
   static constexpr Kind kKind = Kind::NewArray;

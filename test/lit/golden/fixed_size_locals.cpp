@@ -63,3 +63,28 @@ UNFAD_GRADIENT double through_vector(double x) {
 // CHECK:         std::vector<double> v(3);
 // CHECK:         std::vector<double> d_v(3);
 // CHECK:         scaled_sum_pullback(v,
+
+// A buffer of a run-time size declared in a loop body (and its adjoint) is
+// allocated once before the loops and zeroed where the body declared it.
+UNFAD_GRADIENT double softmax_rows(const double* x, int n, int k) {
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> e(k);
+    double s = 0.0;
+    for (int c = 0; c < k; ++c) {
+      e[c] = std::exp(x[i * k + c]);
+      s += e[c];
+    }
+    for (int c = 0; c < k; ++c) total += c * e[c] / s;
+  }
+  return total;
+}
+// CHECK-LABEL: double softmax_rows_grad(
+// CHECK:         std::vector<double> e(k);
+// CHECK:         std::vector<double> d_e(k);
+// CHECK:         for (long [[I:[a-z_0-9]+]] = 0; [[I]] < n; ++[[I]]) {
+// CHECK-NEXT:      for (long [[K:[a-z_0-9]+]] = 0; [[K]] < k; ++[[K]]) {
+// CHECK-NEXT:        e[[[K]]] = 0.0;
+// CHECK-NOT:       std::vector
+// CHECK-NOT:       new
+// CHECK:         return

@@ -1,0 +1,90 @@
+// The benchmarks of memory_objectives.cpp (issue 11): each objective and
+// its generated gradient at two sizes, registered beside bench_main.cpp's.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+// From the generated copy of memory_objectives.cpp.
+double rnn_fixed_state(const double *W, const double *U, const double *b, const double *v, const double *x, int T);
+double rnn_fixed_state_grad(const double *W, const double *U, const double *b, const double *v, const double *x,
+                            int T, double *d_W, double *d_U, double *d_b, double *d_v, double *d_x);
+double kmeans_cost(const double *points, const double *centroids, int n, int k, int d);
+double kmeans_cost_grad(const double *points, const double *centroids, int n, int k, int d, double *d_points,
+                        double *d_centroids);
+double gmm_rows(const double *alpha, const double *mu, const double *q, const double *x, int n, int k, int d);
+double gmm_rows_grad(const double *alpha, const double *mu, const double *q, const double *x, int n, int k, int d,
+                     double *d_alpha, double *d_mu, double *d_q, double *d_x);
+double det_by_minors(const double *A, int n);
+double det_by_minors_grad(const double *A, int n, double *d_A);
+
+namespace {
+
+using Buffer = std::shared_ptr<std::vector<double>>;
+
+Buffer random(size_t n, double lo, double hi, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  auto v = std::make_shared<std::vector<double>>(n);
+  for (auto &x : *v) x = u(gen);
+  return v;
+}
+
+Buffer zeros(size_t n) { return std::make_shared<std::vector<double>>(n); }
+
+template <class Primal, class Gradient>
+void registerPair(const std::string &name, Primal primal, Gradient gradient) {
+  benchmark::RegisterBenchmark((name + "/primal").c_str(), [=](benchmark::State &s) {
+    for (auto _ : s) benchmark::DoNotOptimize(primal());
+  });
+  benchmark::RegisterBenchmark((name + "/gradient").c_str(), [=](benchmark::State &s) {
+    for (auto _ : s) benchmark::DoNotOptimize(gradient());
+  });
+}
+
+} // namespace
+
+void registerMemoryBenchmarks() {
+  const int H = 8;
+  for (int T : {10000, 80000}) {
+    Buffer W = random(H * H, -0.4, 0.4, 21), U = random(H, -1, 1, 22), b = random(H, -0.1, 0.1, 23),
+           v = random(H, -1, 1, 24), x = random(size_t(T), -1, 1, 25);
+    Buffer dW = zeros(H * H), dU = zeros(H), db = zeros(H), dv = zeros(H), dx = zeros(size_t(T));
+    registerPair(
+        "rnn_fixed_state/h8x" + std::to_string(T),
+        [=] { return rnn_fixed_state(W->data(), U->data(), b->data(), v->data(), x->data(), T); },
+        [=] {
+          return rnn_fixed_state_grad(W->data(), U->data(), b->data(), v->data(), x->data(), T, dW->data(), dU->data(),
+                                      db->data(), dv->data(), dx->data());
+        });
+  }
+  const int k = 16, d = 8;
+  for (int n : {2000, 16000}) {
+    Buffer points = random(size_t(n) * d, -2, 2, 31), centroids = random(k * d, -2, 2, 32);
+    Buffer dp = zeros(size_t(n) * d), dc = zeros(k * d);
+    registerPair(
+        "kmeans_cost/" + std::to_string(n) + "x16x8",
+        [=] { return kmeans_cost(points->data(), centroids->data(), n, k, d); },
+        [=] { return kmeans_cost_grad(points->data(), centroids->data(), n, k, d, dp->data(), dc->data()); });
+  }
+  for (int n : {1000, 8000}) {
+    Buffer alpha = random(k, -1, 0, 41), mu = random(k * d, -1, 1, 42), q = random(k * d, -0.2, 0.2, 43),
+           x = random(size_t(n) * d, -2, 2, 44);
+    Buffer da = zeros(k), dm = zeros(k * d), dq = zeros(k * d), dx = zeros(size_t(n) * d);
+    registerPair(
+        "gmm_rows/" + std::to_string(n) + "x16x8",
+        [=] { return gmm_rows(alpha->data(), mu->data(), q->data(), x->data(), n, k, d); },
+        [=] {
+          return gmm_rows_grad(alpha->data(), mu->data(), q->data(), x->data(), n, k, d, da->data(), dm->data(),
+                               dq->data(), dx->data());
+        });
+  }
+  for (int n : {6, 8}) {
+    Buffer A = random(size_t(n) * n, -1, 1, 51), dA = zeros(size_t(n) * n);
+    registerPair(
+        "det_by_minors/" + std::to_string(n), [=] { return det_by_minors(A->data(), n); },
+        [=] { return det_by_minors_grad(A->data(), n, dA->data()); });
+  }
+}
