@@ -39,6 +39,9 @@ double rnn_loss(const double *W, const double *U, const double *b, const double 
 double rnn_loss_grad(const double *W, const double *U, const double *b, const double *v, const double *x, int H, int T,
                      double *d_W, double *d_U, double *d_b, double *d_v, double *d_x);
 
+// memory_bench.cpp
+void registerMemoryBenchmarks();
+
 #ifdef UNFAD_HAVE_ADOLC
 int adolc_tape(int which, const std::vector<double> &x);
 void adolc_gradient(int tag, const std::vector<double> &x, std::vector<double> &g);
@@ -219,6 +222,7 @@ public:
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   registerAll();
+  registerMemoryBenchmarks();
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   std::printf("\ngradient time / primal time (times in ns per call)\n");
