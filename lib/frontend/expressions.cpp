@@ -11,6 +11,7 @@ using namespace clang;
 
 ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
   auto it = env.find(vd);
+  if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end()) return ir::View::make(p->second, it->second);
   if (it != env.end()) return it->second;
   if (vd->hasLocalStorage()) fail(loc, "use of variable '" + vd->getNameAsString() + "' that is not in scope");
   QualType t = vd->getType();
@@ -135,6 +136,7 @@ ir::Expr Lowering::lowerBinary(const BinaryOperator *b, Env &env) {
   if (b->isAssignmentOp())
     fail(loc, "assignment inside an expression is not supported (use a separate statement)");
   if (op == BO_Comma) fail(loc, "the comma operator is not supported");
+  if (ir::Expr r = lowerPointerBinary(b, env)) return r;
   if (op == BO_LAnd || op == BO_LOr)
     return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or,
                           {toBool(lowerExpr(b->getLHS(), env)), toBool(lowerExpr(b->getRHS(), env))});
