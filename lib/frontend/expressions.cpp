@@ -96,8 +96,13 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
 
 ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
-  if (m->isArrow()) fail(loc, "pointers are not supported yet ('->' member access)");
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
+    if (!field) fail(loc, "calls to member functions are not supported yet");
+    ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);
+    if (!elem->type->isStruct()) fail(loc, "member access on a non-struct value");
+    return ir::Proj::make(elem, int(field->getFieldIndex()));
+  }
   if (!field) {
     if (const auto *vd = dyn_cast<VarDecl>(m->getMemberDecl())) return lookupVar(vd, env, loc);
     fail(loc, "calls to member functions are not supported yet");
