@@ -70,10 +70,12 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
     if (a->type->elem()->isArray()) return read(a, i, loc);
     fail(loc, "this array element is not an array");
   }
+  if (ir::Expr view = lowerPointerExpr(x, env)) return view;
   if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAdditiveOp())
     fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
   if (const auto *u = dyn_cast<UnaryOperator>(x)) {
-    if (u->isIncrementDecrementOp()) fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+    if (u->isIncrementDecrementOp())
+      fail(loc, "increment or decrement of a pointer inside an expression is not supported (use a separate statement)");
     if (u->getOpcode() == UO_AddrOf) fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
   }
   if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee())
@@ -200,18 +202,24 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff) {
   // a[i].f.g: the element, then the field path
   std::vector<int> path;
   const Expr *base = lhs->IgnoreParens();
+  const Expr *arrow = nullptr; // p->f...: the element *p
   while (true) {
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && c->getCastKind() == CK_NoOp) base = c->getSubExpr()->IgnoreParens();
     const auto *m = dyn_cast<MemberExpr>(base);
-    const auto *f = m && !m->isArrow() ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
+    const auto *f = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
     if (!f) break;
     path.insert(path.begin(), int(f->getFieldIndex()));
     base = m->getBase()->IgnoreParens();
+    if (m->isArrow()) {
+      arrow = base;
+      break;
+    }
   }
   ir::Expr a, i;
-  if (!elementRef(base, env, a, i)) return false;
+  if (arrow) a = lowerArrayRef(arrow, env), i = ir::Const::makeInt(0);
+  else if (!elementRef(base, env, a, i)) return false;
   SourceLocation at = lhs->getExprLoc();
-  if (!a->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
+  if (!ir::rootArray(a)->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
   ir::TypeP et = ir::fieldType(a->type->elem(), path);
   using M = ir::Store::Mode;
   // the current value of the target, for compound assignments

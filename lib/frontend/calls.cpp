@@ -161,7 +161,7 @@ std::vector<bool> Lowering::passiveArguments(const std::vector<ir::Expr> &args) 
   std::vector<bool> passive(args.size());
   bool any = false;
   for (size_t k = 0; k < args.size(); ++k)
-    if (const auto *v = args[k]->as<ir::Var>(); v && ir::isActive(args[k]->type) && passiveArrays_.count(v->name))
+    if (const auto *v = ir::rootArray(args[k])->as<ir::Var>(); v && ir::isActive(args[k]->type) && passiveArrays_.count(v->name))
       passive[k] = any = true;
   if (!any) passive.clear();
   return passive;

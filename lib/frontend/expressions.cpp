@@ -11,6 +11,7 @@ using namespace clang;
 
 ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
   auto it = env.find(vd);
+  if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end()) return ir::View::make(p->second, it->second);
   if (it != env.end()) return it->second;
   if (vd->hasLocalStorage()) fail(loc, "use of variable '" + vd->getNameAsString() + "' that is not in scope");
   QualType t = vd->getType();
@@ -95,8 +96,13 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
 
 ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
-  if (m->isArrow()) fail(loc, "pointers are not supported yet ('->' member access)");
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
+    if (!field) fail(loc, "calls to member functions are not supported yet");
+    ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);
+    if (!elem->type->isStruct()) fail(loc, "member access on a non-struct value");
+    return ir::Proj::make(elem, int(field->getFieldIndex()));
+  }
   if (!field) {
     if (const auto *vd = dyn_cast<VarDecl>(m->getMemberDecl())) return lookupVar(vd, env, loc);
     fail(loc, "calls to member functions are not supported yet");
@@ -135,6 +141,7 @@ ir::Expr Lowering::lowerBinary(const BinaryOperator *b, Env &env) {
   if (b->isAssignmentOp())
     fail(loc, "assignment inside an expression is not supported (use a separate statement)");
   if (op == BO_Comma) fail(loc, "the comma operator is not supported");
+  if (ir::Expr r = lowerPointerBinary(b, env)) return r;
   if (op == BO_LAnd || op == BO_LOr)
     return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or,
                           {toBool(lowerExpr(b->getLHS(), env)), toBool(lowerExpr(b->getRHS(), env))});

@@ -90,6 +90,7 @@ void Lowering::lowerEntry(size_t i) {
   arrNames_.clear();
   passiveArrays_.clear();
   flatStride_.clear();
+  ptrBase_.clear();
   onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
   entries_[i].root = current_;
   try {

@@ -38,7 +38,7 @@ const CXXConstructExpr *rowConstructor(const Expr *row) {
 } // namespace
 
 ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k) {
-  if (ai.kind == ArrayInfo::Pointer) rejectLocalPointer(vd);
+  if (ai.kind == ArrayInfo::Pointer) return lowerPointerLocal(vd, env, k);
   SourceLocation loc = vd->getLocation();
   std::string spelled = "'" + typeStr(vd->getType()) + "'";
   ArrayInfo inner;
@@ -61,21 +61,6 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
   }
   if (!start.size) start.size = ir::Const::makeInt(int64_t(start.elems.size()));
   return bindLocalArray(vd, et, nested, start, env, k);
-}
-
-// A local pointer: only arrays are supported, so name the allocation that
-// the user probably meant as one.
-void Lowering::rejectLocalPointer(const VarDecl *vd) {
-  if (const Expr *init = vd->getInit()) {
-    const Expr *x = init->IgnoreParenImpCasts();
-    if (const auto *c = dyn_cast<ExplicitCastExpr>(x)) x = c->getSubExpr()->IgnoreParenImpCasts();
-    const auto *call = dyn_cast<CallExpr>(x);
-    const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
-    if (isa<CXXNewExpr>(x) || (callee && callee->getIdentifier() &&
-                               llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc"}, callee->getName())))
-      fail(x->getBeginLoc(), "dynamic allocation is not supported (use a local 'std::vector<double> v(n)')");
-  }
-  fail(vd->getLocation(), "pointers are not supported yet ('" + typeStr(vd->getType()) + "')");
 }
 
 // A runtime dimension of a local array of arrays: bound to a let named

@@ -178,6 +178,8 @@ private:
   std::map<std::string, std::string> arrNames_;
   std::set<std::string> passiveArrays_; // the array parameters without derivatives
   std::map<const clang::VarDecl *, Flat> flatStride_; // the flattened local arrays of arrays
+  // Pointer locals: the array each points into (its Env entry is the offset).
+  std::map<const clang::VarDecl *, ir::Expr> ptrBase_;
   // where array reads, stores and calls come from (for the array checks)
   std::map<const ir::Node *, clang::SourceLocation> locs_;
   // Set while lowering the branches of an `if` that may return: what a
@@ -249,9 +251,16 @@ private:
   // for j in [0, n): body(j) (an effect)
   ir::Expr effectLoop(const ir::Expr &n, const std::function<ir::Expr(const ir::Expr &)> &body);
 
+  // --------------------------------------------------- pointers.cpp --
+  ir::Expr lowerPointerExpr(const clang::Expr *x, Env &env);
+  ir::Expr lowerPointerLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  ir::Expr lowerNewArray(const clang::VarDecl *vd, const clang::CXXNewExpr *ne, Env &env, const Tail &k);
+  bool lowerPointerAssignment(const clang::Expr *e, const clang::Expr *lhs, const clang::Expr *rhs, Env &env,
+                              const clang::VarDecl *&root, ir::Expr &newOffset);
+  ir::Expr lowerPointerBinary(const clang::BinaryOperator *b, Env &env);
+
   // ----------------------------------------------- local_arrays.cpp --
   ir::Expr lowerLocalArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
-  [[noreturn]] void rejectLocalPointer(const clang::VarDecl *vd);
   ir::Expr shapeDimension(const clang::VarDecl *vd, const std::string &hint, ir::Expr e, LocalArrayInit &out);
   ir::Expr fillValue(const clang::Expr *value, const ir::TypeP &et, Env &env);
   const clang::Expr *localArrayShape(const clang::VarDecl *vd, const ArrayInfo &ai, const ArrayInfo &inner,

@@ -197,6 +197,13 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
   if (loc.isMacroID() && Lexer::getImmediateMacroName(loc, sm_, ctx_.getLangOpts()) == "assert")
     return lowerSeq(rest, env, tail);
   const Expr *x = e->IgnoreParens();
+  if (const auto *d = dyn_cast<CXXDeleteExpr>(x)) { // of a `new[]` buffer: nothing to do
+    const auto *r = dyn_cast<DeclRefExpr>(d->getArgument()->IgnoreParenImpCasts());
+    const auto *vd = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+    if (!d->isArrayForm() || !vd || !ptrBase_.count(vd))
+      fail(d->getBeginLoc(), "this 'delete' is not supported (only 'delete[] p' of a local 'p = new T[n]')");
+    return lowerSeq(rest, env, tail);
+  }
   if (const auto *c = dyn_cast<CStyleCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
   else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
   // a value computed for nothing: lower it anyway so unsupported constructs are reported
@@ -279,6 +286,7 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
     return false;
   }
   if (ArrayInfo ai; arrayInfo(lhs->getType(), ai, SourceLocation())) {
+    if (lowerPointerAssignment(e, lhs, rhs, env, root, newValue)) return true;
     if (ai.kind == ArrayInfo::Pointer && (incdec || compound))
       fail(e->getExprLoc(), "pointer arithmetic is not supported (index the array instead: 'x[i]')");
     fail(e->getExprLoc(), "assignment of whole arrays or pointers is not supported yet (copy the elements in a loop)");

@@ -41,7 +41,7 @@ protected:
 
 private:
   void mark(std::vector<bool> &flags, const Expr &array) {
-    const auto *var = array->as<Var>();
+    const auto *var = rootArray(array)->as<Var>(); // through views
     if (!var) return;
     auto it = param_.find(var->name);
     if (it != param_.end() && !flags[it->second]) flags[it->second] = changed = true;
@@ -68,6 +68,7 @@ public:
     case Kind::Tuple: for (auto &a : e->as<Tuple>()->elems) walk(a, read); return;
     case Kind::Proj: walk(e->as<Proj>()->tuple, read); return;
     case Kind::NewArray: walk(e->as<NewArray>()->size, read); return;
+    case Kind::View: walk(e->as<View>()->offset, read); return; // no access of its own
     case Kind::Let: return walkLet(e->as<Let>(), read);
     case Kind::If: return walkIf(e->as<If>(), read);
     case Kind::Index: return walkIndex(e->as<Index>(), read);
@@ -113,7 +114,8 @@ public:
   }
 
 private:
-  static const Var *arrayVar(const Expr &a) { return a->as<Var>(); }
+  // The array variable an array expression (or a view into it) names.
+  static const Var *arrayVar(const Expr &a) { return rootArray(a)->as<Var>(); }
   // Local arrays may be rewritten: reverse mode saves what a store
   // overwrites and checkpoints local arrays a loop reads and rewrites.
   bool isArrayParam(const std::string &name) const { return arrayParams_.count(name) != 0; }

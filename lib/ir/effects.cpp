@@ -16,11 +16,11 @@ struct EffectsScan : Visitor {
 
   void addRead(const Expr &a) {
     fx.readsMemory = true;
-    if (auto v = a->as<Var>()) fx.reads.insert(v->name);
+    if (auto v = rootArray(a)->as<Var>()) fx.reads.insert(v->name); // a view reads its array
   }
   void addWrite(const Expr &a) {
     fx.writesMemory = true;
-    if (auto v = a->as<Var>()) fx.writes.insert(v->name);
+    if (auto v = rootArray(a)->as<Var>()) fx.writes.insert(v->name);
   }
   void visit(const Index *n) override {
     addRead(n->array);

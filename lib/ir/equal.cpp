@@ -49,6 +49,8 @@ public:
     case Kind::Index:
       return eq(a->as<Index>()->array, b->as<Index>()->array) && eq(a->as<Index>()->index, b->as<Index>()->index);
     case Kind::Size: return eq(a->as<Size>()->array, b->as<Size>()->array);
+    case Kind::View:
+      return eq(a->as<View>()->array, b->as<View>()->array) && eq(a->as<View>()->offset, b->as<View>()->offset);
     case Kind::NewArray:
       return a->as<NewArray>()->scratch == b->as<NewArray>()->scratch && eq(a->as<NewArray>()->size, b->as<NewArray>()->size);
     case Kind::Store: {

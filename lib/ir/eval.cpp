@@ -164,7 +164,7 @@ struct Eval {
     case Kind::Index: {
       auto x = e->as<Index>();
       Value a = run(x->array);
-      long i = long(num(run(x->index)));
+      long i = long(num(run(x->index))) + long(a.offset);
       const TypeP &et = x->array->type->elem();
       if (et->isArray()) {
         if (!a.rows || i < 0 || size_t(i) >= a.rows->size()) throw IRError("evaluate: index out of range");
@@ -178,8 +178,8 @@ struct Eval {
     case Kind::Size: {
       auto x = e->as<Size>();
       Value a = run(x->array);
-      if (x->array->type->elem()->isArray()) return Value::of(double(a.rows ? a.rows->size() : 0));
-      return Value::of(double(a.array ? a.array->size() / leaves(x->array->type->elem()) : 0));
+      if (x->array->type->elem()->isArray()) return Value::of(double(a.rows ? long(a.rows->size()) - a.offset : 0));
+      return Value::of(double(a.array ? long(a.array->size() / leaves(x->array->type->elem())) - a.offset : 0));
     }
     case Kind::NewArray: {
       long n = long(num(run(e->as<NewArray>()->size)));
@@ -191,7 +191,7 @@ struct Eval {
     case Kind::Store: {
       auto x = e->as<Store>();
       Value a = run(x->array);
-      long i = long(num(run(x->index)));
+      long i = long(num(run(x->index))) + long(a.offset);
       const TypeP &et = x->array->type->elem();
       size_t k = leaves(et);
       if (!a.array || i < 0 || size_t(i) >= a.array->size() / k) throw IRError("evaluate: store out of range");
@@ -258,6 +258,12 @@ struct Eval {
         env.pop_back();
       }
       return Value::of(acc);
+    }
+    case Kind::View: {
+      auto v = e->as<View>();
+      Value a = run(v->array);
+      a.offset += int64_t(num(run(v->offset)));
+      return a;
     }
     case Kind::Lambda: {
       closures.push_back({e->as<Lambda>(), env});

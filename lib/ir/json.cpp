@@ -105,6 +105,7 @@ json toJson(const Expr &e) {
   }
   case Kind::Index: return {{"kind", "index"}, {"array", toJson(e->as<Index>()->array)}, {"index", toJson(e->as<Index>()->index)}};
   case Kind::Size: return {{"kind", "size"}, {"array", toJson(e->as<Size>()->array)}};
+  case Kind::View: return {{"kind", "view"}, {"array", toJson(e->as<View>()->array)}, {"offset", toJson(e->as<View>()->offset)}};
   case Kind::NewArray:
     return {{"kind", "new"}, {"size", toJson(e->as<NewArray>()->size)}, {"elem", toJson(e->type->elem())},
             {"scratch", e->as<NewArray>()->scratch}};
@@ -174,6 +175,7 @@ Expr exprFromJson(const json &j) {
                           j.contains("buffers") ? exprs(j["buffers"]) : std::vector<Expr>{});
   if (k == "index") return Index::make(exprFromJson(j.at("array")), exprFromJson(j.at("index")));
   if (k == "size") return Size::make(exprFromJson(j.at("array")));
+  if (k == "view") return View::make(exprFromJson(j.at("array")), exprFromJson(j.at("offset")));
   if (k == "new") return NewArray::make(exprFromJson(j.at("size")), typeFromJson(j.at("elem")), j.value("scratch", false));
   if (k == "store")
     return Store::make(exprFromJson(j.at("array")), exprFromJson(j.at("index")), exprFromJson(j.at("value")),

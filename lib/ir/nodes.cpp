@@ -117,15 +117,45 @@ Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP r
                                     std::move(buffers));
 }
 
+namespace {
+// o + j, without the additions of a literal 0 (views at offset 0, index 0).
+Expr addOffset(const Expr &o, const Expr &j) {
+  auto zero = [](const Expr &e) { auto c = e->as<Const>(); return c && c->ivalue == 0; };
+  if (zero(o)) return j;
+  if (zero(j)) return o;
+  return Prim::make(Op::Add, {o, j});
+}
+} // namespace
+
+Expr View::make(Expr array, Expr offset) {
+  require(array->type->isArray(), "view of a non-array " + str(array->type));
+  require(offset->type->isInt(), "view offset is not an integer");
+  if (auto v = array->as<View>()) return make(v->array, addOffset(v->offset, offset));
+  return std::make_shared<View>(std::move(array), std::move(offset));
+}
+
+const Expr &rootArray(const Expr &e) {
+  const Expr *cur = &e;
+  while (auto v = (*cur)->as<View>()) cur = &v->array;
+  return *cur;
+}
+
+Expr viewOffset(const Expr &e) {
+  if (auto v = e->as<View>()) return addOffset(v->offset, viewOffset(v->array));
+  return Const::makeInt(0);
+}
+
 Expr Index::make(Expr array, Expr index) {
   require(array->type->isArray(), "indexing a non-array " + str(array->type));
   require(index->type->isInt(), "array index is not an integer");
+  if (auto v = array->as<View>()) return make(v->array, addOffset(v->offset, index));
   TypeP t = array->type->elem();
   return std::make_shared<Index>(std::move(array), std::move(index), std::move(t));
 }
 
 Expr Size::make(Expr array) {
   require(array->type->isArray(), "size of a non-array");
+  if (auto v = array->as<View>()) return Prim::make(Op::Sub, {make(v->array), v->offset});
   return std::make_shared<Size>(std::move(array));
 }
 
@@ -152,6 +182,8 @@ Expr Store::make(Expr array, Expr index, Expr value, Mode mode, std::vector<int>
   require(array->type->isArray(), "store into a non-array");
   require(!array->type->elem()->isArray(), "store into an array of arrays (write its rows)");
   require(index->type->isInt(), "store index is not an integer");
+  if (auto v = array->as<View>())
+    return make(v->array, addOffset(v->offset, index), std::move(value), mode, std::move(path));
   TypeP target = fieldType(array->type->elem(), path);
   require(sameType(target, value->type), "stored value type " + str(value->type));
   require(mode == Mode::Set || addable(target), "+= on bool");

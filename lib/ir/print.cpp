@@ -107,6 +107,13 @@ struct Printer {
       break;
     }
     case Kind::Size: os << "size("; inl(e->as<Size>()->array, d); os << ")"; break;
+    case Kind::View: // `view(a, o)`: the elements a[o], a[o + 1], ...
+      os << "view(";
+      inl(e->as<View>()->array, d);
+      os << ", ";
+      inl(e->as<View>()->offset, d);
+      os << ")";
+      break;
     case Kind::NewArray:
       os << (e->as<NewArray>()->scratch ? "scratch " : "new ") << str(e->type->elem()) << "[";
       inl(e->as<NewArray>()->size, d);

@@ -27,7 +27,8 @@ Scope scopeOf(const Node &n) {
   case Kind::Index:
   case Kind::Size:
   case Kind::NewArray:
-  case Kind::Store: return {};
+  case Kind::Store:
+  case Kind::View: return {};
   case Kind::Let: {
     auto &l = static_cast<const Let &>(n);
     return {{{l.name, l.value->type}}, 1};
@@ -113,6 +114,7 @@ Expr rebuild(const Expr &e, const std::vector<Expr> &kids, const std::vector<std
   case Kind::While: return While::make(kids.at(0), name(0, e->as<While>()->state), kids.at(1), kids.at(2));
   case Kind::Build: return Build::make(kids.at(0), name(0, e->as<Build>()->index), kids.at(1));
   case Kind::Sum: return Sum::make(kids.at(0), kids.at(1), name(0, e->as<Sum>()->index), kids.at(2));
+  case Kind::View: return View::make(kids.at(0), kids.at(1));
   }
   throw IRError("rebuild: unknown node kind");
 }

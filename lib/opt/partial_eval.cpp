@@ -278,6 +278,10 @@ Expr PartialEvaluator::evaluate(const Expr &e) {
     return ir::Index::make(reify(evaluate(x->array)), reify(evaluate(x->index)));
   }
   case Kind::Size: return ir::Size::make(reify(evaluate(e->as<ir::Size>()->array)));
+  case Kind::View: {
+    auto v = e->as<ir::View>();
+    return ir::View::make(reify(evaluate(v->array)), reify(evaluate(v->offset)));
+  }
   case Kind::NewArray:
     return NewArray::make(reify(evaluate(e->as<NewArray>()->size)), e->type->elem(), e->as<NewArray>()->scratch);
   case Kind::Store: return evaluateStore(e->as<Store>());

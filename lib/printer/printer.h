@@ -101,6 +101,7 @@ struct CVal {
   // the C++ type whose elements it holds, when known (a parameter's, a
   // row's, a helper's parameter for a local): rows and unsigned elements
   const CxxType *shape = nullptr;
+  bool pointer = false; // a view `a + o` (not an atom)
 };
 
 CVal unitVal();
@@ -250,6 +251,7 @@ private:
   CVal trTuple(const Tuple *t, Block &b, const Hint &h);
   CVal trIndex(const Index *x, Block &b);
   CVal trSize(const Size *s, Block &b);
+  CVal trView(const View *v, Block &b);
   CVal trPrim(const Prim *p, Block &b);
   CVal trCast(const Prim *p, const CVal &arg, Block &b);
   CVal trIf(const If *i, Block &b, const Hint &h);

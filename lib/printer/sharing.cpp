@@ -52,6 +52,7 @@ template <class F> void forEachChild(const Node *x, F &&f) {
   }
   case Kind::Build: f(x->as<Build>()->size); f(x->as<Build>()->body); break;
   case Kind::Sum: f(x->as<Sum>()->lo); f(x->as<Sum>()->hi); f(x->as<Sum>()->body); break;
+  case Kind::View: f(x->as<View>()->array); f(x->as<View>()->offset); break;
   }
 }
 
@@ -114,7 +115,7 @@ void FnPrinter::invalidateLoop(const Expr &loop) {
   std::vector<const Node *> todo{loop.get()};
   bool ok = true;
   auto target = [&](const Expr &a) {
-    auto v = a->as<Var>();
+    auto v = rootArray(a)->as<Var>(); // a view writes its array
     auto it = v ? env_.find(v->name) : env_.end();
     if (it == env_.end() || it->second.empty()) {
       ok = false;
@@ -140,7 +141,7 @@ void FnPrinter::invalidateLoop(const Expr &loop) {
     case Kind::Pullback: for (auto &a : x->as<Pullback>()->buffers) target(a); break;
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:
     case Kind::Lambda: case Kind::App: case Kind::Index: case Kind::Size: case Kind::NewArray:
-    case Kind::Build: case Kind::Sum: break; // no write of their own
+    case Kind::Build: case Kind::Sum: case Kind::View: break; // no write of their own
     }
     forEachChild(x, [&](const Expr &c) { todo.push_back(c.get()); });
   }
@@ -188,7 +189,7 @@ void FnPrinter::computeFlags(const Expr &root) {
       break;
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::Let: case Kind::If: case Kind::Tuple:
     case Kind::Proj: case Kind::Lambda: case Kind::App: case Kind::Size: case Kind::Fold: case Kind::While:
-    case Kind::Build: case Kind::Sum: break; // only what their children do
+    case Kind::Build: case Kind::Sum: case Kind::View: break; // only what their children do
     }
     flags_[x] = f;
   }
@@ -237,6 +238,7 @@ void FnPrinter::scan(const Expr &e) {
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:
     case Kind::Index: case Kind::Size: case Kind::NewArray: case Kind::Store: case Kind::Build: case Kind::Sum:
+    case Kind::View:
       break; // binds and names nothing
     }
     forEachChild(x.get(), child);

@@ -148,6 +148,7 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
   case Kind::Call: return trCall(e->as<Call>(), b, h);
   case Kind::Index: return trIndex(e->as<Index>(), b);
   case Kind::Size: return trSize(e->as<Size>(), b);
+  case Kind::View: return trView(e->as<View>(), b);
   case Kind::NewArray: return trNewArray(e->as<NewArray>(), b, h);
   case Kind::Store: return trStore(e->as<Store>(), b);
   case Kind::Fold: return trFold(e->as<Fold>(), b, h);
@@ -225,6 +226,17 @@ CVal FnPrinter::trIndex(const Index *x, Block &b) {
   if (elementShape && elementShape->isUnsigned && x->type->isInt())
     return leaf(x->type, "static_cast<long>(" + element + ")", PPrimary);
   return leaf(x->type, element, PPrimary);
+}
+
+// `a + o` (`a.data() + o` for a container): a pointer into the array.
+CVal FnPrinter::trView(const View *v, Block &b) {
+  CVal a = tr(v->array, b, Hint{"tmp", false});
+  CVal o = tr(v->offset, b, Hint{"tmp", false});
+  std::string base = a.container ? operand(a, PPrimary) + ".data()" : operand(a, PAdd);
+  CVal r = leaf(v->type, base + " + " + operand(o, PAdd, true), PAdd);
+  r.shape = a.shape; // the elements' C++ type (rows, unsigned integers)
+  r.pointer = true;
+  return r;
 }
 
 CVal FnPrinter::trSize(const Size *s, Block &b) {
@@ -351,7 +363,7 @@ CVal FnPrinter::bindRow(const CVal &v, const Hint &h, Block &b) {
   s.k = Stmt::Decl;
   s.def = n;
   s.rhs = render(v);
-  s.line = "auto& " + n + " = " + s.rhs + ";";
+  s.line = (v.pointer ? "auto* const " : "auto& ") + n + " = " + s.rhs + ";";
   collectIdents(s.rhs, s.uses);
   b.push_back(std::move(s));
   CVal r = v;

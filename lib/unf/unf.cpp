@@ -156,6 +156,17 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     drop(base, 2);
     return;
   }
+  case Kind::View: {
+    auto v = e->as<ir::View>();
+    gen(v->array, ctx, out, "t");
+    gen(v->offset, ctx, out, "t");
+    Instr in(Instr::Kind::View);
+    in.arity = 2;
+    in.type = e->type;
+    push(in);
+    drop(base, 2);
+    return;
+  }
   case Kind::Size: {
     gen(e->as<ir::Size>()->array, ctx, out, "t");
     Instr in(Instr::Kind::Size);
@@ -327,6 +338,8 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
   }
   case Instr::Kind::Index: stack.push_back(bind(ir::Index::make(top(2)[0], top(2)[1]))); return;
   case Instr::Kind::Size: stack.push_back(bind(ir::Size::make(stack.back()))); return;
+  // a view stays unbound, `a + o` at its use: cheap, and what a call takes
+  case Instr::Kind::View: stack.push_back(ir::View::make(top(2)[0], top(2)[1])); return;
   case Instr::Kind::New: stack.push_back(bind(ir::NewArray::make(stack.back(), in.type->elem()))); return;
   case Instr::Kind::Store: {
     auto as = top(3);
@@ -416,6 +429,7 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
       ctx.erase(ctx.begin() + in.index, ctx.begin() + in.index + in.arity);
       break;
     case Instr::Kind::Index: case Instr::Kind::Size: case Instr::Kind::New: case Instr::Kind::Store:
+    case Instr::Kind::View:
       need(in.arity, "array primitive");
       ctx.push_back(in.type);
       break;
@@ -471,6 +485,7 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::If: os << "if"; break;
   case Instr::Kind::Index: os << "index"; break;
   case Instr::Kind::Size: os << "size"; break;
+  case Instr::Kind::View: os << "view"; break;
   case Instr::Kind::New: os << "new " << str(in.type); break;
   case Instr::Kind::Store:
     os << "store";

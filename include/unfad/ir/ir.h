@@ -114,7 +114,7 @@ bool opIsPredicate(Op op);
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
   X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)      \
-  X(Build) X(Sum)
+  X(Build) X(Sum) X(View)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -287,6 +287,24 @@ public:
   static Expr make(Expr array, Expr index);
   Index(Expr a, Expr i, TypeP t) : Node(kKind, std::move(t)), array(std::move(a)), index(std::move(i)) {}
 };
+
+// A pointer into an array: the elements array[offset], array[offset + 1],
+// ... (`&a[k]`, `a + k`, a pointer local). It has the array's type and
+// aliases it: reads and writes through it are reads and writes of the
+// array. Index and Store of a view are normalised by their factories to the
+// root array (Index(View(a, o), j) is Index(a, o + j)), so views mostly
+// remain as arguments of calls; rootArray(e) sees through them.
+class View final : public Node {
+public:
+  static constexpr Kind kKind = Kind::View;
+  const Expr array, offset;
+  static Expr make(Expr array, Expr offset);
+  View(Expr a, Expr o) : Node(kKind, a->type), array(std::move(a)), offset(std::move(o)) {}
+};
+// The array a view (of a view ...) points into; `e` itself otherwise.
+const Expr &rootArray(const Expr &e);
+// The element offset of `e` into rootArray(e) (0 when it is no view).
+Expr viewOffset(const Expr &e);
 
 // The number of elements of an array that knows it (std::vector, std::array).
 class Size final : public Node {
@@ -545,6 +563,7 @@ struct Value {
   // struct elements one after the other; arrays of arrays hold `rows`
   std::shared_ptr<std::vector<double>> array;
   std::shared_ptr<std::vector<Value>> rows;
+  int64_t offset = 0; // a view: the element `array`/`rows` index 0 stands for
   static Value of(double d) { Value v; v.scalar = d; return v; }
   static Value tuple(std::vector<Value> es) { Value v; v.elems = std::move(es); v.isTuple = true; return v; }
   static Value arrayOf(std::vector<double> xs) {

@@ -101,6 +101,12 @@ template <class F> void forEachChild(const Node &n, F &&visit) {
     visit(s.body);
     return;
   }
+  case Kind::View: {
+    auto &v = static_cast<const View &>(n);
+    visit(v.array);
+    visit(v.offset);
+    return;
+  }
   }
 }
 

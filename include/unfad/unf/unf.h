@@ -35,6 +35,7 @@ struct Instr {
     If,    // top slot is the condition; run branches[0] or [1], each Γ,c ⊢ Γ,c,r
     Index, // push a[i] from the top two slots (a, i)
     Size,  // push the size of the array in the top slot
+    View,  // push the view a + o of the top two slots (a, o): an alias into a
     New,   // push a fresh zero array of `type` whose size is the top slot
     Store, // a[i] (=|+=) v on the top three slots (a, i, v); push the unit ()
     Fold,  // top slots lo, hi, init; branches[0] is the body Γ,lo,hi,init,i,s ⊢ ..,s'; push the final state

@@ -29,7 +29,7 @@ void Reverser::call(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Ex
   if (const Function *g = prog_.find(in.callee)) {
     std::set<std::string> written;
     for (int k = 0; k < in.arity; ++k)
-      if (auto v = stack[n - size_t(in.arity) + size_t(k)].value->as<Var>();
+      if (auto v = rootArray(stack[n - size_t(in.arity) + size_t(k)].value)->as<Var>();
           v && g->params[size_t(k)].written && sizes_.count(v->name))
         written.insert(v->name);
     copies = snapshot(written, stack, lets);
@@ -78,7 +78,8 @@ void Reverser::transposeCall(const Instr &in, const Stack &before, Transpose &t)
 bool Reverser::writesOutput(const std::string &callee, const std::vector<Expr> &args) const {
   const Function *g = prog_.find(callee);
   for (size_t k = 0; k < args.size(); ++k)
-    if (auto v = args[k]->as<Var>(); v && params_.count(v->name) && (!g || g->params[k].written)) return true;
+    if (auto v = rootArray(args[k])->as<Var>(); v && params_.count(v->name) && (!g || g->params[k].written))
+      return true;
   return false;
 }
 

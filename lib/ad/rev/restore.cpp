@@ -19,7 +19,7 @@ void Reverser::localArrays(const Expr &e, std::set<std::string> &read, std::set<
     Reverser *self;
     std::set<std::string> *read, *written;
     void add(std::set<std::string> *s, const Expr &a) {
-      if (auto v = a->as<Var>(); v && self->sizes_.count(v->name)) s->insert(v->name);
+      if (auto v = rootArray(a)->as<Var>(); v && self->sizes_.count(v->name)) s->insert(v->name);
     }
     void visit(const Index *n) override {
       add(read, n->array);
@@ -109,7 +109,7 @@ size_t Reverser::writesTo(const Expr &e, const std::string &array) {
     const std::string *array;
     size_t count = 0;
     bool isArray(const Expr &x) const {
-      auto v = x->as<Var>();
+      auto v = rootArray(x)->as<Var>(); // a view writes its array
       return v && v->name == *array;
     }
     void visit(const Store *s) override {

@@ -28,7 +28,7 @@ void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   switch (in.kind) {
   case Instr::Kind::Const: case Instr::Kind::Var: case Instr::Kind::Op: case Instr::Kind::Elem:
   case Instr::Kind::Tuple: case Instr::Kind::Drop: case Instr::Kind::Index: case Instr::Kind::Size:
-  case Instr::Kind::New:
+  case Instr::Kind::New: case Instr::Kind::View:
     return straightLine(in, stack, Y, lets, forced);
   case Instr::Kind::Store: return store(in, stack, Y, lets, forced);
   case Instr::Kind::Call: return call(in, stack, Y, lets, forced);
@@ -152,6 +152,11 @@ Expr Reverser::forwardOnly(const Term &t, const Stack &stack) {
 }
 
 Expr Reverser::bufferOf(const Expr &array) {
+  // the cotangent buffer of a view a + o is d_a + o: the same elements
+  if (auto view = array->as<View>()) {
+    Expr buffer = bufferOf(view->array);
+    return buffer ? View::make(buffer, view->offset) : nullptr;
+  }
   auto v = array->as<Var>();
   if (!v) throw IRError("reverse: array value that is not a variable");
   auto it = buffers_.find(v->name);

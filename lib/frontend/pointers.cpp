@@ -1,0 +1,169 @@
+// Pointers as views into arrays: `&a[k]`, `a + k`, `v.data() + k`, pointer
+// locals (`const double* row = x + i * d`), `p++` / `p += d` / `p = q + k`,
+// and pointer comparisons and differences.
+//
+// A pointer is an array and an element offset (ir::View). A pointer local
+// keeps one array for its whole life (ptrBase_) and its offset is an
+// ordinary i64 SSA local in the Env, so loops and ifs carry it like any
+// integer; reading the local gives View(array, offset) back (lookupVar).
+#include "lowering.h"
+
+#include "unfad/ir/equal.h"
+
+#include <clang/AST/DeclCXX.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+bool isNullPointer(const Expr *x, ASTContext &ctx) {
+  return isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull);
+}
+
+} // namespace
+
+// `a + k`, `k + a`, `a - k`, `&a[k]`, `c ? p : q` (one array): the view they
+// denote; null when `x` is none of these.
+ir::Expr Lowering::lowerPointerExpr(const Expr *x, Env &env) {
+  SourceLocation loc = x->getExprLoc();
+  if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAdditiveOp()) {
+    const Expr *ptr = b->getLHS(), *idx = b->getRHS();
+    if (!ptr->getType()->isPointerType() && !ptr->getType()->isArrayType()) std::swap(ptr, idx);
+    if (!ptr->getType()->isPointerType() && !ptr->getType()->isArrayType()) return nullptr;
+    if (idx->getType()->isPointerType()) return nullptr; // p - q is an integer
+    ir::Expr k = lowerIndexExpr(idx, env);
+    if (b->getOpcode() == BO_Sub) k = ir::Prim::make(ir::Op::Neg, {k});
+    return ir::View::make(lowerArrayRef(ptr, env), k);
+  }
+  if (const auto *u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_AddrOf) {
+    ir::Expr a, i;
+    const Expr *sub = u->getSubExpr()->IgnoreParens();
+    if (isa<MemberExpr>(sub)) fail(loc, "pointers to struct members are not supported (pass the element, or index the array)");
+    if (!elementRef(sub, env, a, i)) {
+      if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()); d && !d->getType()->isArrayType())
+        fail(loc, "pointers to single variables are not supported ('&" + d->getDecl()->getNameAsString() +
+                      "'; pointers are views into arrays: '&a[k]', 'a + k')");
+      fail(loc, "taking the address of this expression is not supported (only of array elements: '&a[k]')");
+    }
+    if (a->type->elem()->isArray()) fail(loc, "pointers to rows of arrays of arrays are not supported");
+    return ir::View::make(a, i);
+  }
+  if (const auto *c = dyn_cast<ConditionalOperator>(x)) {
+    ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
+    ir::Expr t = lowerArrayRef(c->getTrueExpr(), env), f = lowerArrayRef(c->getFalseExpr(), env);
+    if (!ir::alphaEqual(ir::rootArray(t), ir::rootArray(f)))
+      fail(loc, "a pointer into different arrays on different paths is not supported (index each array instead)");
+    return ir::View::make(ir::rootArray(t), ir::If::make(cond, ir::viewOffset(t), ir::viewOffset(f)));
+  }
+  return nullptr;
+}
+
+// `T* p = <view>;`: the view's array is p's for good; its offset is p's
+// SSA value.
+ir::Expr Lowering::lowerPointerLocal(const VarDecl *vd, Env &env, const Tail &k) {
+  const Expr *init = vd->getInit();
+  SourceLocation loc = vd->getLocation();
+  if (!init) fail(loc, "a pointer local must be initialised with a pointer into an array ('const double* p = a + k')");
+  const Expr *x = init->IgnoreParenImpCasts();
+  if (isNullPointer(x, ctx_)) fail(x->getBeginLoc(), "null pointers are not supported (a pointer must point into an array)");
+  if (const auto *c = dyn_cast<ExplicitCastExpr>(x)) x = c->getSubExpr()->IgnoreParenImpCasts();
+  if (isa<CXXNewExpr>(x)) return lowerNewArray(vd, cast<CXXNewExpr>(x), env, k);
+  const auto *call = dyn_cast<CallExpr>(x);
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (callee && callee->getIdentifier() &&
+      llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc"}, callee->getName()))
+    fail(x->getBeginLoc(), "'" + callee->getNameAsString() + "' is not supported (use 'new T[n]' or a local 'std::vector<double> v(n)')");
+  if (vd->getType()->getPointeeType()->isPointerType())
+    fail(loc, "pointers to pointers are not supported ('" + typeStr(vd->getType()) + "')");
+  ir::Expr view = lowerArrayRef(init, env);
+  const ir::Expr &base = ir::rootArray(view);
+  if (!base->is<ir::Var>() && !base->is<ir::Index>())
+    fail(loc, "this pointer does not point into a named array");
+  ptrBase_[vd] = base;
+  std::string n = names_.fresh(vd->getNameAsString() + "_offset");
+  env[vd] = ir::Var::make(n, ir::Type::i64());
+  ir::Expr offset = ir::viewOffset(view);
+  ir::Expr body = k(env);
+  return ir::Let::make(n, offset, body);
+}
+
+// `T* p = new T[n];` (or `new T[n]()`): a local array of n zero elements
+// (as `std::vector<T> p(n)`), which p points into; `delete[] p` is nothing.
+ir::Expr Lowering::lowerNewArray(const VarDecl *vd, const CXXNewExpr *ne, Env &env, const Tail &k) {
+  SourceLocation loc = ne->getBeginLoc();
+  if (!ne->isArray() || !ne->getArraySize()) fail(loc, "'new' of a single object is not supported (use 'new T[n]' or a local variable)");
+  if (ne->hasInitializer() && !isa<CXXScalarValueInitExpr>(ne->getInitializer()) &&
+      !isa<ImplicitValueInitExpr>(ne->getInitializer()))
+    if (const auto *il = dyn_cast<InitListExpr>(ne->getInitializer()); !il || il->getNumInits() != 0)
+      fail(loc, "'new[]' with initial values is not supported (assign the elements after it)");
+  if (ne->getNumPlacementArgs() != 0) fail(loc, "placement 'new' is not supported");
+  ir::TypeP et = typeOf(ne->getAllocatedType().getUnqualifiedType(), loc);
+  if (!et->isScalar() && !et->isStruct()) fail(loc, "'new[]' of this element type is not supported");
+  LocalArrayInit start;
+  start.size = lowerIndexExpr(*ne->getArraySize(), env);
+  return bindLocalArray(vd, et, false, start, env, [&](Env &e2) {
+    ptrBase_[vd] = e2.at(vd);
+    std::string n = names_.fresh(vd->getNameAsString() + "_offset");
+    e2[vd] = ir::Var::make(n, ir::Type::i64());
+    ir::Expr body = k(e2);
+    return ir::Let::make(n, ir::Const::makeInt(0), body);
+  });
+}
+
+// `p++`, `--p`, `p += d`, `p -= d`, `p = q + k` on a pointer local: its new
+// offset. False when `lhs` is not a pointer local.
+bool Lowering::lowerPointerAssignment(const Expr *e, const Expr *lhs, const Expr *rhs, Env &env,
+                                      const VarDecl *&root, ir::Expr &newOffset) {
+  const auto *d = dyn_cast<DeclRefExpr>(lhs->IgnoreParens());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  auto base = vd ? ptrBase_.find(vd) : ptrBase_.end();
+  if (base == ptrBase_.end()) return false;
+  SourceLocation loc = e->getExprLoc();
+  ir::Expr cur = env.at(vd);
+  root = vd;
+  if (const auto *u = dyn_cast<UnaryOperator>(e)) {
+    newOffset = ir::Prim::make(u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub, {cur, ir::Const::makeInt(1)});
+    return true;
+  }
+  const auto *b = cast<BinaryOperator>(e);
+  if (b->getOpcode() == BO_AddAssign || b->getOpcode() == BO_SubAssign) {
+    newOffset = ir::Prim::make(b->getOpcode() == BO_AddAssign ? ir::Op::Add : ir::Op::Sub, {cur, lowerIndexExpr(rhs, env)});
+    return true;
+  }
+  if (b->getOpcode() != BO_Assign) fail(loc, "this operator on a pointer is not supported");
+  if (isNullPointer(rhs->IgnoreParenImpCasts(), ctx_)) fail(loc, "null pointers are not supported (a pointer must point into an array)");
+  ir::Expr view = lowerArrayRef(rhs, env);
+  if (!ir::alphaEqual(ir::rootArray(view), base->second))
+    fail(loc, "pointer '" + vd->getNameAsString() +
+                  "' is made to point into another array than the one it was initialised with (not supported: "
+                  "a pointer local keeps its array)");
+  newOffset = ir::viewOffset(view);
+  return true;
+}
+
+// `p < q`, `p != end`, `end - p` on pointers into one array: the offsets'.
+ir::Expr Lowering::lowerPointerBinary(const BinaryOperator *b, Env &env) {
+  const Expr *l = b->getLHS(), *r = b->getRHS();
+  if (!l->getType()->isPointerType() || !r->getType()->isPointerType()) return nullptr;
+  SourceLocation loc = b->getExprLoc();
+  if (isNullPointer(l->IgnoreParenImpCasts(), ctx_) || isNullPointer(r->IgnoreParenImpCasts(), ctx_))
+    fail(loc, "null pointers are not supported (a pointer must point into an array)");
+  ir::Expr p = lowerArrayRef(l, env), q = lowerArrayRef(r, env);
+  if (!ir::alphaEqual(ir::rootArray(p), ir::rootArray(q)))
+    fail(loc, "comparing or subtracting pointers into different arrays is not supported");
+  ir::Expr x = ir::viewOffset(p), y = ir::viewOffset(q);
+  switch (b->getOpcode()) {
+  case BO_Sub: return ir::Prim::make(ir::Op::Sub, {x, y});
+  case BO_LT: return ir::Prim::make(ir::Op::Lt, {x, y});
+  case BO_LE: return ir::Prim::make(ir::Op::Le, {x, y});
+  case BO_GT: return ir::Prim::make(ir::Op::Gt, {x, y});
+  case BO_GE: return ir::Prim::make(ir::Op::Ge, {x, y});
+  case BO_EQ: return ir::Prim::make(ir::Op::Eq, {x, y});
+  case BO_NE: return ir::Prim::make(ir::Op::Ne, {x, y});
+  default: fail(loc, "operator '" + BinaryOperator::getOpcodeStr(b->getOpcode()).str() + "' on pointers is not supported");
+  }
+}
+
+} // namespace unfad::frontend
