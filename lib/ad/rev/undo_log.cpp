@@ -11,8 +11,10 @@
 // its arms, a nested loop its trip count times its body's. That bound must
 // be computable before the loop (nested bounds from values fixed outside the
 // loop or from its index); when it is not (a while loop, bounds read from
-// memory, a helper writing the array) reverse mode falls back to a copy.
+// memory, a helper writing the array) reverse mode falls back to a copy, as
+// it does when an iteration sweeps the whole array (a loop over its length).
 #include "reverser.h"
+#include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
@@ -85,6 +87,8 @@ struct StoresBound {
   const std::set<std::string> &inside; // names bound in the body (and its state)
   std::unordered_map<std::string, Expr> pure; // the body's let-bound scalar code
   size_t (*writesTo)(const Expr &, const std::string &);
+  Expr length;         // the array's
+  bool sweeps = false; // a nested loop over [0, length) stores into it
 
   // `e` with the body's names replaced by their code; null if one is not pure.
   Expr resolve(Expr e) {
@@ -118,6 +122,7 @@ struct StoresBound {
     if (auto f = e->as<Fold>()) {
       Expr lo = resolve(f->lo), hi = resolve(f->hi), body = count(f->body);
       if (!lo || !hi || !body) return nullptr;
+      if (auto zero = lo->as<Const>(); zero && zero->ivalue == 0 && alphaEqual(hi, length)) sweeps = true;
       return mulCounts(tripCount(lo, hi), body);
     }
     return nullptr; // a bare store, a while loop, a call given the array
@@ -141,9 +146,11 @@ Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord 
   std::set<std::string> inside;
   bindersIn(e, inside);
   inside.insert(bodyStack.back().value->as<Var>()->name); // the loop state
-  StoresBound bound{a, inside, {}, &Reverser::writesTo};
+  StoresBound bound{a, inside, {}, &Reverser::writesTo, sizes_.at(a)};
   Expr perIteration = bound.count(e);
-  if (!perIteration) return nullptr;
+  // An iteration that rewrites the whole array is cheaper to save whole:
+  // the same memory, without an index per element.
+  if (!perIteration || bound.sweeps) return nullptr;
   // (the index may appear in the bound: `for j < i` in iteration i)
   const std::string index = bodyStack[bodyStack.size() - 2].value->as<Var>()->name;
   Expr capacity;
