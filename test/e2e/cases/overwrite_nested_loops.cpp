@@ -70,6 +70,24 @@ UNFAD_GRADIENT double particles(const double* x, int n) {
   return ps[0].p * ps[1].q + ps[2].p;
 }
 
+// A while loop whose iterations rewrite a local array in an inner loop that
+// only some iterations run (the log is sized for the larger branch).
+UNFAD_GRADIENT double while_with_branch_nest(const double* x, int n) {
+  double buf[4] = {0.5, -0.25, 1.0, 0.75};
+  double t = 0;
+  int step = 0;
+  while (t < 3.0 && step < 8) {
+    if (x[step % n] > 0) {
+      for (int k = 1; k < 4; ++k) buf[k] = buf[k] * x[step % n] + buf[k - 1];
+    } else {
+      buf[step % 4] -= x[step % n] * buf[(step + 1) % 4];
+    }
+    t += 0.5 + 0.1 * step;
+    ++step;
+  }
+  return buf[0] * buf[1] + buf[2] - buf[3];
+}
+
 /* e2e
 [{"function": "accumulate_positions",
   "points": [[[0.5, -1.25, 2.0, 0.75], [0.3, -0.7, 1.1], 4], [[1.5], [0.2, 0.4, -0.6], 1]]},
@@ -77,6 +95,8 @@ UNFAD_GRADIENT double particles(const double* x, int n) {
   "points": [[[0.5, -1.25, 2.0, 0.75, -0.3], 5], [[0.9, 0.2], 2], [[0.4], 1]]},
  {"function": "doubly_nested",
   "points": [[[0.5, -1.25, 0.8, 0.75, 1.1], 5, 3], [[0.9, 0.2], 2, 2], [[0.4], 1, 1]]},
+ {"function": "while_with_branch_nest",
+  "points": [[[0.5, -1.25, 0.8], 3], [[0.9, 0.2], 2], [[-0.4], 1]]},
  {"function": "particles",
   "points": [[[0.5, -1.25, 0.8, 0.75], 4], [[0.9, 0.2, 0.3], 3]]}]
 */
