@@ -29,6 +29,7 @@ const NamedPass kPasses[] = {
     {"loop-cse", loopCSE},
     {"single-use", singleUse},
     {"promote-accumulators", promoteAccumulators},
+    {"skip-zero-adjoints", skipZeroAdjoints},
     {"hoist-invariants", hoistInvariants},
 };
 
@@ -113,6 +114,7 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   bool promoted = false;
   r = passes.run(promoteAccumulators, "promote-accumulators", r, &promoted);
   if (promoted) r = passes.run(singleUse, "single-use", r);
+  r = passes.run(skipZeroAdjoints, "skip-zero-adjoints", r);
   return passes.run(hoistInvariants, "hoist-invariants", r);
 }
 
