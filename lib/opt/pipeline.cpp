@@ -3,6 +3,7 @@
 // pass).
 #include "unfad/opt/optimize.h"
 #include "unfad/opt/passes.h"
+#include "unfad/ir/mutator.h"
 
 #include <algorithm>
 
@@ -28,6 +29,7 @@ const NamedPass kPasses[] = {
     {"loop-cse", loopCSE},
     {"single-use", singleUse},
     {"promote-accumulators", promoteAccumulators},
+    {"skip-zero-adjoints", skipZeroAdjoints},
     {"hoist-invariants", hoistInvariants},
 };
 
@@ -112,6 +114,7 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   bool promoted = false;
   r = passes.run(promoteAccumulators, "promote-accumulators", r, &promoted);
   if (promoted) r = passes.run(singleUse, "single-use", r);
+  r = passes.run(skipZeroAdjoints, "skip-zero-adjoints", r);
   return passes.run(hoistInvariants, "hoist-invariants", r);
 }
 
@@ -140,11 +143,48 @@ Function optimize(const Function &f) {
   return g;
 }
 
+// The functions whose pullbacks `e` calls (not those it calls itself).
+static std::unordered_set<std::string> pullbackCallees(const Expr &e) {
+  struct Collect : Visitor {
+    std::unordered_set<std::string> names;
+    void visit(const Pullback *p) override {
+      names.insert(p->callee);
+      Visitor::visit(p);
+    }
+  } collect;
+  collect.visitExpr(e);
+  return collect.names;
+}
+
+// The program without the pullbacks that nothing calls once optimised (a
+// call whose cotangent is zero, or whose result is dead, loses its pullback).
+static Program withoutUncalledPullbacks(Program p) {
+  auto isPullback = [](const Function &f) {
+    const std::string suffix = pullbackFunctionName("");
+    return f.name.size() >= suffix.size() && f.name.compare(f.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  std::unordered_set<std::string> used;
+  std::vector<const Function *> work;
+  for (auto &f : p.functions)
+    if (!isPullback(f)) work.push_back(&f);
+  while (!work.empty()) {
+    const Function *f = work.back();
+    work.pop_back();
+    for (auto &callee : pullbackCallees(f->body))
+      if (const Function *g = p.find(pullbackFunctionName(callee)); g && used.insert(g->name).second) work.push_back(g);
+  }
+  std::vector<Function> kept;
+  for (auto &f : p.functions)
+    if (!isPullback(f) || used.count(f.name)) kept.push_back(f);
+  p.functions = std::move(kept);
+  return p;
+}
+
 Program optimizeUpTo(const Program &p, const Program *primal, const std::string &stopAfter) {
   const std::unordered_set<std::string> pure = primal ? pureCallees(*primal) : std::unordered_set<std::string>{};
   Program out = p;
   for (auto &f : out.functions) f.body = runPipeline(f.body, contextFor(f, pure), stopAfter);
-  return out;
+  return withoutUncalledPullbacks(std::move(out));
 }
 
 Program optimize(const Program &p, const Program *primal) { return optimizeUpTo(p, primal, ""); }

@@ -39,6 +39,9 @@ double rnn_loss(const double *W, const double *U, const double *b, const double 
 double rnn_loss_grad(const double *W, const double *U, const double *b, const double *v, const double *x, int H, int T,
                      double *d_W, double *d_U, double *d_b, double *d_v, double *d_x);
 
+double nested_accumulation(const double *x, int n);
+double nested_accumulation_grad(const double *x, int n, double *d_x);
+
 // memory_bench.cpp
 void registerMemoryBenchmarks();
 
@@ -172,6 +175,18 @@ void registerAll() {
       for (auto _ : s)
         benchmark::DoNotOptimize(rnn_loss_grad(W->data(), U->data(), b->data(), v->data(), x->data(), H, T, dW->data(),
                                                dU->data(), db->data(), dv->data(), dx->data()));
+    });
+  }
+  // n and 8n: the ratio must not grow with n (no whole-array copy per vertex).
+  for (int n : {250, 2000}) {
+    auto x = std::make_shared<std::vector<double>>(data(3 * size_t(n), -1, 1, 16));
+    auto d = std::make_shared<std::vector<double>>(3 * size_t(n));
+    auto name = std::to_string(n);
+    benchmark::RegisterBenchmark(("nested_accumulation/" + name + "/primal").c_str(), [=](benchmark::State &s) {
+      for (auto _ : s) benchmark::DoNotOptimize(nested_accumulation(x->data(), n));
+    });
+    benchmark::RegisterBenchmark(("nested_accumulation/" + name + "/gradient").c_str(), [=](benchmark::State &s) {
+      for (auto _ : s) benchmark::DoNotOptimize(nested_accumulation_grad(x->data(), n, d->data()));
     });
   }
   const int k = 8, dim = 64;

@@ -132,3 +132,18 @@ UNFAD_GRADIENT double rnn_loss(const double* W, const double* U, const double* b
   for (int j = 0; j < H; ++j) loss += v[j] * h[j];
   return loss;
 }
+
+// Nested accumulation into a local array (issue 11): every vertex adds into
+// its 3 coordinates, reading those the previous vertex left. The loop over
+// vertices reads and rewrites `pos` in an inner loop: its gradient logs the
+// elements it overwrites, so gradient/primal stays the same as n grows.
+UNFAD_GRADIENT double nested_accumulation(const double* x, int n) {
+  std::vector<double> pos(3 * n, 0.0);
+  for (int v = 0; v < n; ++v) {
+    const int u = v > 0 ? v - 1 : 0;
+    for (int i = 0; i < 3; ++i) pos[3 * v + i] += x[3 * v + i] + 0.5 * std::sin(pos[3 * u + i]);
+  }
+  double e = 0.0;
+  for (int k = 0; k < 3 * n; ++k) e += pos[k] * pos[k];
+  return e;
+}

@@ -44,6 +44,9 @@ ir::Expr loopCSE(const ir::Expr &e, const PassContext &context, bool *changed = 
 ir::Expr singleUse(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // += at a loop-invariant index accumulates in a register of the loop.
 ir::Expr promoteAccumulators(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// A stateless adjoint loop whose every += is scaled by one cotangent runs
+// only when that cotangent is nonzero.
+ir::Expr skipZeroAdjoints(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Scratch buffers and trap-free invariant arithmetic move out of loops.
 ir::Expr hoistInvariants(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 

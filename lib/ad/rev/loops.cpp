@@ -132,19 +132,25 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
       if (e.known.count(a) && !e.reads->count(a)) unrestored.insert(a);
     for (auto &a : unrestored) uncopied.erase(a);
   }
-  for (auto &c : snapshot(uncopied, stack, lets)) record.copies.push_back(c);
   std::vector<Expr> touched; // every array the loop writes: copied, or not
   for (auto &c : record.copies) touched.push_back(c.first);
+  for (auto &a : uncopied)
+    if (Expr v = arrayNamed(a, stack)) touched.push_back(v);
   for (auto &a : unrestored)
     if (Expr v = arrayNamed(a, stack)) touched.push_back(v);
+  std::set<std::string> copyBefore;
   for (auto &array : touched) {
     const std::string &a = array->as<Var>()->name;
-    SavedArray saved{array, sizes_.at(a), nullptr, {}};
-    // Written only by stores (in branches or not): tape what each
-    // overwrites; otherwise save the whole array every iteration.
+    SavedArray saved{array, sizes_.at(a), nullptr, {}, {}};
+    // Written only by stores: tape what each overwrites (one entry per
+    // iteration for stores in the body or its branches, an undo log for
+    // stores in nested loops); otherwise save the whole array every
+    // iteration.
     if (record.reads.count(a)) {
       if (Expr instrumented = tapeOverwrites(body, array, record.n, at, lets, iterationStart, saved.undo)) {
         body = instrumented;
+      } else if (Expr logged = logOverwrites(body, array, record, bodyStack, at, lets, iterationStart, saved.log)) {
+        body = logged;
       } else {
         saved.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {record.n, saved.len}),
                                                                     array->type->elem(), true));
@@ -152,8 +158,12 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
                                            Const::makeInt(0), saved.len));
       }
     }
+    // The J^T undoes every iteration's stores of an array with undo tapes,
+    // which leaves it as the loop found it: no copy needed for after.
+    if (uncopied.count(a) && !saved.undone()) copyBefore.insert(a);
     record.saved.push_back(saved);
   }
+  for (auto &c : snapshot(copyBefore, stack, lets)) record.copies.push_back(c);
 }
 
 // In the J^T's iteration `at`: the state and the local memory as the
@@ -168,6 +178,7 @@ Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const
       bind(body, "_", copyLoop(saved.array, Const::makeInt(0), saved.perIteration,
                                Prim::make(Op::Mul, {at, saved.len}), saved.len));
     undoStores(saved.array, saved.undo, at, body);
+    if (saved.log.top) undoLogged(saved.array, saved.log, at, body);
   }
   return state;
 }

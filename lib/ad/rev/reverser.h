@@ -63,12 +63,23 @@ struct UndoSite {
   bool guarded;        // in a branch: index -1 when the iteration did not store
 };
 
+// One undo log for an array a loop overwrites at any depth (in nested loops,
+// in branches): every store pushes (index, old element); `mark[at]` is the
+// log's top when iteration `at` started. Sized once, before the loop.
+struct UndoLog {
+  ir::Expr index, old; // the log's entries
+  ir::Expr top;        // a one-element cell: the number of entries
+  ir::Expr mark;       // the top at each iteration's start
+};
+
 // A local array a loop writes, and how its J^T gets back the memory each
 // iteration found.
 struct SavedArray {
   ir::Expr array, len;
   ir::Expr perIteration;      // a copy of the whole array per iteration, or null
   std::vector<UndoSite> undo; // the stores of an iteration, in program order
+  UndoLog log;                // or every store of an iteration, at any depth (log.top non-null)
+  bool undone() const { return !undo.empty() || log.top; }
 };
 
 // What a loop's forward pass leaves for its J^T.
@@ -201,6 +212,13 @@ private:
   ir::Expr tapeOverwrites(const ir::Expr &e, const ir::Expr &array, const ir::Expr &n, const ir::Expr &at, Lets &lets,
                           Lets &iterationStart, std::vector<UndoSite> &sites);
   void undoStores(const ir::Expr &array, const std::vector<UndoSite> &sites, const ir::Expr &at, Lets &out);
+
+  // --- undo logs of stores at any depth (undo_log.cpp)
+  ir::Expr logOverwrites(const ir::Expr &e, const ir::Expr &array, const LoopRecord &record, const Stack &bodyStack,
+                         const ir::Expr &at, Lets &lets, Lets &iterationStart, UndoLog &log);
+  ir::Expr logCapacity(const ir::Expr &perIteration, const LoopRecord &record, const ir::Expr &index);
+  ir::Expr logStores(const ir::Expr &e, const ir::Expr &array, const UndoLog &log, size_t &logged);
+  void undoLogged(const ir::Expr &array, const UndoLog &log, const ir::Expr &at, Lets &out);
   static size_t writesTo(const ir::Expr &e, const std::string &array);
   ArrayCopies snapshot(const std::set<std::string> &names, const Stack &stack, Lets &lets);
   static ir::Expr arrayNamed(const std::string &name, const Stack &stack);

@@ -1,0 +1,225 @@
+// Undo logs: what a loop iteration overwrites in a local array it also
+// reads, when its stores sit in nested loops (or a mix of nested loops and
+// branches). Every store pushes (index, old element) on one log per array;
+// each iteration records where its entries start. The J^T of iteration `at`
+// pops its entries, last first, so it recomputes from the memory the forward
+// iteration found. Memory and time are O(elements overwritten), where a copy
+// of the whole array per iteration cost O(iterations x array size).
+//
+// The log is allocated once, before the loop, with room for the most stores
+// the loop can make: per iteration, a store counts 1, a branch the larger of
+// its arms, a nested loop its trip count times its body's. That bound must
+// be computable before the loop (nested bounds from values fixed outside the
+// loop or from its index); when it is not (a while loop, bounds read from
+// memory, a helper writing the array) reverse mode falls back to a copy, as
+// it does when an iteration sweeps the whole array (a loop over its length).
+#include "reverser.h"
+#include "unfad/ir/equal.h"
+#include "unfad/ir/mutator.h"
+#include "unfad/ir/traverse.h"
+
+#include <functional>
+
+namespace unfad::ad::rev {
+
+using namespace unfad::ir;
+
+namespace {
+
+Expr addCounts(const Expr &a, const Expr &b) {
+  if (!a || !b) return nullptr;
+  auto ca = a->as<Const>(), cb = b->as<Const>();
+  if (ca && cb) return Const::makeInt(ca->ivalue + cb->ivalue);
+  if (ca && ca->ivalue == 0) return b;
+  if (cb && cb->ivalue == 0) return a;
+  return Prim::make(Op::Add, {a, b});
+}
+
+Expr mulCounts(const Expr &a, const Expr &b) {
+  if (!a || !b) return nullptr;
+  auto ca = a->as<Const>(), cb = b->as<Const>();
+  if (ca && cb) return Const::makeInt(ca->ivalue * cb->ivalue);
+  if ((ca && ca->ivalue == 0) || (cb && cb->ivalue == 0)) return Const::makeInt(0);
+  if (ca && ca->ivalue == 1) return b;
+  if (cb && cb->ivalue == 1) return a;
+  return Prim::make(Op::Mul, {a, b});
+}
+
+Expr maxCount(const Expr &a, const Expr &b) {
+  if (!a || !b) return nullptr;
+  auto ca = a->as<Const>(), cb = b->as<Const>();
+  if (ca && cb) return Const::makeInt(std::max(ca->ivalue, cb->ivalue));
+  if (ca && ca->ivalue == 0) return b;
+  if (cb && cb->ivalue == 0) return a;
+  return If::make(Prim::make(Op::Gt, {a, b}), a, b);
+}
+
+// Scalar code that may be evaluated before the loop: no memory, no
+// integer division (it could trap where the loop would not have run it).
+bool pureScalar(const Expr &e) {
+  if (!e->type->isScalar()) return false;
+  if (e->is<Const>() || e->is<Var>()) return true;
+  if (auto p = e->as<Prim>()) {
+    if ((p->op == Op::Div || p->op == Op::Mod) && !p->type->isFloat()) return false;
+    for (auto &a : p->args)
+      if (!pureScalar(a)) return false;
+    return true;
+  }
+  if (auto i = e->as<If>()) return pureScalar(i->cond) && pureScalar(i->thenE) && pureScalar(i->elseE);
+  return false;
+}
+
+void bindersIn(const Expr &e, std::set<std::string> &out) {
+  for (auto &b : scopeOf(*e).binders) out.insert(b.name);
+  for (auto &c : children(e)) bindersIn(c, out);
+}
+
+bool isStoreTo(const Expr &e, const std::string &array) {
+  auto s = e->as<Store>();
+  auto v = s ? s->array->as<Var>() : nullptr;
+  return v && v->name == array;
+}
+
+// How many stores to `array` one run of `e` makes at most, in terms of
+// values bound outside the loop body (and its index); null when unknown.
+struct StoresBound {
+  const std::string &array;
+  const std::set<std::string> &inside; // names bound in the body (and its state)
+  std::unordered_map<std::string, Expr> pure; // the body's let-bound scalar code
+  size_t (*writesTo)(const Expr &, const std::string &);
+  Expr length;         // the array's
+  bool sweeps = false; // a nested loop over [0, length) stores into it
+
+  // `e` with the body's names replaced by their code; null if one is not pure.
+  Expr resolve(Expr e) {
+    for (auto &v : freeVars(e)) {
+      if (auto it = pure.find(v); it != pure.end()) {
+        Expr value = resolve(it->second);
+        if (!value) return nullptr;
+        e = substitute(e, v, value);
+      } else if (inside.count(v)) {
+        return nullptr;
+      }
+    }
+    return e;
+  }
+
+  Expr count(const Expr &e) {
+    if (writesTo(e, array) == 0) {
+      collectPure(e);
+      return Const::makeInt(0);
+    }
+    if (e->is<Let>()) {
+      LetChain chain = unzipLets(e);
+      Expr total = Const::makeInt(0);
+      for (auto &[name, value] : chain.lets) {
+        total = addCounts(total, isStoreTo(value, array) ? Const::makeInt(1) : count(value));
+        if (pureScalar(value)) pure[name] = value;
+      }
+      return addCounts(total, count(chain.tail));
+    }
+    if (auto i = e->as<If>()) return maxCount(count(i->thenE), count(i->elseE));
+    if (auto f = e->as<Fold>()) {
+      Expr lo = resolve(f->lo), hi = resolve(f->hi), body = count(f->body);
+      if (!lo || !hi || !body) return nullptr;
+      if (auto zero = lo->as<Const>(); zero && zero->ivalue == 0 && alphaEqual(hi, length)) sweeps = true;
+      return mulCounts(tripCount(lo, hi), body);
+    }
+    return nullptr; // a bare store, a while loop, a call given the array
+  }
+
+  void collectPure(const Expr &e) {
+    if (!e->is<Let>()) return;
+    for (auto &[name, value] : unzipLets(e).lets)
+      if (pureScalar(value)) pure[name] = value;
+  }
+};
+
+} // namespace
+
+// Forward code `e` of a loop body with every store to `array`, at any
+// depth, logging the element it overwrites (see the file comment); null
+// when the log cannot be sized before the loop.
+Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord &record, const Stack &bodyStack,
+                             const Expr &at, Lets &lets, Lets &iterationStart, UndoLog &log) {
+  const std::string &a = array->as<Var>()->name;
+  std::set<std::string> inside;
+  bindersIn(e, inside);
+  inside.insert(bodyStack.back().value->as<Var>()->name); // the loop state
+  StoresBound bound{a, inside, {}, &Reverser::writesTo, sizes_.at(a)};
+  Expr perIteration = bound.count(e);
+  // An iteration that rewrites the whole array is cheaper to save whole:
+  // the same memory, without an index per element.
+  if (!perIteration || bound.sweeps) return nullptr;
+  // (the index may appear in the bound: `for j < i` in iteration i)
+  const std::string index = bodyStack[bodyStack.size() - 2].value->as<Var>()->name;
+  Expr capacity;
+  if (countUses(perIteration, index) == 0) {
+    capacity = mulCounts(record.n, perIteration);
+  } else {
+    std::string j = fresh("iteration"), c = fresh("stores");
+    Expr atJ = substitute(perIteration, index, Var::make(j, Type::i64()));
+    capacity = Fold::make(record.lo, record.hi, Const::makeInt(0), j, c,
+                          Prim::make(Op::Add, {Var::make(c, Type::i64()), atJ}));
+  }
+  Expr size = bind(lets, "log_" + a + "_size", capacity);
+  log.index = bind(lets, "log_" + a + "_index", NewArray::make(size, Type::i64(), true));
+  log.old = bind(lets, "log_" + a + "_old", NewArray::make(size, array->type->elem(), true));
+  log.top = bind(lets, "log_" + a + "_top", NewArray::make(Const::makeInt(1), Type::i64(), true));
+  log.mark = bind(lets, "log_" + a + "_mark", NewArray::make(record.n, Type::i64(), true));
+  bind(lets, "_", Store::make(log.top, Const::makeInt(0), Const::makeInt(0), Store::Mode::Set));
+  Expr top = bind(iterationStart, "top_" + a, Index::make(log.top, Const::makeInt(0)));
+  bind(iterationStart, "_", Store::make(log.mark, at, top, Store::Mode::Set));
+  size_t logged = 0;
+  Expr out = logStores(e, array, log, logged);
+  if (logged != writesTo(e, a)) throw IRError("reverse: a store the undo log missed");
+  return out;
+}
+
+// `e` with each `let _ = a[i] (+)= v` preceded by
+//   let old = a[i]; let p = top[0]; index[p] = i; old[p] = old; top[0] = p + 1
+Expr Reverser::logStores(const Expr &e, const Expr &array, const UndoLog &log, size_t &logged) {
+  struct Logger : Mutator {
+    Reverser *self;
+    const Expr *array;
+    const UndoLog *log;
+    size_t *logged;
+    Expr visit(const Let *l, const Expr &me) override {
+      if (!isStoreTo(l->value, array->get()->as<Var>()->name)) return Mutator::visit(l, me);
+      ++*logged;
+      const std::string &a = array->get()->as<Var>()->name;
+      Expr k = l->value->as<Store>()->index;
+      Lets pre;
+      Expr old = self->bind(pre, "old_" + a, Index::make(*array, k));
+      Expr p = self->bind(pre, "log_at", Index::make(log->top, Const::makeInt(0)));
+      self->bind(pre, "_", Store::make(log->index, p, k, Store::Mode::Set));
+      self->bind(pre, "_", Store::make(log->old, p, old, Store::Mode::Set));
+      self->bind(pre, "_", Store::make(log->top, Const::makeInt(0), Prim::make(Op::Add, {p, Const::makeInt(1)}),
+                                       Store::Mode::Set));
+      return unf::wrapLets(pre, Let::make(l->name, l->value, mutate(l->body)));
+    }
+  } logger;
+  logger.self = this;
+  logger.array = &array;
+  logger.log = &log;
+  logger.logged = &logged;
+  return logger.mutate(e);
+}
+
+// Before the J^T recomputes iteration `at`: its log entries put back, last
+// first, and popped.
+void Reverser::undoLogged(const Expr &array, const UndoLog &log, const Expr &at, Lets &out) {
+  Expr top = bind(out, "log_top", Index::make(log.top, Const::makeInt(0)));
+  Expr from = bind(out, "log_from", Index::make(log.mark, at));
+  std::string q = fresh("q"), unit = fresh("undo");
+  Expr qv = Var::make(q, Type::i64());
+  std::string k = fresh("k");
+  Expr kv = Var::make(k, Type::i64());
+  Expr undo = Let::make(k, Index::make(log.index, qv),
+                        Let::make(fresh("_"), Store::make(array, kv, Index::make(log.old, qv), Store::Mode::Set),
+                                  ir::Tuple::make({})));
+  bind(out, "_", Fold::make(from, top, ir::Tuple::make({}), q, unit, undo, true));
+  bind(out, "_", Store::make(log.top, Const::makeInt(0), from, Store::Mode::Set));
+}
+
+} // namespace unfad::ad::rev
