@@ -55,6 +55,7 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && isTrivialStructAssign(oc)) return lowerSideEffect(oc, env);
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getNumArgs() >= 1) {
     ArrayInfo ai;
     if (arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {
@@ -71,6 +72,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     if (m && m->isVirtual()) fail(loc, "virtual calls are not supported ('" + m->getNameAsString() + "')");
     fail(loc, "calls to member functions are not supported yet ('" + (m ? m->getNameAsString() : std::string("?")) + "')");
   }
+  if (ir::Expr algorithm = lowerStdAlgorithm(ce, env)) return algorithm;
   const FunctionDecl *fd = ce->getDirectCallee();
   if (!fd) fail(loc, "calls through function pointers are not supported");
   std::string fname = fd->getNameAsString();
@@ -81,6 +83,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     }
   }
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
+  if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
   return lowerHelperCall(ce, fd, env);
 }
 

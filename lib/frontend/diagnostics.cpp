@@ -60,6 +60,12 @@ void Lowering::prescan(const FunctionDecl *fd) {
   if (!pre.what.empty()) fail(pre.loc, pre.what);
 }
 
+bool Lowering::bodyRefused(const FunctionDecl *fd) {
+  Prescan pre;
+  pre.TraverseStmt(const_cast<Stmt *>(fd->getBody()));
+  return !pre.what.empty();
+}
+
 // Param::written from the summaries, then the order rule and the outputs of
 // `void` marked functions; one error per function is enough.
 void Lowering::checkArrays() {
