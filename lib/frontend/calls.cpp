@@ -56,6 +56,8 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && isTrivialStructAssign(oc)) return lowerSideEffect(oc, env);
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getOperator() == OO_Star && oc->getNumArgs() == 1)
+    if (ir::Expr extreme = lowerExtremeElement(oc->getArg(0), env)) return extreme; // *std::max_element(v.begin(), ...)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getNumArgs() >= 1) {
     ArrayInfo ai;
     if (arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {

@@ -118,8 +118,8 @@ ir::Expr Lowering::lowerUnary(const UnaryOperator *u, Env &env) {
   case UO_LNot: return ir::Prim::make(ir::Op::Not, {toBool(lowerExpr(u->getSubExpr(), env))});
   case UO_Deref: {
     ir::Expr a, i;
-    if (elementRef(u, env, a, i)) return read(a, i, loc);
     if (ir::Expr extreme = lowerExtremeElement(u->getSubExpr(), env)) return extreme;
+    if (elementRef(u, env, a, i)) return read(a, i, loc);
     fail(loc, "pointers are not supported yet");
   }
   case UO_AddrOf: fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");

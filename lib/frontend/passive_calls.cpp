@@ -82,6 +82,7 @@ bool Lowering::passiveExpr(const Expr *e, int depth) {
 // helper); an error when an argument may carry a derivative.
 ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
   SourceLocation loc = ce->getExprLoc();
+  if (fd->isVariadic()) return nullptr; // refused as such
   const FunctionDecl *def = fd->getDefinition();
   bool system = sm_.isInSystemHeader(sm_.getExpansionLoc(fd->getLocation()));
   bool noBody = !def || !def->hasBody() || isa<CXXTryStmt>(def->getBody());
