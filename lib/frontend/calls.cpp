@@ -122,6 +122,14 @@ ir::Expr Lowering::lowerMathCall(const CallExpr *ce, const FunctionDecl *fd, Env
 ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   std::string fname = fd->getNameAsString();
+  // errors in the library's declaration (its parameter types) are this call's
+  struct SiteScope {
+    Lowering &l;
+    SourceLocation site;
+    std::string at;
+    ~SiteScope() { l.callSite_ = site, l.calledAt_ = at; }
+  } siteScope{*this, callSite_, calledAt_};
+  if (!sm_.isInSystemHeader(sm_.getExpansionLoc(loc))) callSite_ = loc, calledAt_ = stripAnon(fd->getQualifiedNameAsString());
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (fd->getReturnType()->isReferenceType()) {
     if (ir::Expr k = tryConstant(ce)) return k;
@@ -151,6 +159,7 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
   ir::TypeP result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), def->getLocation());
   size_t idx = request(def, false, passiveArguments(args));
   if (!entries_[idx].done) queue_.push_back(idx);
+  if (!entries_[idx].callSite.isValid()) entries_[idx].callSite = callSite_, entries_[idx].calledAt = calledAt_;
   ir::Expr call = ir::Call::make(entries_[idx].irName, args, result);
   locs_[call.get()] = loc;
   return call;

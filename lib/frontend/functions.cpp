@@ -91,6 +91,8 @@ void Lowering::lowerEntry(size_t i) {
   passiveArrays_.clear();
   flatStride_.clear();
   onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
+  callSite_ = en.callSite;
+  calledAt_ = en.calledAt;
   entries_[i].root = current_;
   try {
     checkFunction(fd);

@@ -114,6 +114,10 @@ private:
     // Parameters this copy of a helper treats as passive: its callers pass
     // arrays without derivatives there (see lowerHelperCall).
     std::vector<bool> passive;
+    // The user's call that first led here (for a function in a system
+    // header: its errors are reported there) and the function it called.
+    clang::SourceLocation callSite;
+    std::string calledAt;
   };
 
   // The loop whose body is being lowered: where `continue` and `break` go.
@@ -172,6 +176,8 @@ private:
   bool failed_ = false;
 
   // per function
+  clang::SourceLocation callSite_; // of the entry being lowered (see Entry::callSite)
+  std::string calledAt_;
   ir::NameSupply names_;
   ir::TypeP result_;
   std::vector<const LoopCtx *> loops_;
