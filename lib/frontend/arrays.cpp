@@ -189,7 +189,7 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   fail(loc, "'" + n + "' on arrays is not supported yet (local std::vectors must get their size when constructed)");
 }
 
-bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff) {
+bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarget *target) {
   e = e->IgnoreParens();
   if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
   SourceLocation loc = e->getExprLoc();
@@ -221,6 +221,7 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff) {
   SourceLocation at = lhs->getExprLoc();
   if (!ir::rootArray(a)->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
   ir::TypeP et = ir::fieldType(a->type->elem(), path);
+  if (target) *target = {a, i, path};
   using M = ir::Store::Mode;
   // the current value of the target, for compound assignments
   auto old = [&] {

@@ -55,6 +55,9 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && isTrivialStructAssign(oc)) return lowerSideEffect(oc, env);
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getOperator() == OO_Star && oc->getNumArgs() == 1)
+    if (ir::Expr extreme = lowerExtremeElement(oc->getArg(0), env)) return extreme; // *std::max_element(v.begin(), ...)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getNumArgs() >= 1) {
     ArrayInfo ai;
     if (arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {
@@ -71,6 +74,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     if (m && m->isVirtual()) fail(loc, "virtual calls are not supported ('" + m->getNameAsString() + "')");
     fail(loc, "calls to member functions are not supported yet ('" + (m ? m->getNameAsString() : std::string("?")) + "')");
   }
+  if (ir::Expr algorithm = lowerStdAlgorithm(ce, env)) return algorithm;
   const FunctionDecl *fd = ce->getDirectCallee();
   if (!fd) fail(loc, "calls through function pointers are not supported");
   std::string fname = fd->getNameAsString();
@@ -81,6 +85,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     }
   }
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
+  if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
   return lowerHelperCall(ce, fd, env);
 }
 
@@ -117,6 +122,14 @@ ir::Expr Lowering::lowerMathCall(const CallExpr *ce, const FunctionDecl *fd, Env
 ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   std::string fname = fd->getNameAsString();
+  // errors in the library's declaration (its parameter types) are this call's
+  struct SiteScope {
+    Lowering &l;
+    SourceLocation site;
+    std::string at;
+    ~SiteScope() { l.callSite_ = site, l.calledAt_ = at; }
+  } siteScope{*this, callSite_, calledAt_};
+  if (!sm_.isInSystemHeader(sm_.getExpansionLoc(loc))) callSite_ = loc, calledAt_ = stripAnon(fd->getQualifiedNameAsString());
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (fd->getReturnType()->isReferenceType()) {
     if (ir::Expr k = tryConstant(ce)) return k;
@@ -146,6 +159,7 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
   ir::TypeP result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), def->getLocation());
   size_t idx = request(def, false, passiveArguments(args));
   if (!entries_[idx].done) queue_.push_back(idx);
+  if (!entries_[idx].callSite.isValid()) entries_[idx].callSite = callSite_, entries_[idx].calledAt = calledAt_;
   ir::Expr call = ir::Call::make(entries_[idx].irName, args, result);
   locs_[call.get()] = loc;
   return call;

@@ -47,17 +47,30 @@ public:
 } // namespace
 
 void Lowering::fail(SourceLocation loc, const std::string &what) {
-  diags_.Report(loc, diagID_) << current_ << what;
+  report(loc, what);
   throw Abort{};
 }
 
-void Lowering::report(SourceLocation loc, const std::string &what) { diags_.Report(loc, diagID_) << current_ << what; }
+// An error inside a standard-library body is the user's call's: reported there.
+void Lowering::report(SourceLocation loc, const std::string &what) {
+  if (loc.isValid() && callSite_.isValid() && sm_.isInSystemHeader(sm_.getExpansionLoc(loc))) {
+    diags_.Report(callSite_, diagID_) << current_ << what + " (inside '" + calledAt_ + "', called here)";
+    return;
+  }
+  diags_.Report(loc, diagID_) << current_ << what;
+}
 
 // Reported first (in source order) so the diagnostic names the real culprit.
 void Lowering::prescan(const FunctionDecl *fd) {
   Prescan pre;
   pre.TraverseStmt(const_cast<Stmt *>(fd->getBody()));
   if (!pre.what.empty()) fail(pre.loc, pre.what);
+}
+
+bool Lowering::bodyRefused(const FunctionDecl *fd) {
+  Prescan pre;
+  pre.TraverseStmt(const_cast<Stmt *>(fd->getBody()));
+  return !pre.what.empty();
 }
 
 // Param::written from the summaries, then the order rule and the outputs of
@@ -90,6 +103,7 @@ void Lowering::checkArrays() {
 void Lowering::reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &v) {
   auto loc = locs_.find(v.at);
   SourceLocation at = loc != locs_.end() ? loc->second : en.def->getLocation();
+  if (en.callSite.isValid() && sm_.isInSystemHeader(sm_.getExpansionLoc(at))) at = en.callSite;
   auto name = en.arrayNames.find(v.array);
   std::string array = name != en.arrayNames.end() ? name->second : v.array;
   std::string what;

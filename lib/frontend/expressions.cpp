@@ -53,6 +53,7 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
     if (c->getType()->isVoidType()) fail(loc, "conditional expressions of type void are not supported");
     ir::TypeP t = typeOf(c->getType(), loc);
     ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
+    EffectScope conditional(*this, nullptr, "a branch of '?:'");
     return ir::If::make(cond, convert(lowerExpr(c->getTrueExpr(), env), t), convert(lowerExpr(c->getFalseExpr(), env), t));
   }
   if (const auto *c = dyn_cast<CallExpr>(e)) return lowerCall(c, env);
@@ -123,12 +124,12 @@ ir::Expr Lowering::lowerUnary(const UnaryOperator *u, Env &env) {
   case UO_LNot: return ir::Prim::make(ir::Op::Not, {toBool(lowerExpr(u->getSubExpr(), env))});
   case UO_Deref: {
     ir::Expr a, i;
+    if (ir::Expr extreme = lowerExtremeElement(u->getSubExpr(), env)) return extreme;
     if (elementRef(u, env, a, i)) return read(a, i, loc);
     fail(loc, "pointers are not supported yet");
   }
   case UO_AddrOf: fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
-  case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:
-    fail(loc, "increment or decrement inside an expression is not supported (use a separate statement)");
+  case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec: return lowerSideEffect(u, env);
   case UO_Not: fail(loc, "bitwise operator '~' is not supported");
   default: fail(loc, std::string("unary operator '") + UnaryOperator::getOpcodeStr(u->getOpcode()).str() + "' is not supported");
   }
@@ -138,13 +139,22 @@ ir::Expr Lowering::lowerBinary(const BinaryOperator *b, Env &env) {
   SourceLocation loc = b->getExprLoc();
   BinaryOperatorKind op = b->getOpcode();
   std::string spelling = BinaryOperator::getOpcodeStr(op).str();
-  if (b->isAssignmentOp())
-    fail(loc, "assignment inside an expression is not supported (use a separate statement)");
-  if (op == BO_Comma) fail(loc, "the comma operator is not supported");
+  if (b->isAssignmentOp()) return lowerSideEffect(b, env);
+  if (op == BO_Comma) {
+    // the left operand for its side effects only, before the right one
+    ir::Expr l = lowerExpr(b->getLHS(), env);
+    if (ir::mayWrite(l)) {
+      if (!effects_) fail(loc, "the comma operator with a call that writes memory is not supported here (use a separate statement)");
+      effects_->push_back({names_.fresh("_"), l});
+    }
+    return lowerExpr(b->getRHS(), env);
+  }
   if (ir::Expr r = lowerPointerBinary(b, env)) return r;
-  if (op == BO_LAnd || op == BO_LOr)
-    return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or,
-                          {toBool(lowerExpr(b->getLHS(), env)), toBool(lowerExpr(b->getRHS(), env))});
+  if (op == BO_LAnd || op == BO_LOr) {
+    ir::Expr l = toBool(lowerExpr(b->getLHS(), env));
+    EffectScope conditional(*this, nullptr, std::string("the right operand of '") + (op == BO_LAnd ? "&&" : "||") + "'");
+    return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or, {l, toBool(lowerExpr(b->getRHS(), env))});
+  }
   if (b->isShiftOp() || b->isBitwiseOp()) fail(loc, "bitwise operator '" + spelling + "' is not supported");
   if (b->isPtrMemOp()) fail(loc, "pointers to members are not supported");
   if (b->getLHS()->getType()->isPointerType() || b->getRHS()->getType()->isPointerType() ||

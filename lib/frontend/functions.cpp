@@ -92,6 +92,8 @@ void Lowering::lowerEntry(size_t i) {
   flatStride_.clear();
   ptrBase_.clear();
   onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
+  callSite_ = en.callSite;
+  calledAt_ = en.calledAt;
   entries_[i].root = current_;
   try {
     checkFunction(fd);

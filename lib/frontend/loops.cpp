@@ -391,7 +391,11 @@ ir::Expr Lowering::lowerWhile(const Stmt *body, const Expr *cond, const Stmt *in
   // the condition sees the state directly
   Env ec = env;
   for (size_t k = 0; k < st.vars.size(); ++k) ec[st.vars[k]] = component(st, sv, k);
-  ir::Expr c = cond ? toBool(lowerExpr(cond, ec)) : ir::Const::makeBool(true);
+  ir::Expr c;
+  {
+    EffectScope noEffects(*this, nullptr, "a loop condition");
+    c = cond ? toBool(lowerExpr(cond, ec)) : ir::Const::makeBool(true);
+  }
   if (st.done) c = ir::Prim::make(ir::Op::And, {ir::Prim::make(ir::Op::Not, {component(st, sv, st.doneIndex())}), c});
   Env eb = env;
   Binds binds;

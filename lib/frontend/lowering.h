@@ -114,6 +114,10 @@ private:
     // Parameters this copy of a helper treats as passive: its callers pass
     // arrays without derivatives there (see lowerHelperCall).
     std::vector<bool> passive;
+    // The user's call that first led here (for a function in a system
+    // header: its errors are reported there) and the function it called.
+    clang::SourceLocation callSite;
+    std::string calledAt;
   };
 
   // The loop whose body is being lowered: where `continue` and `break` go.
@@ -172,6 +176,8 @@ private:
   bool failed_ = false;
 
   // per function
+  clang::SourceLocation callSite_; // of the entry being lowered (see Entry::callSite)
+  std::string calledAt_;
   ir::NameSupply names_;
   ir::TypeP result_;
   std::vector<const LoopCtx *> loops_;
@@ -186,11 +192,49 @@ private:
   // `return v` becomes there (the branch's join tuple).
   std::function<ir::Expr(const ir::Expr &, Env &)> onReturn_;
 
+  // ----------------------------------------------- side_effects.cpp --
+  // Where the side effects of the expression being lowered go (lets put
+  // before its statement); null where they are not allowed, and then
+  // `noEffectsWhere_` says where that is.
+  Binds *effects_ = nullptr;
+  std::string noEffectsWhere_;
+  struct EffectScope {
+    Lowering &l;
+    Binds *savedEffects;
+    std::string savedWhere;
+    EffectScope(Lowering &low, Binds *b, std::string where = "")
+        : l(low), savedEffects(low.effects_), savedWhere(low.noEffectsWhere_) {
+      l.effects_ = b;
+      l.noEffectsWhere_ = std::move(where);
+    }
+    ~EffectScope() {
+      l.effects_ = savedEffects;
+      l.noEffectsWhere_ = savedWhere;
+    }
+  };
+  // The full expression `e` lowered with its side effects as lets in `pre`.
+  ir::Expr lowerFull(const clang::Expr *e, Env &env, Binds &pre);
+  void checkSequenced(const clang::Expr *full);
+  ir::Expr lowerSideEffect(const clang::Expr *e, Env &env);
+
+  // --------------------------------------------- std_algorithms.cpp --
+  bool iteratorRef(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &offset);
+  bool iteratorRange(const clang::Expr *first, const clang::Expr *last, Env &env, ir::Expr &array, ir::Expr &lo,
+                     ir::Expr &n);
+  ir::Expr foldRange(const ir::Expr &n, const ir::Expr &init,
+                     const std::function<ir::Expr(const ir::Expr &, const ir::Expr &)> &body);
+  // null when `ce` is none of the algorithms it knows
+  ir::Expr lowerStdAlgorithm(const clang::CallExpr *ce, Env &env);
+  ir::Expr lowerExtremeElement(const clang::Expr *call, Env &env);
+  ir::Expr lowerSwap(const clang::CallExpr *ce, Env &env);
+
   // ------------------------------------------------ diagnostics.cpp --
   [[noreturn]] void fail(clang::SourceLocation loc, const std::string &what);
   void report(clang::SourceLocation loc, const std::string &what);
   // The constructs that make a body unsupported whatever else it contains.
   void prescan(const clang::FunctionDecl *fd);
+  // Whether prescan would refuse the body of `fd` (no diagnostic).
+  bool bodyRefused(const clang::FunctionDecl *fd);
   // After lowering: Param::written and the array order rule (ir/array_order.h).
   void checkArrays();
   void reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &v);
@@ -231,6 +275,10 @@ private:
   ir::Expr lowerHelperCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
   std::vector<bool> passiveArguments(const std::vector<ir::Expr> &args);
 
+  // ---------------------------------------------- passive_calls.cpp --
+  bool passiveExpr(const clang::Expr *e, int depth = 0);
+  ir::Expr lowerPassiveCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
+
   // ----------------------------------------------------- arrays.cpp --
   // The buffer an expression denotes (a variable of array type, `v.data()`).
   ir::Expr lowerArrayRef(const clang::Expr *e, Env &env);
@@ -245,7 +293,12 @@ private:
   // The length of the array `obj` denotes (a constant for C arrays and std::array).
   ir::Expr arraySize(const clang::Expr *obj, const ir::Expr &array, clang::SourceLocation loc);
   ir::Expr lowerArrayMember(const clang::CXXMemberCallExpr *mc, Env &env);
-  bool lowerArrayStore(const clang::Expr *e, Env &env, ir::Expr &effect);
+  // The element a store writes (for the value of a store inside an expression).
+  struct ArrayTarget {
+    ir::Expr array, index;
+    std::vector<int> path;
+  };
+  bool lowerArrayStore(const clang::Expr *e, Env &env, ir::Expr &effect, ArrayTarget *target = nullptr);
   // `let _ = effect in k()`
   ir::Expr effect(const ir::Expr &e, const std::function<ir::Expr()> &k);
   // for j in [0, n): body(j) (an effect)
@@ -283,6 +336,8 @@ private:
   // A local `const T& r = init;` read as a copy of what it refers to.
   bool constReferenceLocal(const clang::VarDecl *vd);
   ir::Expr lowerIf(const clang::IfStmt *is, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerIfStmt(const clang::IfStmt *is, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerIfBranches(const clang::IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env, const Tail &tail);
   ir::Expr lowerIfReturning(const clang::IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env,
                             const Tail &tail);
   bool lowerAssignment(const clang::Expr *e, Env &env, const clang::VarDecl *&root, ir::Expr &newValue);

@@ -126,8 +126,9 @@ ir::Expr Lowering::lowerReturn(const ReturnStmt *rs, Env &env) {
     if (result_->isUnit()) return onReturn_ ? onReturn_(ir::Tuple::make({}), env) : ir::Tuple::make({});
     fail(loc, "'return' without a value");
   }
-  ir::Expr v = convert(lowerExpr(rs->getRetValue(), env), result_);
-  return onReturn_ ? onReturn_(v, env) : v;
+  Binds pre;
+  ir::Expr v = convert(lowerFull(rs->getRetValue(), env, pre), result_);
+  return wrap(pre, onReturn_ ? onReturn_(v, env) : v);
 }
 
 ir::Expr Lowering::lowerDeclStmt(const DeclStmt *ds, const Seq *rest, Env &env, const Tail &tail) {
@@ -177,22 +178,19 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   if (ArrayInfo ai; arrayInfo(vd->getType(), ai, vd->getLocation()))
     return lowerLocalArray(vd, ai, env, [&](Env &e3) { return lowerVarDecls(vars, k + 1, rest, e3, tail); });
   ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), vd->getLocation());
-  ir::Expr init = vd->getInit() ? convert(lowerExpr(vd->getInit(), env), t) : ir::Const::zero(t);
+  Binds pre; // `int j = i++;`, `double t = (s += x);`
+  ir::Expr init = vd->getInit() ? convert(lowerFull(vd->getInit(), env, pre), t) : ir::Const::zero(t);
   std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
   env[vd] = ir::Var::make(n, t);
   ir::Expr body = lowerVarDecls(vars, k + 1, rest, env, tail);
-  return ir::Let::make(n, init, body);
+  return wrap(pre, ir::Let::make(n, init, body));
 }
 
 // An expression statement: a store, an assignment, or a value computed for
 // its effects (or for nothing).
+// The side effects inside it (`s += x[k++]`, `a = b = 0`) are lets before it.
 ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const Tail &tail) {
   SourceLocation loc = e->getBeginLoc();
-  ir::Expr eff;
-  if (lowerArrayStore(e, env, eff)) return effect(eff, [&] { return lowerSeq(rest, env, tail); });
-  const VarDecl *root = nullptr;
-  ir::Expr value;
-  if (lowerAssignment(e, env, root, value)) return bindAndContinue(root, value, rest, env, tail);
   // assert(...) has no effect on the value or its derivatives
   if (loc.isMacroID() && Lexer::getImmediateMacroName(loc, sm_, ctx_.getLangOpts()) == "assert")
     return lowerSeq(rest, env, tail);
@@ -204,12 +202,24 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
       fail(d->getBeginLoc(), "this 'delete' is not supported (only 'delete[] p' of a local 'p = new T[n]')");
     return lowerSeq(rest, env, tail);
   }
-  if (const auto *c = dyn_cast<CStyleCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
-  else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
-  // a value computed for nothing: lower it anyway so unsupported constructs are reported
-  ir::Expr v = lowerExpr(x, env);
-  if (ir::mayWrite(v)) return effect(v, [&] { return lowerSeq(rest, env, tail); });
-  return lowerSeq(rest, env, tail);
+  Binds pre;
+  ir::Expr eff, value, v;
+  const VarDecl *root = nullptr;
+  {
+    EffectScope scope(*this, &pre);
+    checkSequenced(e);
+    if (!lowerArrayStore(e, env, eff) && !lowerAssignment(e, env, root, value)) {
+      const Expr *x = e->IgnoreParens();
+      if (const auto *c = dyn_cast<CStyleCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
+      else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
+      // a value computed for nothing: lower it anyway so unsupported constructs are reported
+      v = lowerExpr(x, env);
+    }
+  }
+  if (eff) return wrap(pre, effect(eff, [&] { return lowerSeq(rest, env, tail); }));
+  if (root) return wrap(pre, bindAndContinue(root, value, rest, env, tail));
+  if (ir::mayWrite(v)) return wrap(pre, effect(v, [&] { return lowerSeq(rest, env, tail); }));
+  return wrap(pre, lowerSeq(rest, env, tail));
 }
 
 ir::Expr Lowering::lowerUnsupportedStmt(const Stmt *st) {
@@ -293,9 +303,11 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   }
   std::vector<int> path;
   root = assignedRoot(lhs, path, true);
-  auto it = env.find(root);
-  if (it == env.end()) fail(lhs->getExprLoc(), "assignment to '" + root->getNameAsString() + "' which is not a local variable");
-  ir::Expr cur = it->second;
+  if (!env.count(root)) fail(lhs->getExprLoc(), "assignment to '" + root->getNameAsString() + "' which is not a local variable");
+  // the right operand first: its side effects (`x = (y = 2)`, checked by
+  // checkSequenced) come before the assignment
+  ir::Expr r = rhs ? lowerExpr(rhs, env) : nullptr;
+  ir::Expr cur = env.at(root);
   ir::Expr old = readPath(cur, path);
   ir::Expr value;
   if (incdec) {
@@ -304,12 +316,11 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   } else if (compound) {
     const auto *ca = cast<CompoundAssignOperator>(e);
     ir::TypeP ct = typeOf(ca->getComputationResultType(), e->getExprLoc());
-    ir::Expr r = lowerExpr(rhs, env);
     if (!old->type->isScalar()) fail(e->getExprLoc(), "compound assignment to a non-scalar value");
     if (op == ir::Op::Mod && !ct->isInt()) fail(e->getExprLoc(), "operator '%' on non-integers");
     value = convert(ir::Prim::make(op, {convert(old, ct), convert(r, ct)}), old->type);
   } else {
-    value = convert(lowerExpr(rhs, env), old->type);
+    value = convert(r, old->type);
   }
   newValue = updatePath(cur, path, 0, value);
   return true;
@@ -322,9 +333,16 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
   if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) lhs = b->getLHS();
   else if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && isTrivialStructAssign(oc)) lhs = oc->getArg(0);
-  if (lhs) {
+  std::vector<const Expr *> lhss{lhs};
+  // std::swap(x, y) assigns both (std_algorithms.cpp)
+  if (const auto *c = dyn_cast<CallExpr>(s); c && c->getNumArgs() == 2 && c->getDirectCallee() &&
+                                             c->getDirectCallee()->getIdentifier() && c->getDirectCallee()->getIdentifier()->isStr("swap") &&
+                                             c->getDirectCallee()->isInStdNamespace())
+    lhss = {c->getArg(0), c->getArg(1)};
+  for (const Expr *l : lhss) {
     std::vector<int> path;
-    if (const VarDecl *vd = assignedRoot(lhs, path, false)) {
+    if (!l) continue;
+    if (const VarDecl *vd = assignedRoot(l, path, false)) {
       auto it = env.find(vd);
       if (it != env.end() && !it->second->type->isArray() && std::find(out.begin(), out.end(), vd) == out.end())
         out.push_back(vd);
@@ -379,12 +397,26 @@ ir::Expr Lowering::lowerIfReturning(const IfStmt *is, const ir::Expr &cond, cons
   return ir::Let::make(jn, joined, ir::If::make(ir::Proj::make(jv, 0), returned, after));
 }
 
+// `if (init; cond)` and `if (T v = e)`: the declarations first, as
+// statements before the `if` (their names are only used inside it).
 ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail) {
-  if (is->getInit() || is->getConditionVariable())
-    fail(is->getIfLoc(), "'if' statements with an initializer or a condition variable are not supported");
   if (is->isConsteval()) fail(is->getIfLoc(), "'if consteval' is not supported");
+  std::vector<const Stmt *> prelude;
+  if (is->getInit()) prelude.push_back(is->getInit());
+  if (is->getConditionVariableDeclStmt()) prelude.push_back(is->getConditionVariableDeclStmt());
+  if (prelude.empty()) return lowerIfStmt(is, rest, env, tail);
+  Seq ps{prelude.data(), prelude.data() + prelude.size(), nullptr};
+  return lowerSeq(&ps, env, [&](Env &e2) { return lowerIfStmt(is, rest, e2, tail); });
+}
+
+ir::Expr Lowering::lowerIfStmt(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail) {
+  Binds pre; // side effects in the condition: `if ((t = g(x)) > 0)`
+  ir::Expr cond = toBool(lowerFull(is->getCond(), env, pre));
+  return wrap(pre, lowerIfBranches(is, cond, rest, env, tail));
+}
+
+ir::Expr Lowering::lowerIfBranches(const IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env, const Tail &tail) {
   const Stmt *thenS = is->getThen(), *elseS = is->getElse();
-  ir::Expr cond = toBool(lowerExpr(is->getCond(), env));
   if ((containsJump(thenS) || containsJump(elseS)) && !containsLoopJump(thenS) && !containsLoopJump(elseS))
     return lowerIfReturning(is, cond, rest, env, tail);
   if (containsJump(thenS) || containsJump(elseS)) {

@@ -65,6 +65,7 @@ public:
     switch (e->kind) {
     case Kind::Const: case Kind::Var: case Kind::Size: return;
     case Kind::Prim: for (auto &a : e->as<Prim>()->args) walk(a, read); return;
+    case Kind::Opaque: for (auto &a : e->as<Opaque>()->args) walk(a, read); return;
     case Kind::Tuple: for (auto &a : e->as<Tuple>()->elems) walk(a, read); return;
     case Kind::Proj: walk(e->as<Proj>()->tuple, read); return;
     case Kind::NewArray: walk(e->as<NewArray>()->size, read); return;

@@ -30,6 +30,8 @@ public:
     case Kind::Tuple: return eqAll(a->as<Tuple>()->elems, b->as<Tuple>()->elems);
     case Kind::Proj: return a->as<Proj>()->index == b->as<Proj>()->index && eq(a->as<Proj>()->tuple, b->as<Proj>()->tuple);
     case Kind::Call: return a->as<Call>()->callee == b->as<Call>()->callee && eqAll(a->as<Call>()->args, b->as<Call>()->args);
+    case Kind::Opaque:
+      return a->as<Opaque>()->callee == b->as<Opaque>()->callee && eqAll(a->as<Opaque>()->args, b->as<Opaque>()->args);
     case Kind::Pullback: {
       auto x = a->as<Pullback>(), y = b->as<Pullback>();
       return x->callee == y->callee && eqAll(x->args, y->args) && eq(x->cotangent, y->cotangent) &&

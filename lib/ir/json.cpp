@@ -98,6 +98,10 @@ json toJson(const Expr &e) {
     auto c = e->as<Call>();
     return {{"kind", "call"}, {"callee", c->callee}, {"args", list(c->args)}, {"type", toJson(c->type)}};
   }
+  case Kind::Opaque: {
+    auto c = e->as<Opaque>();
+    return {{"kind", "opaque"}, {"callee", c->callee}, {"args", list(c->args)}, {"type", toJson(c->type)}};
+  }
   case Kind::Pullback: {
     auto c = e->as<Pullback>();
     return {{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
@@ -170,6 +174,7 @@ Expr exprFromJson(const json &j) {
   }
   if (k == "proj") return Proj::make(exprFromJson(j.at("tuple")), j.at("index"));
   if (k == "call") return Call::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
+  if (k == "opaque") return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "pullback")
     return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")),
                           j.contains("buffers") ? exprs(j["buffers"]) : std::vector<Expr>{});

@@ -110,6 +110,12 @@ Expr Call::make(std::string callee, std::vector<Expr> args, TypeP result) {
   return std::make_shared<Call>(std::move(callee), std::move(args), std::move(result));
 }
 
+Expr Opaque::make(std::string callee, std::vector<Expr> args, TypeP result) {
+  require(!callee.empty() && result && result->isScalar(), "an opaque call returns a scalar");
+  for (auto &a : args) require(a->type->isScalar(), "an opaque call takes scalars");
+  return std::make_shared<Opaque>(std::move(callee), std::move(args), std::move(result));
+}
+
 Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result, std::vector<Expr> buffers) {
   require(result->isTuple(), "pullback must return a tuple");
   for (auto &b : buffers) require(b->type->isArray(), "pullback buffer is not an array");

@@ -85,6 +85,13 @@ struct Printer {
       os << ")";
       break;
     }
+    case Kind::Opaque: {
+      auto c = e->as<Opaque>();
+      os << "opaque " << c->callee << "(";
+      list(c->args, d);
+      os << ")";
+      break;
+    }
     case Kind::Pullback: {
       auto c = e->as<Pullback>();
       os << "pullback " << c->callee << "(";

@@ -22,6 +22,7 @@ Scope scopeOf(const Node &n) {
   case Kind::Tuple:
   case Kind::Proj:
   case Kind::Call:
+  case Kind::Opaque:
   case Kind::Pullback:
   case Kind::App:
   case Kind::Index:
@@ -88,6 +89,7 @@ Expr rebuild(const Expr &e, const std::vector<Expr> &kids, const std::vector<std
   case Kind::Tuple: return e->type->isStruct() ? Tuple::makeStruct(e->type, kids) : Tuple::make(kids);
   case Kind::Proj: return Proj::make(kids.at(0), e->as<Proj>()->index);
   case Kind::Call: return Call::make(e->as<Call>()->callee, kids, e->type);
+  case Kind::Opaque: return Opaque::make(e->as<Opaque>()->callee, kids, e->type);
   case Kind::Pullback: {
     auto p = e->as<Pullback>();
     size_t n = p->args.size();

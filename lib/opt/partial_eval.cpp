@@ -132,7 +132,7 @@ Expr PartialEvaluator::emit(const std::string &hint, const Expr &v) {
   if (mayWrite(v)) forgetReadsWrittenBy(v);
   if (auto x = v->as<ir::Index>(); x && x->array->is<Var>()) return emitMemoryRead(hint, v);
   std::string key;
-  if ((v->is<Prim>() || v->is<Call>() || v->is<ir::Size>()) && !memoryEffects(v).readsMemory && !mayWrite(v)) {
+  if ((v->is<Prim>() || v->is<Call>() || v->is<Opaque>() || v->is<ir::Size>()) && !memoryEffects(v).readsMemory && !mayWrite(v)) {
     key = print(v);
     auto it = cse_.find(key);
     if (it != cse_.end()) return Var::make(it->second, v->type);
@@ -269,6 +269,12 @@ Expr PartialEvaluator::evaluate(const Expr &e) {
     std::vector<Expr> as;
     for (auto &a : c->args) as.push_back(reify(evaluate(a)));
     return Call::make(c->callee, std::move(as), c->type);
+  }
+  case Kind::Opaque: {
+    auto c = e->as<Opaque>();
+    std::vector<Expr> as;
+    for (auto &a : c->args) as.push_back(reify(evaluate(a)));
+    return Opaque::make(c->callee, std::move(as), c->type);
   }
   case Kind::Pullback: return evaluatePullback(e->as<Pullback>());
   case Kind::Lambda: return e;

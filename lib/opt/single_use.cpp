@@ -61,7 +61,7 @@ private:
     case Kind::Store: return shallow(e->as<Store>()->index, n) + shallow(e->as<Store>()->value, n);
     case Kind::Tuple: return sum(e->as<ir::Tuple>()->elems);
     case Kind::View: return shallow(e->as<ir::View>()->array, n) + shallow(e->as<ir::View>()->offset, n);
-    case Kind::Const: case Kind::Let: case Kind::If: case Kind::Lambda: case Kind::Call: case Kind::Pullback:
+    case Kind::Const: case Kind::Let: case Kind::If: case Kind::Lambda: case Kind::Call: case Kind::Opaque: case Kind::Pullback:
     case Kind::App: case Kind::Size: case Kind::NewArray: case Kind::Fold: case Kind::While: case Kind::Build:
     case Kind::Sum:
       return 0;

@@ -128,4 +128,23 @@ CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
   return leaf(c->type, n, PPrimary, true);
 }
 
+// A function without a derivative called on passive values: the call as the
+// user wrote it, once, its value named.
+CVal FnPrinter::trOpaque(const Opaque *c, Block &b, const Hint &h) {
+  std::string s = c->callee + "(";
+  for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + render(tr(c->args[i], b, Hint{"tmp", false}));
+  s += ")";
+  size_t colon = c->callee.rfind("::");
+  std::string base = colon == std::string::npos ? c->callee : c->callee.substr(colon + 2);
+  std::string n = fresh(h.name.empty() ? base + "_value" : h.name, h.ir);
+  Stmt st;
+  st.k = Stmt::Decl;
+  st.def = n;
+  st.rhs = s;
+  st.line = "const " + cxxType(c->type) + " " + n + " = " + s + ";";
+  collectIdents(s, st.uses);
+  b.push_back(std::move(st));
+  return leaf(c->type, n, PPrimary, true);
+}
+
 } // namespace unfad::printer::detail

@@ -267,6 +267,7 @@ private:
 
   // calls.cpp
   CVal trCall(const Call *c, Block &b, const Hint &h);
+  CVal trOpaque(const Opaque *c, Block &b, const Hint &h);
   CVal trPullback(const Pullback *p, Block &b, const Hint &h);
   std::string arrayArg(const CVal &a, const Function &callee, size_t param);
   CVal declareAccumulator(const TypeP &t, const std::string &hint, Block &b);

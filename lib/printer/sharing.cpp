@@ -23,6 +23,7 @@ template <class F> void forEachChild(const Node *x, F &&f) {
   case Kind::Tuple: for (auto &a : x->as<Tuple>()->elems) f(a); break;
   case Kind::Proj: f(x->as<Proj>()->tuple); break;
   case Kind::Call: for (auto &a : x->as<Call>()->args) f(a); break;
+  case Kind::Opaque: for (auto &a : x->as<Opaque>()->args) f(a); break;
   case Kind::Pullback: {
     auto p = x->as<Pullback>();
     for (auto &a : p->args) f(a);
@@ -141,7 +142,7 @@ void FnPrinter::invalidateLoop(const Expr &loop) {
     case Kind::Pullback: for (auto &a : x->as<Pullback>()->buffers) target(a); break;
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:
     case Kind::Lambda: case Kind::App: case Kind::Index: case Kind::Size: case Kind::NewArray:
-    case Kind::Build: case Kind::Sum: case Kind::View: break; // no write of their own
+    case Kind::Build: case Kind::Sum: case Kind::View: case Kind::Opaque: break; // no write of their own
     }
     forEachChild(x, [&](const Expr &c) { todo.push_back(c.get()); });
   }
@@ -189,7 +190,7 @@ void FnPrinter::computeFlags(const Expr &root) {
       break;
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::Let: case Kind::If: case Kind::Tuple:
     case Kind::Proj: case Kind::Lambda: case Kind::App: case Kind::Size: case Kind::Fold: case Kind::While:
-    case Kind::Build: case Kind::Sum: case Kind::View: break; // only what their children do
+    case Kind::Build: case Kind::Sum: case Kind::View: case Kind::Opaque: break; // only what their children do
     }
     flags_[x] = f;
   }
@@ -234,6 +235,7 @@ void FnPrinter::scan(const Expr &e) {
         noteContainerArrays(x->as<Pullback>()->args, x->as<Pullback>()->buffers, *f);
       }
       break;
+    case Kind::Opaque: reserveIdents(x->as<Opaque>()->callee); break;
     case Kind::Lambda: case Kind::App:
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:

@@ -146,6 +146,7 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
     return leaf(p->type, operand(t, PPrimary) + "." + t.type->fieldNames.at(p->index), PPrimary);
   }
   case Kind::Call: return trCall(e->as<Call>(), b, h);
+  case Kind::Opaque: return trOpaque(e->as<Opaque>(), b, h);
   case Kind::Index: return trIndex(e->as<Index>(), b);
   case Kind::Size: return trSize(e->as<Size>(), b);
   case Kind::View: return trView(e->as<View>(), b);

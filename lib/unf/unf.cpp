@@ -145,6 +145,17 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     drop(base, in.arity);
     return;
   }
+  case Kind::Opaque: {
+    auto c = e->as<Opaque>();
+    for (auto &a : c->args) gen(a, ctx, out, "t");
+    Instr in(Instr::Kind::Opaque);
+    in.callee = c->callee;
+    in.arity = int(c->args.size());
+    in.type = e->type;
+    push(in);
+    drop(base, in.arity);
+    return;
+  }
   case Kind::Index: {
     auto x = e->as<ir::Index>();
     gen(x->array, ctx, out, "t");
@@ -329,6 +340,7 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
     return;
   }
   case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); return;
+  case Instr::Kind::Opaque: stack.push_back(bind(Opaque::make(in.callee, top(in.arity), in.type))); return;
   case Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); return;
   case Instr::Kind::If: {
     Expr cond = stack.back();
@@ -413,7 +425,7 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
       if (!sameType(ctx[in.index], in.type)) throw IRError("UNF: var type mismatch");
       ctx.push_back(in.type);
       break;
-    case Instr::Kind::Op: case Instr::Kind::Call: need(in.arity, "op"); ctx.push_back(in.type); break;
+    case Instr::Kind::Op: case Instr::Kind::Call: case Instr::Kind::Opaque: need(in.arity, "op"); ctx.push_back(in.type); break;
     case Instr::Kind::Elem:
       need(1, "elem");
       if (!ctx.back()->isTuple() || !sameType(ctx.back()->elems.at(in.index), in.type)) throw IRError("UNF: elem type");
@@ -481,6 +493,7 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Elem: os << "elem " << in.index; break;
   case Instr::Kind::Tuple: os << "tuple/" << in.arity; break;
   case Instr::Kind::Call: os << "call " << in.callee << "/" << in.arity; break;
+  case Instr::Kind::Opaque: os << "opaque " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Drop: os << "drop " << in.index << "+" << in.arity; break;
   case Instr::Kind::If: os << "if"; break;
   case Instr::Kind::Index: os << "index"; break;

@@ -114,7 +114,7 @@ bool opIsPredicate(Op op);
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
   X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)      \
-  X(Build) X(Sum) X(View)
+  X(Build) X(Sum) X(View) X(Opaque)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -229,6 +229,19 @@ public:
   const std::vector<Expr> args;
   static Expr make(std::string callee, std::vector<Expr> args, TypeP result);
   Call(std::string c, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)) {}
+};
+
+// A call of a C++ function unfad does not differentiate (`std::lgamma(0.5 *
+// (n + 1))`, a helper without a visible body) whose arguments the front end
+// proved passive: a constant of the differentiation, with no derivative.
+// Assumed pure. `callee` is the C++ spelling the printer emits.
+class Opaque final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Opaque;
+  const std::string callee;
+  const std::vector<Expr> args;
+  static Expr make(std::string callee, std::vector<Expr> args, TypeP result);
+  Opaque(std::string c, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)) {}
 };
 
 // The transpose Jacobian of a helper call: given the call's arguments and

@@ -44,6 +44,9 @@ template <class F> void forEachChild(const Node &n, F &&visit) {
   case Kind::Call:
     for (auto &a : static_cast<const Call &>(n).args) visit(a);
     return;
+  case Kind::Opaque:
+    for (auto &a : static_cast<const Opaque &>(n).args) visit(a);
+    return;
   case Kind::Pullback: {
     auto &p = static_cast<const Pullback &>(n);
     for (auto &a : p.args) visit(a);

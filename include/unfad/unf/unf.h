@@ -31,6 +31,7 @@ struct Instr {
     Elem,  // push π_index of the top slot (a unary op; arg kept)
     Tuple, // replace the top `arity` slots by their tuple (type `type`)
     Call,  // call `callee` on the top `arity` slots, push the result (args kept)
+    Opaque, // like Call, of a C++ function without a derivative (passive arguments)
     Drop,  // keep the first `index` slots, forget the next `arity`, keep the rest
     If,    // top slot is the condition; run branches[0] or [1], each Γ,c ⊢ Γ,c,r
     Index, // push a[i] from the top two slots (a, i)
@@ -51,7 +52,7 @@ struct Instr {
   ir::Op op = ir::Op::Add;
   ir::Expr constant;        // Const
   ir::TypeP type;           // type of the pushed value (every kind but Drop)
-  std::string callee;       // Call
+  std::string callee;       // Call, Opaque
   std::vector<Term> branches; // If, Fold, While, Build, Sum
   std::string hint;         // readable name for the pushed value
   bool addStore = false;    // Store: += instead of =

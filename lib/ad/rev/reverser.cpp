@@ -28,7 +28,7 @@ void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   switch (in.kind) {
   case Instr::Kind::Const: case Instr::Kind::Var: case Instr::Kind::Op: case Instr::Kind::Elem:
   case Instr::Kind::Tuple: case Instr::Kind::Drop: case Instr::Kind::Index: case Instr::Kind::Size:
-  case Instr::Kind::New: case Instr::Kind::View:
+  case Instr::Kind::New: case Instr::Kind::View: case Instr::Kind::Opaque:
     return straightLine(in, stack, Y, lets, forced);
   case Instr::Kind::Store: return store(in, stack, Y, lets, forced);
   case Instr::Kind::Call: return call(in, stack, Y, lets, forced);

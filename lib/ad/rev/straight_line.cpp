@@ -18,6 +18,7 @@ void Reverser::straightLine(const Instr &in, Stack &stack, Expr *Y, Lets &lets, 
   switch (in.kind) {
   case Instr::Kind::Const: case Instr::Kind::Size: case Instr::Kind::New:
   case Instr::Kind::View: // (an array's cotangent is in its buffer: d_a + o for a view)
+  case Instr::Kind::Opaque: // its arguments are passive (the front end checked)
     t.cotangents.pop_back(); // J^T: the cotangent is forgotten
     break;
   case Instr::Kind::Var: transposeVar(in, t); break;

@@ -15,7 +15,7 @@ using unf::Instr;
 using unf::Term;
 
 bool Reverser::worthTaping(const Instr &in) {
-  bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
+  bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Opaque || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
                    in.kind == Instr::Kind::Sum || (in.kind == Instr::Kind::Op && partialsReadResult(in.op));
   return expensive && in.type && in.type->isFloat();
 }

@@ -1,11 +1,19 @@
-// the comma operator: an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
+// the comma operator is supported (test/e2e/cases/side_effect_exprs.cpp); still refused: a side effect in a loop
+// condition after a comma, and uses on both sides of an unsequenced operator. An error at the construct, non-zero
+// exit, and a failed -i leaves the file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
 #include <unfad/unfad.h>
-UNFAD_GRADIENT double f(double x) {
+UNFAD_GRADIENT double f(double x, int n) {
+  double s = 0;
+  int k = 0;
+// CHECK: comma_operator.cpp:[[@LINE+1]]:10: error: cannot differentiate 'f': increment or decrement inside a loop condition is not supported (use a separate statement)
+  while (++k, k <= n) s += x;
+  return s;
+}
+UNFAD_GRADIENT double g(double x) {
   double y = 0;
-// CHECK: comma_operator.cpp:[[@LINE+1]]:13: error: cannot differentiate 'f': the comma operator is not supported
-  y = (y = x, 2 * x);
-  return y;
+// CHECK: comma_operator.cpp:[[@LINE+1]]:17: error: cannot differentiate 'g': 'y' is modified here and also used elsewhere in the expression
+  return y + (y = x, 2 * x);
 }

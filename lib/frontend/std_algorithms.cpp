@@ -1,0 +1,220 @@
+// Standard algorithms on arrays, lowered to the IR's loops instead of being
+// followed into the library's bodies: std::fill, std::fill_n, std::copy,
+// std::swap (of scalars and of array elements), std::accumulate,
+// std::inner_product, and the values `*std::max_element(...)`,
+// `*std::min_element(...)`. Iterator ranges are recognised syntactically:
+// `v.begin()`, `v.end()`, `std::begin(v)`, `std::end(v)`, `a`, `a + k`,
+// `v.data() + k`, `v.begin() + k` (no pointer model: the other forms are
+// lowered as calls, and refused where the library's body is).
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+const Expr *stripIter(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1 &&
+                                                               c->getConstructor()->isCopyOrMoveConstructor())
+      e = c->getArg(0);
+    else if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+    else return e;
+  }
+}
+
+bool inStd(const FunctionDecl *fd) {
+  if (!fd || !fd->getIdentifier()) return false;
+  const DeclContext *dc = fd->getDeclContext()->getRedeclContext();
+  while (dc && dc->isInlineNamespace()) dc = dc->getParent()->getRedeclContext();
+  return dc && dc->isStdNamespace();
+}
+
+} // namespace
+
+// `e` as an iterator into an array: the array's buffer and the element
+// index it points at. False when `e` has none of the recognised forms.
+bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &offset) {
+  e = stripIter(e);
+  ArrayInfo ai;
+  // a + k, v.begin() + k, v.data() + k (and k + a)
+  const Expr *base = nullptr, *k = nullptr;
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp()) {
+    bool ptrLeft = b->getLHS()->getType()->isPointerType() || b->getLHS()->IgnoreParenImpCasts()->getType()->isArrayType();
+    base = ptrLeft ? b->getLHS() : b->getRHS(), k = ptrLeft ? b->getRHS() : b->getLHS();
+    if (b->getOpcode() == BO_Sub && !ptrLeft) return false;
+    ir::Expr a, o;
+    if (!iteratorRef(base, env, a, o)) return false;
+    ir::Expr kk = lowerIndexExpr(k, env);
+    offset = ir::Prim::make(b->getOpcode() == BO_Add ? ir::Op::Add : ir::Op::Sub, {o, kk});
+    array = a;
+    return true;
+  }
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e);
+      oc && (oc->getOperator() == OO_Plus || oc->getOperator() == OO_Minus) && oc->getNumArgs() == 2) {
+    ir::Expr a, o;
+    if (!iteratorRef(oc->getArg(0), env, a, o)) return false;
+    offset = ir::Prim::make(oc->getOperator() == OO_Plus ? ir::Op::Add : ir::Op::Sub, {o, lowerIndexExpr(oc->getArg(1), env)});
+    array = a;
+    return true;
+  }
+  auto beginEnd = [&](const Expr *obj, llvm::StringRef n) {
+    if (!arrayInfo(obj->getType(), ai, SourceLocation())) return false;
+    array = lowerArrayRef(obj, env);
+    offset = n.ends_with("begin") ? ir::Const::makeInt(0) : arraySize(obj, array, e->getExprLoc());
+    return true;
+  };
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier() && mc->getNumArgs() == 0) {
+    llvm::StringRef n = mc->getMethodDecl()->getName();
+    if (n == "begin" || n == "cbegin" || n == "end" || n == "cend") return beginEnd(mc->getImplicitObjectArgument(), n);
+    if (n == "data" && arrayInfo(mc->getObjectType(), ai, SourceLocation())) {
+      array = lowerArrayRef(mc->getImplicitObjectArgument(), env);
+      offset = ir::Const::makeInt(0);
+      return true;
+    }
+    return false;
+  }
+  if (const auto *c = dyn_cast<CallExpr>(e); c && c->getNumArgs() == 1 && inStd(c->getDirectCallee())) {
+    llvm::StringRef n = c->getDirectCallee()->getName();
+    if (n == "begin" || n == "cbegin" || n == "end" || n == "cend") return beginEnd(c->getArg(0), n);
+    return false;
+  }
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    if (!vd || flatStride_.count(vd) || !arrayInfo(vd->getType(), ai, SourceLocation())) return false;
+    if (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) return false; // a container, not an iterator
+    array = lowerArrayRef(d, env);
+    offset = ir::Const::makeInt(0);
+    return true;
+  }
+  return false;
+}
+
+// Both ends of a range [first, last) into one array: the array, the first
+// index and the length.
+bool Lowering::iteratorRange(const Expr *first, const Expr *last, Env &env, ir::Expr &array, ir::Expr &lo,
+                             ir::Expr &n) {
+  ir::Expr a1, a2, hi;
+  if (!iteratorRef(first, env, a1, lo) || !iteratorRef(last, env, a2, hi)) return false;
+  auto v1 = a1->as<ir::Var>(), v2 = a2->as<ir::Var>();
+  if (!v1 || !v2 || v1->name != v2->name)
+    fail(first->getExprLoc(), "the two ends of this range are not recognised as iterators into the same array");
+  array = a1;
+  n = ir::Prim::make(ir::Op::Sub, {hi, lo});
+  return true;
+}
+
+// A loop over j in [0, n) whose body `body(j)` returns the new state.
+ir::Expr Lowering::foldRange(const ir::Expr &n, const ir::Expr &init,
+                             const std::function<ir::Expr(const ir::Expr &, const ir::Expr &)> &body) {
+  std::string j = names_.fresh("j"), st = names_.fresh("acc");
+  ir::Expr b = body(ir::Var::make(j, ir::Type::i64()), ir::Var::make(st, init->type));
+  return ir::Fold::make(ir::Const::makeInt(0), n, init, j, st, b);
+}
+
+ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
+  const FunctionDecl *fd = ce->getDirectCallee();
+  if (!inStd(fd)) return nullptr;
+  llvm::StringRef name = fd->getName();
+  unsigned nargs = ce->getNumArgs();
+  SourceLocation loc = ce->getExprLoc();
+  auto add = [](const ir::Expr &a, const ir::Expr &b) { return ir::Prim::make(ir::Op::Add, {a, b}); };
+  ir::Expr a, lo, n;
+  if ((name == "fill" && nargs == 3 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) ||
+      (name == "fill_n" && nargs == 3 && iteratorRef(ce->getArg(0), env, a, lo))) {
+    if (name == "fill_n") n = lowerIndexExpr(ce->getArg(1), env);
+    ir::Expr v = convert(lowerExpr(ce->getArg(2), env), a->type->elem());
+    return effectLoop(n, [&](const ir::Expr &j) { return store(a, add(lo, j), v, ir::Store::Mode::Set, loc); });
+  }
+  if (name == "copy" && nargs == 3 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
+    ir::Expr d, dlo;
+    if (!iteratorRef(ce->getArg(2), env, d, dlo))
+      fail(ce->getArg(2)->getExprLoc(), "the destination of 'std::copy' is not recognised as an iterator into an array");
+    if (!ir::sameType(a->type, d->type)) fail(loc, "'std::copy' between arrays of different element types is not supported");
+    return effectLoop(n, [&](const ir::Expr &j) {
+      return store(d, add(dlo, j), read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
+    });
+  }
+  if ((name == "accumulate" && nargs == 3) || (name == "inner_product" && nargs == 4)) {
+    if (!iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) return nullptr;
+    ir::Expr b, blo;
+    if (name == "inner_product" && !iteratorRef(ce->getArg(2), env, b, blo))
+      fail(ce->getArg(2)->getExprLoc(), "the second range of 'std::inner_product' is not recognised as an array");
+    ir::TypeP t = typeOf(ce->getType().getUnqualifiedType(), loc); // the type of the initial value
+    if (!t->isScalar()) fail(loc, "'std::" + name.str() + "' of non-scalar values is not supported");
+    ir::Expr init = convert(lowerExpr(ce->getArg(nargs - 1), env), t);
+    return foldRange(n, init, [&](const ir::Expr &j, const ir::Expr &acc) {
+      ir::Expr x = read(a, add(lo, j), loc);
+      if (b) {
+        ir::TypeP pt = x->type->isFloat() ? x->type : read(b, blo, loc)->type;
+        x = ir::Prim::make(ir::Op::Mul, {convert(x, pt), convert(read(b, add(blo, j), loc), pt)});
+      }
+      // `init + x` in C++'s arithmetic conversions, then back to the init's type
+      ir::TypeP ct = t->isFloat() ? t : x->type;
+      return convert(ir::Prim::make(ir::Op::Add, {convert(acc, ct), convert(x, ct)}), t);
+    });
+  }
+  if (name == "swap" && nargs == 2) return lowerSwap(ce, env);
+  return nullptr;
+}
+
+// `*std::max_element(first, last)` / `*std::min_element(first, last)`: the
+// first largest (smallest) element, as the library finds it.
+ir::Expr Lowering::lowerExtremeElement(const Expr *call, Env &env) {
+  const auto *ce = dyn_cast<CallExpr>(stripIter(call));
+  if (!ce || ce->getNumArgs() != 2 || !inStd(ce->getDirectCallee())) return nullptr;
+  llvm::StringRef name = ce->getDirectCallee()->getName();
+  if (name != "max_element" && name != "min_element") return nullptr;
+  ir::Expr a, lo, n;
+  if (!iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) return nullptr;
+  SourceLocation loc = ce->getExprLoc();
+  if (!a->type->elem()->isScalar()) fail(loc, "'std::" + name.str() + "' of non-scalar values is not supported");
+  ir::Expr first = read(a, lo, loc);
+  ir::Expr rest = ir::Prim::make(ir::Op::Sub, {n, ir::Const::makeInt(1)});
+  return foldRange(rest, first, [&](const ir::Expr &j, const ir::Expr &best) {
+    ir::Expr x = read(a, ir::Prim::make(ir::Op::Add, {lo, ir::Prim::make(ir::Op::Add, {j, ir::Const::makeInt(1)})}), loc);
+    ir::Expr better = name == "max_element" ? ir::Prim::make(ir::Op::Lt, {best, x}) : ir::Prim::make(ir::Op::Lt, {x, best});
+    return ir::If::make(better, x, best);
+  });
+}
+
+// std::swap(x, y) of two local scalars (their SSA values exchanged) or of two
+// array elements (both read, then both stored).
+ir::Expr Lowering::lowerSwap(const CallExpr *ce, Env &env) {
+  SourceLocation loc = ce->getExprLoc();
+  const Expr *x = ce->getArg(0), *y = ce->getArg(1);
+  if (!x->getType()->isScalarType() || !y->getType()->isScalarType()) return nullptr;
+  ir::Expr ax, ix, ay, iy;
+  bool ex = elementRef(x, env, ax, ix), ey = elementRef(y, env, ay, iy);
+  if (ex && ey) {
+    if (!effects_) fail(loc, "'std::swap' is not supported here (use it as a statement)");
+    if (!ax->is<ir::Var>() || !ay->is<ir::Var>()) fail(loc, "'std::swap' of elements of arrays of arrays is not supported");
+    std::string tx = names_.fresh("t"), ty = names_.fresh("t");
+    ir::Expr vx = read(ax, ix, loc), vy = read(ay, iy, loc);
+    effects_->push_back({tx, vx});
+    effects_->push_back({ty, vy});
+    effects_->push_back({names_.fresh("_"), store(ax, ix, ir::Var::make(ty, vy->type), ir::Store::Mode::Set, loc)});
+    return store(ay, iy, ir::Var::make(tx, vx->type), ir::Store::Mode::Set, loc);
+  }
+  if (ex || ey) fail(loc, "'std::swap' of an array element and a variable is not supported");
+  std::vector<int> px, py;
+  const VarDecl *rx = assignedRoot(x, px, true), *ry = assignedRoot(y, py, true);
+  if (!px.empty() || !py.empty()) fail(loc, "'std::swap' of struct fields is not supported");
+  if (!env.count(rx) || !env.count(ry)) fail(loc, "'std::swap' of variables that are not locals");
+  if (!effects_) fail(loc, "'std::swap' is not supported here (use it as a statement)");
+  ir::Expr vx = env.at(rx), vy = env.at(ry);
+  std::string nx = names_.fresh(rx->getNameAsString()), ny = names_.fresh(ry->getNameAsString());
+  effects_->push_back({nx, vy});
+  effects_->push_back({ny, vx});
+  env[rx] = ir::Var::make(nx, vy->type);
+  env[ry] = ir::Var::make(ny, vx->type);
+  return ir::Tuple::make({});
+}
+
+} // namespace unfad::frontend
