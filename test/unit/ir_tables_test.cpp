@@ -4,12 +4,14 @@
 // every binder kind, let chains, callees, and reads/writes per array.
 #include "unfad/ir/effects.h"
 #include "unfad/ir/ir.h"
+#include "unfad/ir/json.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace unfad::ir;
 
@@ -176,3 +178,20 @@ TEST(Traversal, DefaultMutatorRebuildsOnlyWhatChanged) {
 }
 
 } // namespace
+
+// An opaque call (a function without a derivative on passive values): its
+// arguments are its children, it rebuilds and round-trips through JSON, and
+// the evaluator knows lgamma/tgamma/fmod and refuses any other name.
+TEST(IRTables, OpaqueCallsAreChildrenRebuiltEvaluatedOrRefused) {
+  Expr n = i64("n");
+  Expr half = Prim::make(Op::Mul, {Const::make(0.5), Prim::makeCast(n, Type::f64())});
+  Expr call = Opaque::make("std::lgamma", {half}, Type::f64());
+  ASSERT_EQ(children(call).size(), 1u);
+  EXPECT_EQ(rebuild(call, children(call)), call);
+  EXPECT_EQ(print(exprFromJson(toJson(call))), print(call));
+  Program empty;
+  Value v = evaluate(empty, call, {{"n", Value::of(5)}});
+  EXPECT_NEAR(v.scalar, std::lgamma(2.5), 1e-12);
+  Expr unknown = Opaque::make("::lookup", {n}, Type::f64());
+  EXPECT_THROW(evaluate(empty, unknown, {{"n", Value::of(1)}}), IRError);
+}
