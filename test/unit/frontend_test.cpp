@@ -639,12 +639,12 @@ TEST(FrontendArrays, Diagnostics) {
     const char *message;
   };
   std::vector<D> ds = {
-      {"UNFAD_GRADIENT double f(const double *x) {\n  return *(x + 1); }",
-       "cannot differentiate 'f': pointer arithmetic is not supported"},
+      {"UNFAD_GRADIENT double f(const double *x, const double *y, double c) {\n  return *(c > 0 ? x + 1 : y); }",
+       "cannot differentiate 'f': a pointer into different arrays on different paths is not supported"},
       {"UNFAD_GRADIENT double f(const double *x, int n) {\n  double s = 0;\n  for (int i = 0; i < n; ++i) { s += *x; x++; }\n  return s; }",
        "cannot differentiate 'f': pointer arithmetic is not supported"},
-      {"UNFAD_GRADIENT double f(double x, int n) {\n  double *p = new double[n];\n  return x; }",
-       "5:15: cannot differentiate 'f': dynamic allocation is not supported (use a local 'std::vector<double> v(n)')"},
+      {"UNFAD_GRADIENT double f(double x, int n) {\n  double *p = new double[n]{1.0};\n  return x; }",
+       "5:15: cannot differentiate 'f': 'new[]' with initial values is not supported"},
       {"UNFAD_GRADIENT double f(double x) {\n  std::vector<double> v;\n  v.push_back(x);\n  return v[0]; }",
        "cannot differentiate 'f': 'push_back' on arrays is not supported yet"},
       {"UNFAD_GRADIENT double f(double *x, int n) {\n  double s = x[0];\n  x[1] = s;\n  return s; }",
@@ -664,7 +664,7 @@ TEST(FrontendArrays, Diagnostics) {
       {"UNFAD_GRADIENT double f(double x) {\n  std::vector<std::vector<double>> a(2);\n  return x; }",
        "cannot differentiate 'f': local arrays of arrays are only supported with constant sizes"},
       {"UNFAD_GRADIENT double f(double x) {\n  double a[2][2] = {};\n  const double *r = a[0];\n  return x * r[0]; }",
-       "cannot differentiate 'f': pointers are not supported yet"},
+       "cannot differentiate 'f': rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet"},
       {"UNFAD_GRADIENT void f(double (*a)[2], double x) {\n  a[0][1] = x; }",
        "cannot differentiate 'f': writes into arrays of arrays are not supported yet"},
       {"UNFAD_GRADIENT double f(double x) {\n  double s = 0;\n  for (double v : {x, x}) s += v;\n  return s; }",
