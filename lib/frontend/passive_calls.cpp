@@ -76,8 +76,9 @@ bool Lowering::passiveExpr(const Expr *e, int depth) {
 }
 
 // A call unfad does not lower: of a function without a visible body, of a
-// standard-library function that is no math operator, or of a helper whose
-// body holds a construct unfad refuses. All arguments passive and a scalar
+// standard-library function that is no math operator, of a helper whose
+// body holds a construct unfad refuses, or of a helper of values on passive
+// values. All arguments passive and a scalar
 // result: an Opaque. Null when the call is none of these (lowered as a
 // helper); an error when an argument may carry a derivative.
 ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
@@ -87,7 +88,6 @@ ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, 
   bool system = sm_.isInSystemHeader(sm_.getExpansionLoc(fd->getLocation()));
   bool noBody = !def || !def->hasBody() || isa<CXXTryStmt>(def->getBody());
   bool refused = !noBody && !system && bodyRefused(def);
-  if (!noBody && !system && !refused) return nullptr;
   QualType rt = ce->getType();
   bool scalarResult = rt->isArithmeticType() || rt->isEnumeralType();
   bool passiveArgs = true;
@@ -95,6 +95,13 @@ ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, 
     QualType at = a->getType();
     passiveArgs = passiveArgs && !at->isPointerType() && !at->isArrayType() && !at->isRecordType() && passiveExpr(a);
   }
+  // A helper of the user's taking only values (no references: it cannot
+  // write the caller's variables) called on passive values is a constant
+  // too (`log_gamma_distrib(0.5 * n, d)` with int n, d): its body needs no
+  // derivative, even where it computes on doubles.
+  bool byValue = true;
+  for (const ParmVarDecl *p : fd->parameters()) byValue = byValue && !p->getType()->isReferenceType();
+  if (!noBody && !system && !refused && !(scalarResult && passiveArgs && byValue)) return nullptr;
   std::string fname = fd->getNameAsString();
   if (!scalarResult || !passiveArgs) {
     if (noBody) {
