@@ -93,6 +93,15 @@ bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &o
     offset = ir::Const::makeInt(0);
     return true;
   }
+  // any other pointer (`&x[k]`, a pointer local): a view into its array
+  if (e->getType()->isPointerType()) {
+    ir::Expr view = lowerPointerExpr(e, env);
+    if (!view) view = lowerExpr(e, env);
+    if (!view->type->isArray()) return false;
+    array = ir::rootArray(view);
+    offset = ir::viewOffset(view);
+    return true;
+  }
   return false;
 }
 

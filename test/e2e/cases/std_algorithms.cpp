@@ -27,8 +27,20 @@ UNFAD_GRADIENT double algorithms(const std::vector<double>& v, const double* w, 
   return total * c + dot + top * bottom + lo - 2 * hi + scratch[0] * scratch[3];
 }
 
+// Ranges given as pointers into arrays: `&x[k]` and a pointer local.
+UNFAD_GRADIENT double pointer_ranges(const double* x, int n) {
+  double buf[6] = {};
+  std::copy(&x[1], &x[n], &buf[0]);    // buf = x[1..n)
+  const double* p = x + 1;
+  std::fill(&buf[2], &buf[4], *p * *p); // buf[2] = buf[3] = x[1]^2
+  return std::accumulate(buf, buf + 6, 0.0) * x[0];
+}
+
 /* e2e
-{"function": "algorithms",
+[{"function": "algorithms",
  "points": [[[0.5, -1.25, 2.0, 0.75], [1.5, 0.25, -0.5, 2.0], 4, 1.5],
-            [[1.5, 0.25, -0.5], [0.3, -0.6, 0.9], 3, -0.75]]}
+            [[1.5, 0.25, -0.5], [0.3, -0.6, 0.9], 3, -0.75]]},
+ {"function": "pointer_ranges",
+  "points": [[[0.5, -1.25, 2.0, 0.75, 1.5], 5], [[1.5, 0.25, -0.5, 2.0, 0.3, -0.7], 6]],
+  "value_formula": "(sum(x[1:n]) - x[3] - x[4] + 2*x[1]*x[1]) * x[0]"}]
 */

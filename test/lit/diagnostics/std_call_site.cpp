@@ -1,5 +1,5 @@
 // a refusal inside a standard-library function is reported at the user's call, not in the library's header; an
-// algorithm unfad lowers itself (std::fill) on iterators it does not recognise is refused at the argument. An error
+// algorithm unfad lowers itself (std::copy) on a range whose ends point into two arrays is refused at the argument. An error
 // at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s --implicit-check-not=stl_algo
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
@@ -14,7 +14,7 @@ static double first_reversed(const std::vector<double>& x) {
   return v[0];
 }
 UNFAD_GRADIENT double f(const std::vector<double>& x) { return first_reversed(x) * x[1]; }
-UNFAD_GRADIENT void g(double* x, int n) {
-// CHECK: std_call_site.cpp:[[@LINE+1]]:13: error: cannot differentiate 'g': taking addresses is not supported
-  std::fill(&x[0], &x[n], 1.0);
+UNFAD_GRADIENT void g(double* x, double* y, int n) {
+// CHECK: std_call_site.cpp:[[@LINE+1]]:13: error: cannot differentiate 'g': the two ends of this range are not recognised as iterators into the same array
+  std::copy(&x[0], &y[n], x);
 }
