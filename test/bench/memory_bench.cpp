@@ -17,8 +17,6 @@ double kmeans_cost_grad(const double *points, const double *centroids, int n, in
 double gmm_rows(const double *alpha, const double *mu, const double *q, const double *x, int n, int k, int d);
 double gmm_rows_grad(const double *alpha, const double *mu, const double *q, const double *x, int n, int k, int d,
                      double *d_alpha, double *d_mu, double *d_q, double *d_x);
-double det_by_minors(const double *A, int n);
-double det_by_minors_grad(const double *A, int n, double *d_A);
 
 namespace {
 
@@ -80,11 +78,5 @@ void registerMemoryBenchmarks() {
           return gmm_rows_grad(alpha->data(), mu->data(), q->data(), x->data(), n, k, d, da->data(), dm->data(),
                                dq->data(), dx->data());
         });
-  }
-  for (int n : {6, 8}) {
-    Buffer A = random(size_t(n) * n, -1, 1, 51), dA = zeros(size_t(n) * n);
-    registerPair(
-        "det_by_minors/" + std::to_string(n), [=] { return det_by_minors(A->data(), n); },
-        [=] { return det_by_minors_grad(A->data(), n, dA->data()); });
   }
 }

@@ -1,7 +1,8 @@
 // Benchmark objectives of issue 11 (real C++ memory), written the way C++
 // programmers write them: row pointers into flat arrays, small fixed-size
-// local arrays as state, in-place accumulation, an index array a recursion
-// modifies and restores. `unfad -o` differentiates this file for the
+// local arrays as state, in-place accumulation. (The determinant by minors,
+// whose recursion modifies and restores an index array it was given, waits
+// for in/out array parameters.) `unfad -o` differentiates this file for the
 // benchmark (memory_bench.cpp times f against f_grad).
 #include <unfad/unfad.h>
 
@@ -82,25 +83,4 @@ UNFAD_GRADIENT double gmm_rows(const double *alpha, const double *mu, const doub
     total += top + std::log(s);
   }
   return -total;
-}
-
-// The determinant by expansion along rows: `used` marks the columns taken
-// by the rows above; the recursion sets and clears its entries.
-static double minor_det(const double *A, int n, int row, std::vector<int> &used) {
-  if (row == n) return 1.0;
-  double det = 0.0;
-  double sign = 1.0;
-  for (int j = 0; j < n; ++j) {
-    if (used[j]) continue;
-    used[j] = 1;
-    det += sign * A[row * n + j] * minor_det(A, n, row + 1, used);
-    used[j] = 0;
-    sign = -sign;
-  }
-  return det;
-}
-
-UNFAD_GRADIENT double det_by_minors(const double *A, int n) {
-  std::vector<int> used(n, 0);
-  return minor_det(A, n, 0, used);
 }
