@@ -36,6 +36,15 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     ctx.erase(ctx.begin() + keep, ctx.begin() + keep + n);
   };
   const int base = int(ctx.size());
+  // An instruction applied to the values of `args` (an op, a call): the
+  // arguments are computed, `in` consumes them, and their slots go.
+  auto apply = [&](Instr in, const std::vector<Expr> &args) {
+    for (auto &a : args) gen(a, ctx, out, "t");
+    in.arity = int(args.size());
+    in.type = e->type;
+    push(in);
+    drop(base, in.arity);
+  };
   switch (e->kind) {
   case Kind::Const: {
     Instr in(Instr::Kind::Const);
@@ -52,15 +61,9 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     return;
   }
   case Kind::Prim: {
-    auto p = e->as<Prim>();
-    for (auto &a : p->args) gen(a, ctx, out, "t");
     Instr in(Instr::Kind::Op);
-    in.op = p->op;
-    in.arity = int(p->args.size());
-    in.type = e->type;
-    push(in);
-    drop(base, in.arity);
-    return;
+    in.op = e->as<Prim>()->op;
+    return apply(in, e->as<Prim>()->args);
   }
   case Kind::Let: {
     // A let chain. Fig. 9 drops a binding (proj) after the whole body; we
@@ -135,26 +138,14 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     return;
   }
   case Kind::Call: {
-    auto c = e->as<Call>();
-    for (auto &a : c->args) gen(a, ctx, out, "t");
     Instr in(Instr::Kind::Call);
-    in.callee = c->callee;
-    in.arity = int(c->args.size());
-    in.type = e->type;
-    push(in);
-    drop(base, in.arity);
-    return;
+    in.callee = e->as<Call>()->callee;
+    return apply(in, e->as<Call>()->args);
   }
   case Kind::Opaque: {
-    auto c = e->as<Opaque>();
-    for (auto &a : c->args) gen(a, ctx, out, "t");
     Instr in(Instr::Kind::Opaque);
-    in.callee = c->callee;
-    in.arity = int(c->args.size());
-    in.type = e->type;
-    push(in);
-    drop(base, in.arity);
-    return;
+    in.callee = e->as<Opaque>()->callee;
+    return apply(in, e->as<Opaque>()->args);
   }
   case Kind::Index: {
     auto x = e->as<ir::Index>();
