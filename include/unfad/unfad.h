@@ -12,6 +12,7 @@
 #define UNFAD_UNFAD_H
 
 // Generated gradients use these (math functions, tapes and buffers).
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>

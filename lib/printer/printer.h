@@ -217,8 +217,9 @@ private:
   // are another integer type than the IR's `long`: that parameter's type.
   std::unordered_map<std::string, const CxxType *> localShapes_;
   // Local arrays (by IR name) passed to a helper parameter (or a pullback's
-  // adjoint buffer) that is a std::vector or std::array: they must be one;
-  // the other local arrays of a constant, small size live on the stack.
+  // adjoint buffer) that is a std::vector or std::array: they stay
+  // std::vectors; the other local arrays of a constant, small size are
+  // std::arrays on the stack.
   std::unordered_set<std::string> containerArrays_;
 
   // sharing.cpp

@@ -412,7 +412,7 @@ void FnPrinter::invalidateArray(const CVal &array) {
 }
 
 // `let v = new[n]` -> `std::vector<double> v(n);` (zero-filled), or
-// `double v[8] = {};` for a small constant size.
+// `std::array<double, 8> v{};` for a small constant size.
 CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
   std::string size;
   if (auto sz = na->size->as<Size>()) { // `std::vector<double> v(x.size());`
@@ -428,24 +428,23 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
   auto local = h.ir ? localShapes_.find(h.name) : localShapes_.end();
   const CxxType *shape = local != localShapes_.end() ? local->second : nullptr;
   const std::string et = shape ? shape->element.front().valueSpelling : el->isBool() ? std::string("char") : cxxType(el);
-  // A small buffer of a constant size lives on the stack (`double h[8] =
-  // {};`): no heap allocation, in a loop or anywhere, unless a helper takes
-  // it as a std::vector or std::array.
+  // A small buffer of a constant size lives on the stack (`std::array<double,
+  // 8> h{};`): no heap allocation, in a loop or anywhere, unless a helper
+  // takes it as a std::vector.
   auto constant = na->size->as<Const>();
   const bool onStack = constant && constant->ivalue >= 1 && constant->ivalue <= kStackBufferLimit && h.ir &&
                        !containerArrays_.count(h.name);
   // A scratch buffer (a tape) is written before it is read: no zero fill,
   // which for a large tape is a pass over memory the gradient would pay for.
-  if (onStack)
-    s.line = et + " " + n + "[" + size + "]" + (na->scratch ? ";" : " = {};");
+  if (onStack) // (a std::array: a C array only ever stored to would draw -Wunused-but-set-variable)
+    s.line = "std::array<" + et + ", " + size + "> " + n + (na->scratch ? ";" : "{};");
   else
     s.line = na->scratch ? "std::unique_ptr<" + et + "[]> " + n + "(new " + et + "[" + size + "]);"
                          : "std::vector<" + et + "> " + n + "(" + size + ");";
   collectIdents(size, s.uses);
   b.push_back(std::move(s));
   CVal v = leaf(na->type, n, PPrimary, true);
-  v.container = !na->scratch && !onStack;
-  v.bound = onStack ? uint64_t(constant->ivalue) : 0;
+  v.container = !na->scratch || onStack;
   v.shape = shape;
   return v;
 }

@@ -1,11 +1,11 @@
 // Local arrays of a small constant size stay on the stack: the primal's
-// `double h[4]`, its adjoint and the tapes of its overwritten elements are C
-// arrays, zero-filled where the code reads before writing, so no heap
+// `double h[4]`, its adjoint and the tapes of its overwritten elements are
+// std::arrays, zero-filled where the code reads before writing, so no heap
 // allocation happens inside a loop (the per-step `next` array is a stack
 // array in the forward and in the backward loop). Only the tapes sized by
 // the trip count are on the heap, allocated once before the loops. A local
 // std::vector passed to a helper that takes `std::vector<double>&` stays a
-// std::vector (a C array would not bind to it).
+// std::vector (a std::array would not bind to it).
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -30,20 +30,20 @@ UNFAD_GRADIENT double fixed_state(const double* W, const double* x, int T) {
 }
 // CHECK-LABEL: double fixed_state_grad(
 // CHECK-NOT:     std::vector
-// CHECK:         double h[4] = {};
-// CHECK-NEXT:    double d_h[4] = {};
-// CHECK:         double saved_h[4];
+// CHECK:         std::array<double, 4> h{};
+// CHECK-NEXT:    std::array<double, 4> d_h{};
+// CHECK:         std::array<double, 4> saved_h;
 // CHECK:         for (long [[T:[a-z_0-9]+]] = 0; [[T]] < T; ++[[T]]) {
 // CHECK-NOT:       new
-// CHECK:           double next[4] = {};
+// CHECK:           std::array<double, 4> next{};
 // CHECK-NOT:       new
 // CHECK:         for (long [[B:[a-z_0-9]+]] = T - 1; [[B]] >= 0; --[[B]]) {
 // CHECK-NOT:       std::vector
 // CHECK-NOT:       new
-// CHECK:           double next_1[4] = {};
+// CHECK:           std::array<double, 4> next_1{};
 // CHECK-NOT:       std::vector
 // CHECK-NOT:       new
-// CHECK:           double d_next_1[4] = {};
+// CHECK:           std::array<double, 4> d_next_1{};
 // CHECK-NOT:       std::vector
 // CHECK-NOT:       new
 // CHECK:         return

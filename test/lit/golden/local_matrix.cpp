@@ -22,9 +22,9 @@ UNFAD_GRADIENT double rot(double a, double b, const double* v) {
   return s + S.size() + S[0].size();
 }
 // CHECK-LABEL: double rot_grad(double a, double b, const double* v, double* d_a, double* d_b, double* d_v) {
-// CHECK:         double R[9] = {};
-// CHECK:         double S[9] = {};
-// CHECK:         double saved_S[9];
+// CHECK:         std::array<double, 9> R{};
+// CHECK:         std::array<double, 9> S{};
+// CHECK:         std::array<double, 9> saved_S;
 // CHECK-NOT:     saved_S_
 // CHECK:         S[{{[a-z_0-9]+}}] = R[{{[a-z_0-9]+}}] * b + {{[a-z_0-9]+}};
 // CHECK-NOT:     saved_S_

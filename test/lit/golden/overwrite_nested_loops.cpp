@@ -26,7 +26,7 @@ UNFAD_GRADIENT double nested_accumulation(const double* x, int n) {
 // CHECK:         const long [[SIZE:log_pos_size]] = [[N:n_[0-9]+]] * 3;
 // CHECK-NEXT:    std::unique_ptr<long[]> [[IDX:log_pos_index]](new long[[[SIZE]]]);
 // CHECK-NEXT:    std::unique_ptr<double[]> [[OLD:log_pos_old]](new double[[[SIZE]]]);
-// CHECK-NEXT:    long [[TOP:log_pos_top]][1];
+// CHECK-NEXT:    std::array<long, 1> [[TOP:log_pos_top]];
 // CHECK-NEXT:    std::unique_ptr<long[]> [[MARK:log_pos_mark]](new long[[[N]]]);
 // CHECK-NEXT:    [[TOP]][0] = 0;
 // CHECK-NEXT:    for (long [[V:v]] = 0; [[V]] < n; ++[[V]]) {
@@ -41,8 +41,8 @@ UNFAD_GRADIENT double nested_accumulation(const double* x, int n) {
 // CHECK-NEXT:        [[TOP]][0] = [[AT]] + 1;
 // CHECK-NEXT:        pos[[[K]]] +=
 // CHECK-NOT:     new
-// CHECK:         long tape_pos_index[3];
-// CHECK-NEXT:    double tape_pos_old[3];
+// CHECK:         std::array<long, 3> tape_pos_index;
+// CHECK-NEXT:    std::array<double, 3> tape_pos_old;
 // CHECK-NEXT:    for (long [[W:v_[0-9]+]] = n - 1; [[W]] >= 0; --[[W]]) {
 // CHECK-NEXT:      const long [[LT:log_top]] = [[TOP]][0];
 // CHECK-NEXT:      const long [[FROM:log_from]] = [[MARK]][[[W]]];
