@@ -36,7 +36,7 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     ctx.erase(ctx.begin() + keep, ctx.begin() + keep + n);
   };
   const int base = int(ctx.size());
-  // An instruction applied to the values of `args` (an op, a call): the
+  // An instruction applied to the values of `args` (an op, a call, a[i]): the
   // arguments are computed, `in` consumes them, and their slots go.
   auto apply = [&](Instr in, const std::vector<Expr> &args) {
     for (auto &a : args) gen(a, ctx, out, "t");
@@ -147,37 +147,11 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     in.callee = e->as<Opaque>()->callee;
     return apply(in, e->as<Opaque>()->args);
   }
-  case Kind::Index: {
-    auto x = e->as<ir::Index>();
-    gen(x->array, ctx, out, "t");
-    gen(x->index, ctx, out, "t");
-    Instr in(Instr::Kind::Index);
-    in.arity = 2;
-    in.type = e->type;
-    push(in);
-    drop(base, 2);
-    return;
-  }
-  case Kind::View: {
-    auto v = e->as<ir::View>();
-    gen(v->array, ctx, out, "t");
-    gen(v->offset, ctx, out, "t");
-    Instr in(Instr::Kind::View);
-    in.arity = 2;
-    in.type = e->type;
-    push(in);
-    drop(base, 2);
-    return;
-  }
-  case Kind::Size: {
-    gen(e->as<ir::Size>()->array, ctx, out, "t");
-    Instr in(Instr::Kind::Size);
-    in.arity = 1;
-    in.type = e->type;
-    push(in);
-    drop(base, 1);
-    return;
-  }
+  case Kind::Index:
+    return apply(Instr(Instr::Kind::Index), {e->as<ir::Index>()->array, e->as<ir::Index>()->index});
+  case Kind::View:
+    return apply(Instr(Instr::Kind::View), {e->as<ir::View>()->array, e->as<ir::View>()->offset});
+  case Kind::Size: return apply(Instr(Instr::Kind::Size), {e->as<ir::Size>()->array});
   case Kind::NewArray: {
     gen(e->as<ir::NewArray>()->size, ctx, out, "t");
     Instr in(Instr::Kind::New);
