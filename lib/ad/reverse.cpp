@@ -53,8 +53,16 @@ Expr initialContinuation(const Function &f, NameSupply &names, rev::Lets &lets, 
 // primal's, and after d_return for pullbacks), accumulated in place.
 std::vector<Param> bufferParams(const Function &f, bool isPullback, rev::Reverser &reverser) {
   std::vector<Param> buffers;
-  for (auto &p : f.params)
-    if (p.type->isArray()) reverser.setParamArray(p.name);
+  for (size_t k = 0; k < f.params.size(); ++k) {
+    const Param &p = f.params[k];
+    if (!p.type->isArray()) continue;
+    if (!p.inout) {
+      reverser.setParamArray(p.name);
+      continue;
+    }
+    bool knowsSize = k < f.cxx.params.size() && f.cxx.params[k].knowsSize();
+    reverser.setInOutArray(p.name, knowsSize ? ir::Size::make(Var::make(p.name, p.type)) : nullptr);
+  }
   if (isPullback) reverser.setPullback();
   for (auto &p : f.params)
     if (p.active && p.type->isArray()) {
@@ -62,6 +70,20 @@ std::vector<Param> bufferParams(const Function &f, bool isPullback, rev::Reverse
       reverser.setBuffer(p.name, Var::make("d_" + p.name, p.type));
     }
   return buffers;
+}
+
+// The reverse sweep leaves in/out arrays as f found them (it puts back what
+// each store overwrote); f_grad must leave them as f does: f runs again.
+// (Its writes are in undo logs of their own where they were made; replaying
+// those would save this second run, at the cost of keeping the new values.)
+void redoInOutWrites(const Function &f, NameSupply &names, rev::Lets &lets) {
+  bool inout = false;
+  std::vector<Expr> args;
+  for (auto &p : f.params) {
+    inout |= p.inout;
+    args.push_back(Var::make(p.name, p.type));
+  }
+  if (inout) lets.push_back({names.fresh("_"), Call::make(f.name, args, f.result)});
 }
 
 // f$grad or g$pullback for one function.
@@ -114,6 +136,7 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   std::vector<Expr> elems{result};
   for (size_t i = 0; i < rho.size(); ++i) elems.push_back(Proj::make(Var::make(g, grads->type), int(i)));
   lets.push_back({g, grads});
+  redoInOutWrites(f, names, lets);
   out.body = unf::wrapLets(lets, ir::Tuple::make(elems));
   out.result = out.body->type;
   return out;

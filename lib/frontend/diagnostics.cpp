@@ -2,6 +2,8 @@
 // make a body unsupported whatever else it contains, and the array checks
 // after lowering (reported at the source locations of the IR nodes).
 #include "lowering.h"
+#include "unfad/ir/mutator.h"
+#include "unfad/ir/traverse.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -73,8 +75,9 @@ bool Lowering::bodyRefused(const FunctionDecl *fd) {
   return !pre.what.empty();
 }
 
-// Param::written from the summaries, then the order rule and the outputs of
-// `void` marked functions; one error per function is enough.
+// Param::written and Param::inout from the summaries, then the aliasing
+// rules and the outputs of `void` marked functions; one error per function
+// is enough.
 void Lowering::checkArrays() {
   std::vector<const ir::Function *> lowered;
   for (const Entry &en : entries_)
@@ -83,14 +86,22 @@ void Lowering::checkArrays() {
   for (Entry &en : entries_) {
     if (!en.ok) continue;
     const ir::ArrayParamUse &use = uses.at(en.fn.name);
-    bool output = false;
     for (size_t k = 0; k < en.fn.params.size(); ++k) {
       en.fn.params[k].written = use.writes[k];
-      output |= use.writes[k] && en.fn.params[k].active;
+      en.fn.params[k].inout = use.inout[k];
     }
-    std::vector<ir::ArrayOrderViolation> violations = ir::arrayOrderViolations(en.fn, uses);
+  }
+  for (Entry &en : entries_) {
+    if (!en.ok) continue;
+    std::vector<ir::ArrayOrderViolation> violations;
+    for (auto &v : ir::arrayOrderViolations(en.fn, uses))
+      if (v.kind != ir::ArrayOrderViolation::WrittenAfterRead) violations.push_back(v); // (in/out: supported)
+    bool output = false;
+    for (auto &p : en.fn.params) output |= p.written && p.active;
     if (!violations.empty()) {
       reportArrayOrder(en, violations.front());
+      failed_ = true;
+    } else if (checkUncopyable(en, uses)) {
       failed_ = true;
     } else if (en.marked && en.fn.result->isUnit() && !output) {
       diags_.Report(en.def->getLocation(), diagID_)
@@ -100,10 +111,88 @@ void Lowering::checkArrays() {
   }
 }
 
+// An in/out array parameter is restored element by element where it is
+// stored to, but a recursive helper (never inlined) writing it needs a copy
+// from before the call (for the helper's pullback), and so does a while
+// loop writing it (counted before it is taped): a pointer parameter cannot
+// be copied, its length unknown.
+bool Lowering::checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses) {
+  std::map<std::string, std::set<std::string>> callees;
+  for (const Entry &e : entries_)
+    if (e.ok)
+      for (auto &g : ir::callees(e.fn.body)) callees[e.fn.name].insert(g);
+  auto recursive = [&](const std::string &f) {
+    std::set<std::string> seen;
+    std::vector<std::string> work(callees[f].begin(), callees[f].end());
+    while (!work.empty()) {
+      std::string g = work.back();
+      work.pop_back();
+      if (g == f) return true;
+      if (seen.insert(g).second) work.insert(work.end(), callees[g].begin(), callees[g].end());
+    }
+    return false;
+  };
+  // The in/out parameter of unknown length `array` names, or null.
+  auto uncopyable = [&](const ir::Expr &array) -> const ir::Param * {
+    const auto *v = ir::rootArray(array)->as<ir::Var>();
+    for (size_t k = 0; v && k < en.fn.params.size(); ++k)
+      if (en.fn.params[k].name == v->name)
+        return en.fn.params[k].inout && k < en.fn.cxx.params.size() && !en.fn.cxx.params[k].knowsSize() ? &en.fn.params[k]
+                                                                                                         : nullptr;
+    return nullptr;
+  };
+  // Writes of such an array by a recursive callee, or inside a while loop
+  // (whose iterations are counted by running it once before the taped run).
+  struct Writes : ir::Visitor {
+    std::vector<std::pair<const ir::Node *, ir::Expr>> calls, inWhile; // (where, array)
+    const ir::ArrayParamUses *uses;
+    int whileDepth = 0;
+    void visit(const ir::While *w) override {
+      ++whileDepth;
+      ir::Visitor::visit(w);
+      --whileDepth;
+    }
+    void visit(const ir::Store *s) override {
+      if (whileDepth) inWhile.push_back({s, s->array});
+      ir::Visitor::visit(s);
+    }
+    void visit(const ir::Call *c) override {
+      if (auto use = uses->find(c->callee); use != uses->end())
+        for (size_t j = 0; j < c->args.size() && j < use->second.writes.size(); ++j)
+          if (use->second.writes[j]) (whileDepth ? inWhile : calls).push_back({c, c->args[j]});
+      ir::Visitor::visit(c);
+    }
+  } writes;
+  writes.uses = &uses;
+  writes.visitExpr(en.fn.body);
+  auto cxxName = [&](const std::string &ir) {
+    auto name = en.arrayNames.find(ir);
+    return name != en.arrayNames.end() ? name->second : ir;
+  };
+  for (auto &[at, array] : writes.inWhile)
+    if (const ir::Param *p = uncopyable(array)) {
+      reportAt(en, at, "array '" + cxxName(p->name) + "' is updated in place in a 'while' loop, and its length is not known here (a pointer); pass a std::vector or std::array");
+      return true;
+    }
+  for (auto &[at, array] : writes.calls) {
+    const std::string &callee = static_cast<const ir::Call *>(at)->callee;
+    if (const ir::Param *p = uncopyable(array); p && recursive(callee)) {
+      reportAt(en, at, "array '" + cxxName(p->name) + "' is updated in place and the recursive function '" + callee +
+                           "' writes it, but its length is not known here (a pointer); pass a std::vector or std::array");
+      return true;
+    }
+  }
+  return false;
+}
+
+void Lowering::reportAt(const Entry &en, const ir::Node *at, const std::string &what) {
+  auto loc = locs_.find(at);
+  SourceLocation where = loc != locs_.end() ? loc->second : en.def->getLocation();
+  if (en.callSite.isValid() && sm_.isInSystemHeader(sm_.getExpansionLoc(where))) where = en.callSite;
+  diags_.Report(where, diagID_) << en.root << what;
+}
+
 void Lowering::reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &v) {
-  auto loc = locs_.find(v.at);
-  SourceLocation at = loc != locs_.end() ? loc->second : en.def->getLocation();
-  if (en.callSite.isValid() && sm_.isInSystemHeader(sm_.getExpansionLoc(at))) at = en.callSite;
   auto name = en.arrayNames.find(v.array);
   std::string array = name != en.arrayNames.end() ? name->second : v.array;
   std::string what;
@@ -119,7 +208,7 @@ void Lowering::reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &
            "' writes the row it is given; use a flat array and 'a[i * n + j]')";
     break;
   }
-  diags_.Report(at, diagID_) << en.root << what;
+  reportAt(en, v.at, what);
 }
 
 } // namespace unfad::frontend

@@ -139,7 +139,8 @@ void Lowering::flattenInitList(const InitListExpr *il, bool rows, const ArrayInf
   }
 }
 
-// `std::vector<T> v(n[, value])`, copies, `std::vector<T> v{...}`.
+// `std::vector<T> v(n[, value])`, copies (of a vector, of a range
+// `v(first, last)`), `std::vector<T> v{...}`.
 void Lowering::localArrayConstructor(const VarDecl *vd, const ArrayInfo &ai, bool nested, const ArrayInfo &inner,
                                      const ir::TypeP &et, const CXXConstructExpr *ce, Env &env, LocalArrayInit &out) {
   SourceLocation loc = vd->getLocation();
@@ -163,8 +164,14 @@ void Lowering::localArrayConstructor(const VarDecl *vd, const ArrayInfo &ai, boo
                                       .getUnqualifiedType().getCanonicalType() == ai.elem.getCanonicalType())) {
     out.size = lowerIndexExpr(args[0], env);
     if (args.size() == 2) out.fill = fillValue(args[1], et, env);
+  } else if (ir::Expr array, lo, n; ai.kind == ArrayInfo::Vector && !nested && args.size() == 2 &&
+                                    iteratorRange(args[0], args[1], env, array, lo, n)) {
+    // std::vector<T> v(first, last): a copy of the range
+    if (!ir::sameType(array->type, ir::Type::array(et))) fail(loc, "copy between arrays of different types");
+    out.copyFrom = ir::View::make(array, lo);
+    out.size = n;
   } else {
-    fail(loc, "this constructor of " + spelled + " is not supported yet (only a size, a size and a value, a copy, or a list)");
+    fail(loc, "this constructor of " + spelled + " is not supported yet (only a size, a size and a value, a copy, a range, or a list)");
   }
 }
 

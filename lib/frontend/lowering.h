@@ -33,10 +33,12 @@
 //   a let) then `while (c) B`.
 // - Param::written is set after lowering from per-function summaries of the
 //   array parameters each function reads/writes (transitively through calls),
-//   and the recompute rule is checked there (checkArrays, with the IR-level
-//   analysis of ir/array_order.h): an array must not be written after any
-//   read of it, in evaluation order, loop bodies counting twice; an array
-//   passed twice to a function that writes it is an error.
+//   and so is Param::inout (written after a read, in evaluation order, loop
+//   bodies counting twice: reverse mode restores such an array as it does a
+//   local one), with the IR-level analysis of ir/array_order.h (checkArrays).
+//   An array passed twice to a function that writes it is an error, and so
+//   is an in/out array of unknown length (a pointer) that a recursive helper
+//   writes: its pullback needs a copy of what the call found.
 // - A `void` function returns `()` (`Tuple::make({})`); a marked one must write
 //   an active output parameter.
 // - A helper given an array without derivatives (see passiveArguments) is
@@ -238,6 +240,8 @@ private:
   // After lowering: Param::written and the array order rule (ir/array_order.h).
   void checkArrays();
   void reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &v);
+  bool checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses);
+  void reportAt(const Entry &en, const ir::Node *at, const std::string &what);
 
   // ------------------------------------------------------ types.cpp --
   std::string typeStr(clang::QualType t) const { return t.getAsString(policy_); }

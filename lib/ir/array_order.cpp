@@ -59,6 +59,7 @@ public:
       if (p.type->isArray()) arrayParams_.insert(p.name);
   }
   std::vector<ArrayOrderViolation> violations;
+  std::set<std::string> inout; // parameters written after a read, here or in a callee
 
   using Reads = std::set<std::string>;
   void walk(const Expr &e, Reads &read) {
@@ -141,8 +142,10 @@ private:
   void walkStore(const Store *x, Reads &read) {
     walk(x->index, read);
     walk(x->value, read);
-    if (auto v = arrayVar(x->array); v && read.count(v->name) && isArrayParam(v->name))
+    if (auto v = arrayVar(x->array); v && read.count(v->name) && isArrayParam(v->name)) {
       violations.push_back({ArrayOrderViolation::WrittenAfterRead, x, v->name, ""});
+      inout.insert(v->name);
+    }
   }
   void walkCall(const Call *c, Reads &read) {
     for (auto &a : c->args) walk(a, read);
@@ -157,8 +160,12 @@ private:
       for (size_t k = j + 1; k < c->args.size() && k < use.writes.size(); ++k)
         if (auto w = arrayVar(c->args[k]); w && w->name == v->name && (use.writes[j] || use.writes[k]))
           violations.push_back({ArrayOrderViolation::PassedTwiceToWriter, c, v->name, c->callee});
-      if (use.writes[j] && read.count(v->name) && isArrayParam(v->name))
+      if (use.writes[j] && read.count(v->name) && isArrayParam(v->name)) {
         violations.push_back({ArrayOrderViolation::WrittenAfterRead, c, v->name, c->callee});
+        inout.insert(v->name);
+      }
+      // the callee restores it in its pullback, from the memory it was called with
+      if (j < use.inout.size() && use.inout[j] && isArrayParam(v->name)) inout.insert(v->name);
     }
     for (size_t j = 0; j < c->args.size() && j < use.reads.size(); ++j)
       if (auto v = arrayVar(c->args[j]); v && use.reads[j]) read.insert(v->name);
@@ -181,6 +188,20 @@ ArrayParamUses arrayParamUses(const std::vector<const Function *> &fns) {
       if (!scan.hasArrayParams()) continue;
       scan.visitExpr(fn->body);
       changed |= scan.changed;
+    }
+  }
+  // In/out parameters, to a fixpoint too (a caller's argument to a callee's
+  // in/out parameter is in/out in the caller).
+  for (const Function *fn : fns) uses[fn->name].inout.assign(fn->params.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Function *fn : fns) {
+      OrderWalk walk(*fn, uses);
+      OrderWalk::Reads read;
+      walk.walk(fn->body, read);
+      std::vector<bool> &inout = uses[fn->name].inout;
+      for (size_t k = 0; k < fn->params.size(); ++k)
+        if (!inout[k] && walk.inout.count(fn->params[k].name)) inout[k] = changed = true;
     }
   }
   return uses;

@@ -242,7 +242,7 @@ CxxType cxxTypeFromJson(const json &j) {
 json toJson(const Function &f) {
   json ps = json::array();
   for (auto &p : f.params)
-    ps.push_back({{"name", p.name}, {"type", toJson(p.type)}, {"active", p.active}, {"written", p.written}});
+    ps.push_back({{"name", p.name}, {"type", toJson(p.type)}, {"active", p.active}, {"written", p.written}, {"inout", p.inout}});
   json cxx = {{"name", f.cxx.name}, {"qualifiedName", f.cxx.qualifiedName},
               {"namespace", f.cxx.enclosingNamespace}, {"static", f.cxx.isStatic},
               {"inline", f.cxx.isInline}, {"constexpr", f.cxx.isConstexpr},
@@ -258,7 +258,8 @@ Function functionFromJson(const json &j) {
   Function f;
   f.name = j.at("name");
   for (auto &p : j.at("params"))
-    f.params.push_back({p.at("name"), typeFromJson(p.at("type")), p.at("active"), p.value("written", false)});
+    f.params.push_back({p.at("name"), typeFromJson(p.at("type")), p.at("active"), p.value("written", false),
+                          p.value("inout", false)});
   f.result = typeFromJson(j.at("result"));
   f.marked = j.value("marked", false);
   f.body = exprFromJson(j.at("body"));

@@ -37,7 +37,8 @@ Access accessOf(const Expr &e, const std::unordered_set<std::string> &pure) {
   struct Collect : Visitor {
     Access *acc;
     const std::unordered_set<std::string> *pure;
-    static std::string name(const Expr &a) { auto v = a->as<Var>(); return v ? v->name : std::string("?"); }
+    // (a view a + o is an access to a)
+    static std::string name(const Expr &a) { auto v = rootArray(a)->as<Var>(); return v ? v->name : std::string("?"); }
     void visit(const Index *n) override { acc->reads[name(n->array)].insert(print(n->index)); Visitor::visit(n); }
     void visit(const Store *n) override {
       acc->stores[name(n->array)].insert(print(n->index));

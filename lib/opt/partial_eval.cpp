@@ -320,6 +320,8 @@ Expr PartialEvaluator::evaluateIf(const If *i) {
   if (auto k = c->as<Const>()) return evaluate(k->ivalue ? i->thenE : i->elseE);
   Expr t = block(i->thenE), f = block(i->elseE);
   if (isAtom(t) && alphaEqual(t, f)) return t;                          // if c then a else a ~> a
+  if (auto inner = t->as<If>(); inner && alphaEqual(inner->cond, c)) t = inner->thenE; // if c then (if c then a ..) ..
+  if (auto inner = f->as<If>(); inner && alphaEqual(inner->cond, c)) f = inner->elseE; // .. else (if c .. else b)
   return If::make(c, t, f);
 }
 

@@ -2,6 +2,8 @@
 // its generated gradient at two sizes, registered beside bench_main.cpp's.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <random>
 #include <string>
@@ -17,6 +19,10 @@ double kmeans_cost_grad(const double *points, const double *centroids, int n, in
 double gmm_rows(const double *alpha, const double *mu, const double *q, const double *x, int n, int k, int d);
 double gmm_rows_grad(const double *alpha, const double *mu, const double *q, const double *x, int n, int k, int d,
                      double *d_alpha, double *d_mu, double *d_q, double *d_x);
+double det_by_minors(const double *a, std::size_t n);
+double det_by_minors_grad(const double *a, std::size_t n, double *d_a);
+void ode_in_place(const double *c, std::size_t n, std::size_t steps, double *y);
+void ode_in_place_grad(const double *c, std::size_t n, std::size_t steps, double *y, double *d_c, double *d_y);
 
 namespace {
 
@@ -77,6 +83,29 @@ void registerMemoryBenchmarks() {
         [=] {
           return gmm_rows_grad(alpha->data(), mu->data(), q->data(), x->data(), n, k, d, da->data(), dm->data(),
                                dq->data(), dx->data());
+        });
+  }
+  // (each extra order multiplies the primal's work by about n)
+  for (std::size_t ell : {7, 8}) {
+    Buffer a = random(ell * ell, -1, 1, 51), da = zeros(ell * ell);
+    registerPair(
+        "det_by_minors/" + std::to_string(ell), [=] { return det_by_minors(a->data(), ell); },
+        [=] { return det_by_minors_grad(a->data(), ell, da->data()); });
+  }
+  for (std::size_t n : {1000, 8000}) {
+    const std::size_t steps = 16;
+    Buffer c = random(n, -1, 1, 61), y = zeros(n), dc = zeros(n), dy = zeros(n);
+    registerPair(
+        "ode_in_place/" + std::to_string(n) + "x16",
+        [=] {
+          ode_in_place(c->data(), n, steps, y->data());
+          return (*y)[n - 1];
+        },
+        [=] {
+          std::fill(dy->begin(), dy->end(), 0.0);
+          (*dy)[n - 1] = 1.0;
+          ode_in_place_grad(c->data(), n, steps, y->data(), dc->data(), dy->data());
+          return (*dc)[0];
         });
   }
 }

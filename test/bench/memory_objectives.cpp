@@ -1,12 +1,14 @@
 // Benchmark objectives of issue 11 (real C++ memory), written the way C++
 // programmers write them: row pointers into flat arrays, small fixed-size
-// local arrays as state, in-place accumulation. (The determinant by minors,
-// whose recursion modifies and restores an index array it was given, waits
-// for in/out array parameters.) `unfad -o` differentiates this file for the
-// benchmark (memory_bench.cpp times f against f_grad).
+// local arrays as state, in-place accumulation, a recursion that modifies
+// and restores the index arrays it is given, a state advanced in place in
+// the output. `unfad -o` differentiates this file for the benchmark
+// (memory_bench.cpp times f against f_grad).
 #include <unfad/unfad.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <vector>
 
 // A recurrent network whose hidden state is a fixed-size local array
@@ -83,4 +85,58 @@ UNFAD_GRADIENT double gmm_rows(const double *alpha, const double *mu, const doub
     total += top + std::log(s);
   }
   return -total;
+}
+
+// The determinant by expansion along the first row of each minor. The
+// minor is described without copying: `rows[k]` is the row following row k
+// in it (rows[n] the first), `cols` likewise; a column is unlinked for each
+// sub-minor and linked back after, the first row restored before return.
+static double expand_minor(const double *a, std::size_t n, std::size_t size, std::vector<std::size_t> &rows,
+                           std::vector<std::size_t> &cols) {
+  const std::size_t top = rows[n];
+  std::size_t col = cols[n];
+  if (size == 1) return a[top * n + col];
+  rows[n] = rows[top];
+  double sum = 0.0;
+  double sign = 1.0;
+  std::size_t before = n;
+  for (std::size_t j = 0; j < size; ++j) {
+    const double entry = a[top * n + col];
+    cols[before] = cols[col];
+    sum += sign * entry * expand_minor(a, n, size - 1, rows, cols);
+    cols[before] = col;
+    before = col;
+    col = cols[col];
+    sign = -sign;
+  }
+  rows[n] = top;
+  return sum;
+}
+
+UNFAD_GRADIENT double det_by_minors(const double *a, std::size_t n) {
+  std::vector<std::size_t> rows(n + 1), cols(n + 1);
+  for (std::size_t k = 0; k <= n; ++k) {
+    rows[k] = (k + 1) % (n + 1);
+    cols[k] = (k + 1) % (n + 1);
+  }
+  return expand_minor(a, n, n, rows, cols);
+}
+
+// A chain of coupled linear ODEs integrated with the midpoint rule; the
+// state lives in the output and is advanced in place every step.
+static void chain_rhs(std::size_t n, const double *c, const double *y, double *dy) {
+  dy[0] = c[0];
+  for (std::size_t i = 1; i < n; ++i) dy[i] = c[i] * y[i - 1];
+}
+
+UNFAD_GRADIENT void ode_in_place(const double *c, std::size_t n, std::size_t steps, double *y) {
+  const double h = 2.0 / static_cast<double>(steps);
+  std::vector<double> k1(n), k2(n), mid(n);
+  std::fill(y, y + n, 0.0);
+  for (std::size_t s = 0; s < steps; ++s) {
+    chain_rhs(n, c, y, k1.data());
+    for (std::size_t i = 0; i < n; ++i) mid[i] = y[i] + 0.5 * h * k1[i];
+    chain_rhs(n, c, mid.data(), k2.data());
+    for (std::size_t i = 0; i < n; ++i) y[i] += h * k2[i];
+  }
 }

@@ -1,14 +1,17 @@
-// Which array parameters each function reads and writes, and the order rule
-// reverse mode relies on for them.
+// Which array parameters each function reads and writes, and which it
+// writes after reading them (in/out parameters).
 //
 // The reverse sweep recomputes loop bodies (and helpers, through their
 // pullbacks) from the loop state and the arguments, reading the arrays as
-// they are then: a parameter array must not change once it has been read
-// (local arrays are saved and restored by reverse mode). Checked
-// conservatively in evaluation order: a store (or a call that writes) after
-// any read of the same array is a violation; loop bodies are walked twice so
-// a read and a store in one loop conflict in either order; the branches of
-// an `if` start from the same state.
+// they are then. An array parameter written after it was read is an in/out
+// state: reverse mode saves what each store overwrites and puts it back,
+// as for local arrays (Param::inout); one only read, or only written
+// (an output), needs nothing. Found conservatively in evaluation order: a
+// store (or a call that writes) after any read of the same array; loop
+// bodies are walked twice so a read and a store in one loop conflict in
+// either order; the branches of an `if` start from the same state. An
+// argument to a callee's in/out parameter is in/out in the caller (the
+// callee's pullback starts from the memory it was called with).
 //
 // Runs on the IR the front end makes (before differentiation); the front end
 // maps the reported nodes back to source locations for its diagnostics.
@@ -26,6 +29,7 @@ namespace unfad::ir {
 // the function reads / writes that array, itself or through its callees.
 struct ArrayParamUse {
   std::vector<bool> reads, writes;
+  std::vector<bool> inout; // written after a read (itself or through a callee)
 };
 // Keyed by Function::name.
 using ArrayParamUses = std::map<std::string, ArrayParamUse>;
@@ -36,7 +40,7 @@ ArrayParamUses arrayParamUses(const std::vector<const Function *> &fns);
 
 struct ArrayOrderViolation {
   enum Kind {
-    WrittenAfterRead,  // `array` is stored to (at a Store, or by a Call) after it was read
+    WrittenAfterRead,  // `array` is stored to (at a Store, or by a Call) after it was read: in/out
     PassedTwiceToWriter, // `array` is passed twice to `callee`, which writes one of them
     RowWrittenByCallee, // `callee` writes an argument that is a row of an array of arrays
   };

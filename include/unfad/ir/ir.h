@@ -489,6 +489,9 @@ struct CxxType {
   bool isArray() const { return kind == Kind::Pointer || kind == Kind::CArray || isContainer(); }
   // std::vector and std::array know their size()
   bool isContainer() const { return kind == Kind::Vector || kind == Kind::StdArray; }
+  // Whether generated code can ask the array its length (x.size(), a C
+  // array's bound); a pointer's is not known.
+  bool knowsSize() const { return isContainer() || (kind == Kind::CArray && bound > 0); }
 };
 
 // What the C++ printer needs to re-create a function's signature and place,
@@ -511,6 +514,10 @@ struct Param {
   TypeP type;
   bool active = false; // differentiated with respect to (has an adjoint)
   bool written = false; // an array the function stores to (an output)
+  // An array the function writes after reading it (an in/out state, itself
+  // or through a callee's): reverse mode saves what each store overwrites
+  // and puts it back, as for local arrays (see array_order.h).
+  bool inout = false;
 };
 
 struct Function {

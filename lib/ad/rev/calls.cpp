@@ -19,26 +19,39 @@ bool needsPullback(const Function &g) {
   return anyActive && (isActive(g.result) || writesActive);
 }
 
-// F(call g, J^T call g). A call that writes a local array: a copy is taken
-// before, and put back by its J^T (recomputations earlier in the sweep
-// read what the array held).
+// F(call g, J^T call g). A call that writes a local (or in/out) array: a
+// copy is taken before, and put back by its J^T, so recomputations earlier
+// in the sweep read what the array held. Where g writes the array after
+// reading it (an in/out parameter of g), g's pullback recomputes the call
+// from the memory it found and undoes its own writes: the copy goes back
+// before the pullback. Otherwise the pullback does not redo g's writes (it
+// reads what the call left), and the copy goes back after it.
 void Reverser::call(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
   const Stack before = stack;
-  const size_t n = before.size();
-  ArrayCopies copies;
-  if (const Function *g = prog_.find(in.callee)) {
-    std::set<std::string> written;
-    for (int k = 0; k < in.arity; ++k)
-      if (auto v = rootArray(stack[n - size_t(in.arity) + size_t(k)].value)->as<Var>();
-          v && g->params[size_t(k)].written && sizes_.count(v->name))
-        written.insert(v->name);
-    copies = snapshot(written, stack, lets);
-  }
+  ArrayCopies inoutCopies = snapshotArgs(in, stack, true, lets);
+  ArrayCopies outputCopies = snapshotArgs(in, stack, false, lets);
   forwardPart(in, stack, lets, forced);
   Transpose t = openTranspose(stack);
+  restore(inoutCopies, t.code);
   transposeCall(in, before, t);
-  restore(copies, t.code);
+  restore(outputCopies, t.code);
   precompose(Y, lets, t);
+}
+
+// Copies of the local and in/out arrays (slots of `stack`) the call `in`
+// writes, taken now: those given to g's in/out parameters, or the others.
+ArrayCopies Reverser::snapshotArgs(const Instr &in, const Stack &stack, bool inout, Lets &lets) {
+  const Function *g = prog_.find(in.callee);
+  if (!g) return {};
+  const size_t n = stack.size();
+  std::set<std::string> written;
+  for (int k = 0; k < in.arity; ++k) {
+    const Param &p = g->params[size_t(k)];
+    if (auto v = rootArray(stack[n - size_t(in.arity) + size_t(k)].value)->as<Var>();
+        v && p.written && p.inout == inout && sizes_.count(v->name))
+      written.insert(v->name);
+  }
+  return snapshot(written, stack, lets);
 }
 
 // y_{arg k} += (g's pullback at the arguments, for y_result)_k for the

@@ -145,13 +145,16 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
     // Written only by stores: tape what each overwrites (one entry per
     // iteration for stores in the body or its branches, an undo log for
     // stores in nested loops); otherwise save the whole array every
-    // iteration.
-    if (record.reads.count(a)) {
+    // iteration. An array of unknown length (an in/out pointer) cannot be
+    // copied from before the loop either: its stores are undone even where
+    // the loop does not read it.
+    if (record.reads.count(a) || !sizes_.at(a)) {
       if (Expr instrumented = tapeOverwrites(body, array, record.n, at, lets, iterationStart, saved.undo)) {
         body = instrumented;
       } else if (Expr logged = logOverwrites(body, array, record, bodyStack, at, lets, iterationStart, saved.log)) {
         body = logged;
       } else {
+        saved.len = lengthOf(a);
         saved.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {record.n, saved.len}),
                                                                     array->type->elem(), true));
         bind(iterationStart, "_", copyLoop(saved.perIteration, Prim::make(Op::Mul, {at, saved.len}), array,

@@ -131,7 +131,7 @@ ArrayCopies Reverser::snapshot(const std::set<std::string> &names, const Stack &
   ArrayCopies out;
   for (auto &a : names)
     if (Expr array = arrayNamed(a, stack)) {
-      Expr len = sizes_.at(a);
+      Expr len = lengthOf(a);
       Expr copy = bind(lets, "saved_" + a, NewArray::make(len, array->type->elem(), true));
       bind(lets, "_", copyLoop(copy, Const::makeInt(0), array, Const::makeInt(0), len));
       out.push_back({array, copy});
@@ -148,7 +148,18 @@ Expr Reverser::arrayNamed(const std::string &name, const Stack &stack) {
 
 void Reverser::restore(const ArrayCopies &copies, Lets &lets) {
   for (auto &[array, copy] : copies)
-    bind(lets, "_", copyLoop(array, Const::makeInt(0), copy, Const::makeInt(0), sizes_.at(array->as<Var>()->name)));
+    bind(lets, "_", copyLoop(array, Const::makeInt(0), copy, Const::makeInt(0), lengthOf(array->as<Var>()->name)));
+}
+
+// A whole copy of an in/out pointer parameter cannot be made: the front end
+// refuses what it can see needs one (a recursive helper writing it); this
+// is the backstop for the rest (a while loop rewriting it, say).
+Expr Reverser::lengthOf(const std::string &array) const {
+  Expr len = sizes_.at(array);
+  if (!len)
+    throw IRError("reverse: the in/out array '" + array +
+                  "' would need a whole copy, and its length is unknown (a pointer parameter); pass a std::vector");
+  return len;
 }
 
 // fold k in [0, len): dst[dstOffset + k] = src[srcOffset + k]

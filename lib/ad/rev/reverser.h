@@ -112,6 +112,9 @@ public:
 
   void setBuffer(const std::string &array, ir::Expr buffer) { buffers_[array] = std::move(buffer); }
   void setParamArray(const std::string &name) { params_.insert(name); }
+  // An in/out array parameter (Param::inout) is kept and restored like a
+  // local array; `length` is null when C++ cannot tell it (a pointer).
+  void setInOutArray(const std::string &name, ir::Expr length) { sizes_[name] = std::move(length); }
   void setPullback() { pullback_ = true; }
 
 private:
@@ -123,8 +126,10 @@ private:
   // Array cotangents are accumulated in place; in the continuation an
   // array slot carries the unit cotangent.
   std::unordered_map<std::string, ir::Expr> buffers_;
-  // Sizes of local arrays (their contents can be saved and restored).
+  // Sizes of local arrays and in/out parameters (their contents are saved
+  // and restored); null for an in/out pointer parameter.
   std::unordered_map<std::string, ir::Expr> sizes_;
+  ir::Expr lengthOf(const std::string &array) const; // its size, or an error if unknown
   // The function's array parameters (their stores are not redone when a
   // body is recomputed).
   std::unordered_set<std::string> params_;
@@ -175,6 +180,7 @@ private:
   // --- calls (calls.cpp)
   void call(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
   void transposeCall(const unf::Instr &in, const Stack &before, Transpose &t);
+  ArrayCopies snapshotArgs(const unf::Instr &in, const Stack &stack, bool inout, Lets &lets);
   bool writesOutput(const std::string &callee, const std::vector<ir::Expr> &args) const;
   ir::Expr withoutOutputStores(const ir::Expr &e) const;
 

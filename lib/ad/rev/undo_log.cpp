@@ -87,7 +87,7 @@ struct StoresBound {
   const std::set<std::string> &inside; // names bound in the body (and its state)
   std::unordered_map<std::string, Expr> pure; // the body's let-bound scalar code
   size_t (*writesTo)(const Expr &, const std::string &);
-  Expr length;         // the array's
+  Expr length;         // the array's (null: unknown)
   bool sweeps = false; // a nested loop over [0, length) stores into it
 
   // `e` with the body's names replaced by their code; null if one is not pure.
@@ -122,7 +122,7 @@ struct StoresBound {
     if (auto f = e->as<Fold>()) {
       Expr lo = resolve(f->lo), hi = resolve(f->hi), body = count(f->body);
       if (!lo || !hi || !body) return nullptr;
-      if (auto zero = lo->as<Const>(); zero && zero->ivalue == 0 && alphaEqual(hi, length)) sweeps = true;
+      if (auto zero = lo->as<Const>(); zero && zero->ivalue == 0 && length && alphaEqual(hi, length)) sweeps = true;
       return mulCounts(tripCount(lo, hi), body);
     }
     return nullptr; // a bare store, a while loop, a call given the array
