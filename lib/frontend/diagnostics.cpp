@@ -93,9 +93,13 @@ void Lowering::checkArrays() {
   }
   for (Entry &en : entries_) {
     if (!en.ok) continue;
+    // (in/out arrays are supported, and so are aliased arguments of a
+    // helper that is inlined: every one but a recursive one)
     std::vector<ir::ArrayOrderViolation> violations;
     for (auto &v : ir::arrayOrderViolations(en.fn, uses))
-      if (v.kind != ir::ArrayOrderViolation::WrittenAfterRead) violations.push_back(v); // (in/out: supported)
+      if (v.kind != ir::ArrayOrderViolation::WrittenAfterRead &&
+          (v.kind != ir::ArrayOrderViolation::PassedTwiceToWriter || isRecursive(v.callee)))
+        violations.push_back(v);
     bool output = false;
     for (auto &p : en.fn.params) output |= p.written && p.active;
     if (!violations.empty()) {
@@ -116,23 +120,24 @@ void Lowering::checkArrays() {
 // from before the call (for the helper's pullback), and so does a while
 // loop writing it (counted before it is taped): a pointer parameter cannot
 // be copied, its length unknown.
-bool Lowering::checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses) {
+// Whether `f` reaches itself through calls (it stays a call: never inlined).
+bool Lowering::isRecursive(const std::string &f) const {
   std::map<std::string, std::set<std::string>> callees;
   for (const Entry &e : entries_)
     if (e.ok)
       for (auto &g : ir::callees(e.fn.body)) callees[e.fn.name].insert(g);
-  auto recursive = [&](const std::string &f) {
-    std::set<std::string> seen;
-    std::vector<std::string> work(callees[f].begin(), callees[f].end());
-    while (!work.empty()) {
-      std::string g = work.back();
-      work.pop_back();
-      if (g == f) return true;
-      if (seen.insert(g).second) work.insert(work.end(), callees[g].begin(), callees[g].end());
-    }
-    return false;
-  };
-  // The in/out parameter of unknown length `array` names, or null.
+  std::set<std::string> seen;
+  std::vector<std::string> work(callees[f].begin(), callees[f].end());
+  while (!work.empty()) {
+    std::string g = work.back();
+    work.pop_back();
+    if (g == f) return true;
+    if (seen.insert(g).second) work.insert(work.end(), callees[g].begin(), callees[g].end());
+  }
+  return false;
+}
+
+bool Lowering::checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses) {  // The in/out parameter of unknown length `array` names, or null.
   auto uncopyable = [&](const ir::Expr &array) -> const ir::Param * {
     const auto *v = ir::rootArray(array)->as<ir::Var>();
     for (size_t k = 0; v && k < en.fn.params.size(); ++k)
@@ -176,7 +181,7 @@ bool Lowering::checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses) 
     }
   for (auto &[at, array] : writes.calls) {
     const std::string &callee = static_cast<const ir::Call *>(at)->callee;
-    if (const ir::Param *p = uncopyable(array); p && recursive(callee)) {
+    if (const ir::Param *p = uncopyable(array); p && isRecursive(callee)) {
       reportAt(en, at, "array '" + cxxName(p->name) + "' is updated in place and the recursive function '" + callee +
                            "' writes it, but its length is not known here (a pointer); pass a std::vector or std::array");
       return true;
@@ -201,7 +206,8 @@ void Lowering::reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &
     what = "array '" + array + "' is written after it is read (not supported yet)";
     break;
   case ir::ArrayOrderViolation::PassedTwiceToWriter:
-    what = "array '" + array + "' is passed twice to a function that writes it (outputs must not alias inputs)";
+    what = "array '" + array + "' is passed twice to the recursive function '" + v.callee +
+           "', which writes it (a recursive helper is not inlined, and its pullback assumes distinct arrays)";
     break;
   case ir::ArrayOrderViolation::RowWrittenByCallee:
     what = "writes into arrays of arrays are not supported yet ('" + v.callee +

@@ -88,6 +88,30 @@ protected:
   }
 };
 
+// Helpers called somewhere with one array in two arguments, one written
+// (`shift(a, a + 1, n)`): their pullbacks assume distinct arrays, so such
+// calls are inlined, and reverse mode sees the stores as they happen.
+std::set<std::string> calledWithAliases(const Program &p) {
+  struct Calls : Visitor {
+    const Program *p;
+    std::set<std::string> aliased;
+    void visit(const Call *c) override {
+      const Function *g = p->find(c->callee);
+      for (size_t j = 0; g && j < c->args.size(); ++j)
+        for (size_t k = j + 1; k < c->args.size(); ++k) {
+          auto a = rootArray(c->args[j])->as<Var>(), b = rootArray(c->args[k])->as<Var>();
+          if (a && b && a->name == b->name && c->args[j]->type->isArray() &&
+              (g->params[j].written || g->params[k].written))
+            aliased.insert(c->callee);
+        }
+      Visitor::visit(c);
+    }
+  } calls;
+  calls.p = &p;
+  for (auto &f : p.functions) calls.visitExpr(f.body);
+  return calls.aliased;
+}
+
 } // namespace
 
 Program inlineArrayWriters(const Program &p) {
@@ -107,11 +131,13 @@ Program inlineArrayWriters(const Program &p) {
     }
     return false;
   };
+  std::set<std::string> aliased = calledWithAliases(p);
   std::map<std::string, const Function *> inlinable;
   for (auto &f : p.functions) {
     bool writes = false;
     for (auto &q : f.params) writes |= q.type->isArray() && q.written;
-    if (writes && !reaches(f.name, f.name) && size(f.body) <= kMaxInlinedSize) inlinable[f.name] = &f;
+    if (writes && !reaches(f.name, f.name) && (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
+      inlinable[f.name] = &f;
   }
   if (inlinable.empty()) return p;
   // Inlined bodies, callees first (an inlinable helper's own calls to

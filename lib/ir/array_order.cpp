@@ -158,8 +158,10 @@ private:
         violations.push_back({ArrayOrderViolation::RowWrittenByCallee, c, "", c->callee});
       if (!v) continue;
       for (size_t k = j + 1; k < c->args.size() && k < use.writes.size(); ++k)
-        if (auto w = arrayVar(c->args[k]); w && w->name == v->name && (use.writes[j] || use.writes[k]))
+        if (auto w = arrayVar(c->args[k]); w && w->name == v->name && (use.writes[j] || use.writes[k])) {
           violations.push_back({ArrayOrderViolation::PassedTwiceToWriter, c, v->name, c->callee});
+          if (isArrayParam(v->name)) inout.insert(v->name); // (the call, inlined, reads and writes it)
+        }
       if (use.writes[j] && read.count(v->name) && isArrayParam(v->name)) {
         violations.push_back({ArrayOrderViolation::WrittenAfterRead, c, v->name, c->callee});
         inout.insert(v->name);
