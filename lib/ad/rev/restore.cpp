@@ -5,6 +5,11 @@
 // the whole array (a snapshot). The J^T puts it back, last write first.
 #include "reverser.h"
 #include "unfad/ir/mutator.h"
+#include "unfad/ir/effects.h"
+#include "unfad/ir/equal.h"
+#include "unfad/ir/traverse.h"
+
+#include <algorithm>
 
 #include <functional>
 
@@ -45,6 +50,80 @@ void Reverser::localArrays(const Expr &e, std::set<std::string> &read, std::set<
   accesses.read = &read;
   accesses.written = &written;
   accesses.visitExpr(e);
+}
+
+// Whether a loop body stores every element of the local `array` before it
+// first reads it (a scratch buffer the iteration fills, as `k1` of a
+// Runge-Kutta step): what the iteration found there is never read, so it
+// needs no saving per iteration (a copy from before the loop still puts
+// it back after). Proved on the body's top-level lets: stores at constant
+// indices and loops storing `array[i]` at their index `i` (reading nothing
+// of it) cover intervals; the first other access must find [0, length)
+// covered.
+bool Reverser::rewritesBeforeReading(const Expr &body, const std::string &array) const {
+  auto length = sizes_.find(array);
+  if (length == sizes_.end() || !length->second) return false;
+  std::unordered_map<std::string, Expr> scalars; // pure scalar lets so far, by name
+  auto resolve = [&](Expr e) {
+    for (int round = 0; round < 4; ++round)
+      for (auto &v : freeVars(e))
+        if (auto it = scalars.find(v); it != scalars.end()) e = substitute(e, v, it->second);
+    return e;
+  };
+  auto touches = [&](const Expr &e) {
+    std::set<std::string> read, written;
+    const_cast<Reverser *>(this)->localArrays(e, read, written);
+    return read.count(array) || written.count(array);
+  };
+  auto storeTo = [&](const Expr &e) -> const Store * {
+    auto s = e->as<Store>();
+    auto v = s ? s->array->as<Var>() : nullptr;
+    return v && v->name == array && s->mode == Store::Mode::Set && s->path.empty() ? s : nullptr;
+  };
+  std::vector<std::pair<Expr, Expr>> covered; // [lo, hi) intervals
+  auto covers = [&](Expr lo, const Expr &hi) {
+    for (bool merged = true; merged;) {
+      merged = false;
+      for (auto &[l, h] : covered)
+        if (alphaEqual(h, lo)) {
+          lo = l;
+          merged = true;
+        }
+    }
+    auto zero = lo->as<Const>();
+    return zero && zero->ivalue == 0 && alphaEqual(hi, resolve(length->second));
+  };
+  LetChain chain = unzipLets(body);
+  for (auto &[name, value] : chain.lets) {
+    if (auto s = storeTo(value)) {
+      auto k = resolve(s->index)->as<Const>();
+      if (!k || touches(s->value)) return false;
+      covered.push_back({Const::makeInt(k->ivalue), Const::makeInt(k->ivalue + 1)});
+      continue;
+    }
+    if (auto f = value->as<Fold>(); f && f->init->type->isUnit()) {
+      LetChain inner = unzipLets(f->body);
+      bool sweep = false, other = false;
+      for (auto &[n, v] : inner.lets) {
+        if (auto s = storeTo(v); s && !sweep && alphaEqual(s->index, Var::make(f->index, Type::i64())) &&
+                                 !touches(s->value))
+          sweep = true;
+        else if (touches(v))
+          other = true;
+      }
+      if (sweep && !other && !touches(inner.tail)) {
+        covered.push_back({resolve(f->lo), resolve(f->hi)});
+        if (covers(resolve(f->lo), resolve(f->hi))) return true;
+        continue;
+      }
+    }
+    if (touches(value)) {
+      auto full = std::find_if(covered.begin(), covered.end(), [&](auto &c) { return covers(c.first, c.second); });
+      return full != covered.end();
+    }
+    if (value->type->isScalar() && !memoryEffects(value).readsMemory) scalars[name] = value;
+  }
+  return false;
 }
 
 // Forward code `e` of a loop body with every store to `array` preceded by
