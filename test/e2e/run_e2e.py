@@ -1395,9 +1395,10 @@ class Plan:
                 # d_y = w again, y reset to its initial value: the same d_y
                 if a is None or abs(a - g) > vtol * max(1.0, abs(g)) * 10:
                     problems.append(
-                        f"{where}: d_{p.label(e)} = {fmt(a)} from a second f_grad call (d_{p.name} = "
-                        f"w_{p.name} again, {p.name} reset) but {fmt(g)} from the first: f_grad must "
-                        f"overwrite an in/out adjoint with the cotangent of {p.name}'s initial value"
+                        f"{where}: d_{p.label(e)} = {fmt(a)} after a second f_grad call ({p.name} "
+                        f"reset, d_{p.name} = w_{p.name} again, the other adjoints non-zero) but "
+                        f"{fmt(g)} after the first: d_{p.name} must end as the cotangent of "
+                        f"{p.name}'s initial value whatever the other adjoints held"
                     )
                 continue
             b = accum_bias(j)
