@@ -20,7 +20,8 @@ The spec is a JSON object or a list of them, one per tested function:
                 declaration order: [[1, 2, 3], [4, 5, 6]] for two Vec3 {x, y, z};
                 an array of arrays takes its rows: [[1, 2, 3], [4]] (rows of a
                 std::vector<std::vector<double>> may differ in length). Output
-                parameters are left out (or given as null).
+                parameters are left out (or given as null); in/out
+                parameters (below) are given their initial value.
   outputs       {"out": 3}: parameters f writes through (double* out,
                 std::vector<double>& out, Vec3* out, std::vector<Vec3>& out,
                 ...) and their lengths in elements (numbers or structs); the
@@ -31,6 +32,27 @@ The spec is a JSON object or a list of them, one per tested function:
                 list, or a list of lists for structs) it differentiates
                 phi = f's return value (0 for void) + sum_k w_k out[k]
                 and calls f_grad with d_out = w (fresh for every call).
+  inouts        {"y": 3}: parameters f reads and then writes (an in/out state
+                advanced in place: double* y, std::vector<double>& y,
+                std::array<double, 3>& y, double y[], double (&y)[3], Vec3* y,
+                ...; double or float) and their lengths in elements. The
+                points give their initial value y0; every call of f or f_grad
+                gets a fresh copy of it. With fixed random weights w_y (drawn
+                after the outputs' ones, same seed and shapes) the harness
+                differentiates
+                phi(x, y0) = f's value + sum_k w_out_k out[k] + sum_k w_y_k y_final[k]
+                and calls f_grad with d_y = w_y: on return d_y must hold
+                d phi / d y0 (the contract's in/out convention: the cotangent
+                of y's initial value replaces that of its final value; it is
+                not added to it). y is an active input for the checks: its
+                partials (w.r.t. y0) are checked against finite differences
+                (y0 perturbed) and take their place among the active inputs,
+                in parameter order, in "grad" and grad_formula (whose
+                formulas see y as y0 and w_y as the weights). f_grad must
+                leave y as f leaves it; a second call (y reset to y0, d_y =
+                w_y again, the input adjoints non-zero) must give the same d_y.
+                Like an output, an in/out parameter always has an adjoint,
+                even when UNFAD_GRADIENT_WRT leaves it out.
   expect        hand-derived results: {"at": args, "value": v, "grad": [...], "tol": 1e-4}
                 ("grad" lists the partials of the active input parameters, in
                 order; a list for an array parameter, a list of lists for an
@@ -63,9 +85,10 @@ For each case the harness, in a temporary directory:
      array) with 4-point central finite differences of phi
      (phi(x-2h) - 8phi(x-h) + 8phi(x+h) - phi(x+2h))/(12h), h ~ 1e-3*max(1,|x|)
      rounded to a power of two, and with the spec's hand-derived values. It
-     also checks that f_grad performs f's writes (outputs equal f's), leaves
-     the input arrays unchanged, and adds into the adjoints (a second call with
-     non-zero adjoints must end at start + partial).
+     also checks that f_grad performs f's writes (outputs and in/out
+     parameters equal f's), leaves the input arrays unchanged, and adds into
+     the input adjoints (a second call with non-zero adjoints must end at
+     start + partial; an in/out adjoint must end as in the first call).
 
 Parameters understood: scalars (double, float, integers, bool), `const double*`
 / `double*`, `const double x[]` / `x[N]`, `const double (&x)[N]`,
@@ -81,7 +104,7 @@ as written from the driver, i.e. at global scope or written qualified):
 `const std::vector<S>&` (adjoint `std::vector<S>& d_x`, same size, zeroed),
 `const S*` with a size parameter, `const S x[]`, `const S x[N]`, `const S
 (&x)[N]` (adjoint `S* d_x`: the driver passes a local `S d_x[n]`), `const
-std::array<S, N>&` (adjoint `std::array<S, N>& d_x`); outputs `S* out`,
+std::array<S, N>&` (adjoint `std::array<S, N>& d_x`); outputs and in/out `S* out`,
 `std::vector<S>& out`, `std::array<S, N>& out`. The driver reaches field j of
 element i as x[i].<j-th field> and static_asserts that S has no padding.
 
