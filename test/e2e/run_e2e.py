@@ -572,6 +572,8 @@ class Function:
                     raise Failure(f"{self.name}: {what} '{p.name}' must be an array of double/float")
                 if p.elem == "row":
                     raise Failure(f"{self.name}: {what} '{p.name}': arrays of arrays can only be inputs")
+                if re.search(r"\bconst\b", p.type.split("*")[0] if p.kind == "ptr" else p.type):
+                    raise Failure(f"{self.name}: {what} '{p.name}' is const ({p.text}): f cannot write it")
                 if p.size is not None and n != p.size:
                     raise Failure(f"{self.name}: {what} '{p.name}' has length {p.size}, spec says {n}")
                 self.out_len[p.name] = n

@@ -168,6 +168,8 @@ UNFAD_GRADIENT void push(std::array<double, 3>& y, std::vector<Vec3>& s) {}
                    lambda: walk.set_outputs({}, {"A": 2}), "arrays of arrays can only be inputs", failures)
     expect_failure("a std::array in/out of the wrong length",
                    lambda: push.set_outputs({}, {"y": 4}), "has length 3, spec says 4", failures)
+    expect_failure("a const in/out parameter",
+                   lambda: step.set_outputs({}, {"k": 3}), "'k' is const (const double* k)", failures)
     step.set_outputs({"out": 1}, {"y": 3})
     if [p.name for p in step.active] != ["y", "k", "h"] or [p.name for p in step.adjoint_params] != [
             "y", "k", "h", "out"]:
