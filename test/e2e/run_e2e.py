@@ -815,6 +815,7 @@ class Runner:
         self.compilers = {"g++": args.cxx, "clang++": args.clangxx}
         self.keep = args.keep
         self.verbose = args.verbose
+        self.max_problems = args.max_problems
 
     def unfad_flags(self):
         return ["--", "-std=c++17", "-I" + self.include]
@@ -926,8 +927,8 @@ class Runner:
             if problems:
                 raise Failure(
                     f"{len(problems)} mismatches:\n  "
-                    + "\n  ".join(problems[:60])
-                    + ("\n  ..." if len(problems) > 60 else "")
+                    + "\n  ".join(problems[: self.max_problems])
+                    + ("\n  ..." if len(problems) > self.max_problems else "")
                     + "\n--- generated code ---\n"
                     + generated_excerpt(text)
                 )
@@ -1578,6 +1579,8 @@ def main():
     ap.add_argument("--tool-timeout", type=float, default=120.0,
                     help="seconds one unfad run may take (default %(default)s)")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--max-problems", type=int, default=60,
+                    help="mismatches listed for a failing case (default %(default)s)")
     ap.add_argument("--size-ratio", action="store_true",
                     help="cases are SMALL LARGE MAX_RATIO: check linear growth")
     args = ap.parse_args()

@@ -72,6 +72,21 @@ UNFAD_GRADIENT void leapfrog(Phase* s, int n, double dt) {
   }
 }
 
+// std::vector of structs: a kick to the momenta
+UNFAD_GRADIENT void kick(std::vector<Phase>& s, double force) {
+  for (Phase& x : s) x.p += force * x.q;
+}
+
+// std::array<float, 3>& y scaled, returning its old sum
+UNFAD_GRADIENT float scale_f(std::array<float, 3>& y, float c) {
+  float sum = 0.0f;
+  for (float& v : y) {
+    sum += v;
+    v *= c;
+  }
+  return sum;
+}
+
 /* e2e
 [{"function": "euler_step", "inouts": {"y": 3},
   "points": [[[1.0, -0.5, 2.0], [0.3, 1.2, -0.7], 0.1, 3], [[0.25, 4.0, -1.5], [2.0, -1.0, 0.5], 0.5, 3]],
@@ -103,5 +118,13 @@ UNFAD_GRADIENT void leapfrog(Phase* s, int n, double dt) {
  {"function": "leapfrog", "inouts": {"s": 2},
   "points": [[[[1.0, 0.5], [-0.25, 2.0]], 2, 0.1]],
   "grad_formula": ["[[w_s[i][0] - dt*w_s[i][1], dt*w_s[i][0] + (1 - dt*dt)*w_s[i][1]] for i in range(n)]",
-                   "sum(w_s[i][0]*s[i][1] - w_s[i][1]*(s[i][0] + 2*dt*s[i][1]) for i in range(n))"]}]
+                   "sum(w_s[i][0]*s[i][1] - w_s[i][1]*(s[i][0] + 2*dt*s[i][1]) for i in range(n))"]},
+ {"function": "kick", "inouts": {"s": 3},
+  "points": [[[[1.0, 0.5], [-0.25, 2.0], [0.75, -1.0]], 0.4]],
+  "grad_formula": ["[[w[0] + force*w[1], w[1]] for w in w_s]",
+                   "sum(w_s[i][1]*s[i][0] for i in range(3))"]},
+ {"function": "scale_f", "inouts": {"y": 3},
+  "points": [[[1.0, -2.0, 0.5], 1.5]],
+  "value_formula": "sum(y)",
+  "grad_formula": ["[1 + c*w for w in w_y]", "sum(w*v for w, v in zip(w_y, y))"]}]
 */
