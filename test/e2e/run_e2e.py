@@ -118,7 +118,7 @@ parameter) and `const T (&A)[R][C]` (for all C forms the driver passes a local
 is A[i][j].
 
 Usage:
-  run_e2e.py [--unfad PATH] [--include DIR] [--keep] CASE.cpp...
+  run_e2e.py [--unfad PATH] [--include DIR] [--keep] [--compilers g++] CASE.cpp...
   run_e2e.py --size-ratio SMALL.cpp LARGE.cpp MAX_RATIO   (linear growth check)
 """
 
@@ -816,6 +816,7 @@ class Runner:
         self.keep = args.keep
         self.verbose = args.verbose
         self.max_problems = args.max_problems
+        self.only_compilers = args.compilers.split(",") if args.compilers else None
 
     def unfad_flags(self):
         return ["--", "-std=c++17", "-I" + self.include]
@@ -902,6 +903,11 @@ class Runner:
         funcs = parse_functions(src)
         top = specs[0]
         compilers = top.get("compilers", ["g++", "clang++"])
+        if self.only_compilers:
+            compilers = [c for c in compilers if c in self.only_compilers]
+        if not compilers:
+            raise Failure(f"no compiler to run (the case allows {top.get('compilers')}, "
+                          f"--compilers {','.join(self.only_compilers or [])})")
         extra_flags = top.get("flags", [])
         tested = []
         for spec in specs:
@@ -1579,6 +1585,7 @@ def main():
     ap.add_argument("--tool-timeout", type=float, default=120.0,
                     help="seconds one unfad run may take (default %(default)s)")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--compilers", help="run only these of the case's compilers (g++,clang++)")
     ap.add_argument("--max-problems", type=int, default=60,
                     help="mismatches listed for a failing case (default %(default)s)")
     ap.add_argument("--size-ratio", action="store_true",
