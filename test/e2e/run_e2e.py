@@ -906,7 +906,7 @@ class Runner:
         if self.only_compilers:
             compilers = [c for c in compilers if c in self.only_compilers]
         if not compilers:
-            raise Failure(f"no compiler to run (the case allows {top.get('compilers')}, "
+            raise Failure(f"no compiler to run (the case allows {','.join(top.get('compilers', ['g++', 'clang++']))}, "
                           f"--compilers {','.join(self.only_compilers or [])})")
         extra_flags = top.get("flags", [])
         tested = []
