@@ -20,7 +20,8 @@ The spec is a JSON object or a list of them, one per tested function:
                 declaration order: [[1, 2, 3], [4, 5, 6]] for two Vec3 {x, y, z};
                 an array of arrays takes its rows: [[1, 2, 3], [4]] (rows of a
                 std::vector<std::vector<double>> may differ in length). Output
-                parameters are left out (or given as null).
+                parameters are left out (or given as null); in/out
+                parameters (below) are given their initial value.
   outputs       {"out": 3}: parameters f writes through (double* out,
                 std::vector<double>& out, Vec3* out, std::vector<Vec3>& out,
                 ...) and their lengths in elements (numbers or structs); the
@@ -31,6 +32,27 @@ The spec is a JSON object or a list of them, one per tested function:
                 list, or a list of lists for structs) it differentiates
                 phi = f's return value (0 for void) + sum_k w_k out[k]
                 and calls f_grad with d_out = w (fresh for every call).
+  inouts        {"y": 3}: parameters f reads and then writes (an in/out state
+                advanced in place: double* y, std::vector<double>& y,
+                std::array<double, 3>& y, double y[], double (&y)[3], Vec3* y,
+                ...; double or float) and their lengths in elements. The
+                points give their initial value y0; every call of f or f_grad
+                gets a fresh copy of it. With fixed random weights w_y (drawn
+                after the outputs' ones, same seed and shapes) the harness
+                differentiates
+                phi(x, y0) = f's value + sum_k w_out_k out[k] + sum_k w_y_k y_final[k]
+                and calls f_grad with d_y = w_y: on return d_y must hold
+                d phi / d y0 (the contract's in/out convention: the cotangent
+                of y's initial value replaces that of its final value; it is
+                not added to it). y is an active input for the checks: its
+                partials (w.r.t. y0) are checked against finite differences
+                (y0 perturbed) and take their place among the active inputs,
+                in parameter order, in "grad" and grad_formula (whose
+                formulas see y as y0 and w_y as the weights). f_grad must
+                leave y as f leaves it; a second call (y reset to y0, d_y =
+                w_y again, the input adjoints non-zero) must give the same d_y.
+                Like an output, an in/out parameter always has an adjoint,
+                even when UNFAD_GRADIENT_WRT leaves it out.
   expect        hand-derived results: {"at": args, "value": v, "grad": [...], "tol": 1e-4}
                 ("grad" lists the partials of the active input parameters, in
                 order; a list for an array parameter, a list of lists for an
@@ -63,9 +85,10 @@ For each case the harness, in a temporary directory:
      array) with 4-point central finite differences of phi
      (phi(x-2h) - 8phi(x-h) + 8phi(x+h) - phi(x+2h))/(12h), h ~ 1e-3*max(1,|x|)
      rounded to a power of two, and with the spec's hand-derived values. It
-     also checks that f_grad performs f's writes (outputs equal f's), leaves
-     the input arrays unchanged, and adds into the adjoints (a second call with
-     non-zero adjoints must end at start + partial).
+     also checks that f_grad performs f's writes (outputs and in/out
+     parameters equal f's), leaves the input arrays unchanged, and adds into
+     the input adjoints (a second call with non-zero adjoints must end at
+     start + partial; an in/out adjoint must end as in the first call).
 
 Parameters understood: scalars (double, float, integers, bool), `const double*`
 / `double*`, `const double x[]` / `x[N]`, `const double (&x)[N]`,
@@ -81,7 +104,7 @@ as written from the driver, i.e. at global scope or written qualified):
 `const std::vector<S>&` (adjoint `std::vector<S>& d_x`, same size, zeroed),
 `const S*` with a size parameter, `const S x[]`, `const S x[N]`, `const S
 (&x)[N]` (adjoint `S* d_x`: the driver passes a local `S d_x[n]`), `const
-std::array<S, N>&` (adjoint `std::array<S, N>& d_x`); outputs `S* out`,
+std::array<S, N>&` (adjoint `std::array<S, N>& d_x`); outputs and in/out `S* out`,
 `std::vector<S>& out`, `std::array<S, N>& out`. The driver reaches field j of
 element i as x[i].<j-th field> and static_asserts that S has no padding.
 
@@ -95,7 +118,7 @@ parameter) and `const T (&A)[R][C]` (for all C forms the driver passes a local
 is A[i][j].
 
 Usage:
-  run_e2e.py [--unfad PATH] [--include DIR] [--keep] CASE.cpp...
+  run_e2e.py [--unfad PATH] [--include DIR] [--keep] [--compilers g++] CASE.cpp...
   run_e2e.py --size-ratio SMALL.cpp LARGE.cpp MAX_RATIO   (linear growth check)
 """
 
@@ -306,6 +329,7 @@ class Param:
         self.structs = structs or {}
         self.size = None  # fixed length from the type (C array bound, std::array N), if numeric
         self.output = False
+        self.inout = False
         self.active = False
         self.elem = "scalar"
         self.struct = None
@@ -512,44 +536,59 @@ class Param:
 
 
 class Function:
-    def __init__(self, name, ret, params, wrt, outputs=None):
+    def __init__(self, name, ret, params, wrt, outputs=None, inouts=None):
         self.name = name
         self.ret = ret
         self.params = params
         self.wrt = wrt
         for p in params:
             p.active = p.floating and (wrt is None or p.name in wrt)
-        self.set_outputs(outputs or {})
+        self.set_outputs(outputs or {}, inouts or {})
         self.is_float = ret == "float"
 
-    def set_outputs(self, outputs):
+    def set_outputs(self, outputs, inouts=None):
         """outputs: {param name: length}. Output parameters are written by f:
-        their adjoint carries the cotangent in (a vector-Jacobian product)."""
+        their adjoint carries the cotangent in (a vector-Jacobian product).
+        inouts: {param name: length}. In/out parameters are read and written by
+        f: given in the points like inputs, their adjoint carries the cotangent
+        of the final value in and the cotangent of the initial value out."""
+        inouts = inouts or {}
         names = {p.name for p in self.params}
-        for o in outputs:
-            if o not in names:
-                raise Failure(f"{self.name}: 'outputs' names '{o}', which is not a parameter")
+        for key, spec in (("outputs", outputs), ("inouts", inouts)):
+            for o in spec:
+                if o not in names:
+                    raise Failure(f"{self.name}: '{key}' names '{o}', which is not a parameter")
+        for o in inouts:
+            if o in outputs:
+                raise Failure(f"{self.name}: '{o}' is in both 'outputs' and 'inouts'")
         self.out_len = {}
         for p in self.params:
             p.output = p.name in outputs
-            if p.output:
+            p.inout = p.name in inouts
+            if p.output or p.inout:
+                what = "output" if p.output else "in/out parameter"
+                n = int((outputs if p.output else inouts)[p.name])
                 if not p.is_array or not p.floating:
-                    raise Failure(f"{self.name}: output '{p.name}' must be an array of double/float")
+                    raise Failure(f"{self.name}: {what} '{p.name}' must be an array of double/float")
                 if p.elem == "row":
-                    raise Failure(f"{self.name}: output '{p.name}': arrays of arrays can only be inputs")
-                n = int(outputs[p.name])
+                    raise Failure(f"{self.name}: {what} '{p.name}': arrays of arrays can only be inputs")
+                if re.search(r"\bconst\b", p.type.split("*")[0] if p.kind == "ptr" else p.type):
+                    raise Failure(f"{self.name}: {what} '{p.name}' is const ({p.text}): f cannot write it")
                 if p.size is not None and n != p.size:
-                    raise Failure(f"{self.name}: output '{p.name}' has length {p.size}, spec says {n}")
+                    raise Failure(f"{self.name}: {what} '{p.name}' has length {p.size}, spec says {n}")
                 self.out_len[p.name] = n
-                p.active = True  # an output always has an adjoint (its cotangent)
-        # partials are reported for the active *inputs*; adjoint arguments exist
-        # for every active parameter, outputs included, in parameter order
+                p.active = True  # always has an adjoint (its cotangent)
+        # partials are reported for the active inputs, in/out parameters included
+        # (w.r.t. their initial value); adjoint arguments exist for every active
+        # parameter, outputs included, in parameter order
         self.adjoint_params = [p for p in self.params if p.active]
         self.active = [p for p in self.params if p.active and not p.output]
         self.outputs = [p for p in self.params if p.output]
+        self.inouts = [p for p in self.params if p.inout]
 
     def out_elems(self, p):
-        """Element indices of output p (its length is in elements: numbers or structs)."""
+        """Element indices of output or in/out p (its length is in elements:
+        numbers or structs)."""
         return p.out_elems(self.out_len[p.name])
 
 
@@ -645,7 +684,8 @@ def normalize_value(base, v, what):
 
 def normalize_point(func, point):
     """A point: one value per parameter; array parameters take JSON lists.
-    Output parameters may be left out (or given as null)."""
+    Output parameters may be left out (or given as null); in/out parameters
+    take their initial value like inputs."""
     n_in = len(func.params) - len(func.outputs)
     if len(point) == n_in and func.outputs:
         it = iter(point)
@@ -670,6 +710,11 @@ def normalize_point(func, point):
                 raise Failure(f"{what}: empty arrays are not supported by the driver")
             if p.size is not None and len(v) != p.size:
                 raise Failure(f"{what} has length {p.size}, the point gives {len(v)} values")
+            if p.inout and len(v) != func.out_len[p.name]:
+                raise Failure(
+                    f"{what} is an in/out parameter of length {func.out_len[p.name]} "
+                    f"('inouts'), the point gives {len(v)} values"
+                )
             if p.nested:
                 out.append(normalize_nested(p, v, what))
             else:
@@ -770,6 +815,8 @@ class Runner:
         self.compilers = {"g++": args.cxx, "clang++": args.clangxx}
         self.keep = args.keep
         self.verbose = args.verbose
+        self.max_problems = args.max_problems
+        self.only_compilers = args.compilers.split(",") if args.compilers else None
 
     def unfad_flags(self):
         return ["--", "-std=c++17", "-I" + self.include]
@@ -856,6 +903,11 @@ class Runner:
         funcs = parse_functions(src)
         top = specs[0]
         compilers = top.get("compilers", ["g++", "clang++"])
+        if self.only_compilers:
+            compilers = [c for c in compilers if c in self.only_compilers]
+        if not compilers:
+            raise Failure(f"no compiler to run (the case allows {','.join(top.get('compilers', ['g++', 'clang++']))}, "
+                          f"--compilers {','.join(self.only_compilers or [])})")
         extra_flags = top.get("flags", [])
         tested = []
         for spec in specs:
@@ -881,8 +933,8 @@ class Runner:
             if problems:
                 raise Failure(
                     f"{len(problems)} mismatches:\n  "
-                    + "\n  ".join(problems[:60])
-                    + ("\n  ..." if len(problems) > 60 else "")
+                    + "\n  ".join(problems[: self.max_problems])
+                    + ("\n  ..." if len(problems) > self.max_problems else "")
                     + "\n--- generated code ---\n"
                     + generated_excerpt(text)
                 )
@@ -923,13 +975,15 @@ WEIGHT_SEED = 20240611
 
 
 def output_weights(func):
-    """Fixed random cotangents for the outputs: {name: [w...]}, one per scalar
-    (per field of an array of structs) in memory order; |w| in [0.5, 1.5]."""
+    """Fixed random cotangents for the outputs and the in/out parameters' final
+    values: {name: [w...]}, one per scalar (per field of an array of structs)
+    in memory order; |w| in [0.5, 1.5]."""
     import random
 
     rng = random.Random(WEIGHT_SEED)
     ws = {}
-    for p in func.outputs:
+    # outputs first, so that adding in/out parameters leaves outputs' weights alone
+    for p in func.outputs + func.inouts:
         row = []
         for _ in func.out_elems(p):
             w = round(rng.uniform(0.5, 1.5) * 1024) / 1024
@@ -954,24 +1008,88 @@ class Point:
         self.stencils = []  # (param index, element index (None, k or (i, j)), h, [eval ids], [values])
 
 
+class Results:
+    """What the driver printed for one point, split up: labels (param index,
+    element) of the partials (active inputs, in/out initial values included,
+    in parameter order), grad (f_grad's partials, adjoints zeroed), acc (the
+    second call's value and adjoints), writes_f / writes_g (outputs and in/out
+    final values after f / f_grad), ins_g (input arrays after f_grad).
+    problem: why the records cannot be checked, or None."""
+
+    def __init__(self, func, P, recs):
+        self.func, self.P, self.problem = func, P, None
+        pt = P.pt
+        self.labels = []
+        for i, p in enumerate(func.params):
+            if p.active and not p.output:
+                self.labels += [(i, e) for e in p.elems(pt[i])]
+        self.by_label = {lab: j for j, lab in enumerate(self.labels)}
+        self.where = f"{func.name}({', '.join(fmt_arg(v) for v in pt)})"
+        self.phi0 = recs[("P", P.pid)][0]
+        base = recs[("B", P.pid)]
+        row = recs[("G", P.pid)]
+        self.acc = recs[("A", P.pid)]
+        n = len(self.labels)
+        n_w = sum(len(func.out_elems(p)) for p in func.outputs + func.inouts)
+        n_in = sum(len(p.elems(v)) for p, v in zip(func.params, pt)
+                   if p.is_array and not p.output and not p.inout)
+        if len(row) != 1 + n + n_w + n_in or len(self.acc) != 1 + n or len(base) != 1 + n_w:
+            self.problem = f"{self.where}: driver printed the wrong number of results"
+            return
+        self.f0 = base[0]
+        self.val, self.grad = row[0], row[1: 1 + n]
+        self.writes_g = row[1 + n: 1 + n + n_w]
+        self.ins_g = row[1 + n + n_w:]
+        self.writes_f = base[1:]
+        if self.phi0 is None or self.f0 is None or any(v is None for v in row[: 1 + n]):
+            self.problem = f"{self.where}: non-finite result: f={self.f0}, phi={self.phi0}, f_grad={row}"
+
+    def grouped(self):
+        """Per active input (in/out ones included): (param, [(label index, element, partial)])."""
+        out = []
+        for i, p in enumerate(self.func.params):
+            if p.active and not p.output:
+                out.append((p, [(j, e, self.grad[j]) for j, (ii, e) in enumerate(self.labels) if ii == i]))
+        return out
+
+    def accumulate_hint(self, j, want, tol):
+        """For a wrong partial w.r.t. an in/out parameter's initial value that
+        is the weight plus the right value: say so (the "added into d_y"
+        mistake). tol(g) is the tolerance of the comparison."""
+        i, e = self.labels[j]
+        p = self.func.params[i]
+        if not p.inout:
+            return ""
+        w = self.func.weights[p.name][p.out_elems(self.func.out_len[p.name]).index(e)]
+        g = self.grad[j] - w
+        if abs(g - want) > tol(g):
+            return ""
+        return (f" (that is w_{p.name} = {fmt(w)} plus the partial: f_grad must overwrite "
+                f"d_{p.name} with the cotangent of {p.name}'s initial value, not add into it)")
+
+
 class Plan:
     """All evaluations for one case: for every point, phi = f's value (0 for a
-    void f) + sum_k w_k out_k at the point and at 4-point stencils around every
-    active input element, f's return value and outputs, and f_grad (adjoints
-    zeroed, d_out = w) and again with non-zero adjoints (they must be added to)."""
+    void f) + sum_k w_k out_k + sum_k w_k y_k (y: an in/out parameter's final
+    value) at the point and at 4-point stencils around every active input
+    element (in/out initial values included), f's return value, outputs and
+    in/out final values, and f_grad (input adjoints zeroed, d_out = w, d_y = w)
+    and again with non-zero input adjoints (they must be added to; d_y = w
+    again must give the same d_y). Every call of f or f_grad gets a fresh copy
+    of the in/out parameters' initial values (e2e_s<i>, copied from e2e_p<i>)."""
 
     def __init__(self, tested):
         self.tested = []  # (func, spec, [Point], expects)
         self.points = []
         self.n_evals = 0
         for func, spec in tested:
-            func.set_outputs(spec.get("outputs", {}))
+            func.set_outputs(spec.get("outputs", {}), spec.get("inouts", {}))
             if not func.active:
                 raise Failure(f"{func.name} has no active input parameter")
             if func.ret not in ("double", "float", "void"):
                 raise Failure(f"{func.name} returns {func.ret}; the harness handles double/float/void")
-            if func.ret == "void" and not func.outputs:
-                raise Failure(f"{func.name} returns void and the spec names no 'outputs'")
+            if func.ret == "void" and not func.outputs and not func.inouts:
+                raise Failure(f"{func.name} returns void and the spec names no 'outputs' or 'inouts'")
             func.weights = output_weights(func)
             pts = [normalize_point(func, p) for p in spec.get("points", [])]
             expects = spec.get("expect", [])
@@ -1053,18 +1171,112 @@ class Plan:
         return [f"e2e_num(static_cast<double>({p.cxx_at(var, e)}));" for e in elems]
 
     def _call(self, P, suffix="", adjoints=None):
+        """f (or f_grad) on the point's locals: the in/out parameters' fresh
+        copies e2e_s<i>, the other parameters' e2e_p<i>."""
         func = P.func
         name = P.spec.get("call", func.name) + suffix
-        args = [f"e2e_p{i}" for i in range(len(func.params))]
+        args = [f"e2e_s{i}" if p.inout else f"e2e_p{i}" for i, p in enumerate(func.params)]
         if adjoints is not None:
             args += adjoints
         return f"{name}({', '.join(args)})"
 
-    def _out_decls(self, func):
-        return [
-            self._decl(p, f"e2e_p{i}", None, func.out_len[p.name])
-            for i, p in enumerate(func.params) if p.output
-        ]
+    def _call_decls(self, func):
+        """Locals for one call of f or f_grad: zeroed outputs, and copies of the
+        in/out parameters' initial values (f writes them, and every call must
+        start from the same, possibly perturbed, initial value)."""
+        L = []
+        for i, p in enumerate(func.params):
+            n = func.out_len.get(p.name)
+            if p.output:
+                L.append(self._decl(p, f"e2e_p{i}", None, n))
+            elif p.inout:
+                L.append(self._decl(p, f"e2e_s{i}", None, n))
+                L.append(f"for (std::size_t e2e_k = 0; e2e_k < {n}; ++e2e_k) "
+                         f"e2e_s{i}[e2e_k] = e2e_p{i}[e2e_k];")
+        return L
+
+    @staticmethod
+    def _written(func):
+        """(param, local) for every array f writes: outputs, then in/out parameters."""
+        return ([(p, f"e2e_p{i}") for i, p in enumerate(func.params) if p.output]
+                + [(p, f"e2e_s{i}") for i, p in enumerate(func.params) if p.inout])
+
+    def _call_lines(self, P, result, suffix="", adjoints=None):
+        """Call f (or f_grad) and keep its value (0 for void) in const double result."""
+        call = self._call(P, suffix, adjoints)
+        if P.func.ret == "void":
+            return [f"{call};", f"const double {result} = 0;"]
+        return [f"const double {result} = static_cast<double>({call});"]
+
+    def _phi_lambda(self, P):
+        """e2e_phi(): f's value plus the weighted outputs and in/out final values."""
+        func = P.func
+        L = ["    auto e2e_phi = [&]() -> double {"]
+        L += ["      " + d for d in self._call_decls(func)]
+        L += ["      " + s for s in self._call_lines(P, "e2e_f")]
+        L.append("      double e2e_v = e2e_f;")
+        for p, var in self._written(func):
+            for e, w in zip(func.out_elems(p), func.weights[p.name]):
+                L.append(f"      e2e_v += ({w.hex()}) * static_cast<double>({p.cxx_at(var, e)});")
+        L.append("      return e2e_v;")
+        L.append("    };")
+        return L
+
+    def _adjoint_decls(self, P, tag):
+        """The adjoints for f_grad: input adjoints zeroed (tag G) or preset to a
+        bias (tag A); d_out and d_y the weights. Returns (lines, arguments)."""
+        func = P.func
+        L, adj = [], []
+        j = 0  # label index (as in Plan.check): in/out elements count too
+        for i, (p, v) in enumerate(zip(func.params, P.pt)):
+            if not p.active:
+                continue
+            var = f"e2e_d{i}"
+            if p.output or p.inout:
+                init = p.shaped(func.weights[p.name], func.out_len[p.name])
+                j += len(p.elems(v)) if p.inout else 0
+            elif p.nested:
+                init = []
+                for row in v:
+                    init.append([])
+                    for _ in row:
+                        init[-1].append(0.0 if tag == "G" else accum_bias(j))
+                        j += 1
+            elif p.is_array:
+                init = []
+                for _ in v:
+                    init.append(0.0 if tag == "G" else accum_bias(j))
+                    j += 1
+            else:
+                init = 0.0 if tag == "G" else accum_bias(j)
+                j += 1
+            L.append(self._decl(p, var, init))
+            adj.append(f"&{var}" if p.kind == "scalar" else var)
+        return L, adj
+
+    def _grad_block(self, P, tag):
+        """One call of f_grad. Prints its value and the adjoints of the active
+        inputs (in/out ones included), and for tag G what f_grad leaves in the
+        outputs, the in/out parameters and the input arrays."""
+        func = P.func
+        L = ["    {"]
+        L += ["      " + d for d in self._call_decls(func)]
+        decls, adj = self._adjoint_decls(P, tag)
+        L += ["      " + d for d in decls]
+        L += ["      " + s for s in self._call_lines(P, "e2e_r", "_grad", adj)]
+        L.append(f'      std::printf("{tag} {P.pid}"); e2e_num(e2e_r);')
+        for i, (p, v) in enumerate(zip(func.params, P.pt)):
+            if p.active and not p.output:
+                L += ["      " + s for s in self._put_all(p, f"e2e_d{i}", p.elems(v))]
+        if tag == "G":
+            for p, var in self._written(func):
+                L += ["      " + s for s in self._put_all(p, var, func.out_elems(p))]
+            for i, (p, v) in enumerate(zip(func.params, P.pt)):
+                if p.is_array and not p.output and not p.inout:
+                    L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", p.elems(v))]
+        L.append('      std::printf("\\n");')
+        L.append("    }")
+        return L
 
     def _point_block(self, P):
         func = P.func
@@ -1072,84 +1284,21 @@ class Plan:
         for i, (p, v) in enumerate(zip(func.params, P.pt)):
             if not p.output:
                 L.append("    " + self._decl(p, f"e2e_p{i}", v))
-        void = func.ret == "void"
-        # phi
-        L.append("    auto e2e_phi = [&]() -> double {")
-        L += ["      " + d for d in self._out_decls(func)]
-        if void:
-            L.append(f"      {self._call(P)};")
-            L.append("      double e2e_v = 0;")
-        else:
-            L.append(f"      double e2e_v = static_cast<double>({self._call(P)});")
-        for i, p in enumerate(func.params):
-            if p.output:
-                for e, w in zip(func.out_elems(p), func.weights[p.name]):
-                    L.append(f"      e2e_v += ({w.hex()}) * static_cast<double>({p.cxx_at(f'e2e_p{i}', e)});")
-        L.append("      return e2e_v;")
-        L.append("    };")
+        L += self._phi_lambda(P)
         L.append(f'    std::printf("P {P.pid}"); e2e_num(e2e_phi()); std::printf("\\n");')
-        # f's value and outputs
+        # f's value, outputs and in/out final values
         L.append("    {")
-        L += ["      " + d for d in self._out_decls(func)]
-        if void:
-            L.append(f"      {self._call(P)};")
-            L.append("      const double e2e_r = 0;")
-        else:
-            L.append(f"      const double e2e_r = static_cast<double>({self._call(P)});")
+        L += ["      " + d for d in self._call_decls(func)]
+        L += ["      " + s for s in self._call_lines(P, "e2e_r")]
         L.append(f'      std::printf("B {P.pid}"); e2e_num(e2e_r);')
-        for i, p in enumerate(func.params):
-            if p.output:
-                L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_elems(p))]
+        for p, var in self._written(func):
+            L += ["      " + s for s in self._put_all(p, var, func.out_elems(p))]
         L.append('      std::printf("\\n");')
         L.append("    }")
-        # f_grad, adjoints zeroed (tag G) and preset to a bias (tag A)
-        for tag in ("G", "A"):
-            L.append("    {")
-            L += ["      " + d for d in self._out_decls(func)]
-            adj = []
-            j = 0
-            for i, (p, v) in enumerate(zip(func.params, P.pt)):
-                if not p.active:
-                    continue
-                var = f"e2e_d{i}"
-                if p.output:
-                    init = p.shaped(func.weights[p.name], func.out_len[p.name])
-                elif p.nested:
-                    init = []
-                    for row in v:
-                        init.append([])
-                        for _ in row:
-                            init[-1].append(0.0 if tag == "G" else accum_bias(j))
-                            j += 1
-                elif p.is_array:
-                    init = []
-                    for _ in v:
-                        init.append(0.0 if tag == "G" else accum_bias(j))
-                        j += 1
-                else:
-                    init = 0.0 if tag == "G" else accum_bias(j)
-                    j += 1
-                L.append("      " + self._decl(p, var, init))
-                adj.append(f"&{var}" if p.kind == "scalar" else var)
-            if void:
-                L.append(f"      {self._call(P, '_grad', adj)};")
-                L.append("      const double e2e_r = 0;")
-            else:
-                L.append(f"      const double e2e_r = static_cast<double>({self._call(P, '_grad', adj)});")
-            L.append(f'      std::printf("{tag} {P.pid}"); e2e_num(e2e_r);')
-            for i, (p, v) in enumerate(zip(func.params, P.pt)):
-                if p.active and not p.output:
-                    L += ["      " + s for s in self._put_all(p, f"e2e_d{i}", p.elems(v))]
-            if tag == "G":
-                for i, (p, v) in enumerate(zip(func.params, P.pt)):
-                    if p.output:
-                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", func.out_elems(p))]
-                for i, (p, v) in enumerate(zip(func.params, P.pt)):
-                    if p.is_array and not p.output:
-                        L += ["      " + s for s in self._put_all(p, f"e2e_p{i}", p.elems(v))]
-            L.append('      std::printf("\\n");')
-            L.append("    }")
-        # finite-difference stencils
+        # f_grad, input adjoints zeroed (tag G) and preset to a bias (tag A)
+        L += self._grad_block(P, "G")
+        L += self._grad_block(P, "A")
+        # finite-difference stencils (of an in/out parameter: of its initial value)
         for i, e, h, ids, vals in P.stencils:
             p = func.params[i]
             var = p.cxx_at(f"e2e_p{i}", e)
@@ -1228,131 +1377,137 @@ class Plan:
     def _check_func(self, recs, func, spec, entries, expects):
         problems = []
         fl = func.is_float or any(p.base == "float" for p in func.active + func.outputs)
-        rtol = spec.get("rtol", 1e-4 if fl else 1e-6)
-        afac = spec.get("atol", 1e-5 if fl else 1e-7)
-        # flattened labels of the partials: (param index, element or None)
+        tols = {
+            "rtol": spec.get("rtol", 1e-4 if fl else 1e-6),
+            "afac": spec.get("atol", 1e-5 if fl else 1e-7),
+            "vtol": 1e-5 if fl else 1e-10,
+            "hand": 1e-5 if fl else 1e-9,
+        }
         for P in entries:
-            pt = P.pt
-            labels = []
-            for i, p in enumerate(func.params):
-                if p.active and not p.output:
-                    labels += [(i, e) for e in p.elems(pt[i])]
-            where = f"{func.name}({', '.join(fmt_arg(v) for v in pt)})"
-            phi0 = recs[("P", P.pid)][0]
-            base = recs[("B", P.pid)]
-            row = recs[("G", P.pid)]
-            acc = recs[("A", P.pid)]
-            n_out = sum(len(func.out_elems(p)) for p in func.outputs)
-            n_in_arr = sum(len(p.elems(v)) for p, v in zip(func.params, pt) if p.is_array and not p.output)
-            if len(row) != 1 + len(labels) + n_out + n_in_arr or len(acc) != 1 + len(labels):
-                problems.append(f"{where}: driver printed the wrong number of results")
+            r = Results(func, P, recs)
+            if r.problem:
+                problems.append(r.problem)
                 continue
-            f0 = base[0]
-            val, grad = row[0], row[1: 1 + len(labels)]
-            outs_g = row[1 + len(labels): 1 + len(labels) + n_out]
-            ins_g = row[1 + len(labels) + n_out:]
-            outs_f = base[1:]
-            if phi0 is None or f0 is None or any(v is None for v in row[: 1 + len(labels)]):
-                problems.append(f"{where}: non-finite result: f={f0}, phi={phi0}, f_grad={row}")
-                continue
-            vtol = 1e-5 if fl else 1e-10
-            if func.ret != "void" and abs(val - f0) > vtol * max(1.0, abs(f0)):
-                problems.append(f"{where}: f_grad returned {fmt(val)} but f returned {fmt(f0)}")
-            # f_grad performs f's writes
-            k = 0
-            for p in func.outputs:
-                for e in func.out_elems(p):
-                    a, b = outs_f[k], outs_g[k]
-                    if (a is None) != (b is None) or (
-                        a is not None and abs(a - b) > vtol * max(1.0, abs(a))
-                    ):
+            problems += self._check_calls(r, tols)
+            problems += self._check_fd(r, tols, recs)
+            problems += self._check_hand(r, tols, spec, expects)
+        return problems
+
+    @staticmethod
+    def _check_calls(r, tols):
+        """f_grad returns f's value, performs f's writes (outputs and in/out
+        parameters end as f leaves them), leaves the input arrays alone, adds
+        into the input adjoints, and overwrites an in/out adjoint."""
+        func, pt, where, vtol = r.func, r.P.pt, r.where, tols["vtol"]
+        problems = []
+        if func.ret != "void" and abs(r.val - r.f0) > vtol * max(1.0, abs(r.f0)):
+            problems.append(f"{where}: f_grad returned {fmt(r.val)} but f returned {fmt(r.f0)}")
+        k = 0
+        for p in func.outputs + func.inouts:
+            verb = "writes" if p.output else "leaves"
+            for e in func.out_elems(p):
+                a, b = r.writes_f[k], r.writes_g[k]
+                if (a is None) != (b is None) or (a is not None and abs(a - b) > vtol * max(1.0, abs(a))):
+                    problems.append(f"{where}: after f_grad {p.label(e)} = {fmt(b)} but f {verb} {fmt(a)}")
+                k += 1
+        k = 0
+        for i, p in enumerate(func.params):
+            if p.is_array and not p.output and not p.inout:
+                for e in p.elems(pt[i]):
+                    want = p.at(pt[i], e)
+                    if r.ins_g[k] != float(want):
                         problems.append(
-                            f"{where}: after f_grad {p.label(e)} = {fmt(b)} but f writes {fmt(a)}"
+                            f"{where}: f_grad changed input {p.label(e)}: {fmt(want)} -> {fmt(r.ins_g[k])}"
                         )
                     k += 1
-            # f_grad leaves the inputs alone
-            k = 0
-            for i, p in enumerate(func.params):
-                if p.is_array and not p.output:
-                    for e in p.elems(pt[i]):
-                        want = p.at(pt[i], e)
-                        if ins_g[k] != float(want):
-                            problems.append(
-                                f"{where}: f_grad changed input {p.label(e)}: {fmt(want)} -> "
-                                f"{fmt(ins_g[k])}"
-                            )
-                        k += 1
-            # adjoints are added into
-            for j, (g, a) in enumerate(zip(grad, acc[1:])):
-                b = accum_bias(j)
-                if a is None or abs((a - b) - g) > vtol * max(1.0, abs(g), b) * 10:
-                    i, e = labels[j]
+        for j, (g, a) in enumerate(zip(r.grad, r.acc[1:])):
+            i, e = r.labels[j]
+            p = func.params[i]
+            if p.inout:
+                # d_y = w again, y reset to its initial value: the same d_y
+                if a is None or abs(a - g) > vtol * max(1.0, abs(g)) * 10:
                     problems.append(
-                        f"{where}: d_{func.params[i].label(e)} started at {b} and ended at "
-                        f"{fmt(a)}, but the partial is {fmt(g)}: f_grad must add into the adjoints"
+                        f"{where}: d_{p.label(e)} = {fmt(a)} after a second f_grad call ({p.name} "
+                        f"reset, d_{p.name} = w_{p.name} again, the other adjoints non-zero) but "
+                        f"{fmt(g)} after the first: d_{p.name} must end as the cotangent of "
+                        f"{p.name}'s initial value whatever the other adjoints held"
                     )
-            atol = afac * max(1.0, abs(phi0))
-            by_label = {lab: j for j, lab in enumerate(labels)}
-            for i, e, h, ids, _ in P.stencils:
-                p = func.params[i]
-                fs = [recs[("F", eid)][0] for eid in ids]
-                if any(v is None for v in fs):
-                    problems.append(f"{where}: non-finite f near the point (d/d{p.label(e)})")
+                continue
+            b = accum_bias(j)
+            if a is None or abs((a - b) - g) > vtol * max(1.0, abs(g), b) * 10:
+                problems.append(
+                    f"{where}: d_{p.label(e)} started at {b} and ended at "
+                    f"{fmt(a)}, but the partial is {fmt(g)}: f_grad must add into the adjoints"
+                )
+        return problems
+
+    @staticmethod
+    def _check_fd(r, tols, recs):
+        """Every partial against 4-point central differences of phi."""
+        problems = []
+        atol = tols["afac"] * max(1.0, abs(r.phi0))
+        for i, e, h, ids, _ in r.P.stencils:
+            p = r.func.params[i]
+            fs = [recs[("F", eid)][0] for eid in ids]
+            if any(v is None for v in fs):
+                problems.append(f"{r.where}: non-finite f near the point (d/d{p.label(e)})")
+                continue
+            fd = (fs[0] - 8 * fs[1] + 8 * fs[2] - fs[3]) / (12 * h)
+            j = r.by_label[(i, e)]
+            g = r.grad[j]
+            tol = lambda g: tols["rtol"] * max(abs(g), abs(fd)) + atol  # noqa: E731
+            if abs(g - fd) > tol(g):
+                problems.append(
+                    f"{r.where}: d/d{p.label(e)} = {fmt(g)} but finite differences give {fmt(fd)}"
+                    + r.accumulate_hint(j, fd, tol)
+                )
+        return problems
+
+    @staticmethod
+    def _check_hand(r, tols, spec, expects):
+        """f's value and the partials against value_formula, grad_formula and expect."""
+        func, pt, where, f0 = r.func, r.P.pt, r.where, r.f0
+        problems = []
+        env = formula_env(func, pt)
+        if "value_formula" in spec:
+            v = eval(spec["value_formula"], env)
+            if abs(v - f0) > tols["hand"] * max(1.0, abs(v)):
+                problems.append(f"{where}: f = {fmt(f0)}, hand formula gives {fmt(v)}")
+        grouped = r.grouped()
+        if "grad_formula" in spec:
+            forms = spec["grad_formula"]
+            if len(forms) != len(grouped):
+                problems.append(f"{func.name}: grad_formula needs {len(grouped)} entries")
+                forms = []
+            for (p, parts), form in zip(grouped, forms):
+                wants = p.flatten(eval(form, env), pt[func.params.index(p)])
+                if wants is None:
+                    problems.append(f"{where}: formula '{form}' does not give a list of lists shaped like {p.name}")
                     continue
-                fd = (fs[0] - 8 * fs[1] + 8 * fs[2] - fs[3]) / (12 * h)
-                g = grad[by_label[(i, e)]]
-                if abs(g - fd) > rtol * max(abs(g), abs(fd)) + atol:
-                    problems.append(
-                        f"{where}: d/d{p.label(e)} = {fmt(g)} but finite differences give {fmt(fd)}"
-                    )
-            env = formula_env(func, pt)
-            if "value_formula" in spec:
-                v = eval(spec["value_formula"], env)
-                if abs(v - f0) > (1e-5 if fl else 1e-9) * max(1.0, abs(v)):
-                    problems.append(f"{where}: f = {fmt(f0)}, hand formula gives {fmt(v)}")
-            grouped = []  # per active input: (param, [(label, partial)])
-            for i, p in enumerate(func.params):
-                if p.active and not p.output:
-                    grouped.append((p, [(e, grad[by_label[(i, e)]]) for (ii, e) in labels if ii == i]))
-            if "grad_formula" in spec:
-                forms = spec["grad_formula"]
-                if len(forms) != len(grouped):
-                    problems.append(f"{func.name}: grad_formula needs {len(grouped)} entries")
-                else:
-                    for (p, parts), form in zip(grouped, forms):
-                        v = eval(form, env)
-                        wants = p.flatten(v, pt[func.params.index(p)])
-                        if wants is None:
-                            problems.append(f"{where}: formula '{form}' does not give a list of lists "
-                                            f"shaped like {p.name}")
-                            continue
-                        if len(wants) != len(parts):
-                            problems.append(f"{where}: formula '{form}' gives {len(wants)} values "
-                                            f"for {len(parts)} partials")
-                            continue
-                        for want, (e, g) in zip(wants, parts):
-                            want = float(want)
-                            tol = (1e-5 if fl else 1e-9) * max(1.0, abs(want), abs(f0))
-                            if abs(want - g) > tol:
-                                problems.append(
-                                    f"{where}: d/d{p.label(e)} = {fmt(g)}, hand formula "
-                                    f"'{form}' gives {fmt(want)}"
-                                )
-            for ex in expects:
-                if normalize_point(func, ex["at"]) != pt:
+                if len(wants) != len(parts):
+                    problems.append(f"{where}: formula '{form}' gives {len(wants)} values for {len(parts)} partials")
                     continue
-                tol = ex.get("tol", 1e-4)
-                if "value" in ex and abs(ex["value"] - f0) > tol:
-                    problems.append(f"{where}: f = {fmt(f0)}, expected {ex['value']}")
-                if "grad" in ex:
-                    for (p, parts), want in zip(grouped, ex["grad"]):
-                        wants = p.flatten(want, pt[func.params.index(p)])
-                        if wants is None:
-                            problems.append(f"{where}: expected grad {want} is not shaped like {p.name}")
-                            continue
-                        for w, (e, g) in zip(wants, parts):
-                            if abs(w - g) > tol:
-                                problems.append(f"{where}: d/d{p.label(e)} = {fmt(g)}, expected {w}")
+                for want, (j, e, g) in zip(wants, parts):
+                    want = float(want)
+                    tol = lambda g: tols["hand"] * max(1.0, abs(want), abs(f0))  # noqa: E731
+                    if abs(want - g) > tol(g):
+                        problems.append(f"{where}: d/d{p.label(e)} = {fmt(g)}, hand formula "
+                                        f"'{form}' gives {fmt(want)}" + r.accumulate_hint(j, want, tol))
+        for ex in expects:
+            if normalize_point(func, ex["at"]) != pt:
+                continue
+            tol = ex.get("tol", 1e-4)
+            if "value" in ex and abs(ex["value"] - f0) > tol:
+                problems.append(f"{where}: f = {fmt(f0)}, expected {ex['value']}")
+            for (p, parts), want in zip(grouped, ex.get("grad", [])):
+                wants = p.flatten(want, pt[func.params.index(p)])
+                if wants is None:
+                    problems.append(f"{where}: expected grad {want} is not shaped like {p.name}")
+                    continue
+                for w, (j, e, g) in zip(wants, parts):
+                    if abs(w - g) > tol:
+                        problems.append(f"{where}: d/d{p.label(e)} = {fmt(g)}, expected {w}"
+                                        + r.accumulate_hint(j, w, lambda g: tol))
         return problems
 
     def summary(self):
@@ -1371,7 +1526,7 @@ def formula_env(func, pt):
     env["len"] = len
     for p, v in zip(func.params, pt):
         env[p.name] = v
-    for p in func.outputs:
+    for p in func.outputs + func.inouts:
         if p.name in getattr(func, "weights", {}):
             env["w_" + p.name] = p.shaped(func.weights[p.name], func.out_len[p.name])
     return env
@@ -1430,6 +1585,9 @@ def main():
     ap.add_argument("--tool-timeout", type=float, default=120.0,
                     help="seconds one unfad run may take (default %(default)s)")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--compilers", help="run only these of the case's compilers (g++,clang++)")
+    ap.add_argument("--max-problems", type=int, default=60,
+                    help="mismatches listed for a failing case (default %(default)s)")
     ap.add_argument("--size-ratio", action="store_true",
                     help="cases are SMALL LARGE MAX_RATIO: check linear growth")
     args = ap.parse_args()

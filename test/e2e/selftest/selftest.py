@@ -8,7 +8,14 @@ arrays_of_structs.cpp and arrays_of_arrays.cpp (run here with the fake, so they
 test the harness and their own hand-derived formulas before unfad handles
 them) and by nested_kinds.cpp beside this file (the remaining declaration
 forms); check_parsing() tests how the harness reads such parameters and how it
-rejects bad specs."""
+rejects bad specs.
+
+In/out array parameters (the spec's "inouts") are covered by inout_kinds.cpp:
+the harness must pass a right gradient and catch an f_grad that adds the
+cotangent of y's initial value into the incoming d_y, that leaves y at its
+initial value, that gets a partial w.r.t. y's initial value wrong, or whose
+d_y depends on the other adjoints' incoming values; check_inout_specs() tests
+how it rejects bad "inouts" specs."""
 import os
 import subprocess
 import sys
@@ -25,6 +32,10 @@ ARRAY_CASES = [os.path.join(E2E, "cases", c)
 NESTED_KIND_CASE = os.path.join(HERE, "nested_kinds.cpp")
 NESTED_CASES = [os.path.join(E2E, "cases", c)
                 for c in ("arrays_of_structs.cpp", "arrays_of_arrays.cpp")] + [NESTED_KIND_CASE]
+# in/out array parameters ("inouts"): every array form, floats, structs, with an output
+INOUT_CASE = os.path.join(HERE, "inout_kinds.cpp")
+INOUT_FUNCS = ("euler_step", "relax", "rotate", "square_and_sum", "damp", "cascade", "leapfrog", "kick",
+               "scale_f")
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, E2E)
@@ -135,6 +146,65 @@ UNFAD_GRADIENT void g(const std::vector<std::vector<double>>& A, std::vector<std
     return failures
 
 
+def check_inout_specs():
+    """How the harness reads and rejects "inouts" specs, without compilers."""
+    failures = []
+    src = """
+struct Vec3 { double x, y, z; };
+UNFAD_GRADIENT void step(double* y, const double* k, double h, int n, double* out) {}
+UNFAD_GRADIENT void walk(std::vector<int>& idx, std::vector<std::vector<double>>& A) {}
+UNFAD_GRADIENT void push(std::array<double, 3>& y, std::vector<Vec3>& s) {}
+"""
+    funcs = R.parse_functions(src)
+    step, walk, push = funcs["step"], funcs["walk"], funcs["push"]
+    expect_failure("an in/out parameter that is not a parameter",
+                   lambda: step.set_outputs({}, {"z": 3}), "'inouts' names 'z'", failures)
+    expect_failure("an output that is also in/out",
+                   lambda: step.set_outputs({"y": 3}, {"y": 3}), "in both 'outputs' and 'inouts'", failures)
+    expect_failure("a scalar in/out parameter",
+                   lambda: step.set_outputs({}, {"h": 1}), "must be an array of double/float", failures)
+    expect_failure("an integer array in/out",
+                   lambda: walk.set_outputs({}, {"idx": 2}), "must be an array of double/float", failures)
+    expect_failure("an array of arrays in/out",
+                   lambda: walk.set_outputs({}, {"A": 2}), "arrays of arrays can only be inputs", failures)
+    expect_failure("a std::array in/out of the wrong length",
+                   lambda: push.set_outputs({}, {"y": 4}), "has length 3, spec says 4", failures)
+    expect_failure("a const in/out parameter",
+                   lambda: step.set_outputs({}, {"k": 3}), "'k' is const (const double* k)", failures)
+    step.set_outputs({"out": 1}, {"y": 3})
+    if [p.name for p in step.active] != ["y", "k", "h"] or [p.name for p in step.adjoint_params] != [
+            "y", "k", "h", "out"]:
+        failures.append(f"in/out y: active inputs {[p.name for p in step.active]}, "
+                        f"adjoints {[p.name for p in step.adjoint_params]}")
+    pt = R.normalize_point(step, [[1, 2, 3], [4, 5, 6], 0.5, 3])
+    if pt != [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], 0.5, 3, None]:
+        failures.append(f"point with an in/out parameter normalised to {pt}")
+    expect_failure("an in/out value of the wrong length",
+                   lambda: R.normalize_point(step, [[1, 2], [4, 5, 6], 0.5, 3]),
+                   "in/out parameter of length 3 ('inouts'), the point gives 2 values", failures)
+    expect_failure("an in/out parameter left out of the point",
+                   lambda: R.normalize_point(step, [[4, 5, 6], 0.5, 3]), "has 3 values", failures)
+    # outputs keep their weights when in/out parameters are added
+    step.set_outputs({"out": 1})
+    w_alone = R.output_weights(step)
+    step.set_outputs({"out": 1}, {"y": 3})
+    w_both = R.output_weights(step)
+    if w_both["out"] != w_alone["out"] or len(w_both["y"]) != 3:
+        failures.append(f"weights with an in/out parameter: {w_both} (alone: {w_alone})")
+    push.set_outputs({}, {"s": 2})
+    push.weights = R.output_weights(push)
+    if len(push.weights["s"]) != 6:
+        failures.append("an in/out array of 2 Vec3 must get 6 weights")
+    env = R.formula_env(push, R.normalize_point(push, [[1, 2, 3], [[1, 2, 3], [4, 5, 6]]]))
+    if len(env.get("w_s", [])) != 2 or len(env["w_s"][0]) != 3:
+        failures.append(f"w_s in formulas: {env.get('w_s')}")
+    plan = R.Plan([(push, {"inouts": {"s": 2}, "points": [[[1, 2, 3], [[1, 2, 3], [4, 5, 6]]]]})])
+    driver = plan.driver("x.cpp")
+    if "push(e2e_p0, e2e_s1)" not in driver or "push_grad(e2e_p0, e2e_s1, e2e_d0, e2e_d1)" not in driver:
+        failures.append("the driver must call f and f_grad on a fresh copy e2e_s1 of in/out s")
+    return failures
+
+
 def harness(env_extra, extra_args, cases=CASES):
     env = dict(os.environ, **env_extra)
     cmd = [sys.executable, HARNESS, "--unfad", FAKE] + extra_args + cases
@@ -143,9 +213,44 @@ def harness(env_extra, extra_args, cases=CASES):
     return r.returncode, r.stdout.decode(errors="replace")
 
 
+def check_inouts(args):
+    """In/out parameters through the whole harness, with the fake."""
+    failures = []
+    rc, out = harness({}, args, [INOUT_CASE])
+    if rc != 0:
+        failures.append("a correct gradient w.r.t. in/out parameters was rejected:\n" + out)
+    # the wrong ones with one compiler (the checks do not depend on it), listing
+    # every function's mismatches
+    case = ["--compilers", "g++", "--max-problems", "100000", INOUT_CASE]
+    # (a) d_y = w + the cotangent of y's initial value: caught and explained,
+    # for every function and array form
+    rc, out = harness({"FAKE_INOUT_ADD": "1"}, args, case)
+    if (rc == 0 or "finite differences give" not in out or "hand formula" not in out
+            or any(f"] {f}(" not in out for f in INOUT_FUNCS)
+            or "plus the partial: f_grad must overwrite d_y" not in out or "d/ds[1].p = " not in out):
+        failures.append("an f_grad that adds into the incoming d_y was not caught:\n" + out)
+    # (b) y left at its initial value
+    rc, out = harness({"FAKE_INOUT_KEEP": "1"}, args, case)
+    if (rc == 0 or "after f_grad y[0] = 1 but f leaves 1.03" not in out
+            or "after f_grad s[0].q = 1 but f leaves" not in out
+            or any(f"] {f}(" not in out for f in INOUT_FUNCS)):
+        failures.append("an f_grad that leaves the in/out y at its initial value was not caught:\n" + out)
+    # (c) a wrong partial w.r.t. y's initial value
+    rc, out = harness({"FAKE_WRONG_INOUT": "1"}, args, case)
+    if (rc == 0 or "finite differences give" not in out or "hand formula" not in out
+            or "d/dy[1] = 1.05226963676, expected 1.0521644" not in out
+            or any(f"] {f}(" not in out for f in INOUT_FUNCS) or "plus the partial" in out):
+        failures.append("a wrong partial w.r.t. an in/out parameter's initial value was not caught:\n" + out)
+    # d_y that depends on the incoming values of the other adjoints
+    rc, out = harness({"FAKE_INOUT_CROSSTALK": "1"}, args, case)
+    if rc == 0 or "after a second f_grad call (y reset, d_y = w_y again" not in out:
+        failures.append("a d_y that depends on the other adjoints' incoming values was not caught:\n" + out)
+    return failures
+
+
 def main():
     args = sys.argv[1:]  # passed through to the harness (--include, --cxx, --clangxx)
-    failures = check_parsing()
+    failures = check_parsing() + check_inout_specs()
     rc, out = harness({}, args)
     if rc != 0:
         failures.append("a correct (finite-difference) gradient was rejected:\n" + out)
@@ -181,6 +286,7 @@ def main():
     if (rc == 0 or "must add into the adjoints" not in out or "d_x[2].b started at" not in out
             or "d_A[1][2] started at" not in out):
         failures.append("an f_grad that assigns adjoints of structs / rows was not caught:\n" + out)
+    failures += check_inouts(args)
     for f in failures:
         print("FAIL:", f)
     if not failures:
