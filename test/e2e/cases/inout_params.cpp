@@ -47,11 +47,11 @@ UNFAD_GRADIENT double rotate(std::array<double, 2>& p, double theta) {
   "points": [[[0.5, -1.0, 2.0], [1.5, 0.5, -0.75], 0.1, 3, 4], [[1.0, 0.2, -0.3], [0.3, -1.2, 2.0], 0.05, 3, 1]]},
  {"function": "normalise", "inouts": {"v": 3},
   "points": [[[3.0, 4.0, 12.0]], [[0.5, -1.5, 2.0]]],
-  "value_formula": "math.sqrt(sum(t*t for t in v))"},
+  "value_formula": "sqrt(sum(t*t for t in v))"},
  {"function": "heron", "inouts": {"y": 3},
   "points": [[[1.0, 2.0, 0.5], [2.0, 9.0, 0.3]]]},
  {"function": "rotate", "inouts": {"p": 2},
   "points": [[[1.0, 0.5], 0.3], [[-0.5, 2.0], 1.2]],
-  "grad_formula": ["(lambda c, s: [w_p[0]*c + w_p[1]*s + (c*(s*p[0] + c*p[1]) + s*(c*p[0] - s*p[1])), -w_p[0]*s + w_p[1]*c + (-s*(s*p[0] + c*p[1]) + c*(c*p[0] - s*p[1]))])(math.cos(theta), math.sin(theta))",
-                   "(lambda c, s: (lambda a, b: a*a - b*b - w_p[0]*b + w_p[1]*a)(c*p[0] - s*p[1], s*p[0] + c*p[1]))(math.cos(theta), math.sin(theta))"]}]
+  "grad_formula": ["(lambda c, s: [w_p[0]*c + w_p[1]*s + (c*(s*p[0] + c*p[1]) + s*(c*p[0] - s*p[1])), -w_p[0]*s + w_p[1]*c + (-s*(s*p[0] + c*p[1]) + c*(c*p[0] - s*p[1]))])(cos(theta), sin(theta))",
+                   "(lambda c, s: (lambda a, b: a*a - b*b - w_p[0]*b + w_p[1]*a)(c*p[0] - s*p[1], s*p[0] + c*p[1]))(cos(theta), sin(theta))"]}]
 */
