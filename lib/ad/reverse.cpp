@@ -107,7 +107,14 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   std::vector<Expr> rho;
   Expr Y = initialContinuation(f, names, lets, rho);
   std::vector<Param> buffers = bufferParams(f, isPullback, reverser);
-  reverser.build(unf::reverse(unf::toUnf(f).body), stack, &Y, lets);
+  const unf::Term term = unf::reverse(unf::toUnf(f).body);
+  if (isPullback) // the body's value: its last instruction but drops
+    for (auto in = term.instrs.rbegin(); in != term.instrs.rend(); ++in)
+      if (in->kind != unf::Instr::Kind::Drop) {
+        reverser.setUnusedResult(&*in);
+        break;
+      }
+  reverser.build(term, stack, &Y, lets);
   Expr result = stack.back().value;
 
   // Seed: 0 for every slot, 1 (or d_return) for the result.

@@ -27,8 +27,10 @@ void Reverser::branch(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const 
   // the J^T; arrays written otherwise (in a loop in the branch) are copied
   // whole.
   std::set<std::string> read, written;
-  for (auto &b : in.branches) localArrays(forwardOnly(b, stack), read, written);
-  forwardPart(in, stack, lets, forced);
+  if (!skipsForward(in))
+    for (auto &b : in.branches) localArrays(forwardOnly(b, stack), read, written);
+  if (skipsForward(in)) stack.push_back({Const::zero(in.type), in.hint}); // (see setUnusedResult)
+  else forwardPart(in, stack, lets, forced);
   BranchMemory memory;
   if (!written.empty()) {
     auto [name, value] = lets.back(); // the `if`

@@ -28,9 +28,14 @@ bool needsPullback(const Function &g) {
 // reads what the call left), and the copy goes back after it.
 void Reverser::call(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
   const Stack before = stack;
-  ArrayCopies inoutCopies = snapshotArgs(in, stack, true, lets);
-  ArrayCopies outputCopies = snapshotArgs(in, stack, false, lets);
-  forwardPart(in, stack, lets, forced);
+  ArrayCopies inoutCopies, outputCopies;
+  if (skipsForward(in)) {
+    stack.push_back({Const::zero(in.type), in.hint}); // (see setUnusedResult)
+  } else {
+    inoutCopies = snapshotArgs(in, stack, true, lets);
+    outputCopies = snapshotArgs(in, stack, false, lets);
+    forwardPart(in, stack, lets, forced);
+  }
   Transpose t = openTranspose(stack);
   restore(inoutCopies, t.code);
   transposeCall(in, before, t);

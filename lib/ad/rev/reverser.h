@@ -117,6 +117,11 @@ public:
   // local array; `length` is null when C++ cannot tell it (a pointer).
   void setInOutArray(const std::string &name, ir::Expr length) { sizes_[name] = std::move(length); }
   void setPullback() { pullback_ = true; }
+  // The instruction whose value is the result of a pullback's body (only
+  // drops follow it): nothing reads its forward value, and its J^T
+  // recomputes it from the memory it found, so a branch or a call there
+  // is not run forward at all.
+  void setUnusedResult(const unf::Instr *in) { unusedResult_ = in; }
 
 private:
   const ir::Program &prog_;
@@ -136,6 +141,8 @@ private:
   std::unordered_set<std::string> params_;
   int recomputing_ = 0;   // > 0 inside a local gradient (forward recomputed)
   bool pullback_ = false; // differentiating a helper: its call already wrote its outputs
+  const unf::Instr *unusedResult_ = nullptr;
+  bool skipsForward(const unf::Instr &in) const { return &in == unusedResult_ && in.type->isScalar(); }
 
   // Values a loop's forward pass tapes besides its state (tapes.cpp).
   std::unordered_map<const unf::Instr *, ir::Expr> taped_; // instr -> tape read (recomputation)
