@@ -86,6 +86,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   }
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
   if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
+  if (takesOutReference(fd)) return lowerInlinedCall(ce, fd, env);
   return lowerHelperCall(ce, fd, env);
 }
 

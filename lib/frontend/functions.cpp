@@ -91,6 +91,9 @@ void Lowering::lowerEntry(size_t i) {
   passiveArrays_.clear();
   flatStride_.clear();
   ptrBase_.clear();
+  refs_.clear();
+  inlining_.clear();
+  inline_ = nullptr;
   onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
   callSite_ = en.callSite;
   calledAt_ = en.calledAt;
