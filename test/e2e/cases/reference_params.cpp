@@ -44,6 +44,19 @@ static void add_scaled(Vec3& acc, const Vec3& p, double w) {
 
 static void next(int& k) { ++k; }
 
+// the first element above the threshold, added in; how many were looked at
+static int add_first_above(double& acc, const double* x, int n, double threshold) {
+  double& target = acc;
+  for (int i = 0; i < n; ++i) {
+    if (x[i] > threshold) {
+      target += x[i] * x[i];
+      return i + 1;
+    }
+    target -= 0.1 * x[i];
+  }
+  return n;
+}
+
 static void mix(double& a, double& b) {
   a += b;
   b *= a;
@@ -109,6 +122,13 @@ UNFAD_GRADIENT double mixed(double x, double y) {
   return s * t;
 }
 
+UNFAD_GRADIENT double scan(const double* x, int n) {
+  double s = 1.0;
+  int seen = add_first_above(s, x, n, 0.8);
+  if (seen < n) seen += add_first_above(s, x + seen, n - seen, 0.8);
+  return s * seen;
+}
+
 /* e2e
 [{"function": "total_energy",
   "points": [[[0.5, -1.0, 2.0], 3], [[0.25, 0.75], 2]],
@@ -134,5 +154,7 @@ UNFAD_GRADIENT double mixed(double x, double y) {
  {"function": "mixed",
   "points": [[0.5, -1.25], [1.5, 0.75]],
   "value_formula": "4 * y**2 * (x + y)**3",
-  "grad_formula": ["12 * y**2 * (x + y)**2", "8 * y * (x + y)**3 + 12 * y**2 * (x + y)**2"]}]
+  "grad_formula": ["12 * y**2 * (x + y)**2", "8 * y * (x + y)**3 + 12 * y**2 * (x + y)**2"]},
+ {"function": "scan",
+  "points": [[[0.5, -1.0, 2.0, 0.3, 1.1, -0.7], 6], [[0.25, 0.5], 2]]}]
 */
