@@ -130,6 +130,13 @@ bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &in
       return true;
     }
   }
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) { // a reference to an element
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    const RefTarget *t = vd ? refOf(vd) : nullptr;
+    if (!t || t->var || !t->path.empty()) return false;
+    array = t->array, index = t->index;
+    return true;
+  }
   if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
     array = lowerArrayRef(a->getBase(), env);
     index = lowerIndexExpr(a->getIdx(), env);
@@ -216,8 +223,17 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
     }
   }
   ir::Expr a, i;
-  if (arrow) a = lowerArrayRef(arrow, env), i = ir::Const::makeInt(0);
-  else if (!elementRef(base, env, a, i)) return false;
+  const auto *ref = dyn_cast<DeclRefExpr>(base);
+  const RefTarget *t = ref && !arrow && isa<VarDecl>(ref->getDecl()) ? refOf(cast<VarDecl>(ref->getDecl())) : nullptr;
+  if (t && t->var) return false; // a reference to a variable: an assignment of it
+  if (t) { // a reference to an element, or to a field of one
+    a = t->array, i = t->index;
+    path.insert(path.begin(), t->path.begin(), t->path.end());
+  } else if (arrow) {
+    a = lowerArrayRef(arrow, env), i = ir::Const::makeInt(0);
+  } else if (!elementRef(base, env, a, i)) {
+    return false;
+  }
   SourceLocation at = lhs->getExprLoc();
   if (!ir::rootArray(a)->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
   ir::TypeP et = ir::fieldType(a->type->elem(), path);

@@ -91,6 +91,9 @@ void Lowering::lowerEntry(size_t i) {
   passiveArrays_.clear();
   flatStride_.clear();
   ptrBase_.clear();
+  refs_.clear();
+  inlining_.clear();
+  inline_ = nullptr;
   onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
   callSite_ = en.callSite;
   calledAt_ = en.calledAt;
@@ -173,7 +176,11 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     ir::Param p;
     p.name = pd->getName().empty() ? names_.fresh("arg" + std::to_string(k)) : pd->getNameAsString();
     names_.reserve(p.name);
-    p.type = paramType(pd);
+    // `double& out` of a marked function: an array of one element, which
+    // the printer prints as the variable (references.cpp has the helpers')
+    bool single = en.marked && outReferenceParam(pd);
+    p.type = single ? ir::Type::array(typeOf(pd->getType().getNonReferenceType().getUnqualifiedType(), pd->getLocation()))
+                    : paramType(pd);
     p.active = ir::isActive(p.type);
     if (hasWrt && std::find(wrt.begin(), wrt.end(), p.name) == wrt.end()) p.active = false;
     else if (hasWrt && !p.active)
@@ -181,6 +188,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     if (k < en.passive.size() && en.passive[k]) p.active = false;
     if (p.type->isArray() && !p.active) passiveArrays_.insert(p.name);
     env[pd] = ir::Var::make(p.name, p.type);
+    if (single) refs_[pd] = RefTarget{nullptr, pd, env[pd], ir::Const::makeInt(0), {}};
     if (p.type->isArray()) arrNames_[p.name] = p.name;
     f.params.push_back(p);
     ++k;

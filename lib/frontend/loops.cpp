@@ -319,8 +319,8 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
     fail(loc, "range-based 'for' is only supported over arrays (std::vector, std::array, C arrays)");
   const VarDecl *lv = rs->getLoopVariable();
   QualType lt = lv->getType();
-  if (lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified())
-    fail(lv->getLocation(), "range-based 'for' with a non-const reference is not supported yet (index the array to write it)");
+  // `for (double& v : out)`: v designates the element (references.cpp)
+  bool writable = lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified();
   ir::Expr arr = lowerArrayRef(range, env);
   ir::Expr n = arraySize(range, arr, loc);
   const Stmt *body = rs->getBody();
@@ -338,6 +338,9 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
     ir::Expr row = read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation());
     binds.push_back({ln, row});
     eb[lv] = ir::Var::make(ln, row->type);
+  } else if (writable) {
+    const auto *rd = dyn_cast<DeclRefExpr>(range->IgnoreParenImpCasts());
+    refs_[lv] = RefTarget{nullptr, rd ? dyn_cast<VarDecl>(rd->getDecl()) : nullptr, arr, ir::Var::make(idx, ir::Type::i64()), {}};
   } else {
     ir::TypeP lty = typeOf(lt.getNonReferenceType().getUnqualifiedType(), lv->getLocation());
     binds.push_back({ln, convert(read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation()), lty)});
@@ -347,7 +350,7 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
   // The loop variable is read once, at the start of the iteration: a
   // reference would see the body's writes to the element, a copy does not.
-  if (lt->isReferenceType()) rejectWrittenRange(rs, arr, b);
+  if (lt->isReferenceType() && !writable) rejectWrittenRange(rs, arr, b);
   if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b);
   ir::Expr loop = ir::Fold::make(ir::Const::makeInt(0), n, pack(st, env, false), idx, sn, b);
   return afterLoop(st, loop, rest, env, tail);

@@ -188,6 +188,34 @@ private:
   std::map<const clang::VarDecl *, Flat> flatStride_; // the flattened local arrays of arrays
   // Pointer locals: the array each points into (its Env entry is the offset).
   std::map<const clang::VarDecl *, ir::Expr> ptrBase_;
+  // What each reference local, and each reference parameter of an inlined
+  // helper, designates (references.cpp): a local variable or an array
+  // element, or a field of either (path).
+  struct RefTarget {
+    const clang::VarDecl *var = nullptr;  // the local variable
+    const clang::VarDecl *root = nullptr; // the variable it is in (for the sequencing checks)
+    ir::Expr array, index;                // or the element
+    std::vector<int> path;
+  };
+  std::map<const clang::VarDecl *, RefTarget> refs_;
+  // The helper being inlined (a call of a function with a non-const
+  // reference parameter): its C++ result and the caller's variables its
+  // references name, which its returns give back.
+  struct Inlined {
+    ir::TypeP result;
+    std::vector<const clang::VarDecl *> roots;
+  };
+  const Inlined *inline_ = nullptr;
+  std::vector<const clang::FunctionDecl *> inlining_; // the helpers being inlined, outermost first
+  struct InlineScope {
+    Lowering &l;
+    const Inlined *savedInline;
+    ir::TypeP savedResult;
+    std::vector<const LoopCtx *> savedLoops;
+    std::function<ir::Expr(const ir::Expr &, Env &)> savedOnReturn;
+    InlineScope(Lowering &low, const clang::FunctionDecl *def, const Inlined *in, ir::TypeP packed);
+    ~InlineScope();
+  };
   // where array reads, stores and calls come from (for the array checks)
   std::map<const ir::Node *, clang::SourceLocation> locs_;
   // Set while lowering the branches of an `if` that may return: what a
@@ -316,6 +344,18 @@ private:
   bool lowerPointerAssignment(const clang::Expr *e, const clang::Expr *lhs, const clang::Expr *rhs, Env &env,
                               const clang::VarDecl *&root, ir::Expr &newOffset);
   ir::Expr lowerPointerBinary(const clang::BinaryOperator *b, Env &env);
+
+  // ------------------------------------------------- references.cpp --
+  bool outReferenceParam(const clang::ParmVarDecl *p);
+  bool takesOutReference(const clang::FunctionDecl *fd);
+  const RefTarget *refOf(const clang::VarDecl *vd) const;
+  const clang::VarDecl *refRoot(const clang::VarDecl *vd) const;
+  ir::Expr readRef(const RefTarget &t, Env &env, clang::SourceLocation loc);
+  bool lvalueTarget(const clang::Expr *e, Env &env, RefTarget &t, Binds &binds);
+  bool elementTarget(ir::Expr a, const ir::Expr &i, const clang::Expr *e, RefTarget &t, Binds &binds);
+  ir::Expr lowerReferenceLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  ir::Expr lowerInlinedCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
+  ir::Expr packInlined(const ir::Expr &v, Env &env);
 
   // ----------------------------------------------- local_arrays.cpp --
   ir::Expr lowerLocalArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);

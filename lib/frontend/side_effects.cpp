@@ -85,18 +85,25 @@ const Stmt *assignedValue(const Stmt *s) {
   return nullptr;
 }
 
-// The nodes of a full expression with their paths from its root.
+// The nodes of a full expression with their paths from its root; for a
+// modification, what it modifies.
 struct Node {
   const Stmt *s;
   std::vector<const Stmt *> path; // root ... s
+  const Expr *target = nullptr;
 };
 
-void collect(const Stmt *s, std::vector<const Stmt *> &path, std::vector<Node> &mods, std::vector<Node> &refs) {
+// `refArgs(call)`: the arguments a call modifies (through the callee's
+// non-const reference parameters).
+void collect(const Stmt *s, std::vector<const Stmt *> &path, std::vector<Node> &mods, std::vector<Node> &refs,
+             const std::function<std::vector<const Expr *>(const CallExpr *)> &refArgs) {
   if (!s || isa<LambdaExpr>(s)) return;
   path.push_back(s);
-  if (modifiedOperand(s)) mods.push_back({s, path});
+  if (const Expr *m = modifiedOperand(s)) mods.push_back({s, path, m});
+  if (const auto *c = dyn_cast<CallExpr>(s))
+    for (const Expr *a : refArgs(c)) mods.push_back({s, path, a});
   if (const auto *d = dyn_cast<DeclRefExpr>(s); d && isa<VarDecl>(d->getDecl())) refs.push_back({s, path});
-  for (const Stmt *c : s->children()) collect(c, path, mods, refs);
+  for (const Stmt *c : s->children()) collect(c, path, mods, refs, refArgs);
   path.pop_back();
 }
 
@@ -129,12 +136,25 @@ bool sequenced(const Node &a, const Node &b) {
 void Lowering::checkSequenced(const Expr *full) {
   std::vector<const Stmt *> path;
   std::vector<Node> mods, refs;
-  collect(full, path, mods, refs);
+  auto refArgs = [this](const CallExpr *c) {
+    std::vector<const Expr *> out;
+    if (!c->getDirectCallee() || !takesOutReference(c->getDirectCallee())) return out;
+    const FunctionDecl *def = c->getDirectCallee()->getDefinition();
+    for (unsigned k = 0; k < c->getNumArgs() && k < def->getNumParams(); ++k)
+      if (outReferenceParam(def->getParamDecl(k))) out.push_back(c->getArg(k));
+    return out;
+  };
+  collect(full, path, mods, refs, refArgs);
   if (mods.size() < 2 && (mods.empty() || mods[0].s == strip(full))) return; // one statement-level write
+  // a reference is the variable it designates
+  auto var = [this](const DeclRefExpr *d) -> const Decl * {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    return vd ? refRoot(vd) : d->getDecl();
+  };
   for (const Node &m : mods) {
-    const DeclRefExpr *t = targetRef(cast<Expr>(modifiedOperand(m.s)));
+    const DeclRefExpr *t = targetRef(m.target);
     if (!t) continue;
-    const Decl *v = t->getDecl();
+    const Decl *v = var(t);
     auto clash = [&] {
       fail(cast<Expr>(m.s)->getExprLoc(),
            "'" + cast<NamedDecl>(v)->getNameAsString() +
@@ -142,13 +162,13 @@ void Lowering::checkSequenced(const Expr *full) {
                "(or fixes only since C++17): write it as separate statements");
     };
     for (const Node &r : refs) {
-      if (cast<DeclRefExpr>(r.s)->getDecl() != v || within(r, m.s)) continue;
+      if (var(cast<DeclRefExpr>(r.s)) != v || within(r, m.s)) continue;
       if (!sequenced(m, r)) clash();
     }
     for (const Node &m2 : mods) {
       if (m2.s == m.s || !within(m2, m.s)) continue;
-      const DeclRefExpr *t2 = targetRef(cast<Expr>(modifiedOperand(m2.s)));
-      if (!t2 || t2->getDecl() != v) continue;
+      const DeclRefExpr *t2 = targetRef(m2.target);
+      if (!t2 || var(t2) != v) continue;
       // `x = (x = e)`, `a[i] = a[j] = v`, `x = ++x`: the inner write comes first
       bool ok = isPlainAssign(m.s) && within(m2, assignedValue(m.s)) && !isPostIncDec(m2.s);
       if (!ok) clash();

@@ -122,12 +122,17 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
 
 ir::Expr Lowering::lowerReturn(const ReturnStmt *rs, Env &env) {
   SourceLocation loc = rs->getBeginLoc();
-  if (!rs->getRetValue()) {
-    if (result_->isUnit()) return onReturn_ ? onReturn_(ir::Tuple::make({}), env) : ir::Tuple::make({});
-    fail(loc, "'return' without a value");
-  }
+  // in an inlined helper: its result, then the caller's variables it assigns
+  ir::TypeP rt = inline_ ? inline_->result : result_;
   Binds pre;
-  ir::Expr v = convert(lowerFull(rs->getRetValue(), env, pre), result_);
+  ir::Expr v;
+  if (!rs->getRetValue()) {
+    if (!rt->isUnit()) fail(loc, "'return' without a value");
+    v = ir::Tuple::make({});
+  } else {
+    v = convert(lowerFull(rs->getRetValue(), env, pre), rt);
+  }
+  if (inline_) v = packInlined(v, env);
   return wrap(pre, onReturn_ ? onReturn_(v, env) : v);
 }
 
@@ -143,9 +148,6 @@ ir::Expr Lowering::lowerDeclStmt(const DeclStmt *ds, const Seq *rest, Env &env, 
       }
       if (vd->hasExternalStorage()) fail(vd->getLocation(), "local 'extern' declarations are not supported");
       if (vd->getType().isVolatileQualified()) fail(vd->getLocation(), "volatile values are not supported");
-      if (vd->getType()->isReferenceType() && !constReferenceLocal(vd))
-        fail(vd->getLocation(), "reference variables are not supported yet ('" + vd->getNameAsString() +
-                                    "'; only const references to arrays, to temporaries and to elements of const arrays are)");
       if (isa<DecompositionDecl>(vd)) fail(vd->getLocation(), "structured bindings are not supported");
       vars.push_back(vd);
     } else if (isa<RecordDecl>(d)) {
@@ -160,6 +162,8 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
                                  const Tail &tail) {
   if (k == vars.size()) return lowerSeq(rest, env, tail);
   const VarDecl *vd = vars[k];
+  if (vd->getType()->isReferenceType() && !constReferenceLocal(vd))
+    return lowerReferenceLocal(vd, env, [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); });
   if (vd->getType()->isReferenceType()) {
     // an array: an alias (`const auto& row = X[i]`); a value: a copy,
     // the same thing since nothing can change what it refers to
@@ -244,7 +248,14 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
       if (vd->isStaticLocal()) fail(loc, "writes to static local variable '" + vd->getNameAsString() + "'");
       fail(loc, "writes to global variable '" + vd->getNameAsString() + "'");
     }
+    if (const RefTarget *t = refOf(vd)) { // r = ... assigns what r names
+      if (!t->var) { if (diagnose) fail(loc, "assignment through reference '" + vd->getNameAsString() + "' is not supported here"); return nullptr; }
+      path.insert(path.end(), t->path.begin(), t->path.end());
+      return t->var;
+    }
     if (vd->getType()->isReferenceType()) {
+      // not bound yet (collectAssigned looks ahead into a loop body): what its initialiser names
+      if (!diagnose && !isa<ParmVarDecl>(vd) && vd->getInit()) return assignedRoot(vd->getInit(), path, false);
       if (diagnose) fail(loc, "writes through reference '" + vd->getNameAsString() + "' are not supported yet");
       return nullptr;
     }
@@ -339,6 +350,12 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
                                              c->getDirectCallee()->getIdentifier() && c->getDirectCallee()->getIdentifier()->isStr("swap") &&
                                              c->getDirectCallee()->isInStdNamespace())
     lhss = {c->getArg(0), c->getArg(1)};
+  // a helper assigns what it is given for its non-const reference parameters (references.cpp)
+  if (const auto *c = dyn_cast<CallExpr>(s); c && c->getDirectCallee() && takesOutReference(c->getDirectCallee())) {
+    const FunctionDecl *def = c->getDirectCallee()->getDefinition();
+    for (unsigned k = 0; k < c->getNumArgs() && k < def->getNumParams(); ++k)
+      if (outReferenceParam(def->getParamDecl(k))) lhss.push_back(c->getArg(k));
+  }
   for (const Expr *l : lhss) {
     std::vector<int> path;
     if (!l) continue;

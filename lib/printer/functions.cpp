@@ -94,6 +94,8 @@ void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) 
     CVal v = leaf(t, names.primal[i], PPrimary, true);
     const CxxType *shape = described(f) ? &f.cxx.params[i] : nullptr;
     if (t->isArray()) setArrayShape(v, shape);
+    if (t->isArray() && shape && (shape->kind == CxxType::Kind::Scalar || shape->kind == CxxType::Kind::Struct))
+      v.single = true; // `double& out`: the IR's out[0]
     else if (t->isInt() && shape && shape->isUnsigned) v.text = "static_cast<long>(" + names.primal[i] + ")";
     push(gen_.params[i].name, v);
   }

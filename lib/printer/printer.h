@@ -102,6 +102,9 @@ struct CVal {
   // row's, a helper's parameter for a local): rows and unsigned elements
   const CxxType *shape = nullptr;
   bool pointer = false; // a view `a + o` (not an atom)
+  // a scalar or struct reference parameter (`double& out`), which the IR
+  // sees as an array of one element: its element 0 is the variable itself
+  bool single = false;
 };
 
 CVal unitVal();
@@ -253,6 +256,7 @@ private:
   CVal trIndex(const Index *x, Block &b);
   CVal trSize(const Size *s, Block &b);
   CVal trView(const View *v, Block &b);
+  std::string elementText(const CVal &a, const CVal &i);
   CVal trPrim(const Prim *p, Block &b);
   CVal trCast(const Prim *p, const CVal &arg, Block &b);
   CVal trIf(const If *i, Block &b, const Hint &h);

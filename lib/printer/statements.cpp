@@ -216,7 +216,7 @@ CVal FnPrinter::trTuple(const Tuple *t, Block &b, const Hint &h) {
 CVal FnPrinter::trIndex(const Index *x, Block &b) {
   CVal a = tr(x->array, b, Hint{"tmp", false});
   CVal i = tr(x->index, b, Hint{"tmp", false});
-  std::string element = operand(a, PPrimary) + "[" + render(i) + "]";
+  std::string element = elementText(a, i);
   const CxxType *elementShape = a.shape && !a.shape->element.empty() ? &a.shape->element.front() : nullptr;
   if (x->type->isArray()) {
     if (!elementShape) fail("a row of array '" + render(a) + "' of unknown C++ type in '" + gen_.name + "'");
@@ -229,10 +229,23 @@ CVal FnPrinter::trIndex(const Index *x, Block &b) {
   return leaf(x->type, element, PPrimary);
 }
 
+// `a[i]`; the variable itself for a reference parameter seen as an array.
+std::string FnPrinter::elementText(const CVal &a, const CVal &i) {
+  if (!a.single) return operand(a, PPrimary) + "[" + render(i) + "]";
+  if (render(i) != "0") fail("element " + render(i) + " of reference parameter '" + a.text + "' in '" + gen_.name + "'");
+  return a.text;
+}
+
 // `a + o` (`a.data() + o` for a container): a pointer into the array.
 CVal FnPrinter::trView(const View *v, Block &b) {
   CVal a = tr(v->array, b, Hint{"tmp", false});
   CVal o = tr(v->offset, b, Hint{"tmp", false});
+  if (a.single) { // &out, of a reference parameter
+    if (render(o) != "0") fail("a view into reference parameter '" + a.text + "' in '" + gen_.name + "'");
+    CVal r = leaf(v->type, "&" + a.text, PUnary);
+    r.pointer = true;
+    return r;
+  }
   std::string base = a.container ? operand(a, PPrimary) + ".data()" : operand(a, PAdd);
   CVal r = leaf(v->type, base + " + " + operand(o, PAdd, true), PAdd);
   r.shape = a.shape; // the elements' C++ type (rows, unsigned integers)
@@ -380,7 +393,7 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   CVal v = tr(st->value, b, Hint{"tmp", false});
   bool add = st->mode == Store::Mode::Add;
   if (add && allZero(v)) return unitVal(); // += 0: nothing happens
-  std::string lhs = operand(a, PPrimary) + "[" + render(i) + "]";
+  std::string lhs = elementText(a, i);
   TypeP ft = st->array->type->elem();
   for (int k : st->path) { // a[i].x
     lhs += "." + ft->fieldNames.at(size_t(k));

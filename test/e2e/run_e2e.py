@@ -93,9 +93,10 @@ For each case the harness, in a temporary directory:
 Parameters understood: scalars (double, float, integers, bool), `const double*`
 / `double*`, `const double x[]` / `x[N]`, `const double (&x)[N]`,
 `(const) std::vector<T>&`, `(const) std::array<T, N>&` (T double, float or an
-integer type: integer arrays are passive). Adjoints passed to f_grad: `&d_x`
-for a scalar, a C array for pointers and C arrays, a std::vector / std::array
-for those.
+integer type: integer arrays are passive), `double& out` (an output of one
+element: "outputs": {"out": 1}). Adjoints passed to f_grad: `&d_x`
+for a scalar, a C array for pointers, C arrays and `double&`, a std::vector /
+std::array for those.
 
 Arrays of structs: the same array forms with T = S, a struct declared in the
 case file whose fields are all double or all float (a simple `struct S { double
@@ -330,6 +331,7 @@ class Param:
         self.size = None  # fixed length from the type (C array bound, std::array N), if numeric
         self.output = False
         self.inout = False
+        self.deref = False  # a scalar passed by non-const reference (see _classify)
         self.active = False
         self.elem = "scalar"
         self.struct = None
@@ -458,6 +460,13 @@ class Param:
                 self.size = int(n) if n.isdigit() else None
             self.decl_type = core
             return inner
+        if by_ref and not re.search(r"\bconst\b", t) and core in FLOATING:
+            # double& out: held by the driver as an array of one element,
+            # passed as its element; its adjoint is a double*
+            self.kind = "ptr"
+            self.deref = True
+            self.size = 1
+            return core
         if by_ref:
             raise Failure(
                 f"parameter '{text}': the harness handles scalars by value, pointers, "
@@ -1175,7 +1184,8 @@ class Plan:
         copies e2e_s<i>, the other parameters' e2e_p<i>."""
         func = P.func
         name = P.spec.get("call", func.name) + suffix
-        args = [f"e2e_s{i}" if p.inout else f"e2e_p{i}" for i, p in enumerate(func.params)]
+        args = [f"e2e_s{i}" if p.inout else f"e2e_p{i}[0]" if p.deref else f"e2e_p{i}"
+                for i, p in enumerate(func.params)]
         if adjoints is not None:
             args += adjoints
         return f"{name}({', '.join(args)})"

@@ -1,0 +1,277 @@
+// References that can be written through: reference locals (`double& acc =
+// out[i]`, `Vec3& q = pts[i]`, `double& r = s`, `double& m = p->x`) and the
+// non-const reference parameters of helpers (`void axpy(double& y, double a,
+// double x)`), which are inlined at each call.
+//
+// A reference is lowered to what it designates (RefTarget), fixed when it is
+// bound, as in C++: a local variable or a field of one (reads and writes of
+// the reference are that variable's, a new SSA value on each write), or an
+// element of an array, or a field of one (reads and writes are Index and
+// Store of that element, at the index computed once at the binding).
+// Nothing needs a copy, and two references to one object see each other's
+// writes, because every access goes to the variable or the memory itself.
+//
+// A helper with a non-const reference parameter is lowered into its caller
+// (lowerInlinedCall): its reference parameters are bound to the arguments
+// like reference locals, its other parameters to their values, and its body
+// is lowered as an expression whose value is (result, the caller variables
+// the references name, as the body leaves them); the caller takes their new
+// values from it. The helper's stores into the caller's arrays are the
+// caller's own.
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+
+#include <algorithm>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+const Expr *stripNoOp(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) {
+      e = c->getSubExpr();
+      continue;
+    }
+    if (const auto *c = dyn_cast<ExprWithCleanups>(e)) {
+      e = c->getSubExpr();
+      continue;
+    }
+    return e;
+  }
+}
+
+bool atomic(const ir::Expr &e) { return e->is<ir::Var>() || e->is<ir::Const>(); }
+
+} // namespace
+
+// A parameter of reference to a non-const scalar or struct (a std::vector<double>&
+// or a pointer is an array parameter, not one of these).
+bool Lowering::outReferenceParam(const ParmVarDecl *p) {
+  QualType t = p->getType();
+  if (!t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified()) return false;
+  ArrayInfo ai;
+  return !arrayInfo(t.getNonReferenceType(), ai, SourceLocation()) && !t.getNonReferenceType()->isPointerType();
+}
+
+bool Lowering::takesOutReference(const FunctionDecl *fd) {
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || !def->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()))) return false;
+  return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return outReferenceParam(p); });
+}
+
+const Lowering::RefTarget *Lowering::refOf(const VarDecl *vd) const {
+  auto it = refs_.find(vd);
+  return it == refs_.end() ? nullptr : &it->second;
+}
+
+// The C++ variable whose value or memory `vd` designates (itself when it
+// is no reference).
+const VarDecl *Lowering::refRoot(const VarDecl *vd) const {
+  const RefTarget *t = refOf(vd);
+  return t && t->root ? t->root : vd;
+}
+
+ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
+  ir::Expr v = t.var ? lookupVar(t.var, env, loc) : read(t.array, t.index, loc);
+  return readPath(v, t.path);
+}
+
+// What the lvalue `e` designates; its index (and a view's offset) bound to
+// lets in `binds`, so that later changes of the variables it is computed
+// from do not move it. False when `e` is nothing a reference can be bound to.
+bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds) {
+  e = stripNoOp(e);
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    if (!vd) return false;
+    if (const RefTarget *r = refOf(vd)) {
+      t = *r;
+      return true;
+    }
+    auto it = env.find(vd);
+    if (vd->getType()->isReferenceType() || !vd->hasLocalStorage() || it == env.end() || ptrBase_.count(vd) ||
+        flatStride_.count(vd) || it->second->type->isArray())
+      return false;
+    t = RefTarget{vd, vd, nullptr, nullptr, {}};
+    return true;
+  }
+  if (const auto *m = dyn_cast<MemberExpr>(e)) {
+    const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!f) return false;
+    if (m->isArrow()) { // p->f: a field of the element *p
+      if (!elementTarget(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), m->getBase(), t, binds)) return false;
+    } else if (!lvalueTarget(m->getBase(), env, t, binds)) {
+      return false;
+    }
+    t.path.push_back(int(f->getFieldIndex()));
+    return true;
+  }
+  ir::Expr a, i;
+  return elementRef(e, env, a, i) && elementTarget(a, i, e, t, binds);
+}
+
+// The element a[i] (`e` in the source) as a target.
+bool Lowering::elementTarget(ir::Expr a, const ir::Expr &i, const Expr *e, RefTarget &t, Binds &binds) {
+  if (a->type->elem()->isArray()) return false; // a row: arrays are aliased, not designated
+  auto bind = [&](const ir::Expr &x, const std::string &hint) {
+    if (atomic(x)) return x;
+    std::string n = names_.fresh(hint);
+    binds.push_back({n, x});
+    return ir::Var::make(n, x->type);
+  };
+  if (const auto *v = a->as<ir::View>(); v && !atomic(v->offset)) a = ir::View::make(v->array, bind(v->offset, "offset"));
+  t = RefTarget{nullptr, nullptr, a, bind(i, "index"), {}};
+  const Expr *base = e;
+  while (true) { // the array variable, for the sequencing checks
+    base = stripNoOp(base);
+    if (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) base = s->getBase();
+    else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(base); oc && oc->getNumArgs() >= 1) base = oc->getArg(0);
+    else if (const auto *u = dyn_cast<UnaryOperator>(base); u && u->getOpcode() == UO_Deref) base = u->getSubExpr();
+    else if (const auto *mc = dyn_cast<CXXMemberCallExpr>(base)) base = mc->getImplicitObjectArgument();
+    else if (const auto *c = dyn_cast<ImplicitCastExpr>(base)) base = c->getSubExpr();
+    else if (const auto *b = dyn_cast<BinaryOperator>(base); b && b->isAdditiveOp())
+      base = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+    else break;
+  }
+  if (const auto *d = dyn_cast<DeclRefExpr>(base))
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl())) t.root = refRoot(vd);
+  return true;
+}
+
+// `T& r = init;` (not a const reference that is read as a copy, see
+// constReferenceLocal).
+ir::Expr Lowering::lowerReferenceLocal(const VarDecl *vd, Env &env, const Tail &k) {
+  QualType pt = vd->getType().getNonReferenceType();
+  const Expr *init = vd->getInit();
+  SourceLocation loc = vd->getLocation();
+  if (!init) fail(loc, "a reference must be initialised");
+  if (pt->isPointerType())
+    fail(loc, "references to pointers are not supported ('" + vd->getNameAsString() + "'; use the pointer itself)");
+  if (ArrayInfo ai; arrayInfo(pt, ai, loc)) { // an array, or a row of one: an alias
+    env[vd] = lowerArrayRef(init, env);
+    return k(env);
+  }
+  if (!vd->getType()->isLValueReferenceType())
+    fail(loc, "rvalue reference variables are not supported ('" + vd->getNameAsString() + "')");
+  Binds binds;
+  RefTarget t;
+  if (!lvalueTarget(init, env, t, binds)) {
+    const Expr *x = stripNoOp(init);
+    if (isa<CallExpr>(x))
+      fail(init->getExprLoc(), "a reference to what a function returns is not supported ('" + vd->getNameAsString() +
+                                   "'; only references to local variables, to array elements and to their fields are)");
+    fail(init->getExprLoc(), "this reference is not supported ('" + vd->getNameAsString() +
+                                 "'; only references to local variables, to array elements and to their fields are)");
+  }
+  refs_[vd] = t;
+  return wrap(binds, k(env));
+}
+
+// A call of a helper with a non-const reference parameter, lowered into the
+// caller (see the file comment). Its effects and the caller's variables'
+// new values are lets of the enclosing statement.
+ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
+  SourceLocation loc = ce->getExprLoc();
+  const FunctionDecl *def = fd->getDefinition();
+  std::string fname = fd->getNameAsString();
+  if (!effects_)
+    fail(loc, "a call that writes through a reference parameter inside " +
+                  (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
+                  " is not supported (use a separate statement)");
+  if (std::find(inlining_.begin(), inlining_.end(), def) != inlining_.end())
+    fail(loc, "recursive calls of a function with a non-const reference parameter are not supported ('" + fname + "')");
+  if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
+  if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
+  if (def->getReturnType()->isReferenceType())
+    fail(loc, "calls to functions returning references are not supported ('" + fname + "')");
+  checkFunction(def);
+  Env inner = env;
+  Binds binds;
+  std::vector<const VarDecl *> roots; // the caller's variables it may assign
+  for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
+    const ParmVarDecl *p = def->getParamDecl(k);
+    const Expr *arg = ce->getArg(k);
+    if (outReferenceParam(p)) {
+      RefTarget t;
+      if (!lvalueTarget(arg, env, t, binds))
+        fail(arg->getExprLoc(), "this argument of '" + fname + "' cannot be passed by reference (only local variables, "
+                                "array elements and their fields can)");
+      refs_[p] = t;
+      if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) roots.push_back(t.var);
+      continue;
+    }
+    ir::TypeP pt = paramType(p);
+    if (pt->isArray()) {
+      ir::Expr a = lowerArrayRef(arg, env);
+      if (!ir::sameType(a->type, pt))
+        fail(arg->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
+      inner[p] = a;
+      continue;
+    }
+    std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());
+    binds.push_back({n, convert(lowerExpr(arg, env), pt)});
+    inner[p] = ir::Var::make(n, pt);
+  }
+  QualType drt = def->getReturnType();
+  Inlined in;
+  in.result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), def->getLocation());
+  in.roots = roots;
+  std::vector<ir::TypeP> ts{in.result};
+  for (const VarDecl *r : roots) ts.push_back(env.at(r)->type);
+  ir::TypeP packed = ir::Type::tuple(ts);
+  ir::Expr body;
+  {
+    InlineScope scope(*this, def, &in, packed);
+    const auto *cs = cast<CompoundStmt>(def->getBody());
+    Seq s{cs->body_begin(), cs->body_end(), nullptr};
+    SourceLocation endLoc = cs->getRBracLoc();
+    Tail end = [this, endLoc, &in](Env &e) -> ir::Expr {
+      if (in.result->isUnit()) return packInlined(ir::Tuple::make({}), e);
+      fail(endLoc, "control reaches the end of the function without a 'return'");
+    };
+    body = lowerSeq(&s, inner, end);
+  }
+  std::string rn = names_.fresh(fname + "_result");
+  effects_->push_back({rn, wrap(binds, body)});
+  ir::Expr rv = ir::Var::make(rn, packed);
+  for (size_t k = 0; k < roots.size(); ++k) {
+    std::string n = names_.fresh(roots[k]->getNameAsString());
+    ir::Expr v = ir::Proj::make(rv, int(k) + 1);
+    effects_->push_back({n, v});
+    env[roots[k]] = ir::Var::make(n, v->type);
+  }
+  return ir::Proj::make(rv, 0);
+}
+
+// What an inlined helper's `return v` evaluates to: v and the caller's
+// variables it may have assigned.
+ir::Expr Lowering::packInlined(const ir::Expr &v, Env &env) {
+  std::vector<ir::Expr> es{v};
+  for (const VarDecl *r : inline_->roots) es.push_back(env.at(r));
+  return ir::Tuple::make(es);
+}
+
+Lowering::InlineScope::InlineScope(Lowering &low, const FunctionDecl *def, const Inlined *in, ir::TypeP packed)
+    : l(low), savedInline(low.inline_), savedResult(low.result_), savedLoops(low.loops_),
+      savedOnReturn(low.onReturn_) {
+  l.inlining_.push_back(def);
+  l.inline_ = in;
+  l.result_ = std::move(packed);
+  l.loops_.clear();
+  l.onReturn_ = nullptr;
+}
+
+Lowering::InlineScope::~InlineScope() {
+  l.inlining_.pop_back();
+  l.inline_ = savedInline;
+  l.result_ = savedResult;
+  l.loops_ = savedLoops;
+  l.onReturn_ = savedOnReturn;
+}
+
+} // namespace unfad::frontend
