@@ -122,15 +122,16 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
   std::set<std::string> uncopied = written;
   for (auto &c : record.copies) uncopied.erase(c.first->as<Var>()->name);
   // Inside the recomputation of an enclosing loop that never reads an
-  // array it did not allocate itself, or fills it before reading it,
-  // nothing needs the array back before the enclosing loop's own restore
-  // (without this, a fill loop nested in another copied the whole array
-  // once per outer iteration).
+  // array it did not allocate itself, nothing needs the array back before
+  // the enclosing loop's own restore (without this, a fill loop nested in
+  // another copied the whole array once per outer iteration). (One that
+  // fills the array before reading it still needs it back: code of the
+  // same iteration between the fills reads what the earlier fill left.)
   std::set<std::string> unrestored;
   if (!enclosingReads_.empty()) {
     const Enclosing &e = enclosingReads_.back();
     for (auto &a : uncopied)
-      if (e.known.count(a) && (!e.reads->count(a) || e.rewritten->count(a))) unrestored.insert(a);
+      if (e.known.count(a) && !e.reads->count(a)) unrestored.insert(a);
     for (auto &a : unrestored) uncopied.erase(a);
   }
   std::vector<Expr> touched; // every array the loop writes: copied, or not
@@ -215,7 +216,7 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
   }
   cts.push_back(Proj::make(accVar, 0));
   readTapes(record.valueTapes, Prim::make(Op::Sub, {index, record.lo}));
-  Enclosing enclosing{&record.reads, {}, &record.rewritten};
+  Enclosing enclosing{&record.reads, {}};
   for (auto &[a, len] : sizes_) enclosing.known.insert(a);
   enclosingReads_.push_back(std::move(enclosing));
   Expr g = bind(body, "d_body", localGradient(bodyOf(in), ctx, {{index, j}, {state, in.state}}, cts));

@@ -151,9 +151,8 @@ private:
   // The local arrays read by the loops whose bodies are being recomputed
   // (innermost last).
   struct Enclosing {
-    const std::set<std::string> *reads;     // the local arrays its body reads
-    std::set<std::string> known;            // the local arrays allocated outside it
-    const std::set<std::string> *rewritten; // those its body fills before reading them
+    const std::set<std::string> *reads; // the local arrays its body reads
+    std::set<std::string> known;        // the local arrays allocated outside it
   };
   std::vector<Enclosing> enclosingReads_;
 

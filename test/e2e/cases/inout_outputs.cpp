@@ -42,6 +42,23 @@ UNFAD_GRADIENT void integrate(const double* x, int n, int steps, double* y) {
   }
 }
 
+// Runge-Kutta with one scratch buffer filled anew for every stage: each
+// fill overwrites what the stage before read (the backward sweep must put
+// the earlier fill back for that stage's recomputation).
+UNFAD_GRADIENT void integrate_rk(const double* x, int n, int steps, double* y) {
+  const double h = 1.0 / steps;
+  std::vector<double> k1(n), k2(n), k3(n), stage(n);
+  std::fill(y, y + n, 0.5);
+  for (int s = 0; s < steps; ++s) {
+    rhs(n, x, y, k1.data());
+    for (int i = 0; i < n; ++i) stage[i] = y[i] + h * k1[i] / 2;
+    rhs(n, x, stage.data(), k2.data());
+    for (int i = 0; i < n; ++i) stage[i] = y[i] + h * k2[i] / 2;
+    rhs(n, x, stage.data(), k3.data());
+    for (int i = 0; i < n; ++i) y[i] += h * (k1[i] + 2 * k2[i] + k3[i]) / 4;
+  }
+}
+
 // Softmax normalised in place in the output: written, read, rescaled.
 UNFAD_GRADIENT void softmax(const double* x, int n, double* p) {
   double m = x[0];
@@ -70,6 +87,8 @@ UNFAD_GRADIENT double cumulative(const double* x, int n, double* out) {
   "grad_formula": ["[w_err[0]*(2*a[i]/(1 + sum(t*t for t in a)) + 0.5*cos(a[i])) for i in range(n)]"]},
  {"function": "integrate", "outputs": {"y": 3},
   "points": [[[0.5, -0.75, 1.25], 3, 4], [[1.0, 0.5, -0.5], 3, 1]]},
+ {"function": "integrate_rk", "outputs": {"y": 4},
+  "points": [[[0.5, -0.75, 1.25, 0.3], 4, 3], [[1.0, 0.5, -0.5, 2.0], 4, 1]]},
  {"function": "softmax", "outputs": {"p": 4},
   "points": [[[0.5, -1.0, 2.0, 0.25], 4]],
   "grad_formula": ["[(lambda e: (lambda z: (lambda p: p[i]*(w_p[i] - sum(w_p[k]*p[k] for k in range(n))))([t/z for t in e]))(sum(e)))([exp(t) for t in x]) for i in range(n)]"]},
