@@ -152,6 +152,7 @@ def scope_type(t):
 # array types: parameters (arr: const double*, vec: const std::vector<double>&)
 # and locals (lvec: std::vector<double>, carr: double[N]); all of length n
 ARRAYS = ("arr", "vec", "lvec", "carr")
+MEM_FEATURES = ("views", "inplace", "effects")  # gen_mem.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -261,6 +262,8 @@ def copy_stmt(s):
         return ("adecl", s[1], s[2], s[3].copy() if s[3] is not None else None, s[4])
     if k == "aset":
         return ("aset", s[1], s[2], s[3].copy(), s[4], s[5])
+    if k == "mem":
+        return ("mem", s[1], s[2].copy(), s[3], s[4], s[5])
     raise ValueError(k)
 
 
@@ -280,6 +283,8 @@ def stmts_size(ss):
             n += s[1].size() + stmts_size(s[2]) + stmts_size(s[3])
         elif s[0] in ("return", "expr"):
             n += s[1].size()
+        elif s[0] == "mem":
+            n += s[2].size()
         elif s[0] in ("for", "while", "dowhile", "rfor"):
             n += stmts_size(s[3])
         elif s[0] == "dwhile":
@@ -412,7 +417,7 @@ class Renderer:
             return f"{x.v[0]}[{x.v[1]}]"
         if k == "aname":
             return x.v[0] + (".data()" if x.v[1] else "")
-        if k == "raw":
+        if k in ("raw", "pread"):
             return x.v[0]
         if k == "list":
             return ", ".join(self.e(c, True) for c in x.a)
@@ -527,12 +532,26 @@ class Renderer:
                 out.append(f"{pad}std::vector<{d}> {s[2]}(n, {self.e(s[3], True)});")
             else:  # a copy of another array: ("copy", source)
                 out.append(f"{pad}std::vector<{d}> {s[2]} = {s[4][1]};")
+        elif k == "mem":
+            self.mem(s, pad, out)
         elif k == "aset" and s[2] in ("++", "--"):
             out.append(f"{pad}{s[2]}{s[1]};")
         elif k == "aset":
             out.append(f"{pad}{s[1]} {s[2]} {self.e(s[3], True)};")
         else:
             raise ValueError(k)
+
+    def mem(self, s, pad, out):
+        """A memory statement (gen_mem.py): text with holes @k@ for its
+        expressions, parenthesised unless the hole is a whole operand of
+        =, op=, a comma, a call or a statement."""
+        def hole(m):
+            x = s[2].a[int(m.group(1))]
+            before, after = m.string[:m.start()].rstrip(), m.string[m.end():].lstrip()
+            top = (before == "" or before.endswith(("=", "(", ";"))) and after[:1] in (";", ")", ",")
+            return self.e(x, top)
+        for line in s[1]:
+            out.append(pad + re.sub(r"@(\d+)@", hole, line))
 
     def if_(self, s, ind, out, head):
         pad = "  " * ind
@@ -617,7 +636,7 @@ def active(x):
     values computed from integers and constants only are passive."""
     if x.k == "var":
         return x.t in ("double", "V2") or x.t in STRUCT_DEFS
-    if x.k in ("aref", "hcall", "selem", "mref"):
+    if x.k in ("aref", "hcall", "selem", "mref", "pread"):
         return True
     return any(active(c) for c in x.a)
 
@@ -646,6 +665,8 @@ def walk_exprs_stmts(ss):
             yield from walk_exprs_stmts(s[3])
         elif s[0] in ("return", "expr"):
             yield from walk_expr(s[1])
+        elif s[0] == "mem":
+            yield from walk_expr(s[2])
         elif s[0] in ("for", "while", "dowhile", "rfor"):
             yield from walk_exprs_stmts(s[3])
         elif s[0] == "dwhile":
@@ -722,6 +743,10 @@ class Gen:
         self.colinfo = {}  # column loop variable -> ("C",) or ("len", row text)
         self.noswrite = set()  # local arrays iterated by reference here: not written
         self.program_uses_structs = False
+        # features "views", "inplace", "effects" (gen_mem.py)
+        self.mem = bool(self.features & set(MEM_FEATURES))
+        self.out_written = False  # the output has been written whole (then it may be read)
+        self.mem_helpers = {}  # view helper name -> index
 
     # -- helpers --------------------------------------------------------
     def pick(self, seq):
@@ -738,7 +763,7 @@ class Gen:
         c[t] = c.get(t, 0) + 1
         base = {"double": "t", "int": "m", "bool": "c", "V2": "v", "loop": "i", "w": "w", "lvec": "u",
                 "carr": "r", "V3": "q", "P3": "e", "OB": "ob", "slvec": "sv", "scarr": "sa", "mloc": "M",
-                "row": "row"}[t]
+                "row": "row", "pv": "pv", "ix": "ix"}[t]
         return f"{base}{c[t] - 1}"
 
     def vars_of(self, t):
@@ -1220,9 +1245,13 @@ class Gen:
             opts += ["break", "continue"]
         if self.structs and self.has_arrays:
             opts += self.struct_opts(no_store)
+        if self.mem and not no_store:
+            opts += gen_mem.options(self)
         if not opts:
             return None
         k = self.pick(opts)
+        if k.startswith("mem:"):
+            return [gen_mem.STMTS[k[4:]](self)]
         return getattr(self, "gen_" + k)(depth, fn_ret)
 
     def loop_header(self, v):
@@ -2418,7 +2447,7 @@ FEATURE_STMTS = {
 # "outputs" (with "arrays"): some programs also write an output array
 # `double* out` of length n (never read back): their gradient is a
 # vector-Jacobian product.
-OPTIONS = ("outputs", "structs")
+OPTIONS = ("outputs", "structs") + MEM_FEATURES
 
 # Feature flags that only steer away from open, known bugs (so that a long run
 # finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
@@ -2558,6 +2587,10 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
             if isinstance(s[4], tuple) and not is_slocal(s[1]) and lookup(scopes, s[4][1]) not in ARRAYS:
                 return False
             scopes[-1][s[2]] = s[1]
+        elif k == "mem":
+            if any(lookup(scopes, n) != t for n, t in s[3]) or not check_expr(p, s[2], scopes + [s[4]], self_i):
+                return False
+            scopes[-1].update(dict(s[5]))
         elif k == "aset":
             at = lookup(scopes, s[4])
             if at is None or not (at in ("lvec", "carr", "outp") + SOUTS + MLOCALS or is_slocal(at)) or (
@@ -2583,6 +2616,8 @@ def check_expr(p, x, scopes, self_i):
     if x.k == "aname":
         at = lookup(scopes, x.v[0])
         return at in ARRAYS + ("outp",) + MPARAMS or (at is not None and elem_struct(at) is not None)
+    if x.k == "pread":
+        return all(lookup(scopes, n) is not None for n in x.v[1])
     if x.k == "raw":
         return all(lookup(scopes, n) == "int" for n in x.v[1]) and all(
             lookup(scopes, n) is not None for n in (x.v[2] if len(x.v) > 2 else ()))
@@ -2604,3 +2639,7 @@ def check_expr(p, x, scopes, self_i):
         if self_i is not None and i > self_i:
             return False
     return all(check_expr(p, c, scopes, self_i) for c in x.a)
+
+
+# The memory features live in gen_mem.py (imported last: it uses this module).
+import gen_mem  # noqa: E402
