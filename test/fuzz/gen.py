@@ -88,6 +88,33 @@ is not written inside the loop.  Further statement and expression kinds:
                                             passed to a helper
   E("raw", "int", (), (text, int vars, other names))  e.g. the row length
                                             static_cast<int>(A[i].size())
+
+"views", "inplace", "effects" (with "arrays"; gen_mem.py, whose docstring
+has the details) add memory statements to the marked function, each a
+small block of C++ text with holes for generated expressions (statement
+kind "mem", expression kind "pread": a read through a pointer local):
+  views    pointer locals into arrays (`const double* p = a + k;`, `&a[k]`,
+           `v.data() + k`, `double* o = out + k;`), reads `p[j]`, `*p`,
+           `*(p + j)`, pointers moved in loops (`++p`, `p += D`,
+           `p = a + i * D`, `for (p = a; p != end; ++p)`), writes through
+           pointers into local arrays and the output, views passed to
+           helpers (`dot(row, a + k, D)`, `put(out + k, m, y)`);
+  inplace  the output written whole (`for (i) out[i] = e;`), after which it
+           may be read back and rewritten; local arrays and the written
+           output updated in place (`T[i] *= v`, `T[i] = T[i] * v + e`,
+           Euler steps `T[i] += h * k[i]`) and by helpers `scale(T, n, v)`,
+           `axpy(T, a, n, v)` (on views too, sometimes in a loop of steps);
+  effects  `s += a[k++] * e` (for and while loops), `x = y = e`,
+           `(s += e) * c`, `s += (t = e) * c`, `(s += e, s * c)`,
+           `for (int i = 0, j = n - 1; i < n; ++i, --j)`,
+           `if (double t = e; t > c) ... else ...`, only in orders C++
+           defines.
+Offsets and lengths are constants from the fixed array length, so views
+stay in bounds whatever shrinking removes.  The output is read only after
+it has been written whole (its initial value never matters: no in/out
+parameters of the marked function yet).  Without these features the
+generator draws exactly the random numbers it drew before (existing seeds
+give the same programs).
 """
 
 import random
