@@ -2487,10 +2487,13 @@ OPTIONS = ("outputs", "structs") + MEM_FEATURES
 # (test/e2e/cases/fuzz_helper_write_after_read.cpp); "avoid-helper-output-in-loop":
 # no helper writes the output inside a loop (fuzz_helper_output_in_loop.cpp);
 # "avoid-helper-writes-local": helpers write only the output; "avoid-helper-writes":
-# no calls of helpers that write arrays (fuzz_helper_writes_local.cpp).
+# no calls of helpers that write arrays (fuzz_helper_writes_local.cpp);
+# "avoid-inplace-output-nested" (feature "inplace"): the output is updated in
+# place only at the top level of the function, not inside an if or a loop
+# (fuzz_inplace_output_in_branch.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
-         "avoid-helper-writes")
+         "avoid-helper-writes", "avoid-inplace-output-nested")
 
 
 def generate(seed, features=("base",)):

@@ -325,7 +325,11 @@ def i_outfill(g):
 
 
 def targets(g):
-    return [a for a in writable(g, outputs=False)] + (g.arrays_in_scope(("outp",)) if g.out_written else [])
+    """Arrays to update in place: local arrays, and the output once written."""
+    out = g.arrays_in_scope(("outp",)) if g.out_written else []
+    if g.scope.parent is not None and "avoid-inplace-output-nested" in g.features:
+        out = []  # test/e2e/cases/fuzz_inplace_output_in_branch.cpp
+    return writable(g, outputs=False) + out
 
 
 def i_update(g):
