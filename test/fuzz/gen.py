@@ -1214,6 +1214,12 @@ class Gen:
     def n_in_scope(self):
         return any(n == "n" and t == "int" for n, t in self.scope.all())
 
+    def no_out_store(self):
+        """With "inplace" the output may be read back, which makes it an
+        in/out pointer for unfad, and those cannot be rewritten in while
+        loops (documented, diagnosed): no stores to it there."""
+        return "inplace" in self.features and self.while_depth > 0
+
     def arrays_in_scope(self, types=ARRAYS):
         return [n for n, t in self.scope.all() if t in types]
 
@@ -1264,7 +1270,7 @@ class Gen:
             opts += ["adecl"]
             if self.arrays_in_scope(("lvec", "carr")):
                 opts += ["aset"] * 3
-            if self.arrays_in_scope(("outp",)):
+            if self.arrays_in_scope(("outp",)) and not self.no_out_store():
                 opts += ["oset"] * 2
             if any(self.helpers[i].ret == "void" for i in range(self.max_callee)):
                 opts += ["wcall"] * 2
@@ -1475,7 +1481,8 @@ class Gen:
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
         if "avoid-helper-writes" in self.features:
             return None
-        targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
+        targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")
+                   and not (t == "outp" and self.no_out_store())]
         if not cands:
             return None
         if "avoid-helper-writes-local" in self.features:
@@ -2256,7 +2263,8 @@ class Gen:
             if any(t == "sout" for _, t in h.params):  # std::vector<V3>& o
                 targets = [(n, t) for n, t in targets if t in ("slvec_V3", "soutv", "sout")]
         else:
-            targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
+            targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")
+                       and not (t == "outp" and self.no_out_store())]
         if "avoid-helper-writes-local" in self.features:
             targets = [(n, t) for n, t in targets if t in ("outp",) + SOUTS]
         if self.loop_depth and "avoid-helper-output-in-loop" in self.features:

@@ -95,7 +95,7 @@ def readable(g):
 
 
 def writable(g, outputs=True):
-    return g.arrays_in_scope(("lvec", "carr") + (("outp",) if outputs else ()))
+    return g.arrays_in_scope(("lvec", "carr") + (("outp",) if outputs and not g.no_out_store() else ()))
 
 
 def factor(g):
@@ -326,7 +326,7 @@ def i_outfill(g):
 
 def targets(g):
     """Arrays to update in place: local arrays, and the output once written."""
-    out = g.arrays_in_scope(("outp",)) if g.out_written else []
+    out = g.arrays_in_scope(("outp",)) if g.out_written and not g.no_out_store() else []
     if g.scope.parent is not None and "avoid-inplace-output-nested" in g.features:
         out = []  # test/e2e/cases/fuzz_inplace_output_in_branch.cpp
     return writable(g, outputs=False) + out
