@@ -2498,7 +2498,7 @@ OPTIONS = ("outputs", "structs") + MEM_FEATURES
 # no calls of helpers that write arrays (fuzz_helper_writes_local.cpp);
 # "avoid-inplace-output-nested" (feature "inplace"): the output is updated in
 # place only at the top level of the function, not inside an if or a loop
-# (fuzz_inplace_output_in_branch.cpp).
+# (fuzz_inplace_output_in_branch.cpp, fuzz_inplace_output_step2_loop.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
          "avoid-helper-writes", "avoid-inplace-output-nested")
