@@ -1018,6 +1018,8 @@ def expr_slots(prog):
                 slots.append((ss, i, 3))
             elif s[0] in ("return", "expr"):
                 slots.append((ss, i, 1))
+            elif s[0] == "mem":
+                slots.append((ss, i, 2))
             elif s[0] == "if":
                 slots.append((ss, i, 1))
                 visit(s[2])

@@ -88,6 +88,33 @@ is not written inside the loop.  Further statement and expression kinds:
                                             passed to a helper
   E("raw", "int", (), (text, int vars, other names))  e.g. the row length
                                             static_cast<int>(A[i].size())
+
+"views", "inplace", "effects" (with "arrays"; gen_mem.py, whose docstring
+has the details) add memory statements to the marked function, each a
+small block of C++ text with holes for generated expressions (statement
+kind "mem", expression kind "pread": a read through a pointer local):
+  views    pointer locals into arrays (`const double* p = a + k;`, `&a[k]`,
+           `v.data() + k`, `double* o = out + k;`), reads `p[j]`, `*p`,
+           `*(p + j)`, pointers moved in loops (`++p`, `p += D`,
+           `p = a + i * D`, `for (p = a; p != end; ++p)`), writes through
+           pointers into local arrays and the output, views passed to
+           helpers (`dot(row, a + k, D)`, `put(out + k, m, y)`);
+  inplace  the output written whole (`for (i) out[i] = e;`), after which it
+           may be read back and rewritten; local arrays and the written
+           output updated in place (`T[i] *= v`, `T[i] = T[i] * v + e`,
+           Euler steps `T[i] += h * k[i]`) and by helpers `scale(T, n, v)`,
+           `axpy(T, a, n, v)` (on views too, sometimes in a loop of steps);
+  effects  `s += a[k++] * e` (for and while loops), `x = y = e`,
+           `(s += e) * c`, `s += (t = e) * c`, `(s += e, s * c)`,
+           `for (int i = 0, j = n - 1; i < n; ++i, --j)`,
+           `if (double t = e; t > c) ... else ...`, only in orders C++
+           defines.
+Offsets and lengths are constants from the fixed array length, so views
+stay in bounds whatever shrinking removes.  The output is read only after
+it has been written whole (its initial value never matters: no in/out
+parameters of the marked function yet).  Without these features the
+generator draws exactly the random numbers it drew before (existing seeds
+give the same programs).
 """
 
 import random
@@ -152,6 +179,7 @@ def scope_type(t):
 # array types: parameters (arr: const double*, vec: const std::vector<double>&)
 # and locals (lvec: std::vector<double>, carr: double[N]); all of length n
 ARRAYS = ("arr", "vec", "lvec", "carr")
+MEM_FEATURES = ("views", "inplace", "effects")  # gen_mem.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -261,6 +289,8 @@ def copy_stmt(s):
         return ("adecl", s[1], s[2], s[3].copy() if s[3] is not None else None, s[4])
     if k == "aset":
         return ("aset", s[1], s[2], s[3].copy(), s[4], s[5])
+    if k == "mem":
+        return ("mem", s[1], s[2].copy(), s[3], s[4], s[5])
     raise ValueError(k)
 
 
@@ -280,6 +310,8 @@ def stmts_size(ss):
             n += s[1].size() + stmts_size(s[2]) + stmts_size(s[3])
         elif s[0] in ("return", "expr"):
             n += s[1].size()
+        elif s[0] == "mem":
+            n += s[2].size()
         elif s[0] in ("for", "while", "dowhile", "rfor"):
             n += stmts_size(s[3])
         elif s[0] == "dwhile":
@@ -412,7 +444,7 @@ class Renderer:
             return f"{x.v[0]}[{x.v[1]}]"
         if k == "aname":
             return x.v[0] + (".data()" if x.v[1] else "")
-        if k == "raw":
+        if k in ("raw", "pread"):
             return x.v[0]
         if k == "list":
             return ", ".join(self.e(c, True) for c in x.a)
@@ -527,12 +559,26 @@ class Renderer:
                 out.append(f"{pad}std::vector<{d}> {s[2]}(n, {self.e(s[3], True)});")
             else:  # a copy of another array: ("copy", source)
                 out.append(f"{pad}std::vector<{d}> {s[2]} = {s[4][1]};")
+        elif k == "mem":
+            self.mem(s, pad, out)
         elif k == "aset" and s[2] in ("++", "--"):
             out.append(f"{pad}{s[2]}{s[1]};")
         elif k == "aset":
             out.append(f"{pad}{s[1]} {s[2]} {self.e(s[3], True)};")
         else:
             raise ValueError(k)
+
+    def mem(self, s, pad, out):
+        """A memory statement (gen_mem.py): text with holes @k@ for its
+        expressions, parenthesised unless the hole is a whole operand of
+        =, op=, a comma, a call or a statement."""
+        def hole(m):
+            x = s[2].a[int(m.group(1))]
+            before, after = m.string[:m.start()].rstrip(), m.string[m.end():].lstrip()
+            top = (before == "" or before.endswith(("=", "(", ";"))) and after[:1] in (";", ")", ",")
+            return self.e(x, top)
+        for line in s[1]:
+            out.append(pad + re.sub(r"@(\d+)@", hole, line))
 
     def if_(self, s, ind, out, head):
         pad = "  " * ind
@@ -617,7 +663,7 @@ def active(x):
     values computed from integers and constants only are passive."""
     if x.k == "var":
         return x.t in ("double", "V2") or x.t in STRUCT_DEFS
-    if x.k in ("aref", "hcall", "selem", "mref"):
+    if x.k in ("aref", "hcall", "selem", "mref", "pread"):
         return True
     return any(active(c) for c in x.a)
 
@@ -646,6 +692,8 @@ def walk_exprs_stmts(ss):
             yield from walk_exprs_stmts(s[3])
         elif s[0] in ("return", "expr"):
             yield from walk_expr(s[1])
+        elif s[0] == "mem":
+            yield from walk_expr(s[2])
         elif s[0] in ("for", "while", "dowhile", "rfor"):
             yield from walk_exprs_stmts(s[3])
         elif s[0] == "dwhile":
@@ -722,6 +770,10 @@ class Gen:
         self.colinfo = {}  # column loop variable -> ("C",) or ("len", row text)
         self.noswrite = set()  # local arrays iterated by reference here: not written
         self.program_uses_structs = False
+        # features "views", "inplace", "effects" (gen_mem.py)
+        self.mem = bool(self.features & set(MEM_FEATURES))
+        self.out_written = False  # the output has been written whole (then it may be read)
+        self.mem_helpers = {}  # view helper name -> index
 
     # -- helpers --------------------------------------------------------
     def pick(self, seq):
@@ -738,7 +790,7 @@ class Gen:
         c[t] = c.get(t, 0) + 1
         base = {"double": "t", "int": "m", "bool": "c", "V2": "v", "loop": "i", "w": "w", "lvec": "u",
                 "carr": "r", "V3": "q", "P3": "e", "OB": "ob", "slvec": "sv", "scarr": "sa", "mloc": "M",
-                "row": "row"}[t]
+                "row": "row", "pv": "pv", "ix": "ix"}[t]
         return f"{base}{c[t] - 1}"
 
     def vars_of(self, t):
@@ -1162,6 +1214,12 @@ class Gen:
     def n_in_scope(self):
         return any(n == "n" and t == "int" for n, t in self.scope.all())
 
+    def no_out_store(self):
+        """With "inplace" the output may be read back, which makes it an
+        in/out pointer for unfad, and those cannot be rewritten in while
+        loops (documented, diagnosed): no stores to it there."""
+        return "inplace" in self.features and self.while_depth > 0
+
     def arrays_in_scope(self, types=ARRAYS):
         return [n for n, t in self.scope.all() if t in types]
 
@@ -1212,7 +1270,7 @@ class Gen:
             opts += ["adecl"]
             if self.arrays_in_scope(("lvec", "carr")):
                 opts += ["aset"] * 3
-            if self.arrays_in_scope(("outp",)):
+            if self.arrays_in_scope(("outp",)) and not self.no_out_store():
                 opts += ["oset"] * 2
             if any(self.helpers[i].ret == "void" for i in range(self.max_callee)):
                 opts += ["wcall"] * 2
@@ -1220,9 +1278,13 @@ class Gen:
             opts += ["break", "continue"]
         if self.structs and self.has_arrays:
             opts += self.struct_opts(no_store)
+        if self.mem and not no_store:
+            opts += gen_mem.options(self)
         if not opts:
             return None
         k = self.pick(opts)
+        if k.startswith("mem:"):
+            return [gen_mem.STMTS[k[4:]](self)]
         return getattr(self, "gen_" + k)(depth, fn_ret)
 
     def loop_header(self, v):
@@ -1419,7 +1481,8 @@ class Gen:
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
         if "avoid-helper-writes" in self.features:
             return None
-        targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
+        targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")
+                   and not (t == "outp" and self.no_out_store())]
         if not cands:
             return None
         if "avoid-helper-writes-local" in self.features:
@@ -2200,7 +2263,8 @@ class Gen:
             if any(t == "sout" for _, t in h.params):  # std::vector<V3>& o
                 targets = [(n, t) for n, t in targets if t in ("slvec_V3", "soutv", "sout")]
         else:
-            targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")]
+            targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")
+                       and not (t == "outp" and self.no_out_store())]
         if "avoid-helper-writes-local" in self.features:
             targets = [(n, t) for n, t in targets if t in ("outp",) + SOUTS]
         if self.loop_depth and "avoid-helper-output-in-loop" in self.features:
@@ -2418,7 +2482,7 @@ FEATURE_STMTS = {
 # "outputs" (with "arrays"): some programs also write an output array
 # `double* out` of length n (never read back): their gradient is a
 # vector-Jacobian product.
-OPTIONS = ("outputs", "structs")
+OPTIONS = ("outputs", "structs") + MEM_FEATURES
 
 # Feature flags that only steer away from open, known bugs (so that a long run
 # finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
@@ -2431,10 +2495,13 @@ OPTIONS = ("outputs", "structs")
 # (test/e2e/cases/fuzz_helper_write_after_read.cpp); "avoid-helper-output-in-loop":
 # no helper writes the output inside a loop (fuzz_helper_output_in_loop.cpp);
 # "avoid-helper-writes-local": helpers write only the output; "avoid-helper-writes":
-# no calls of helpers that write arrays (fuzz_helper_writes_local.cpp).
+# no calls of helpers that write arrays (fuzz_helper_writes_local.cpp);
+# "avoid-inplace-output-nested" (feature "inplace"): the output is updated in
+# place only at the top level of the function, not inside an if or a loop
+# (fuzz_inplace_output_in_branch.cpp, fuzz_inplace_output_step2_loop.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
-         "avoid-helper-writes")
+         "avoid-helper-writes", "avoid-inplace-output-nested")
 
 
 def generate(seed, features=("base",)):
@@ -2558,6 +2625,10 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
             if isinstance(s[4], tuple) and not is_slocal(s[1]) and lookup(scopes, s[4][1]) not in ARRAYS:
                 return False
             scopes[-1][s[2]] = s[1]
+        elif k == "mem":
+            if any(lookup(scopes, n) != t for n, t in s[3]) or not check_expr(p, s[2], scopes + [s[4]], self_i):
+                return False
+            scopes[-1].update(dict(s[5]))
         elif k == "aset":
             at = lookup(scopes, s[4])
             if at is None or not (at in ("lvec", "carr", "outp") + SOUTS + MLOCALS or is_slocal(at)) or (
@@ -2583,6 +2654,8 @@ def check_expr(p, x, scopes, self_i):
     if x.k == "aname":
         at = lookup(scopes, x.v[0])
         return at in ARRAYS + ("outp",) + MPARAMS or (at is not None and elem_struct(at) is not None)
+    if x.k == "pread":
+        return all(lookup(scopes, n) is not None for n in x.v[1])
     if x.k == "raw":
         return all(lookup(scopes, n) == "int" for n in x.v[1]) and all(
             lookup(scopes, n) is not None for n in (x.v[2] if len(x.v) > 2 else ()))
@@ -2604,3 +2677,7 @@ def check_expr(p, x, scopes, self_i):
         if self_i is not None and i > self_i:
             return False
     return all(check_expr(p, c, scopes, self_i) for c in x.a)
+
+
+# The memory features live in gen_mem.py (imported last: it uses this module).
+import gen_mem  # noqa: E402
