@@ -14,9 +14,28 @@ namespace {
 struct BranchMemory {
   ArrayCopies copies; // arrays copied whole before the `if`
   std::vector<std::pair<Expr, std::vector<UndoSite>>> undo; // (array, its stores' sites)
+  std::vector<std::pair<Expr, UndoLog>> logs; // (array, the log of its stores in nested loops)
 };
 
 } // namespace
+
+// The stores of a branch into `array` in loops nested in it, in an undo log
+// (as one iteration of a loop's: see undo_log.cpp); null when it cannot be
+// sized before the `if`. Cheaper than a copy of the array, and the only way
+// for an in/out pointer parameter, whose length is unknown.
+Expr Reverser::logBranchStores(const Expr &value, const Expr &array, const Stack &before, Lets &lets, UndoLog &log) {
+  LoopRecord once;
+  once.lo = Const::makeInt(0);
+  once.hi = once.n = Const::makeInt(1);
+  Stack stack = before; // (an index and a state the branch does not have)
+  stack.push_back({Var::make(fresh("branch"), Type::i64()), "branch"});
+  stack.push_back({Var::make(fresh("branch_state"), Type::unit()), "branch_state"});
+  Lets start;
+  Expr logged = logOverwrites(value, array, once, stack, Const::makeInt(0), lets, start, log);
+  if (!logged) return nullptr;
+  lets.insert(lets.end(), start.begin(), start.end());
+  return logged;
+}
 
 void Reverser::branch(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
   const Stack before = stack;
@@ -41,11 +60,15 @@ void Reverser::branch(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const 
       if (!array) continue;
       std::vector<UndoSite> sites;
       Lets starts;
+      UndoLog log;
       if (Expr instrumented =
               tapeOverwrites(value, array, Const::makeInt(1), Const::makeInt(0), lets, starts, sites)) {
         value = instrumented;
         lets.insert(lets.end(), starts.begin(), starts.end());
         memory.undo.push_back({array, sites});
+      } else if (Expr logged = logBranchStores(value, array, before, lets, log)) {
+        value = logged;
+        memory.logs.push_back({array, log});
       } else {
         whole.insert(a);
       }
@@ -56,6 +79,7 @@ void Reverser::branch(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const 
   Transpose t = openTranspose(stack);
   restore(memory.copies, t.code);
   for (auto &[array, sites] : memory.undo) undoStores(array, sites, Const::makeInt(0), t.code);
+  for (auto &[array, log] : memory.logs) undoLogged(array, log, Const::makeInt(0), t.code);
   Expr gradients[2];
   for (int k = 0; k < 2; ++k) gradients[k] = localGradient(in.branches[size_t(k)], before, {}, t.cotangents);
   Expr cond = before.back().value;

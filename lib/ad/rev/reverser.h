@@ -194,6 +194,7 @@ private:
 
   // --- branches (branches.cpp)
   void branch(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+  ir::Expr logBranchStores(const ir::Expr &value, const ir::Expr &array, const Stack &before, Lets &lets, UndoLog &log);
 
   // --- loops (loops.cpp)
   void loop(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);

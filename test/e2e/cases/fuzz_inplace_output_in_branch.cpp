@@ -1,10 +1,9 @@
 // Found by test/fuzz/fuzz.py (feature "inplace", unfad-fuzz:1:81), shrunk by hand.
-// The output is written whole, then updated in place inside an if-branch:
-// unfad stops with "internal error in unfad: reverse: the in/out array 'out'
-// would need a whole copy, and its length is unknown (a pointer parameter)"
-// (no location). The same loop outside the if is differentiated; out's initial
-// value does not matter here (it is overwritten before it is read), so no copy
-// is needed. The fuzzer steers clear with avoid-inplace-output-nested.
+// The output is written whole, then updated in place inside an if-branch.
+// unfad stopped with "internal error in unfad: reverse: the in/out array 'out'
+// would need a whole copy, and its length is unknown (a pointer parameter)":
+// a branch's stores in a nested loop were saved by copying the array. They
+// now go to an undo log, as a loop iteration's do.
 #include <unfad/unfad.h>
 
 #include <vector>
