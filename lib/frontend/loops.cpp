@@ -214,8 +214,8 @@ bool Lowering::countedShape(const ForStmt *fs, const Env &env, Counted &c) {
   return true;
 }
 
-// The step of a counted loop: +1 or -1, in the direction its condition `op`
-// (with the index on the left) bounds.
+// The step of a counted loop: +1 or -1 (or a constant stride), in the
+// direction its condition `op` (with the index on the left) bounds.
 bool Lowering::countedStep(const ForStmt *fs, const VarDecl *iv, BinaryOperatorKind op, Counted &c) {
   auto isIv = [iv](const Expr *e) { return refersTo(e, iv); };
   int step = 0;
@@ -228,8 +228,10 @@ bool Lowering::countedStep(const ForStmt *fs, const VarDecl *iv, BinaryOperatorK
     if (!ca->getRHS()->EvaluateAsInt(r, ctx_)) return false;
     int64_t k = r.Val.getInt().getSExtValue();
     if (ca->getOpcode() == BO_SubAssign) k = -k;
-    if (k != 1 && k != -1) return false;
-    step = int(k);
+    if (k == 0 || k > 1000000 || k < -1000000) return false;
+    step = k > 0 ? 1 : -1;
+    c.stride = k > 0 ? k : -k; // (a stride other than 1 only with '<', '<=', '>', '>=': '!=' may step over)
+    if (c.stride != 1 && op == BO_NE) return false;
   } else {
     return false;
   }
@@ -304,10 +306,27 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
   Binds binds;
   unpack(st, sv, eb, binds);
   Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
+  std::string step; // a strided loop counts steps t; its index is lo + t * stride (or hi - 1 - t * stride)
+  Binds ends;       // ... from its ends, evaluated once before it
+  if (c.stride != 1) {
+    for (ir::Expr *end : {&lo, &hi}) {
+      ends.push_back({names_.fresh(end == &lo ? "from" : "to"), *end});
+      *end = ir::Var::make(ends.back().first, i64);
+    }
+    step = names_.fresh("step");
+    ir::Expr s = ir::Const::makeInt(c.stride), t = ir::Prim::make(ir::Op::Mul, {ir::Var::make(step, i64), s});
+    ir::Expr at = c.reversed ? ir::Prim::make(ir::Op::Sub, {ir::Prim::make(ir::Op::Sub, {hi, one}), t})
+                             : ir::Prim::make(ir::Op::Add, {lo, t});
+    binds.insert(binds.begin(), {idx, at});
+    ir::Expr span = ir::Prim::make(ir::Op::Add, {ir::Prim::make(ir::Op::Sub, {hi, lo}), ir::Const::makeInt(c.stride - 1)});
+    hi = ir::If::make(ir::Prim::make(ir::Op::Lt, {lo, hi}), ir::Prim::make(ir::Op::Div, {span, s}), ir::Const::makeInt(0));
+    lo = ir::Const::makeInt(0);
+  }
   ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
   if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b); // after a break: nothing
-  ir::Expr loop = ir::Fold::make(lo, hi, pack(st, env, false), idx, sn, b, c.reversed);
-  return afterLoop(st, loop, rest, env, tail);
+  ir::Expr loop = ir::Fold::make(lo, hi, pack(st, env, false), step.empty() ? idx : step, sn, b,
+                                 step.empty() && c.reversed);
+  return wrap(ends, afterLoop(st, loop, rest, env, tail));
 }
 
 ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail) {

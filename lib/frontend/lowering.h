@@ -146,6 +146,7 @@ private:
     bool reversed = false;
     bool adjust = false; // '<=' (increasing) or '>' (decreasing): the bound is off by one
     int64_t offset = 0;  // `i + offset < bound`: the bound is really bound - offset
+    int64_t stride = 1;  // `i += stride` (a positive constant; `i -= stride` when reversed)
   };
   // Local arrays of arrays of constant shape (`double M[3][3]`,
   // `std::array<std::array<double, 3>, 3>`) are flat arrays, row-major:
