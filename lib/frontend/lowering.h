@@ -71,6 +71,11 @@ namespace unfad::frontend {
 
 struct Abort {}; // thrown after a diagnostic was reported
 
+// `e` without parentheses, cleanups and no-op implicit casts (with
+// `valueCasts`, also array-to-pointer decay and lvalue-to-rvalue: the
+// object an operand designates).
+const clang::Expr *stripNoOps(const clang::Expr *e, bool valueCasts = false);
+
 // Linked list of statements still to lower (the rest of the enclosing blocks).
 struct Seq {
   const clang::Stmt *const *b = nullptr, *const *e = nullptr;

@@ -30,21 +30,6 @@ using namespace clang;
 
 namespace {
 
-const Expr *stripNoOp(const Expr *e) {
-  while (true) {
-    e = e->IgnoreParens();
-    if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) {
-      e = c->getSubExpr();
-      continue;
-    }
-    if (const auto *c = dyn_cast<ExprWithCleanups>(e)) {
-      e = c->getSubExpr();
-      continue;
-    }
-    return e;
-  }
-}
-
 bool atomic(const ir::Expr &e) { return e->is<ir::Var>() || e->is<ir::Const>(); }
 
 } // namespace
@@ -85,7 +70,7 @@ ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
 // lets in `binds`, so that later changes of the variables it is computed
 // from do not move it. False when `e` is nothing a reference can be bound to.
 bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds) {
-  e = stripNoOp(e);
+  e = stripNoOps(e);
   if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (!vd) return false;
@@ -128,7 +113,7 @@ bool Lowering::elementTarget(ir::Expr a, const ir::Expr &i, const Expr *e, RefTa
   t = RefTarget{nullptr, nullptr, a, bind(i, "index"), {}};
   const Expr *base = e;
   while (true) { // the array variable, for the sequencing checks
-    base = stripNoOp(base);
+    base = stripNoOps(base);
     if (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) base = s->getBase();
     else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(base); oc && oc->getNumArgs() >= 1) base = oc->getArg(0);
     else if (const auto *u = dyn_cast<UnaryOperator>(base); u && u->getOpcode() == UO_Deref) base = u->getSubExpr();
@@ -161,7 +146,7 @@ ir::Expr Lowering::lowerReferenceLocal(const VarDecl *vd, Env &env, const Tail &
   Binds binds;
   RefTarget t;
   if (!lvalueTarget(init, env, t, binds)) {
-    const Expr *x = stripNoOp(init);
+    const Expr *x = stripNoOps(init);
     if (isa<CallExpr>(x))
       fail(init->getExprLoc(), "a reference to what a function returns is not supported ('" + vd->getNameAsString() +
                                    "'; only references to local variables, to array elements and to their fields are)");

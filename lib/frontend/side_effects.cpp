@@ -24,14 +24,12 @@ namespace unfad::frontend {
 
 using namespace clang;
 
-namespace {
-
-const Expr *strip(const Expr *e) {
+const Expr *stripNoOps(const Expr *e, bool valueCasts) {
   while (true) {
     e = e->IgnoreParens();
     if (const auto *c = dyn_cast<ImplicitCastExpr>(e);
-        c && (c->getCastKind() == CK_NoOp || c->getCastKind() == CK_ArrayToPointerDecay ||
-              c->getCastKind() == CK_LValueToRValue)) {
+        c && (c->getCastKind() == CK_NoOp ||
+              (valueCasts && (c->getCastKind() == CK_ArrayToPointerDecay || c->getCastKind() == CK_LValueToRValue)))) {
       e = c->getSubExpr();
       continue;
     }
@@ -43,11 +41,13 @@ const Expr *strip(const Expr *e) {
   }
 }
 
+namespace {
+
 // The variable whose value or memory the lvalue `e` denotes: `x`, `p.f`,
 // `a[i]`, `*a`, `v[i]`, `v.at(i)`, `v.front()` -> its DeclRefExpr.
 const DeclRefExpr *targetRef(const Expr *e) {
   for (int depth = 0; depth < 16; ++depth) {
-    e = strip(e);
+    e = stripNoOps(e, true);
     if (const auto *d = dyn_cast<DeclRefExpr>(e)) return isa<VarDecl>(d->getDecl()) ? d : nullptr;
     if (const auto *m = dyn_cast<MemberExpr>(e)) e = m->getBase();
     else if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) e = a->getBase();
@@ -145,7 +145,7 @@ void Lowering::checkSequenced(const Expr *full) {
     return out;
   };
   collect(full, path, mods, refs, refArgs);
-  if (mods.size() < 2 && (mods.empty() || mods[0].s == strip(full))) return; // one statement-level write
+  if (mods.size() < 2 && (mods.empty() || mods[0].s == stripNoOps(full, true))) return; // one statement-level write
   // a reference is the variable it designates
   auto var = [this](const DeclRefExpr *d) -> const Decl * {
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
