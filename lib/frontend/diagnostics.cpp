@@ -83,6 +83,7 @@ void Lowering::checkArrays() {
   for (const Entry &en : entries_)
     if (en.ok) lowered.push_back(&en.fn);
   ir::ArrayParamUses uses = ir::arrayParamUses(lowered);
+  recursive_ = ir::recursiveFunctions(lowered); // (never inlined)
   for (Entry &en : entries_) {
     if (!en.ok) continue;
     const ir::ArrayParamUse &use = uses.at(en.fn.name);
@@ -98,7 +99,7 @@ void Lowering::checkArrays() {
     std::vector<ir::ArrayOrderViolation> violations;
     for (auto &v : ir::arrayOrderViolations(en.fn, uses))
       if (v.kind != ir::ArrayOrderViolation::WrittenAfterRead &&
-          (v.kind != ir::ArrayOrderViolation::PassedTwiceToWriter || isRecursive(v.callee)))
+          (v.kind != ir::ArrayOrderViolation::PassedTwiceToWriter || recursive_.count(v.callee)))
         violations.push_back(v);
     bool output = false;
     for (auto &p : en.fn.params) output |= p.written && p.active;
@@ -120,23 +121,6 @@ void Lowering::checkArrays() {
 // from before the call (for the helper's pullback), and so does a while
 // loop writing it (counted before it is taped): a pointer parameter cannot
 // be copied, its length unknown.
-// Whether `f` reaches itself through calls (it stays a call: never inlined).
-bool Lowering::isRecursive(const std::string &f) const {
-  std::map<std::string, std::set<std::string>> callees;
-  for (const Entry &e : entries_)
-    if (e.ok)
-      for (auto &g : ir::callees(e.fn.body)) callees[e.fn.name].insert(g);
-  std::set<std::string> seen;
-  std::vector<std::string> work(callees[f].begin(), callees[f].end());
-  while (!work.empty()) {
-    std::string g = work.back();
-    work.pop_back();
-    if (g == f) return true;
-    if (seen.insert(g).second) work.insert(work.end(), callees[g].begin(), callees[g].end());
-  }
-  return false;
-}
-
 bool Lowering::checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses) {  // The in/out parameter of unknown length `array` names, or null.
   auto uncopyable = [&](const ir::Expr &array) -> const ir::Param * {
     const auto *v = ir::rootArray(array)->as<ir::Var>();
@@ -181,7 +165,7 @@ bool Lowering::checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses) 
     }
   for (auto &[at, array] : writes.calls) {
     const std::string &callee = static_cast<const ir::Call *>(at)->callee;
-    if (const ir::Param *p = uncopyable(array); p && isRecursive(callee)) {
+    if (const ir::Param *p = uncopyable(array); p && recursive_.count(callee)) {
       reportAt(en, at, "array '" + cxxName(p->name) + "' is updated in place and the recursive function '" + callee +
                            "' writes it, but its length is not known here (a pointer); pass a std::vector or std::array");
       return true;

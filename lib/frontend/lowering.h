@@ -275,7 +275,7 @@ private:
   void checkArrays();
   void reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &v);
   bool checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses);
-  bool isRecursive(const std::string &f) const;
+  std::set<std::string> recursive_; // the recursive functions (checkArrays)
   void reportAt(const Entry &en, const ir::Node *at, const std::string &what);
 
   // ------------------------------------------------------ types.cpp --

@@ -118,25 +118,15 @@ Program inlineArrayWriters(const Program &p) {
   std::map<std::string, std::set<std::string>> callees;
   for (auto &f : p.functions)
     for (auto &c : ir::callees(f.body)) callees[f.name].insert(c);
-  // recursive: reaches itself through calls
-  auto reaches = [&](const std::string &from, const std::string &to) {
-    std::set<std::string> seen;
-    std::vector<std::string> work(callees[from].begin(), callees[from].end());
-    while (!work.empty()) {
-      std::string g = work.back();
-      work.pop_back();
-      if (g == to) return true;
-      if (!seen.insert(g).second) continue;
-      for (auto &h : callees[g]) work.push_back(h);
-    }
-    return false;
-  };
+  std::vector<const Function *> all;
+  for (auto &f : p.functions) all.push_back(&f);
+  const std::set<std::string> recursive = recursiveFunctions(all);
   std::set<std::string> aliased = calledWithAliases(p);
   std::map<std::string, const Function *> inlinable;
   for (auto &f : p.functions) {
     bool writes = false;
     for (auto &q : f.params) writes |= q.type->isArray() && q.written;
-    if (writes && !reaches(f.name, f.name) && (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
+    if (writes && !recursive.count(f.name) && (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
       inlinable[f.name] = &f;
   }
   if (inlinable.empty()) return p;

@@ -3,6 +3,7 @@
 #include "unfad/ir/traverse.h"
 #include "unfad/ir/mutator.h"
 
+#include <map>
 #include <unordered_set>
 
 namespace unfad::ir {
@@ -135,6 +136,26 @@ LetChain unzipLets(const Expr &e) {
 Expr zipLets(const std::vector<std::pair<std::string, Expr>> &lets, Expr tail) {
   for (auto it = lets.rbegin(); it != lets.rend(); ++it) tail = Let::make(it->first, it->second, std::move(tail));
   return tail;
+}
+
+std::set<std::string> recursiveFunctions(const std::vector<const Function *> &fns) {
+  std::map<std::string, std::vector<std::string>> calls;
+  for (const Function *f : fns) calls[f->name] = callees(f->body);
+  std::set<std::string> recursive;
+  for (const Function *f : fns) {
+    std::set<std::string> seen;
+    std::vector<std::string> work = calls[f->name];
+    while (!work.empty()) {
+      std::string g = work.back();
+      work.pop_back();
+      if (g == f->name) {
+        recursive.insert(g);
+        break;
+      }
+      if (seen.insert(g).second) work.insert(work.end(), calls[g].begin(), calls[g].end());
+    }
+  }
+  return recursive;
 }
 
 std::vector<std::string> callees(const Expr &e) {

@@ -10,6 +10,7 @@
 
 #include "unfad/ir/ir.h"
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,5 +144,9 @@ Expr zipLets(const std::vector<std::pair<std::string, Expr>> &lets, Expr tail);
 // The functions `e` calls or takes the pullback of, once each, in order of
 // first occurrence.
 std::vector<std::string> callees(const Expr &e);
+
+// The functions among `fns` that reach themselves through calls (recursive,
+// directly or not).
+std::set<std::string> recursiveFunctions(const std::vector<const Function *> &fns);
 
 } // namespace unfad::ir

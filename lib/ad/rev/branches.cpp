@@ -46,10 +46,12 @@ void Reverser::branch(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const 
   // the J^T; arrays written otherwise (in a loop in the branch) are copied
   // whole.
   std::set<std::string> read, written;
-  if (!skipsForward(in))
+  if (skipsForward(in)) { // (see setUnusedResult: nothing ran, nothing to put back)
+    stack.push_back({Const::zero(in.type), in.hint});
+  } else {
     for (auto &b : in.branches) localArrays(forwardOnly(b, stack), read, written);
-  if (skipsForward(in)) stack.push_back({Const::zero(in.type), in.hint}); // (see setUnusedResult)
-  else forwardPart(in, stack, lets, forced);
+    forwardPart(in, stack, lets, forced);
+  }
   BranchMemory memory;
   if (!written.empty()) {
     auto [name, value] = lets.back(); // the `if`

@@ -150,8 +150,7 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
     // iteration. An array of unknown length (an in/out pointer) cannot be
     // copied from before the loop either: its stores are undone even where
     // the loop does not read it.
-    if (record.reads.count(a) && rewritesBeforeReading(body, a)) record.rewritten.insert(a);
-    if ((record.reads.count(a) && !record.rewritten.count(a)) || !sizes_.at(a)) {
+    if ((record.reads.count(a) && !rewritesBeforeReading(body, a)) || !sizes_.at(a)) {
       if (Expr instrumented = tapeOverwrites(body, array, record.n, at, lets, iterationStart, saved.undo)) {
         body = instrumented;
       } else if (Expr logged = logOverwrites(body, array, record, bodyStack, at, lets, iterationStart, saved.log)) {

@@ -231,8 +231,8 @@ void Reverser::restore(const ArrayCopies &copies, Lets &lets) {
 }
 
 // A whole copy of an in/out pointer parameter cannot be made: the front end
-// refuses what it can see needs one (a recursive helper writing it); this
-// is the backstop for the rest (a while loop rewriting it, say).
+// refuses what it can see needs one (a recursive helper writing it, a
+// while loop rewriting it); this is the backstop for anything it missed.
 Expr Reverser::lengthOf(const std::string &array) const {
   Expr len = sizes_.at(array);
   if (!len)

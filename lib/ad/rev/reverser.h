@@ -88,7 +88,6 @@ struct LoopRecord {
   std::vector<ir::Expr> stateTapes;  // the state at each iteration's start, one per scalar leaf
   InstrValues valueTapes;            // taped results of the body's calls and inner loops
   std::set<std::string> reads;       // the local arrays the body reads
-  std::set<std::string> rewritten;   // ... of which those it fills before reading them
   ArrayCopies copies;                // arrays put back when the J^T is done
   std::vector<SavedArray> saved;     // every array the loop writes
 };
