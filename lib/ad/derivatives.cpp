@@ -30,12 +30,16 @@ struct Math {
 // derivative goes to b exactly when b wins or a is NaN: [b wins or a ≠ a];
 // on ties it goes to a.
 std::vector<Expr> minMaxPartials(Op op, const std::vector<Expr> &x, const TypeP &type) {
-  Expr bWins = Prim::make(op == Op::Fmin ? Op::Gt : Op::Lt, {x[0], x[1]});
-  Expr toB = Prim::make(Op::Or, {bWins, Prim::make(Op::Ne, {x[0], x[0]})});
+  Expr toB = minMaxChoosesSecond(op, x[0], x[1]);
   return {Prim::makeCast(Prim::make(Op::Not, {toB}), type), Prim::makeCast(toB, type)};
 }
 
 } // namespace
+
+Expr minMaxChoosesSecond(Op op, const Expr &a, const Expr &b) {
+  Expr bWins = Prim::make(op == Op::Fmin ? Op::Gt : Op::Lt, {a, b});
+  return Prim::make(Op::Or, {bWins, Prim::make(Op::Ne, {a, a})});
+}
 
 std::vector<Expr> partials(Op op, const std::vector<Expr> &x, const Expr &y) {
   TypeP t = y->type;

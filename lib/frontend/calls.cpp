@@ -102,9 +102,17 @@ ir::Expr Lowering::lowerMathCall(const CallExpr *ce, const FunctionDecl *fd, Env
   bool system = inStd || !fd->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(fd->getLocation()));
   if ((n == "min" || n == "max") && inStd && ce->getNumArgs() == 2) {
     ir::TypeP t = typeOf(rt.getNonReferenceType().getUnqualifiedType(), loc);
-    ir::Expr a = convert(lowerExpr(ce->getArg(0), env), t), b = convert(lowerExpr(ce->getArg(1), env), t);
-    if (n == "min") return ir::If::make(ir::Prim::make(ir::Op::Lt, {b, a}), b, a);
-    return ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a);
+    // Each argument is evaluated once: it is both compared and returned.
+    Binds binds;
+    auto once = [&](const Expr *arg, const char *hint) {
+      ir::Expr e = convert(lowerExpr(arg, env), t);
+      if (e->is<ir::Var>() || e->is<ir::Const>()) return e;
+      binds.push_back({names_.fresh(hint), e});
+      return ir::Var::make(binds.back().first, t);
+    };
+    ir::Expr a = once(ce->getArg(0), "a"), b = once(ce->getArg(1), "b");
+    if (n == "min") return wrap(binds, ir::If::make(ir::Prim::make(ir::Op::Lt, {b, a}), b, a));
+    return wrap(binds, ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a));
   }
   if (system && mathOpByName(n, op) && int(ce->getNumArgs()) == ir::opArity(op)) {
     ir::TypeP t = typeOf(rt.getUnqualifiedType(), loc);

@@ -73,10 +73,20 @@ private:
     if (stored.arrays.empty() || stored.arrays.count("?")) return nullptr;
     for (auto &a : stored.arrays)
       if (effects.reads.count(a)) return nullptr;
+    // A store, or an if whose branches only store (a selection loop's
+    // winner: rev/selection.cpp).
     struct Strip : Mutator {
       Expr visit(const Let *n, const Expr &me) override {
         if (n->value->is<Store>()) return mutate(n->body);
+        if (auto c = n->value->as<If>()) {
+          if (isUnitTuple(mutate(c->thenE)) && isUnitTuple(mutate(c->elseE))) return mutate(n->body);
+        }
         return Mutator::visit(n, me);
+      }
+      Expr visit(const Store *, const Expr &) override { return ir::Tuple::make({}); }
+      static bool isUnitTuple(const Expr &e) {
+        auto t = e->as<ir::Tuple>();
+        return t && t->elems.empty();
       }
     } strip;
     Expr stripped = strip.mutate(v);

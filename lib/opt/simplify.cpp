@@ -120,6 +120,20 @@ Expr simplifyIntOffset(Op op, const std::vector<Expr> &a) {
   return nullptr;
 }
 
+// Logic with a known operand (a partial of fmin at a constant: `c || false`).
+Expr simplifyLogic(Op op, const std::vector<Expr> &a) {
+  auto known = [](const Expr &e, bool v) {
+    auto c = e->as<Const>();
+    return c && c->type->isBool() && (c->ivalue != 0) == v;
+  };
+  const bool unit = op == Op::And; // true for &&, false for ||
+  if (known(a[1], unit)) return a[0];                                             // e || false ~> e, e && true ~> e
+  if (known(a[0], unit)) return a[1];                                             // false || e ~> e, true && e ~> e
+  if ((known(a[0], !unit) && !mayWrite(a[1])) || (known(a[1], !unit) && !mayWrite(a[0])))
+    return Const::makeBool(!unit);                                                // e || true ~> true, e && false ~> false
+  return nullptr;
+}
+
 } // namespace
 
 Expr simplify(Op op, std::vector<Expr> a, const TypeP &castTo, bool strict) {
@@ -130,6 +144,8 @@ Expr simplify(Op op, std::vector<Expr> a, const TypeP &castTo, bool strict) {
     if (Expr r = simplifyFloat(op, a, t, strict)) return r;
   if (t->isInt() && (op == Op::Add || op == Op::Sub) && a[1]->is<Const>())
     if (Expr r = simplifyIntOffset(op, a)) return r;
+  if (op == Op::And || op == Op::Or)
+    if (Expr r = simplifyLogic(op, a)) return r;
   if (op == Op::Cast && sameType(a[0]->type, t)) return a[0];                     // cast<T>(e: T) ~> e
   return op == Op::Cast ? Prim::makeCast(a[0], t) : Prim::make(op, std::move(a));
 }

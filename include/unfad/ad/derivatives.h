@@ -23,4 +23,9 @@ std::vector<ir::Expr> partials(ir::Op op, const std::vector<ir::Expr> &args, con
 // reads y too, but a division is cheaper to redo than a tape to keep.)
 bool partialsReadResult(ir::Op op);
 
+// fmin(a, b) / fmax(a, b): whether the derivative goes to b (b wins, or a
+// is NaN); on ties it goes to a. The partials above follow it, and so does
+// the reverse rule of selection loops (rev/selection.cpp).
+ir::Expr minMaxChoosesSecond(ir::Op op, const ir::Expr &a, const ir::Expr &b);
+
 } // namespace unfad::ad

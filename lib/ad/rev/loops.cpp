@@ -40,6 +40,7 @@ Expr tripCount(const Expr &lo, const Expr &hi) {
 
 void Reverser::loop(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
   const int n = int(stack.size()); // includes the loop's arguments
+  if (auto sel = selectionOf(in, n)) return selectionLoop(in, stack, Y, lets, forced, *sel);
   LoopRecord record;
   if (in.kind == Instr::Kind::While) {
     record.lo = Const::makeInt(0);

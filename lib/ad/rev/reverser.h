@@ -15,6 +15,7 @@
 //   calls.cpp          J^T of helper calls (pullbacks); outputs not rewritten
 //   branches.cpp       F(if, J^T if)
 //   loops.cpp          F(fold, J^T fold) and F(while, J^T while)
+//   selection.cpp      F(fold, J^T fold) of s = min(s, e_i): one winner
 //   parallel.cpp       F(build, J^T build) and F(sum, J^T sum)
 //   tapes.cpp          values a loop's forward pass tapes for its J^T
 //   restore.cpp        local memory kept and put back for recomputations
@@ -25,6 +26,7 @@
 #include "unfad/ir/ir.h"
 #include "unfad/unf/unf.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -80,6 +82,15 @@ struct SavedArray {
   std::vector<UndoSite> undo; // the stores of an iteration, in program order
   UndoLog log;                // or every store of an iteration, at any depth (log.top non-null)
   bool undone() const { return !undo.empty() || log.top; }
+};
+
+// A selection loop (selection.cpp): the one instruction of its body that
+// selects between the state and a value computed without it.
+struct Selection {
+  size_t at;           // its position in the body
+  int stateArg;        // fmin/fmax: the argument that is the state (0 or 1)
+  bool thenPicksValue; // if: the then-branch yields the value
+  int valueSlot;       // the value's slot when the selection runs
 };
 
 // What a loop's forward pass leaves for its J^T.
@@ -197,6 +208,11 @@ private:
 
   // --- loops (loops.cpp)
   void loop(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+  std::optional<Selection> selectionOf(const unf::Instr &loop, int n) const;
+  ir::Expr selectionForward(const unf::Instr &in, const Stack &stack, const Selection &sel, ir::Expr &winner,
+                            Lets &lets);
+  void selectionLoop(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced,
+                     const Selection &sel);
   ir::Expr countIterations(const unf::Instr &in, const Stack &stack, Lets &lets, ArrayCopies &beforeCount);
   ir::Expr loopForward(const unf::Instr &in, const Stack &stack, Lets &lets, LoopRecord &record);
   void saveWrittenArrays(const unf::Instr &in, const Stack &stack, const Stack &bodyStack, ir::Expr &body,

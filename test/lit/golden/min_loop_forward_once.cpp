@@ -1,9 +1,10 @@
 // A min over centroids inside a sum (the k-means cost): the point's
-// distance loop runs once per point. The sweep over points is fused with
-// the loop, and the sweep's copy of the inner loop, which also tapes each
-// step's state and distance, replaces the loop's own (loop-cse): one
-// distance per centroid and point, then the pullback of the nearest one
-// only (the others' cotangents are zero, and skipped).
+// distance loop runs once per point, and records the nearest centroid (a
+// selection loop, lib/ad/rev/selection.cpp). The sweep over points is fused
+// with the loop, and the sweep's copy of the inner loop, which records the
+// winner, replaces the loop's own (loop-cse): one distance per centroid and
+// point, no tape, then the pullback of the nearest centroid only, with no
+// backward loop over the centroids.
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -27,16 +28,21 @@ UNFAD_GRADIENT double kmeans(const double* points, const double* centroids, int 
   return cost;
 }
 // CHECK-LABEL: double kmeans_grad(
+// CHECK-NOT:     tape_
 // CHECK:         for (long i = 0; i < n; ++i) {
+// CHECK:           closest_at[0] = -1;
 // CHECK:           for (long [[J:j[_0-9]*]] = 0; [[J]] < k; ++[[J]]) {
-// CHECK-NEXT:        tape_state[[[J]]] =
 // CHECK:             const double [[T:t[_0-9]*]] = ::squared_distance(points + p_offset, centroids + {{.*}}, d);
-// CHECK:             tape_t[[[J]]] = [[T]];
-// CHECK-NEXT:      }
-// CHECK-NEXT:      cost_{{[0-9]+}} = cost_{{[0-9]+}} + state_{{.*}};
-// CHECK-NOT:       ::squared_distance(
-// CHECK:           for (long {{.*}} = k - 1; {{.*}} >= 0; --{{.*}}) {
-// CHECK:             if (d_t{{.*}} != 0.0) {
-// CHECK-NEXT:          squared_distance_pullback(
+// CHECK-NEXT:        if ([[S:closest[_0-9]*]] > [[T]] || [[S]] != [[S]]) {
+// CHECK-NEXT:          closest_at[0] = [[J]];
 // CHECK-NEXT:        }
-// CHECK:         return cost_{{[0-9]+}};
+// CHECK-NEXT:        [[S]] = std::fmin([[S]], [[T]]);
+// CHECK-NEXT:      }
+// CHECK-NEXT:      cost_{{[0-9]+}} = cost_{{[0-9]+}} + [[S]];
+// CHECK-NEXT:      const long [[W:closest_winner]] = closest_at[0];
+// CHECK-NEXT:      if ([[W]] >= 0) {
+// CHECK-NOT:         ::squared_distance(
+// CHECK:             squared_distance_pullback(points + p_offset, centroids + {{.*}}, d, 1.0,
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return cost_{{[0-9]+}};

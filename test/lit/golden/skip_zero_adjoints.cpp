@@ -1,6 +1,8 @@
-// A min over centroids inside a sum: the cotangent of each centroid's
-// distance is zero except for the nearest one, so its adjoint loop (every
-// += scaled by that cotangent) runs only when the cotangent is nonzero.
+// A running min over centroids inside a sum, the running value discounted
+// each step (so not a plain selection, which min_loop_forward_once.cpp pins): the
+// cotangent of each centroid's distance is zero except where the min took
+// it, so its adjoint loop (every += scaled by that cotangent) runs only
+// when the cotangent is nonzero.
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -17,7 +19,7 @@ UNFAD_GRADIENT double kmeans_cost(const double* points, const double* centroids,
         const double diff = points[i * d + j] - centroids[c * d + j];
         dist += diff * diff;
       }
-      nearest = std::fmin(nearest, dist);
+      nearest = std::fmin(1.01 * nearest, dist);
     }
     cost += nearest;
   }
