@@ -14,6 +14,7 @@
 #include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -79,18 +80,28 @@ protected:
     for (size_t k = 0; k < lets.size(); ++k) {
       auto f1 = lets[k].second->as<Fold>();
       if (!f1) continue;
-      std::unordered_set<std::string> between{lets[k].first};
-      std::vector<Expr> passed; // what the sweep would move before
       for (size_t m = k + 1; m < lets.size(); ++m) {
         auto f2 = lets[m].second->as<Fold>();
-        if (f2 && fusable(f1, f2, between) && commutes(f1, f2, passed)) {
-          lets[k].second = fuse(f1, f2);
-          lets.erase(lets.begin() + long(m));
+        if (!f2) continue;
+        std::vector<size_t> seeds = hoistableSeeds(lets, k, m);
+        std::unordered_set<std::string> between;
+        std::vector<Expr> passed; // what the sweep would move before
+        for (size_t j = k; j < m; ++j)
+          if (!std::count(seeds.begin(), seeds.end(), j)) {
+            between.insert(lets[j].first);
+            if (j > k) passed.push_back(lets[j].second);
+          }
+        if (fusable(f1, f2, between) && commutes(f1, f2, passed)) {
+          Lets out(lets.begin(), lets.begin() + long(k));
+          for (size_t j : seeds) out.push_back(lets[j]);
+          out.push_back({lets[k].first, fuse(f1, f2)});
+          for (size_t j = k + 1; j < lets.size(); ++j)
+            if (j != m && !std::count(seeds.begin(), seeds.end(), j)) out.push_back(lets[j]);
+          lets = std::move(out);
+          k += seeds.size();
           changed = true;
           break;
         }
-        between.insert(lets[m].first);
-        passed.push_back(lets[m].second);
       }
     }
     // A sweep left on its own runs forwards: its iterations commute, and
@@ -148,6 +159,45 @@ private:
         if (i == "*" || !st->second.count(i) || st->second.size() != 1) return false;
     }
     return true;
+  }
+
+  // The lets between the loop at lets[k] and the sweep at lets[m] that the
+  // sweep needs and that can move before the loop: loads and arithmetic the
+  // loop does not affect (the seed `d_err_i = d_err[0]` of a result stored
+  // to an output: `err[0] = cost; d_err_i = d_err[0]`), and what they need.
+  // Nothing they move past writes an array they read.
+  std::vector<size_t> hoistableSeeds(const Lets &lets, size_t k, size_t m) const {
+    std::unordered_set<std::string> needed;
+    for (auto &v : freeVars(lets[m].second)) needed.insert(v);
+    std::vector<size_t> seeds;
+    for (size_t j = m; j-- > k + 1;)
+      if (needed.count(lets[j].first)) {
+        seeds.insert(seeds.begin(), j);
+        for (auto &v : freeVars(lets[j].second)) needed.insert(v);
+      }
+    if (needed.count(lets[k].first)) return {};
+    std::unordered_set<std::string> stays{lets[k].first};
+    for (size_t j = k + 1, s = 0; j < m; ++j) {
+      if (s < seeds.size() && seeds[s] == j) {
+        ++s;
+        continue;
+      }
+      stays.insert(lets[j].first);
+    }
+    for (size_t j : seeds) {
+      const Expr &value = lets[j].second;
+      Access va = access(value);
+      if (!va.stores.empty() || va.unknownCalls || !va.accumulated.empty() || value->is<Fold>() ||
+          value->is<While>() || value->is<Call>() || value->is<Pullback>())
+        return {};
+      for (auto &v : freeVars(value))
+        if (stays.count(v)) return {};
+      for (size_t q = k; q < j; ++q) // what it moves past
+        if (!std::count(seeds.begin(), seeds.end(), q))
+          for (auto &[arr, idx] : access(lets[q].second).stores)
+            if (va.reads.count(arr) || arr == "?") return {};
+    }
+    return seeds;
   }
 
   // The sweep may move before `passed` when none of them touches memory

@@ -216,10 +216,25 @@ Expr PartialEvaluator::splitIf(const std::string &hint, const Expr &ifExpr) {
 // may write: every remembered read).
 void PartialEvaluator::forgetReadsWrittenBy(const Expr &v) {
   const MemoryEffects fx = memoryEffects(v);
-  const std::set<std::string> &written = fx.writes;
-  const bool call = fx.calls;
+  forgetReadsOf(fx.writes, fx.calls);
+}
+
+// Before a loop body is evaluated: the remembered reads of what it writes
+// (iteration k + 1 sees iteration k's writes). The body is not evaluated
+// yet, so the arrays it names are source names: each is mapped to the
+// residual variable it stands for (a tape `log_2` may be `log_1` by now).
+void PartialEvaluator::forgetReadsWrittenInLoop(const Expr &body) {
+  const MemoryEffects fx = memoryEffects(body);
+  std::set<std::string> written = fx.writes;
+  for (auto &w : fx.writes)
+    if (auto it = env_.find(w); it != env_.end())
+      if (auto v = rootArray(it->second)->as<Var>()) written.insert(v->name);
+  forgetReadsOf(written, fx.calls);
+}
+
+void PartialEvaluator::forgetReadsOf(const std::set<std::string> &written, bool all) {
   for (auto it = memoryKeys_.begin(); it != memoryKeys_.end();) {
-    if (call || written.count(it->second)) {
+    if (all || written.count(it->second)) {
       cse_.erase(it->first);
       it = memoryKeys_.erase(it);
     } else {
@@ -354,7 +369,7 @@ Expr PartialEvaluator::evaluateFold(const Fold *f) {
   Expr lo = reify(evaluate(f->lo)), hi = reify(evaluate(f->hi)), init = reify(evaluate(f->init));
   loopBinder(f->index, Type::i64());
   loopBinder(f->state, f->init->type);
-  forgetReadsWrittenBy(f->body); // iteration k+1 sees iteration k's writes
+  forgetReadsWrittenInLoop(f->body);
   Expr body = block(f->body);
   return invariantState(zeroState(Fold::make(lo, hi, init, f->index, f->state, body, f->reversed)));
 }
@@ -362,7 +377,7 @@ Expr PartialEvaluator::evaluateFold(const Fold *f) {
 Expr PartialEvaluator::evaluateWhile(const While *w) {
   Expr init = reify(evaluate(w->init));
   loopBinder(w->state, w->init->type);
-  forgetReadsWrittenBy(w->body);
+  forgetReadsWrittenInLoop(w->body);
   Expr cond = block(w->cond), body = block(w->body);
   return While::make(init, w->state, cond, body);
 }

@@ -65,6 +65,8 @@ private:
   ir::Expr splitIf(const std::string &hint, const ir::Expr &ifExpr);
   void bind(const std::string &name, const ir::Expr &v) { env_[name] = atomize(name, v); }
   void forgetReadsWrittenBy(const ir::Expr &v);
+  void forgetReadsWrittenInLoop(const ir::Expr &body);
+  void forgetReadsOf(const std::set<std::string> &written, bool all);
   void loopBinder(const std::string &name, const ir::TypeP &t);
 
   // --- partial_eval.cpp: one case per node kind

@@ -71,7 +71,8 @@ UNFAD_GRADIENT double softmax_mean(const double* a, int n) {
 // CHECK:         std::vector<double> e(n);
 // CHECK:         std::vector<double> d_e(n);
 // CHECK-NOT:     tape
-// CHECK:         d_e[[[K:[a-z_0-9]+]]] += a[[[K]]] * d_q;
+// CHECK:         const double [[AK:t_[0-9]+]] = a[[[K:[a-z_0-9]+]]];
+// CHECK:         d_e[[[K]]] += [[AK]] * d_q;
 // CHECK:         d_a[[[L:[a-z_0-9]+]]] += std::exp(a[[[L]]]) * d_e[[[L]]];
 // CHECK:         return result;
 
