@@ -87,10 +87,19 @@ void Lowering::checkArrays() {
   for (Entry &en : entries_) {
     if (!en.ok) continue;
     const ir::ArrayParamUse &use = uses.at(en.fn.name);
+    bool anyInOut = false;
     for (size_t k = 0; k < en.fn.params.size(); ++k) {
       en.fn.params[k].written = use.writes[k];
       en.fn.params[k].inout = use.inout[k];
+      anyInOut |= use.inout[k];
     }
+    // A marked function with in/out parameters runs again at the end of
+    // its gradient (so they end as it leaves them); an output it adds into
+    // before assigning it would be added into twice unless the backward
+    // sweep also puts it back: it is restored as an in/out parameter.
+    if (en.fn.marked && anyInOut)
+      for (size_t k = 0; k < en.fn.params.size(); ++k)
+        if (use.accumulates[k]) en.fn.params[k].inout = true;
   }
   for (Entry &en : entries_) {
     if (!en.ok) continue;

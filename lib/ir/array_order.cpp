@@ -60,8 +60,15 @@ public:
   }
   std::vector<ArrayOrderViolation> violations;
   std::set<std::string> inout; // parameters written after a read, here or in a callee
+  std::set<std::string> accumulated; // parameters added into before every path assigned them
 
-  using Reads = std::set<std::string>;
+  // The arrays read so far (on some path), and those assigned (`=` stores)
+  // on every path so far.
+  struct Reads {
+    std::set<std::string> arrays, assigned;
+    size_t count(const std::string &a) const { return arrays.count(a); }
+    void insert(const std::string &a) { arrays.insert(a); }
+  };
   void walk(const Expr &e, Reads &read) {
     switch (e->kind) {
     case Kind::Const: case Kind::Var: case Kind::Size: return;
@@ -124,7 +131,7 @@ private:
 
   void walkLet(const Let *l, Reads &read) {
     walk(l->value, read);
-    if (l->value->is<NewArray>()) read.erase(l->name); // a fresh buffer
+    if (l->value->is<NewArray>()) read.arrays.erase(l->name); // a fresh buffer
     walk(l->body, read);
   }
   void walkIf(const If *i, Reads &read) {
@@ -132,8 +139,11 @@ private:
     Reads thenRead = read, elseRead = read;
     walk(i->thenE, thenRead);
     walk(i->elseE, elseRead);
-    read = thenRead;
-    read.insert(elseRead.begin(), elseRead.end());
+    read.arrays = thenRead.arrays;
+    read.arrays.insert(elseRead.arrays.begin(), elseRead.arrays.end());
+    read.assigned.clear();
+    for (auto &a : thenRead.assigned)
+      if (elseRead.assigned.count(a)) read.assigned.insert(a);
   }
   void walkIndex(const Index *x, Reads &read) {
     walk(x->index, read);
@@ -142,10 +152,14 @@ private:
   void walkStore(const Store *x, Reads &read) {
     walk(x->index, read);
     walk(x->value, read);
-    if (auto v = arrayVar(x->array); v && read.count(v->name) && isArrayParam(v->name)) {
+    auto v = arrayVar(x->array);
+    if (!v) return;
+    if (read.count(v->name) && isArrayParam(v->name)) {
       violations.push_back({ArrayOrderViolation::WrittenAfterRead, x, v->name, ""});
       inout.insert(v->name);
     }
+    if (x->mode == Store::Mode::Set) read.assigned.insert(v->name);
+    else if (!read.assigned.count(v->name) && isArrayParam(v->name)) accumulated.insert(v->name);
   }
   void walkCall(const Call *c, Reads &read) {
     for (auto &a : c->args) walk(a, read);
@@ -168,6 +182,8 @@ private:
       }
       // the callee restores it in its pullback, from the memory it was called with
       if (j < use.inout.size() && use.inout[j] && isArrayParam(v->name)) inout.insert(v->name);
+      if (j < use.accumulates.size() && use.accumulates[j] && !read.assigned.count(v->name) && isArrayParam(v->name))
+        accumulated.insert(v->name);
     }
     for (size_t j = 0; j < c->args.size() && j < use.reads.size(); ++j)
       if (auto v = arrayVar(c->args[j]); v && use.reads[j]) read.insert(v->name);
@@ -194,16 +210,21 @@ ArrayParamUses arrayParamUses(const std::vector<const Function *> &fns) {
   }
   // In/out parameters, to a fixpoint too (a caller's argument to a callee's
   // in/out parameter is in/out in the caller).
-  for (const Function *fn : fns) uses[fn->name].inout.assign(fn->params.size(), false);
+  for (const Function *fn : fns) {
+    uses[fn->name].inout.assign(fn->params.size(), false);
+    uses[fn->name].accumulates.assign(fn->params.size(), false);
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (const Function *fn : fns) {
       OrderWalk walk(*fn, uses);
       OrderWalk::Reads read;
       walk.walk(fn->body, read);
-      std::vector<bool> &inout = uses[fn->name].inout;
-      for (size_t k = 0; k < fn->params.size(); ++k)
+      std::vector<bool> &inout = uses[fn->name].inout, &accumulates = uses[fn->name].accumulates;
+      for (size_t k = 0; k < fn->params.size(); ++k) {
         if (!inout[k] && walk.inout.count(fn->params[k].name)) inout[k] = changed = true;
+        if (!accumulates[k] && walk.accumulated.count(fn->params[k].name)) accumulates[k] = changed = true;
+      }
     }
   }
   return uses;

@@ -633,6 +633,29 @@ UNFAD_GRADIENT void f(const double *k, int n, double *y, double *out, double *ac
   EXPECT_TRUE(f.params[4].inout); // written, read, written
 }
 
+// An output added into before it is assigned keeps its initial value: with
+// other in/out parameters (the gradient runs f again) it is restored too.
+TEST(FrontendArrays, AccumulatedOutputs) {
+  auto r = lowerArrays(R"(
+static void add_to(double *o, double v) { o[0] += v; }
+UNFAD_GRADIENT void f(const double *k, double *y, double *sum, double *fresh, double *given) {
+  y[0] = y[0] * k[0];
+  add_to(sum, k[1]);
+  fresh[0] = 0.0;
+  fresh[0] += k[2];
+  given[0] += k[0];
+}
+UNFAD_GRADIENT void g(const double *k, double *sum) { sum[0] += k[0]; }
+)");
+  ASSERT_TRUE(r->ok);
+  const ir::Function &f = fn(*r, "f"), &g = fn(*r, "g");
+  EXPECT_TRUE(f.params[1].inout);
+  EXPECT_TRUE(f.params[2].inout);  // added into by a helper, never assigned
+  EXPECT_FALSE(f.params[3].inout); // assigned first
+  EXPECT_TRUE(f.params[4].inout);
+  EXPECT_FALSE(g.params[1].inout); // no in/out parameter: g does not run again
+}
+
 TEST(FrontendArrays, VoidWithOutput) {
   auto r = lowerArrays(output_src);
   ASSERT_TRUE(r->ok);

@@ -30,6 +30,9 @@ namespace unfad::ir {
 struct ArrayParamUse {
   std::vector<bool> reads, writes;
   std::vector<bool> inout; // written after a read (itself or through a callee)
+  // Added into (`a[i] += v`) where it has not been assigned on every path
+  // before: its initial value reaches what the function leaves in it.
+  std::vector<bool> accumulates;
 };
 // Keyed by Function::name.
 using ArrayParamUses = std::map<std::string, ArrayParamUse>;

@@ -182,10 +182,12 @@ void Reverser::undoStores(const Expr &array, const std::vector<UndoSite> &sites,
 }
 
 // How many places in forward code `e` may write `array` (stores, and calls
-// given it; a callee may write it anywhere, so a call counts as many).
-size_t Reverser::writesTo(const Expr &e, const std::string &array) {
+// given it where the callee writes that parameter; a callee may write it
+// anywhere, so such a call counts as many).
+size_t Reverser::writesTo(const Expr &e, const std::string &array) const {
   struct Writes : Visitor {
     const std::string *array;
+    const Program *prog;
     size_t count = 0;
     bool isArray(const Expr &x) const {
       auto v = rootArray(x)->as<Var>(); // a view writes its array
@@ -196,11 +198,14 @@ size_t Reverser::writesTo(const Expr &e, const std::string &array) {
       Visitor::visit(s);
     }
     void visit(const Call *c) override {
-      for (auto &x : c->args) count += isArray(x) ? 1000 : 0;
+      const Function *g = prog->find(c->callee);
+      for (size_t k = 0; k < c->args.size(); ++k)
+        if (isArray(c->args[k]) && (!g || k >= g->params.size() || g->params[k].written)) count += 1000;
       Visitor::visit(c);
     }
   } writes;
   writes.array = &array;
+  writes.prog = &prog_;
   writes.visitExpr(e);
   return writes.count;
 }

@@ -250,7 +250,7 @@ private:
   ir::Expr logCapacity(const ir::Expr &perIteration, const LoopRecord &record, const ir::Expr &index);
   ir::Expr logStores(const ir::Expr &e, const ir::Expr &array, const UndoLog &log, size_t &logged);
   void undoLogged(const ir::Expr &array, const UndoLog &log, const ir::Expr &at, Lets &out);
-  static size_t writesTo(const ir::Expr &e, const std::string &array);
+  size_t writesTo(const ir::Expr &e, const std::string &array) const;
   ArrayCopies snapshot(const std::set<std::string> &names, const Stack &stack, Lets &lets);
   static ir::Expr arrayNamed(const std::string &name, const Stack &stack);
   void restore(const ArrayCopies &copies, Lets &lets);

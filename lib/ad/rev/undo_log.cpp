@@ -86,7 +86,7 @@ struct StoresBound {
   const std::string &array;
   const std::set<std::string> &inside; // names bound in the body (and its state)
   std::unordered_map<std::string, Expr> pure; // the body's let-bound scalar code
-  size_t (*writesTo)(const Expr &, const std::string &);
+  std::function<size_t(const Expr &, const std::string &)> writesTo;
   Expr length;         // the array's (null: unknown)
   bool sweeps = false; // a nested loop over [0, length) stores into it
 
@@ -146,7 +146,7 @@ Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord 
   std::set<std::string> inside;
   bindersIn(e, inside);
   inside.insert(bodyStack.back().value->as<Var>()->name); // the loop state
-  StoresBound bound{a, inside, {}, &Reverser::writesTo, sizes_.at(a)};
+  StoresBound bound{a, inside, {}, [this](const Expr &x, const std::string &n) { return writesTo(x, n); }, sizes_.at(a)};
   Expr perIteration = bound.count(e);
   // An iteration that rewrites the whole array is cheaper to save whole:
   // the same memory, without an index per element.
