@@ -2433,7 +2433,13 @@ class Gen:
             if "inout" in self.features and self.chance(0.7):
                 # an in/out state y: read, then rewritten in place; its initial
                 # value matters (the checker follows the contract's convention)
-                params.insert(self.rng.randrange(len(params) + 1), ("y", self.pick(["io", "io", "iov"])))
+                t = self.pick(["io", "io", "iov"])
+                if "avoid-inout-pointer" in self.features:
+                    t = "iov"  # test/e2e/cases/fuzz_inout_pointer_helper_in_branch.cpp
+                if "avoid-inout-output" in self.features:
+                    # test/e2e/cases/fuzz_inout_output_accumulate_redo.cpp
+                    params[:] = [(n, pt) for n, pt in params if pt != "outp"]
+                params.insert(self.rng.randrange(len(params) + 1), ("y", t))
         for j in range(self.rng.choice([0, 0, 1, 1, 2])):
             params.insert(self.rng.randrange(len(params) + 1), (f"k{j}", "int"))
         self.in_template = False
@@ -2515,9 +2521,13 @@ OPTIONS = ("outputs", "structs") + MEM_FEATURES
 # "avoid-inplace-output-nested" (feature "inplace"): the output is updated in
 # place only at the top level of the function, not inside an if or a loop
 # (fuzz_inplace_output_in_branch.cpp, fuzz_inplace_output_step2_loop.cpp).
+# "avoid-inout-pointer" (feature "inout"): the in/out parameter is a
+# std::vector<double>&, never a double* (fuzz_inout_pointer_helper_in_branch.cpp);
+# "avoid-inout-output": no output parameter beside an in/out one
+# (fuzz_inout_output_accumulate_redo.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
-         "avoid-helper-writes", "avoid-inplace-output-nested")
+         "avoid-helper-writes", "avoid-inplace-output-nested", "avoid-inout-pointer", "avoid-inout-output")
 
 
 def generate(seed, features=("base",)):
