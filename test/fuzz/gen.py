@@ -89,7 +89,7 @@ is not written inside the loop.  Further statement and expression kinds:
   E("raw", "int", (), (text, int vars, other names))  e.g. the row length
                                             static_cast<int>(A[i].size())
 
-"views", "inplace", "effects" (with "arrays"; gen_mem.py, whose docstring
+"views", "inplace", "effects", "inout", "alias" (with "arrays"; gen_mem.py, whose docstring
 has the details) add memory statements to the marked function, each a
 small block of C++ text with holes for generated expressions (statement
 kind "mem", expression kind "pread": a read through a pointer local):
@@ -109,10 +109,16 @@ kind "mem", expression kind "pread": a read through a pointer local):
            `for (int i = 0, j = n - 1; i < n; ++i, --j)`,
            `if (double t = e; t > c) ... else ...`, only in orders C++
            defines.
+  inout    an in/out parameter `double* y` / `std::vector<double>& y`
+           (types "io", "iov"), read and rewritten in place (the checker
+           follows the contract's in/out convention);
+  alias    helpers called with one array twice or overlapping views of it
+           (`axpy(T + 1, T, m, v)`, `smooth(b + 1, b, n - 1, v)`), views
+           passed to writing helpers in loops over rows.
 Offsets and lengths are constants from the fixed array length, so views
 stay in bounds whatever shrinking removes.  The output is read only after
-it has been written whole (its initial value never matters: no in/out
-parameters of the marked function yet).  Without these features the
+it has been written whole (its initial value never matters; the in/out
+parameter's does).  Without these features the
 generator draws exactly the random numbers it drew before (existing seeds
 give the same programs).
 """

@@ -1,6 +1,27 @@
 """Memory features of the program generator (see gen.py): "views",
-"inplace" and "effects" (with "arrays"; "inplace" uses the output of
-"outputs" when there is one).
+"inplace", "effects", "inout" and "alias" (with "arrays"; "inplace" uses the
+output of "outputs" when there is one).
+
+  inout   the marked function takes an in/out parameter `double* y` or
+          `std::vector<double>& y` (length n) whose initial value matters: it
+          is read like an input array (also by the other features' reads and
+          helpers), and rewritten: normalised in place (s = sum y[i]^2,
+          y[i] /= sqrt(1 + s)), advanced in explicit steps that read elements
+          the sweep has already updated (y[i] += h * g(y[i], y[n - 1 - i],
+          a[i])), element writes, helpers writing it, and with "inplace" the
+          in-place updates and scale/axpy helpers (in loops of steps).  An
+          in/out pointer is never rewritten inside a while loop (unfad cannot
+          copy it there: documented, diagnosed).  The checker (fuzz.py)
+          follows the contract: d_y = w_y on entry, the cotangent of y's
+          initial value on return, y left as f leaves it.
+  alias   helpers writing one array argument and reading another, called
+          with the same array twice or overlapping views of it: axpy(T + k1,
+          T + k2, m, v) (k1 == k2 too: axpy(y, y, n, h)), smooth(T + 1, T,
+          n - 1, v) / smooth(T, T + 1, n - 2, v) (reads u[0..m], writes
+          o[0..m)), and views passed to helpers that write through them in
+          loops over rows (scale(T + i * D, D, v), put(&T[i * D], D, e),
+          axpy(T + i * D, T + (R - 1 - i) * D, D, v), a moving `double* o`),
+          T a local array, the written output or the in/out parameter.
 
 Each construct is one statement of kind "mem": a few lines of C++ text whose
 holes @0@, @1@, ... are expressions (so that the probe instruments them and
