@@ -2530,10 +2530,13 @@ OPTIONS = ("outputs", "structs") + MEM_FEATURES
 # "avoid-inout-pointer" (feature "inout"): the in/out parameter is a
 # std::vector<double>&, never a double* (fuzz_inout_pointer_helper_in_branch.cpp);
 # "avoid-inout-output": no output parameter beside an in/out one
-# (fuzz_inout_output_accumulate_redo.cpp).
+# (fuzz_inout_output_accumulate_redo.cpp); "avoid-helper-loop-nested"
+# (feature "alias"): loops of calls of writing view helpers only at the top
+# level of the function (fuzz_view_helper_loop_in_branch.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
-         "avoid-helper-writes", "avoid-inplace-output-nested", "avoid-inout-pointer", "avoid-inout-output")
+         "avoid-helper-writes", "avoid-inplace-output-nested", "avoid-inout-pointer", "avoid-inout-output",
+         "avoid-helper-loop-nested")
 
 
 def generate(seed, features=("base",)):

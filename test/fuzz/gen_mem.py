@@ -523,13 +523,19 @@ def a_smooth(g):
 
 def steps(g, b, call):
     """The call, or the call in a loop of 1..3 steps."""
-    if g.chance(0.3):
+    if g.chance(0.3) and not nested_avoided(g):
         st = b.local("loop", "int")
         b.lines.append(f"for (int {st} = 0; {st} < {g.rng.randint(1, 3)}; ++{st}) {{")
         b.lines.append(f"  {b.x(call)};")
         b.lines.append("}")
     else:
         b.lines.append(f"{b.x(call)};")
+
+
+def nested_avoided(g):
+    """avoid-helper-loop-nested: no loops of writing helper calls inside an if
+    or a loop (test/e2e/cases/fuzz_view_helper_loop_in_branch.cpp)."""
+    return g.scope.parent is not None and "avoid-helper-loop-nested" in g.features
 
 
 def a_rows(g):
@@ -710,5 +716,5 @@ def options(g):
     if "inout" in g.features and inouts(g):
         opts += ["io_normalise"] * 2 + ["io_steps"] * 3
     if "alias" in g.features and targets(g):
-        opts += ["a_self"] * 3 + ["a_smooth"] * 3 + ["a_rows"] * 3
+        opts += ["a_self"] * 3 + ["a_smooth"] * 3 + ([] if nested_avoided(g) else ["a_rows"] * 3)
     return ["mem:" + o for o in opts]
