@@ -1236,6 +1236,8 @@ class Gen:
         """The in/out parameter types that may be written here (feature
         "inout"): an in/out pointer is not rewritten inside while loops (unfad
         cannot copy it there: documented, diagnosed); a std::vector may be."""
+        if self.scope.parent is not None and "avoid-inout-nested" in self.features:
+            return ()  # test/e2e/cases/fuzz_inout_nested_step_loops.cpp
         return ("iov",) if self.while_depth > 0 else INOUTS
 
     def arrays_in_scope(self, types=ARRAYS):
@@ -2530,13 +2532,16 @@ OPTIONS = ("outputs", "structs") + MEM_FEATURES
 # "avoid-inout-pointer" (feature "inout"): the in/out parameter is a
 # std::vector<double>&, never a double* (fuzz_inout_pointer_helper_in_branch.cpp);
 # "avoid-inout-output": no output parameter beside an in/out one
-# (fuzz_inout_output_accumulate_redo.cpp); "avoid-helper-loop-nested"
+# (fuzz_inout_output_accumulate_redo.cpp); "avoid-inout-nested": the in/out
+# parameter is written only at the top level of the function, not inside an
+# if or a loop (the memory statements' own loop nests still write it)
+# (fuzz_inout_nested_step_loops.cpp); "avoid-helper-loop-nested"
 # (feature "alias"): loops of calls of writing view helpers only at the top
 # level of the function (fuzz_view_helper_loop_in_branch.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
          "avoid-helper-writes", "avoid-inplace-output-nested", "avoid-inout-pointer", "avoid-inout-output",
-         "avoid-helper-loop-nested")
+         "avoid-inout-nested", "avoid-helper-loop-nested")
 
 
 def generate(seed, features=("base",)):
