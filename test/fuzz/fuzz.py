@@ -126,7 +126,7 @@ def make_case(seed, index, features, npoints):
         for n, t in prog.params:
             if t == "double":
                 pt.append(rng.randint(-128, 128) / 64.0)
-            elif t in ("arr", "vec"):
+            elif t in ("arr", "vec") + gen.INOUTS:  # (an in/out parameter: its initial value)
                 pt.append([rng.randint(-128, 128) / 64.0 for _ in range(prog.size_n)])
             elif t in gen.SPARAMS or t in gen.MPARAMS:
                 # one inner list per element (fields) or row
@@ -285,7 +285,7 @@ def param_split(prog):
     for n, t in prog.params:
         if t == "double":
             dn.append(n)
-        elif t in ("arr", "vec"):
+        elif t in ("arr", "vec") + gen.INOUTS:
             dn += [f"{n}[{i}]" for i in range(prog.size_n)]
         elif t in gen.SPARAMS or t in gen.MPARAMS:
             dn += [n + q for q in scalar_paths(prog, n, t)]
@@ -348,15 +348,67 @@ def phi_fn(prog, name, call, pre=""):
     """static double name(x, k): f's value, plus w . out for an output."""
     args = ", ".join(call_args(prog))
     head = f"static double {name}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
-    setup = " ".join(nested_inputs(prog, pre))
+    setup = " ".join(nested_inputs(prog, pre) + inout_decls(prog))
     setup = setup + " " if setup else ""
+    if inout_params(prog) and not has_out(prog):
+        value = f"double r = {call}({args});"
+        return head + f"{{ {setup}{value} {inout_terms(prog)} return r; }}"
     if not has_out(prog):
         return head + f"{{ {setup}return {call}({args}); }}"
     w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))
     value = f"double r = {call}({args});" if prog.ret != "void" else f"double r = 0.0; {call}({args});"
     return head + (f"{{ {setup}static const double w[] = {{{w}}}; {out_decl(prog, pre)} "
-                   f"{value} {out_terms(prog)} "
+                   f"{value} {out_terms(prog)} {inout_terms(prog)} "
                    f"return r; }}")
+
+
+def inout_params(prog):
+    """The in/out parameters (feature "inout"): double* y, std::vector<double>& y."""
+    return [(n, t) for n, t in prog.params if t in gen.INOUTS]
+
+
+def inout_weights(prog, name):
+    """The cotangent w_y of an in/out parameter's final value (one weight per
+    element; the driver differentiates phi = f(...) + w . out + w_y . y_final
+    with respect to x and y's initial value)."""
+    return [0.875 - 0.125 * q if q % 2 == 0 else -0.625 + 0.25 * q for q in range(prog.size_n)]
+
+
+def inout_decls(prog):
+    """Fresh copies io_y of the in/out parameters' initial values (x[]'s
+    slots): every call of f or f_grad starts from them."""
+    L = []
+    di = 0
+    for n, t in prog.params:
+        if t == "double":
+            di += 1
+        elif t in ("arr", "vec") + gen.INOUTS:
+            if t == "io":
+                L.append(f"double io_{n}[{prog.size_n}]; for (int q = 0; q < {prog.size_n}; ++q) "
+                         f"io_{n}[q] = x[{di} + q];")
+            elif t == "iov":
+                L.append(f"std::vector<double> io_{n}(x + {di}, x + {di + prog.size_n});")
+            di += prog.size_n
+        elif t in gen.SPARAMS or t in gen.MPARAMS:
+            di += len(scalar_paths(prog, n, t))
+    return L
+
+
+def inout_terms(prog):
+    """r += w_y . y_final for the in/out parameters."""
+    L = []
+    for n, _ in inout_params(prog):
+        w = ", ".join(gen.Renderer(prog, "").lit(v) for v in inout_weights(prog, n))
+        L.append(f"{{ static const double wf_{n}[] = {{{w}}}; "
+                 f"for (int q = 0; q < {prog.size_n}; ++q) r += wf_{n}[q] * io_{n}[q]; }}")
+    return " ".join(L)
+
+
+# --mutate-inout (self-test of the in/out convention): "add" reads d_y back
+# as if f_grad had added the cotangent of y's initial value into d_y instead
+# of replacing d_y with it; "ignore" passes d_y = 0, as if f_grad ignored the
+# cotangent of y's final value.  Either must show as wrong-gradient.
+MUTATE_INOUT = ""
 
 
 def call_args(prog):
@@ -378,6 +430,9 @@ def call_args(prog):
             di += prog.size_n
         elif t == "vec":
             out.append(f"std::vector<double>(x + {di}, x + {di + prog.size_n})")
+            di += prog.size_n
+        elif t in gen.INOUTS:
+            out.append(f"io_{n}")
             di += prog.size_n
         elif t == "outp":
             out.append("o")
@@ -416,6 +471,19 @@ def grad_fn(prog, i, call, prefix=""):
         elif t == "arr":
             adj.append(f"g + {di}")
             di += prog.size_n
+        elif t in gen.INOUTS:
+            # the contract's in/out convention: d_y = the cotangent of y's
+            # final value on entry, that of its initial value on return
+            N = prog.size_n
+            w = ", ".join(gen.Renderer(prog, "").lit(v) for v in inout_weights(prog, n))
+            entry = "0.0" if MUTATE_INOUT == "ignore" else f"w_{n}[q]"
+            pre.append(f"static const double w_{n}[] = {{{w}}}; " + (
+                f"double d_{n}[{N}];" if t == "io" else f"std::vector<double> d_{n}({N});")
+                + f" for (int q = 0; q < {N}; ++q) d_{n}[q] = {entry};")
+            back = f"d_{n}[q] + w_{n}[q]" if MUTATE_INOUT == "add" else f"d_{n}[q]"
+            post.append(f"for (int q = 0; q < {N}; ++q) g[{di} + q] = {back};")
+            adj.append(f"d_{n}")
+            di += N
         elif t == "vec":
             pre.append(f"std::vector<double> d_{n}(g + {di}, g + {di + prog.size_n});")
             post.append(f"for (int q = 0; q < {prog.size_n}; ++q) g[{di} + q] = d_{n}[q];")
@@ -427,6 +495,8 @@ def grad_fn(prog, i, call, prefix=""):
                        f"double d_o[] = {{{w}}};")
             post.append(f"for (int q = 0; q < {prog.size_n}; ++q) r += w[q] * o[q];")
             adj.append("d_o")
+    pre += inout_decls(prog)
+    post.insert(0, inout_terms(prog))
     gcall = f"{call}_grad({', '.join(args + adj)});"
     value = f"double r = {gcall}" if prog.ret != "void" else f"double r = 0.0; {gcall}"
     return (f"static double fz_g{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
@@ -439,7 +509,7 @@ def flat_point(prog, pt):
     for v, (_, t) in zip(pt, prog.params):
         if t == "double":
             xs.append(v)
-        elif t in ("arr", "vec"):
+        elif t in ("arr", "vec") + gen.INOUTS:
             xs += list(v)
         elif t in gen.SPARAMS or t in gen.MPARAMS:
             xs += [q for row in v for q in row]
@@ -1106,6 +1176,8 @@ def standalone(case, res):
         spec["call"] = r.qualified_fname()
     if has_out(case.program):
         spec["outputs"] = {"out": case.program.size_n}
+    if inout_params(case.program):
+        spec["inouts"] = {n: case.program.size_n for n, _ in inout_params(case.program)}
     detail = "\n".join("   " + l for l in res.detail.splitlines()[:12])
     head = [
         f"// Found by test/fuzz/fuzz.py ({case.seed}), shrunk: {res.kind}.",
@@ -1158,6 +1230,10 @@ def main():
                          "(and no other kind), and one must shrink to a few statements")
     ap.add_argument("--mutate", action="store_true",
                     help="self-test: perturb the generated gradients (every program should fail)")
+    ap.add_argument("--mutate-inout", choices=["add", "ignore"], default="",
+                    help="self-test of the in/out convention (feature inout): read d_y back as if f_grad had "
+                         "added into it (add), or pass d_y = 0 (ignore); with --selftest, every program with an "
+                         "in/out parameter must fail with wrong-gradient, and the others pass")
     ap.add_argument("--tmpdir", default=None)
     ap.add_argument("--quiet", "-q", action="store_true")
     ap.add_argument("--snapshot", action="store_true",
@@ -1189,7 +1265,9 @@ def main():
         dst = os.path.join(snapshot, "unfad")
         shutil.copy2(a.unfad, dst)
         a.unfad = dst
-    if a.selftest:
+    global MUTATE_INOUT
+    MUTATE_INOUT = a.mutate_inout
+    if a.selftest and not a.mutate_inout:
         a.mutate = True
     try:
         if a.selftest:
@@ -1210,6 +1288,8 @@ def selftest(a, features, indices):
     for c in cases:
         kinds.setdefault(res[c.index].kind, []).append(c.index)
     print("selftest: " + ", ".join(f"{k}: {len(v)}" for k, v in sorted(kinds.items())))
+    if a.mutate_inout:
+        return selftest_inout(a, fz, cases, res)
     wrong = kinds.get("wrong-gradient", [])
     other = [k for k in kinds if k not in ("wrong-gradient", "ok", "no-valid-point")]
     if other or len(wrong) < len(cases) // 3:
@@ -1224,6 +1304,25 @@ def selftest(a, features, indices):
     if sc.program.size() > 12 or sr.kind != "wrong-gradient":
         print("selftest: FAIL: the shrunk program should be tiny")
         return 1
+    print("selftest: PASS")
+    return 0
+
+
+def selftest_inout(a, fz, cases, res):
+    """--selftest --mutate-inout: the in/out convention broken in the driver
+    must make every program with an in/out parameter (and a usable point)
+    fail with wrong-gradient, and only those."""
+    io = [c for c in cases if inout_params(c.program)]
+    bad = [c.index for c in io if res[c.index].kind not in ("wrong-gradient", "no-valid-point")]
+    bad += [c.index for c in cases if not inout_params(c.program) and res[c.index].kind not in ("ok", "no-valid-point")]
+    caught = [c for c in io if res[c.index].kind == "wrong-gradient"]
+    print(f"selftest: {len(io)} programs with an in/out parameter, {len(caught)} caught "
+          f"(--mutate-inout {a.mutate_inout})")
+    if bad or len(caught) < len(io) // 2 or not caught:
+        print(f"selftest: FAIL: programs {bad[:20]} (every in/out program should be wrong-gradient, no other)")
+        return 1
+    c = caught[0]
+    print(f"selftest: e.g. program {c.index}:\n" + tail(res[c.index].detail, 4))
     print("selftest: PASS")
     return 0
 

@@ -89,7 +89,7 @@ is not written inside the loop.  Further statement and expression kinds:
   E("raw", "int", (), (text, int vars, other names))  e.g. the row length
                                             static_cast<int>(A[i].size())
 
-"views", "inplace", "effects" (with "arrays"; gen_mem.py, whose docstring
+"views", "inplace", "effects", "inout", "alias" (with "arrays"; gen_mem.py, whose docstring
 has the details) add memory statements to the marked function, each a
 small block of C++ text with holes for generated expressions (statement
 kind "mem", expression kind "pread": a read through a pointer local):
@@ -109,10 +109,16 @@ kind "mem", expression kind "pread": a read through a pointer local):
            `for (int i = 0, j = n - 1; i < n; ++i, --j)`,
            `if (double t = e; t > c) ... else ...`, only in orders C++
            defines.
+  inout    an in/out parameter `double* y` / `std::vector<double>& y`
+           (types "io", "iov"), read and rewritten in place (the checker
+           follows the contract's in/out convention);
+  alias    helpers called with one array twice or overlapping views of it
+           (`axpy(T + 1, T, m, v)`, `smooth(b + 1, b, n - 1, v)`), views
+           passed to writing helpers in loops over rows.
 Offsets and lengths are constants from the fixed array length, so views
 stay in bounds whatever shrinking removes.  The output is read only after
-it has been written whole (its initial value never matters: no in/out
-parameters of the marked function yet).  Without these features the
+it has been written whole (its initial value never matters; the in/out
+parameter's does).  Without these features the
 generator draws exactly the random numbers it drew before (existing seeds
 give the same programs).
 """
@@ -178,8 +184,12 @@ def scope_type(t):
     return REFT.get(t, ROWP.get(t, t))
 # array types: parameters (arr: const double*, vec: const std::vector<double>&)
 # and locals (lvec: std::vector<double>, carr: double[N]); all of length n
-ARRAYS = ("arr", "vec", "lvec", "carr")
-MEM_FEATURES = ("views", "inplace", "effects")  # gen_mem.py
+ARRAYS = ("arr", "vec", "lvec", "carr", "io", "iov")
+# arrays that are std::vectors (.data(), .size(), .at()); "iov" is an in/out
+# parameter std::vector<double>& y (feature "inout"; "io" is double* y)
+VECS = ("vec", "lvec", "iov")
+INOUTS = ("io", "iov")
+MEM_FEATURES = ("views", "inplace", "effects", "inout", "alias")  # gen_mem.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -358,8 +368,10 @@ class Renderer:
             return f"const std::vector<{d}>&"
         if t == "size":
             return "int"
-        if t == "outp":
+        if t in ("outp", "io"):
             return f"{d}*"
+        if t == "iov":
+            return f"std::vector<{d}>&"
         return t
 
     def pdecl(self, n, t):
@@ -1220,6 +1232,14 @@ class Gen:
         loops (documented, diagnosed): no stores to it there."""
         return "inplace" in self.features and self.while_depth > 0
 
+    def inout_writable(self):
+        """The in/out parameter types that may be written here (feature
+        "inout"): an in/out pointer is not rewritten inside while loops (unfad
+        cannot copy it there: documented, diagnosed); a std::vector may be."""
+        if self.scope.parent is not None and "avoid-inout-nested" in self.features:
+            return ()  # test/e2e/cases/fuzz_inout_nested_step_loops.cpp
+        return ("iov",) if self.while_depth > 0 else INOUTS
+
     def arrays_in_scope(self, types=ARRAYS):
         return [n for n, t in self.scope.all() if t in types]
 
@@ -1244,7 +1264,7 @@ class Gen:
             return None
         a = arr or (arrs[-1] if self.chance(0.3) else self.pick(arrs))
         idx, vs = self.index()
-        if dict(self.scope.all()).get(a) in ("vec", "lvec") and self.chance(0.1):
+        if dict(self.scope.all()).get(a) in VECS and self.chance(0.1):
             if idx in ("0", "n - 1") and self.chance(0.6):
                 return E("aref", "double", (), (a, idx, vs, "front" if idx == "0" else "back"))
             return E("aref", "double", (), (a, idx, vs, "at"))
@@ -1253,7 +1273,7 @@ class Gen:
     def aname(self):
         arrs = [(n, t) for n, t in self.scope.all() if t in ARRAYS]
         n, t = self.pick(arrs)
-        return E("aname", "arr", (), (n, t in ("vec", "lvec")))
+        return E("aname", "arr", (), (n, t in VECS))
 
     def feature_stmt(self, depth, fn_ret):
         opts = []
@@ -1268,7 +1288,7 @@ class Gen:
             opts = [o for o in opts if o not in ("fill", "recur")]
         if self.has_arrays and self.n_in_scope() and not no_store:
             opts += ["adecl"]
-            if self.arrays_in_scope(("lvec", "carr")):
+            if self.arrays_in_scope(("lvec", "carr") + self.inout_writable()):
                 opts += ["aset"] * 3
             if self.arrays_in_scope(("outp",)) and not self.no_out_store():
                 opts += ["oset"] * 2
@@ -1307,7 +1327,7 @@ class Gen:
                 return ("1", f"{v} < n", f"++{v}"), True, True
             if r < 0.77:
                 return ("0", f"{v} < n", f"{v} += 2"), True, False
-            vecs = [n for n, t in self.scope.all() if t in ("vec", "lvec")]
+            vecs = [n for n, t in self.scope.all() if t in VECS]
             if vecs and r < 0.85:
                 return ("0", f"{v} < static_cast<int>({self.pick(vecs)}.size())", f"++{v}"), True, False
             if self.in_main:
@@ -1444,7 +1464,7 @@ class Gen:
             out.append(("adecl", "carr", name, None, "zero"))
         else:
             r = self.rng.random()
-            srcs = self.arrays_in_scope(("vec", "lvec"))
+            srcs = self.arrays_in_scope(VECS)
             if r < 0.5:
                 out.append(("adecl", "lvec", name, None, "n"))
             elif srcs and r < 0.65:
@@ -1481,7 +1501,7 @@ class Gen:
         cands = [i for i in range(self.max_callee) if self.helpers[i].ret == "void"]
         if "avoid-helper-writes" in self.features:
             return None
-        targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp")
+        targets = [(n, t) for n, t in self.scope.all() if t in ("lvec", "carr", "outp") + self.inout_writable()
                    and not (t == "outp" and self.no_out_store())]
         if not cands:
             return None
@@ -1511,9 +1531,9 @@ class Gen:
                 if not srcs:
                     return None
                 n, st = self.pick(srcs)
-                args.append(E("aname", "arr", (), (n, st in ("vec", "lvec"))))
+                args.append(E("aname", "arr", (), (n, st in VECS)))
             elif t == "outp":
-                args.append(E("aname", "arr", (), (tgt, tt == "lvec")))
+                args.append(E("aname", "arr", (), (tgt, tt in ("lvec", "iov"))))
             elif t == "size":
                 args.append(var("n", "int"))
             else:
@@ -1521,7 +1541,7 @@ class Gen:
         return out + [("expr", E("hcall", "void", args, (i, h.kind == "template" and self.chance(0.5))))]
 
     def gen_aset(self, depth, fn_ret):
-        return [self.aset(self.pick(self.arrays_in_scope(("lvec", "carr"))))]
+        return [self.aset(self.pick(self.arrays_in_scope(("lvec", "carr") + self.inout_writable())))]
 
     def index_loop(self, body_fn, depth, fn_ret, down=None):
         v = self.fresh("loop")
@@ -2130,7 +2150,7 @@ class Gen:
         opts = []
         if self.n_in_scope():
             arrs = [(n, t) for n, t in self.scope.all() if t in ARRAYS]
-            vecs = [(n, t) for n, t in arrs if t in ("vec", "lvec")]
+            vecs = [(n, t) for n, t in arrs if t in VECS]
             if arrs and (vecs or "vec" not in ats):
                 opts.append("n")
         rows = [(n, t) for n, t in self.scope.all() if t in MPARAMS or t in ROWS]
@@ -2147,7 +2167,7 @@ class Gen:
             args = []
             for at in ats:
                 n, t = self.pick(vecs if at == "vec" else arrs)
-                args.append(E("aname", "arr", (), (n, at == "arr" and t in ("vec", "lvec"))))
+                args.append(E("aname", "arr", (), (n, at == "arr" and t in VECS)))
             return args, var("n", "int")
         if how == "C":
             cs = [(n, t) for n, t in rows if row_kind(t) != "vec"]
@@ -2288,11 +2308,11 @@ class Gen:
         for (_, t), d in zip(h.params, dargs):
             if t in ("arr", "vec"):
                 srcs = [(n, t2) for n, t2 in self.scope.all() if t2 in ARRAYS and n != tgt and (
-                    t == "arr" or t2 in ("vec", "lvec"))]
+                    t == "arr" or t2 in VECS)]
                 if not srcs:
                     return None
                 n, t2 = self.pick(srcs)
-                args.append(E("aname", "arr", (), (n, t == "arr" and t2 in ("vec", "lvec"))))
+                args.append(E("aname", "arr", (), (n, t == "arr" and t2 in VECS)))
             elif t in ("sarr", "svec"):
                 srcs = [(n, t2) for n, t2 in self.s_arrays("V3") if n != tgt and (
                     t == "sarr" or t2 in ("svec", "slvec_V3"))]
@@ -2418,6 +2438,16 @@ class Gen:
                 params.insert(self.rng.randrange(len(params) + 1), ("out", "outp"))
             if self.structs:
                 self.struct_params(params)
+            if "inout" in self.features and self.chance(0.7):
+                # an in/out state y: read, then rewritten in place; its initial
+                # value matters (the checker follows the contract's convention)
+                t = self.pick(["io", "io", "iov"])
+                if "avoid-inout-pointer" in self.features:
+                    t = "iov"  # test/e2e/cases/fuzz_inout_pointer_helper_in_branch.cpp
+                if "avoid-inout-output" in self.features:
+                    # test/e2e/cases/fuzz_inout_output_accumulate_redo.cpp
+                    params[:] = [(n, pt) for n, pt in params if pt != "outp"]
+                params.insert(self.rng.randrange(len(params) + 1), ("y", t))
         for j in range(self.rng.choice([0, 0, 1, 1, 2])):
             params.insert(self.rng.randrange(len(params) + 1), (f"k{j}", "int"))
         self.in_template = False
@@ -2499,9 +2529,19 @@ OPTIONS = ("outputs", "structs") + MEM_FEATURES
 # "avoid-inplace-output-nested" (feature "inplace"): the output is updated in
 # place only at the top level of the function, not inside an if or a loop
 # (fuzz_inplace_output_in_branch.cpp, fuzz_inplace_output_step2_loop.cpp).
+# "avoid-inout-pointer" (feature "inout"): the in/out parameter is a
+# std::vector<double>&, never a double* (fuzz_inout_pointer_helper_in_branch.cpp);
+# "avoid-inout-output": no output parameter beside an in/out one
+# (fuzz_inout_output_accumulate_redo.cpp); "avoid-inout-nested": the in/out
+# parameter is written only at the top level of the function, not inside an
+# if or a loop (the memory statements' own loop nests still write it)
+# (fuzz_inout_nested_step_loops.cpp); "avoid-helper-loop-nested"
+# (feature "alias"): loops of calls of writing view helpers only at the top
+# level of the function (fuzz_view_helper_loop_in_branch.cpp).
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
-         "avoid-helper-writes", "avoid-inplace-output-nested")
+         "avoid-helper-writes", "avoid-inplace-output-nested", "avoid-inout-pointer", "avoid-inout-output",
+         "avoid-inout-nested", "avoid-helper-loop-nested")
 
 
 def generate(seed, features=("base",)):
@@ -2631,7 +2671,7 @@ def check_stmts(p, ss, scopes, ret, self_i, loops):
             scopes[-1].update(dict(s[5]))
         elif k == "aset":
             at = lookup(scopes, s[4])
-            if at is None or not (at in ("lvec", "carr", "outp") + SOUTS + MLOCALS or is_slocal(at)) or (
+            if at is None or not (at in ("lvec", "carr", "outp") + INOUTS + SOUTS + MLOCALS or is_slocal(at)) or (
                     not check_expr(p, s[3], scopes, self_i)):
                 return False
             if any(lookup(scopes, n) != "int" for n in s[5]):

@@ -1,6 +1,27 @@
 """Memory features of the program generator (see gen.py): "views",
-"inplace" and "effects" (with "arrays"; "inplace" uses the output of
-"outputs" when there is one).
+"inplace", "effects", "inout" and "alias" (with "arrays"; "inplace" uses the
+output of "outputs" when there is one).
+
+  inout   the marked function takes an in/out parameter `double* y` or
+          `std::vector<double>& y` (length n) whose initial value matters: it
+          is read like an input array (also by the other features' reads and
+          helpers), and rewritten: normalised in place (s = sum y[i]^2,
+          y[i] /= sqrt(1 + s)), advanced in explicit steps that read elements
+          the sweep has already updated (y[i] += h * g(y[i], y[n - 1 - i],
+          a[i])), element writes, helpers writing it, and with "inplace" the
+          in-place updates and scale/axpy helpers (in loops of steps).  An
+          in/out pointer is never rewritten inside a while loop (unfad cannot
+          copy it there: documented, diagnosed).  The checker (fuzz.py)
+          follows the contract: d_y = w_y on entry, the cotangent of y's
+          initial value on return, y left as f leaves it.
+  alias   helpers writing one array argument and reading another, called
+          with the same array twice or overlapping views of it: axpy(T + k1,
+          T + k2, m, v) (k1 == k2 too: axpy(y, y, n, h)), smooth(T + 1, T,
+          n - 1, v) / smooth(T, T + 1, n - 2, v) (reads u[0..m], writes
+          o[0..m)), and views passed to helpers that write through them in
+          loops over rows (scale(T + i * D, D, v), put(&T[i * D], D, e),
+          axpy(T + i * D, T + (R - 1 - i) * D, D, v), a moving `double* o`),
+          T a local array, the written output or the in/out parameter.
 
 Each construct is one statement of kind "mem": a few lines of C++ text whose
 holes @0@, @1@, ... are expressions (so that the probe instruments them and
@@ -81,8 +102,8 @@ def view(g, b, a, k, writable=False):
     if r < 0.3:
         return f"&{a}[{kt}]"
     if k == 0 and r < 0.5:
-        return f"{a}.data()" if t in ("vec", "lvec") else a
-    return f"{a}.data() + {kt}" if t in ("vec", "lvec") else f"{a} + {kt}"
+        return f"{a}.data()" if t in G.VECS else a
+    return f"{a}.data() + {kt}" if t in G.VECS else f"{a} + {kt}"
 
 
 def readable(g):
@@ -95,7 +116,10 @@ def readable(g):
 
 
 def writable(g, outputs=True):
-    return g.arrays_in_scope(("lvec", "carr") + (("outp",) if outputs and not g.no_out_store() else ()))
+    """Arrays that may be written: local arrays, the output, and (feature
+    "inout") the in/out parameter (not an in/out pointer in a while loop)."""
+    return g.arrays_in_scope(("lvec", "carr") + (("outp",) if outputs and not g.no_out_store() else ())
+                             + g.inout_writable())
 
 
 def factor(g):
@@ -158,6 +182,12 @@ HELPERS = {
     "axpy": ("void", [("o", "outp"), ("u", "arr"), ("m", "int"), ("y", "double")],
              [["for (int j = 0; j < m; ++j) {", "  o[j] += y * u[j];", "}"],
               ["for (int j = 0; j < m; ++j) {", "  o[j] = o[j] + y * std::sin(u[j]);", "}"]]),
+    # (feature "alias") reads u[0..m], writes o[0..m): called on overlapping
+    # views of one array, smooth(b + 1, b, n - 1)
+    "smooth": ("void", [("o", "outp"), ("u", "arr"), ("m", "int"), ("y", "double")],
+               [["for (int j = 0; j < m; ++j) {", "  o[j] = std::sin(u[j]) * y + 0.5 * u[j + 1];", "}"],
+                ["for (int j = m - 1; j >= 0; --j) {", "  o[j] = 0.5 * (u[j] + u[j + 1]) + y * o[j];", "}"],
+                ["for (int j = 0; j < m; ++j) {", "  o[j] += y * u[j] * u[j + 1];", "}"]]),
 }
 
 
@@ -252,8 +282,8 @@ def v_rows(g):
         b.lines.append(f"const double* {p} = {view(g, b, a, 0)};")
     b.lines.append(f"for (int {i} = 0; {i} < {R}; ++{i}) {{")
     if how == 0:
-        b.lines.append(f"  const double* {p} = {b.use(a)} + {i} * {D};" if dict(g.scope.all())[a] not in (
-            "vec", "lvec") else f"  const double* {p} = &{b.use(a)}[{i} * {D}];")
+        b.lines.append(f"  const double* {p} = {b.use(a)} + {i} * {D};" if dict(g.scope.all())[a] not in
+                       G.VECS else f"  const double* {p} = &{b.use(a)}[{i} * {D}];")
     elif how == 2:
         b.lines.insert(len(b.lines) - 1, f"const double* {p} = {view(g, b, a, 0)};")
         b.lines.append(f"  {p} = {view(g, b, a, 0)} + {i} * {D};")
@@ -399,6 +429,156 @@ def i_helper(g):
     return b.stmt()
 
 
+# -- in/out parameters (feature "inout") -----------------------------------
+
+def inouts(g):
+    """The in/out parameter, if it may be written here."""
+    return g.arrays_in_scope(g.inout_writable())
+
+
+def io_normalise(g):
+    """s = sum y[i]^2; z = sqrt(1 + s); y[i] /= z (or y[i] = y[i] / z * e):
+    the state read whole, then rewritten from what was read."""
+    b = Block(g)
+    Y = b.use(g.pick(inouts(g)))
+    b.use("n")
+    s, z = g.fresh("double"), g.fresh("double")
+    i, j = b.local("loop", "int"), b.local("loop", "int")
+    b.lines.append(f"double {s} = 0.0;")
+    b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+    b.lines.append(f"  {s} += {Y}[{i}] * {b.x(pread(f'{Y}[{i}]', i))};")
+    b.lines.append("}")
+    b.lines.append(f"const double {z} = std::sqrt(1.0 + {s});")
+    b.defines += [(s, "double"), (z, "double")]
+    b.lines.append(f"for (int {j} = 0; {j} < n; ++{j}) {{")
+    if g.chance(0.5):
+        b.lines.append(f"  {Y}[{j}] /= {z};")
+    else:
+        b.lines.append(f"  {Y}[{j}] = {Y}[{j}] / {z} * {b.x(factor(g))};")
+    b.lines.append("}")
+    return b.stmt()
+
+
+def io_steps(g):
+    """Explicit steps on the state: y[i] += h * f(y[i], y[n - 1 - i], a[i]),
+    reading elements the same sweep has already updated (or not yet)."""
+    b = Block(g)
+    Y = b.use(g.pick(inouts(g)))
+    b.use("n")
+    st, i = b.local("loop", "int"), b.local("loop", "int")
+    h = g.pick(["0.1", "0.25", "0.5"])
+    reads = [pread(f"{Y}[{i}]", i)]
+    if g.chance(0.6):
+        reads.append(pread(f"{Y}[n - 1 - {i}]", i))
+    src = [x for x in readable(g) if x != Y]
+    if src and g.chance(0.5):
+        reads.append(pread(f"{b.use(g.pick(src))}[{i}]", i))
+    g.rng.shuffle(reads)
+    b.lines.append(f"for (int {st} = 0; {st} < {g.rng.randint(1, 3)}; ++{st}) {{")
+    b.lines.append(f"  for (int {i} = 0; {i} < n; ++{i}) {{")
+    b.lines.append(f"    {Y}[{i}] {g.pick(['+=', '-='])} {h} * {b.x(g.squash(mix(g, reads)))};")
+    b.lines.append("  }")
+    b.lines.append("}")
+    return b.stmt()
+
+
+# -- aliasing helper calls (feature "alias") -------------------------------
+
+def a_self(g):
+    """axpy(T + k1, T + k2, m, v): a helper writing one view and reading
+    another of the same array (the same view too: axpy(y, y, n, h)),
+    sometimes in a loop of steps."""
+    b = Block(g)
+    N = n_len(g)
+    T = g.pick(targets(g))
+    k1 = g.rng.randrange(N) if g.chance(0.5) else 0
+    k2 = k1 if g.chance(0.3) else g.rng.randrange(N)
+    m = N - max(k1, k2)
+    call = hcall(g, "axpy", [raw_arr(view(g, b, T, k1, True), b), raw_arr(view(g, b, T, k2), b),
+                             G.E("raw", "int", (), (str(m), ())), g.small(1)])
+    steps(g, b, call)
+    return b.stmt()
+
+
+def a_smooth(g):
+    """smooth(T + ko, T + ku, m, v): reads T[ku .. ku + m], writes
+    T[ko .. ko + m): overlapping views (smooth(b + 1, b, n - 1) and
+    smooth(b, b + 1, n - 2))."""
+    b = Block(g)
+    N = n_len(g)
+    T = g.pick(targets(g))
+    ko, ku = g.pick([(1, 0), (0, 1), (0, 0), (g.rng.randrange(N), g.rng.randrange(N))])
+    ko, ku = min(ko, N - 1), min(ku, N - 1)
+    m = max(0, min(N - ko, N - 1 - ku))
+    if m == N - 1 and g.chance(0.5):
+        b.use("n")
+        mt = G.E("raw", "int", (), ("n - 1", ("n",)))
+    else:
+        mt = G.E("raw", "int", (), (str(m), ()))
+    call = hcall(g, "smooth", [raw_arr(view(g, b, T, ko, True), b), raw_arr(view(g, b, T, ku), b), mt,
+                               g.small(1)])
+    steps(g, b, call)
+    return b.stmt()
+
+
+def steps(g, b, call):
+    """The call, or the call in a loop of 1..3 steps."""
+    if g.chance(0.3) and not nested_avoided(g):
+        st = b.local("loop", "int")
+        b.lines.append(f"for (int {st} = 0; {st} < {g.rng.randint(1, 3)}; ++{st}) {{")
+        b.lines.append(f"  {b.x(call)};")
+        b.lines.append("}")
+    else:
+        b.lines.append(f"{b.x(call)};")
+
+
+def nested_avoided(g):
+    """avoid-helper-loop-nested: no loops of writing helper calls inside an if
+    or a loop (test/e2e/cases/fuzz_view_helper_loop_in_branch.cpp)."""
+    return g.scope.parent is not None and "avoid-helper-loop-nested" in g.features
+
+
+def a_rows(g):
+    """Views passed to helpers that write through them, in a loop over rows
+    of D elements: scale(T + i * D, D, v), put(&T[i * D], D, e), axpy(T + i
+    * D, a + j * D, D, v) (a row of T itself too), or a moving pointer
+    `double* o = T; ... o += D;`."""
+    b = Block(g)
+    N = n_len(g)
+    T = g.pick(targets(g))
+    D = g.rng.randint(1, N)
+    R = N // D
+    i = b.local("loop", "int")
+    moving = g.chance(0.3)
+    vec = dict(g.scope.all())[T] in G.VECS
+    b.use(T)
+    if moving:
+        o = b.local("pv", "ptr")
+        b.lines.append(f"double* {o} = {view(g, b, T, 0, True)};")
+        row = o
+    else:
+        row = f"&{T}[{i} * {D}]" if vec or g.chance(0.3) else f"{T} + {i} * {D}"
+    b.lines.append(f"for (int {i} = 0; {i} < {R}; ++{i}) {{")
+    r = g.rng.random()
+    Dt = G.E("raw", "int", (), (str(D), ()))
+    if r < 0.35:
+        call = hcall(g, "scale", [raw_arr(row, b), Dt, factor(g)])
+    elif r < 0.6:
+        call = hcall(g, "put", [raw_arr(row, b), Dt, g.dexpr(1)])
+    else:
+        src = g.pick(readable(g))
+        j = g.pick([i, f"{R - 1} - {i}"]) if src == T or g.chance(0.5) else i
+        sv = dict(g.scope.all())[src] in G.VECS
+        b.use(src)
+        srow = f"&{src}[({j}) * {D}]" if sv else f"{src} + ({j}) * {D}"
+        call = hcall(g, "axpy", [raw_arr(row, b), raw_arr(srow, b), Dt, g.small(1)])
+    b.lines.append(f"  {b.x(call)};")
+    if moving:
+        b.lines.append(f"  {row} += {D};")
+    b.lines.append("}")
+    return b.stmt()
+
+
 # -- side effects inside expressions ---------------------------------------
 
 def e_postinc(g):
@@ -509,7 +689,8 @@ def e_ifinit(g):
 STMTS = {"v_read": v_read, "v_loop": v_loop, "v_rows": v_rows, "v_write": v_write,
          "i_outfill": i_outfill, "i_update": i_update, "i_helper": i_helper,
          "e_postinc": e_postinc, "e_chain": e_chain, "e_compound": e_compound, "e_comma_for": e_comma_for,
-         "e_ifinit": e_ifinit}
+         "e_ifinit": e_ifinit, "io_normalise": io_normalise, "io_steps": io_steps, "a_self": a_self,
+         "a_smooth": a_smooth, "a_rows": a_rows}
 
 
 def options(g):
@@ -532,4 +713,8 @@ def options(g):
         opts += ["e_chain", "e_compound", "e_compound", "e_ifinit", "e_ifinit"]
         if rd:
             opts += ["e_postinc"] * 2 + ["e_comma_for"]
+    if "inout" in g.features and inouts(g):
+        opts += ["io_normalise"] * 2 + ["io_steps"] * 3
+    if "alias" in g.features and targets(g):
+        opts += ["a_self"] * 3 + ["a_smooth"] * 3 + ([] if nested_avoided(g) else ["a_rows"] * 3)
     return ["mem:" + o for o in opts]
