@@ -1,5 +1,6 @@
-// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:11:43), shrunk. OPEN BUG
-// (UNFAD_E2E_OPEN_BUGS): an in/out std::vector updated in place in a loop
+// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:11:43), shrunk. FIXED (partial evaluation entering a loop kept a load of the undo log's top
+// shared across the inner loop that pushes to it, the log's name having been
+// renamed; lib/opt/partial_eval.cpp forgetReadsWrittenInLoop): an in/out std::vector updated in place in a loop
 // nest three deep (a 1-step loop between the outer and the inner loop),
 // then in a second nest of two: f_grad leaves y different from what f
 // leaves and the gradient is wrong (also with double* y). Each nest alone

@@ -1,5 +1,5 @@
-// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:11:63), shrunk. OPEN BUG
-// (UNFAD_E2E_OPEN_BUGS): a function with an in/out parameter y and an output
+// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:11:63), shrunk. FIXED (an output added into before it is assigned is restored with the in/out
+// parameters, ir/array_order ArrayParamUse::accumulates): a function with an in/out parameter y and an output
 // `out` updated with `+=`: f_grad leaves out[0] = 1 where f writes 0.5 (and
 // returns phi off by the same). The backward sweep restores y (in/out) but
 // not `out` (an output: `out[i] += e` does not count as a read), and

@@ -1,5 +1,5 @@
-// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:11:12), shrunk. OPEN BUG
-// (UNFAD_E2E_OPEN_BUGS): an in/out *pointer* y passed to a helper that reads
+// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:11:12), shrunk. FIXED (a call counts as a write only where the callee writes that
+// parameter: Reverser::writesTo): an in/out *pointer* y passed to a helper that reads
 // it in one branch of an if and updated in place in the other branch:
 // "internal error in unfad: reverse: the in/out array 'y' would need a whole
 // copy, and its length is unknown" (no location). It should either need no

@@ -1,5 +1,5 @@
-// Found by test/fuzz/fuzz.py (feature alias, unfad-fuzz:1:94), shrunk. OPEN BUG
-// (UNFAD_E2E_OPEN_BUGS): a helper writing a local array through a view
+// Found by test/fuzz/fuzz.py (feature alias, unfad-fuzz:1:94), shrunk. FIXED (the same partial-evaluation bug as fuzz_inout_nested_step_loops: a
+// load shared across a loop that writes the renamed array): a helper writing a local array through a view
 // (`scale(&u0[i3 * 2], 2, c)`, reading and rewriting o[j]) called in a loop
 // inside an if, then another in-place helper (`axpy`) on the array in a
 // loop: d/da0[0] is wrong (0.6996 where finite differences give 0.7466).
