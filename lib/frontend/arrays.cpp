@@ -194,7 +194,9 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
     return constant ? ir::Const::makeBool(oi.size == 0)
                     : ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc, env), ir::Const::makeInt(0)});
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
-  fail(loc, "'" + n + "' on arrays is not supported yet (local std::vectors must get their size when constructed)");
+  if (n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" || n == "pop_back")
+    fail(loc, "'" + n + "' is only supported on a local std::vector (not on parameters, references or rows)");
+  fail(loc, "'" + n + "' on arrays is not supported yet");
 }
 
 bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarget *target) {

@@ -21,6 +21,7 @@
 #include "unfad/ir/traverse.h"
 
 #include <clang/AST/DeclCXX.h>
+#include <clang/AST/ParentMapContext.h>
 
 namespace unfad::frontend {
 
@@ -363,6 +364,41 @@ ir::Expr Lowering::growingArgument(const Expr *arg, const ir::Expr &array, bool 
                          return store(copy, j, read(array, j, loc), ir::Store::Mode::Set, loc);
                        })});
   return copy;
+}
+
+} // namespace unfad::frontend
+
+namespace unfad::frontend {
+
+namespace {
+
+// The first use of `vd` in `s` after source location `after`.
+const DeclRefExpr *useAfter(const Stmt *s, const VarDecl *vd, SourceLocation after, const SourceManager &sm) {
+  if (!s) return nullptr;
+  if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == vd && sm.isBeforeInTranslationUnit(after, d->getBeginLoc()))
+    return d;
+  for (const Stmt *c : s->children())
+    if (const DeclRefExpr *d = useAfter(c, vd, after, sm)) return d;
+  return nullptr;
+}
+
+} // namespace
+
+// `delete[] p` ends the buffer: p must not be used after it, and the delete
+// must not repeat in a loop the buffer was not allocated in.
+void Lowering::checkDelete(const CXXDeleteExpr *d, const VarDecl *vd) {
+  const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
+  if (const DeclRefExpr *use = fd ? useAfter(fd->getBody(), vd, d->getEndLoc(), sm_) : nullptr)
+    fail(use->getBeginLoc(), "use of '" + vd->getNameAsString() + "' after 'delete[]'");
+  for (DynTypedNodeList ps = ctx_.getParents(*d); !ps.empty(); ps = ctx_.getParents(ps[0])) {
+    const auto *s = ps[0].get<Stmt>();
+    if (!s) break;
+    if (!isa<ForStmt>(s) && !isa<WhileStmt>(s) && !isa<DoStmt>(s) && !isa<CXXForRangeStmt>(s)) continue;
+    SourceRange r = s->getSourceRange();
+    if (!sm_.isBeforeInTranslationUnit(r.getBegin(), vd->getLocation()) ||
+        !sm_.isBeforeInTranslationUnit(vd->getLocation(), r.getEnd()))
+      fail(d->getBeginLoc(), "'delete[] " + vd->getNameAsString() + "' inside a loop that did not allocate it (it would run more than once)");
+  }
 }
 
 } // namespace unfad::frontend

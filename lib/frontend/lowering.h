@@ -443,7 +443,7 @@ private:
                              const Tail &k);
   // A growing vector passed whole to a helper: a copy of its elements.
   ir::Expr growingArgument(const clang::Expr *arg, const ir::Expr &array, bool written, Env &env);
-  ir::Expr growthBound(const clang::VarDecl *vd, const ir::Expr &initial, const ir::Expr &body);
+  void checkDelete(const clang::CXXDeleteExpr *d, const clang::VarDecl *vd);
   std::map<const clang::VarDecl *, const clang::VarDecl *> growLen_;
   std::map<const clang::Stmt *, std::set<const clang::VarDecl *>> growScan_; // per function body
   std::map<const ir::Node *, GrowOp> growOps_;                               // the lets that change a length

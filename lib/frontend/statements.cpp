@@ -206,6 +206,7 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
     const auto *vd = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
     if (!d->isArrayForm() || !vd || !ptrBase_.count(vd))
       fail(d->getBeginLoc(), "this 'delete' is not supported (only 'delete[] p' of a local 'p = new T[n]')");
+    checkDelete(d, vd);
     return lowerSeq(rest, env, tail);
   }
   if (ir::Expr grown; lowerGrowCall(e, rest, env, tail, grown)) return grown; // v.push_back(x), ...

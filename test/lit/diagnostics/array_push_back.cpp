@@ -5,7 +5,7 @@
 #include <unfad/unfad.h>
 #include <vector>
 UNFAD_GRADIENT double f(double x, std::vector<double>& out) {
-// CHECK: array_push_back.cpp:[[@LINE+1]]:7: error: cannot differentiate 'f': {{.*}}'push_back'
+// CHECK: array_push_back.cpp:[[@LINE+1]]:7: error: cannot differentiate 'f': 'push_back' is only supported on a local std::vector (not on parameters, references or rows)
   out.push_back(x);
   return x;
 }
