@@ -262,8 +262,9 @@ ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, Loc
   boundNames(alloc->body, inner);
   for (const std::string &v : ir::freeVars(room))
     if (inner.count(v))
-      fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach depends on values "
-                    "computed after its declaration (compute the loop bounds before declaring it)");
+      fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
+                    "it is declared (it depends on values computed later, or on an outer loop's index as in a "
+                    "triangular loop)");
   for (const ir::Node *n : mine) growOps_.erase(n);
   binds.insert(binds.end(), lets.begin(), lets.end());
   binds.push_back({alloc->name, ir::NewArray::make(room, et)});

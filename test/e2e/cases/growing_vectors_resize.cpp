@@ -78,6 +78,27 @@ UNFAD_GRADIENT double heap_scratch(const double* x, int n) {
   return s;
 }
 
+static double sum_of_squares(const std::vector<double>& v) {
+  double s = 0.0;
+  for (double e : v) s += e * e;
+  return s;
+}
+
+// a while loop refilling a cleared vector, passed to a helper each time
+UNFAD_GRADIENT double while_refill(const double* x, int n) {
+  std::vector<double> above;
+  double s = 0.0;
+  int k = 0;
+  while (k < n) {
+    above.clear();
+    for (int i = 0; i < n; ++i)
+      if (x[i] > x[k]) above.push_back(x[i] - x[k]);
+    s += sum_of_squares(above) * x[k];
+    ++k;
+  }
+  return s;
+}
+
 /* e2e
 [{"function": "reused_scratch",
   "points": [[[0.3, -1.2, 0.8, 2.0, 0.1, -0.7], 2, 3], [[1.5, 0.25, -0.4, 0.9, -2.0, 0.2, 0.6, 1.1], 2, 4]]},
@@ -87,6 +108,8 @@ UNFAD_GRADIENT double heap_scratch(const double* x, int n) {
   "points": [[[0.3, -1.2, 0.8, 2.0, 0.1], 5], [[1.5, 0.25, 0.7, 0.4], 4]]},
  {"function": "inner_resize",
   "points": [[[0.3, -1.2, 0.8, 0.5], 4], [[0.5, 0.25, -0.5], 3]]},
+ {"function": "while_refill",
+  "points": [[[0.3, -1.2, 0.8, 2.0], 4], [[1.5, 0.25, -0.5], 3]]},
  {"function": "heap_scratch",
   "points": [[[0.3, -1.2, 0.8, 2.0], 4], [[1.5, 0.25, -0.5], 3]]}]
 */

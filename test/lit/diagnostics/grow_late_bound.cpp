@@ -8,7 +8,7 @@ UNFAD_GRADIENT double f(const double* x, int n) {
   std::vector<double> v;
   const int m = 2 * n;
   for (int i = 0; i < m; ++i)
-// CHECK: grow_late_bound.cpp:[[@LINE+1]]:7: error: cannot differentiate 'f': growing 'v' here is not supported: how many elements it can reach depends on values computed after its declaration
+// CHECK: grow_late_bound.cpp:[[@LINE+1]]:7: error: cannot differentiate 'f': growing 'v' here is not supported: how many elements it can reach is not known where it is declared
     v.push_back(x[i / 2]);
   double s = 0.0;
   for (double e : v) s += e * e;
