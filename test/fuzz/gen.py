@@ -179,7 +179,7 @@ def scope_type(t):
 # array types: parameters (arr: const double*, vec: const std::vector<double>&)
 # and locals (lvec: std::vector<double>, carr: double[N]); all of length n
 ARRAYS = ("arr", "vec", "lvec", "carr")
-MEM_FEATURES = ("views", "inplace", "effects")  # gen_mem.py
+MEM_FEATURES = ("views", "inplace", "effects", "grow")  # gen_mem.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -790,7 +790,7 @@ class Gen:
         c[t] = c.get(t, 0) + 1
         base = {"double": "t", "int": "m", "bool": "c", "V2": "v", "loop": "i", "w": "w", "lvec": "u",
                 "carr": "r", "V3": "q", "P3": "e", "OB": "ob", "slvec": "sv", "scarr": "sa", "mloc": "M",
-                "row": "row", "pv": "pv", "ix": "ix"}[t]
+                "row": "row", "pv": "pv", "ix": "ix", "gv": "gv"}[t]
         return f"{base}{c[t] - 1}"
 
     def vars_of(self, t):
