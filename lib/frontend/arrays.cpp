@@ -22,7 +22,8 @@ ir::Expr Lowering::store(const ir::Expr &array, const ir::Expr &index, const ir:
   return r;
 }
 
-ir::Expr Lowering::arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc) {
+ir::Expr Lowering::arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc, const Env &env) {
+  if (const VarDecl *len = growingLength(obj)) return env.at(len); // its length, not its buffer's
   ArrayInfo ai;
   if (arrayInfo(obj->getType(), ai, SourceLocation()) && ai.size >= 0) return ir::Const::makeInt(ai.size);
   if (ai.kind != ArrayInfo::Vector) fail(loc, "the length of this array is not known (pass it as a parameter)");
@@ -165,7 +166,7 @@ bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &in
     if ((n == "front" || n == "back") && mc->getNumArgs() == 0) {
       array = lowerArrayRef(obj, env);
       index = n == "front" ? ir::Const::makeInt(0)
-                           : ir::Prim::make(ir::Op::Sub, {arraySize(obj, array, mc->getExprLoc()), ir::Const::makeInt(1)});
+                           : ir::Prim::make(ir::Op::Sub, {arraySize(obj, array, mc->getExprLoc(), env), ir::Const::makeInt(1)});
       return true;
     }
   }
@@ -188,12 +189,14 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
     if (len) return n == "size" ? len : ir::Prim::make(ir::Op::Eq, {len, ir::Const::makeInt(0)});
   }
   if (n == "size" && mc->getNumArgs() == 0)
-    return constant ? ir::Const::makeInt(oi.size) : arraySize(obj, lowerArrayRef(obj, env), loc);
+    return constant ? ir::Const::makeInt(oi.size) : arraySize(obj, lowerArrayRef(obj, env), loc, env);
   if (n == "empty" && mc->getNumArgs() == 0)
     return constant ? ir::Const::makeBool(oi.size == 0)
-                    : ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc), ir::Const::makeInt(0)});
+                    : ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc, env), ir::Const::makeInt(0)});
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
-  fail(loc, "'" + n + "' on arrays is not supported yet (local std::vectors must get their size when constructed)");
+  if (n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" || n == "pop_back")
+    fail(loc, "'" + n + "' is only supported on a local std::vector (not on parameters, references or rows)");
+  fail(loc, "'" + n + "' on arrays is not supported yet");
 }
 
 bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarget *target) {

@@ -161,6 +161,8 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
       ir::Expr a = lowerArrayRef(ce->getArg(i), env);
       if (!ir::sameType(a->type, pt))
         fail(ce->getArg(i)->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
+      if (growingLength(ce->getArg(i)))
+        a = growingArgument(ce->getArg(i), a, !def->getParamDecl(i)->getType().getNonReferenceType().isConstQualified(), env);
       args.push_back(a);
     } else {
       args.push_back(convert(lowerExpr(ce->getArg(i), env), pt));

@@ -60,6 +60,10 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     fail(loc, "this initializer of " + spelled + " is not supported yet");
   }
   if (!start.size) start.size = ir::Const::makeInt(int64_t(start.elems.size()));
+  if (ai.kind == ArrayInfo::Vector && growingVector(vd)) {
+    if (nested) fail(loc, "growing a local std::vector of rows is not supported ('push_back', 'resize' on " + spelled + ")");
+    return bindGrowingVector(vd, et, start, env, k);
+  }
   return bindLocalArray(vd, et, nested, start, env, k);
 }
 
@@ -153,7 +157,7 @@ void Lowering::localArrayConstructor(const VarDecl *vd, const ArrayInfo &ai, boo
     out.copyFrom = lowerArrayRef(args[0], env);
     if (nested || !ir::sameType(out.copyFrom->type, ir::Type::array(et)))
       fail(loc, nested ? "copies of arrays of arrays are not supported yet" : "copy between arrays of different types");
-    if (!out.size) out.size = ir::Size::make(out.copyFrom);
+    if (!out.size) out.size = arraySize(args[0], out.copyFrom, loc, env);
   } else if (const auto *sl = dyn_cast<CXXStdInitializerListExpr>(first)) {
     const auto *il = dyn_cast<InitListExpr>(sl->getSubExpr()->IgnoreImplicit());
     if (!il) fail(loc, "this initializer of " + spelled + " is not supported yet");

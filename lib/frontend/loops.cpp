@@ -259,7 +259,7 @@ bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x)) {
     ArrayInfo ai;
     return mc->getMethodDecl() && mc->getMethodDecl()->getName() == "size" &&
-           arrayInfo(mc->getObjectType(), ai, SourceLocation());
+           arrayInfo(mc->getObjectType(), ai, SourceLocation()) && !growsIn(mc->getImplicitObjectArgument(), assigned);
   }
   if (const auto *call = dyn_cast<CallExpr>(x))
     for (const Expr *a : call->arguments()) {
@@ -341,7 +341,7 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   // `for (double& v : out)`: v designates the element (references.cpp)
   bool writable = lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified();
   ir::Expr arr = lowerArrayRef(range, env);
-  ir::Expr n = arraySize(range, arr, loc);
+  ir::Expr n = arraySize(range, arr, loc, env);
   const Stmt *body = rs->getBody();
   LoopState st = loopState({body}, env, containsBreak(body));
   std::string idx = names_.fresh("i");

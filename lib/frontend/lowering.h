@@ -102,6 +102,15 @@ bool isTrivialStructAssign(const clang::CXXOperatorCallExpr *oc);
 // `let binds... in body`
 ir::Expr wrap(const Binds &binds, ir::Expr body);
 
+// A call that changes the length of a growing local std::vector
+// (growing_vectors.cpp), keyed by the let that binds the new length.
+struct GrowOp {
+  bool reset;       // the length is set to `size` (clear, resize, assign); else one more (push)
+  ir::Expr size;    // for a reset, as evaluated where the vector is declared
+  clang::SourceLocation loc;
+  const clang::VarDecl *vector;
+};
+
 class Lowering {
 public:
   Lowering(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, const Options &opts);
@@ -330,7 +339,7 @@ private:
   ir::Expr store(const ir::Expr &array, const ir::Expr &index, const ir::Expr &value, ir::Store::Mode m,
                  clang::SourceLocation loc, std::vector<int> path = {});
   // The length of the array `obj` denotes (a constant for C arrays and std::array).
-  ir::Expr arraySize(const clang::Expr *obj, const ir::Expr &array, clang::SourceLocation loc);
+  ir::Expr arraySize(const clang::Expr *obj, const ir::Expr &array, clang::SourceLocation loc, const Env &env);
   ir::Expr lowerArrayMember(const clang::CXXMemberCallExpr *mc, Env &env);
   // The element a store writes (for the value of a store inside an expression).
   struct ArrayTarget {
@@ -416,6 +425,28 @@ private:
   void rejectWrittenRange(const clang::CXXForRangeStmt *rs, const ir::Expr &arr, const ir::Expr &body);
   ir::Expr lowerWhile(const clang::Stmt *body, const clang::Expr *cond, const clang::Stmt *inc, bool isDo,
                       const Seq *rest, Env &env, const Tail &tail);
+
+  // ------------------------------------------- growing_vectors.cpp --
+  // A local std::vector the function grows or shrinks (`push_back`,
+  // `emplace_back`, `resize`, `assign`, `clear`, `pop_back`): one buffer,
+  // allocated at its declaration with room for the most elements the calls
+  // in its scope can reach (bounded from the trip counts of the loops around
+  // them), and its length, an integer local (a synthetic VarDecl in
+  // growLen_) that loops and branches carry like any other variable.
+  bool growingVector(const clang::VarDecl *vd);
+  // The length variable of the growing vector `obj` names, or null.
+  const clang::VarDecl *growingLength(const clang::Expr *obj);
+  // Whether `x` names a growing vector whose length is among `assigned`.
+  bool growsIn(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);
+  bool lowerGrowCall(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  ir::Expr bindGrowingVector(const clang::VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
+                             const Tail &k);
+  // A growing vector passed whole to a helper: a copy of its elements.
+  ir::Expr growingArgument(const clang::Expr *arg, const ir::Expr &array, bool written, Env &env);
+  void checkDelete(const clang::CXXDeleteExpr *d, const clang::VarDecl *vd);
+  std::map<const clang::VarDecl *, const clang::VarDecl *> growLen_;
+  std::map<const clang::Stmt *, std::set<const clang::VarDecl *>> growScan_; // per function body
+  std::map<const ir::Node *, GrowOp> growOps_;                               // the lets that change a length
 
   // -------------------------------------------------- functions.cpp --
   std::string qualifiedPath(const clang::FunctionDecl *fd);

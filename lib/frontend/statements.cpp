@@ -162,6 +162,8 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
                                  const Tail &tail) {
   if (k == vars.size()) return lowerSeq(rest, env, tail);
   const VarDecl *vd = vars[k];
+  if (vd->getType()->isReferenceType() && vd->getInit() && growingLength(vd->getInit()))
+    fail(vd->getLocation(), "references to a growing std::vector are not supported (use the vector itself)");
   if (vd->getType()->isReferenceType() && !constReferenceLocal(vd))
     return lowerReferenceLocal(vd, env, [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); });
   if (vd->getType()->isReferenceType()) {
@@ -204,8 +206,10 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
     const auto *vd = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
     if (!d->isArrayForm() || !vd || !ptrBase_.count(vd))
       fail(d->getBeginLoc(), "this 'delete' is not supported (only 'delete[] p' of a local 'p = new T[n]')");
+    checkDelete(d, vd);
     return lowerSeq(rest, env, tail);
   }
+  if (ir::Expr grown; lowerGrowCall(e, rest, env, tail, grown)) return grown; // v.push_back(x), ...
   Binds pre;
   ir::Expr eff, value, v;
   const VarDecl *root = nullptr;
@@ -356,6 +360,10 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
     for (unsigned k = 0; k < c->getNumArgs() && k < def->getNumParams(); ++k)
       if (outReferenceParam(def->getParamDecl(k))) lhss.push_back(c->getArg(k));
   }
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s))
+    if (const VarDecl *len = growingLength(mc->getImplicitObjectArgument()); len && env.count(len) &&
+        std::find(out.begin(), out.end(), len) == out.end())
+      out.push_back(len);
   for (const Expr *l : lhss) {
     std::vector<int> path;
     if (!l) continue;

@@ -67,7 +67,7 @@ bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &o
   auto beginEnd = [&](const Expr *obj, llvm::StringRef n) {
     if (!arrayInfo(obj->getType(), ai, SourceLocation())) return false;
     array = lowerArrayRef(obj, env);
-    offset = n.ends_with("begin") ? ir::Const::makeInt(0) : arraySize(obj, array, e->getExprLoc());
+    offset = n.ends_with("begin") ? ir::Const::makeInt(0) : arraySize(obj, array, e->getExprLoc(), env);
     return true;
   };
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier() && mc->getNumArgs() == 0) {

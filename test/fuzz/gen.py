@@ -189,7 +189,7 @@ ARRAYS = ("arr", "vec", "lvec", "carr", "io", "iov")
 # parameter std::vector<double>& y (feature "inout"; "io" is double* y)
 VECS = ("vec", "lvec", "iov")
 INOUTS = ("io", "iov")
-MEM_FEATURES = ("views", "inplace", "effects", "inout", "alias")  # gen_mem.py
+MEM_FEATURES = ("views", "inplace", "effects", "inout", "alias", "grow")  # gen_mem.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -802,7 +802,7 @@ class Gen:
         c[t] = c.get(t, 0) + 1
         base = {"double": "t", "int": "m", "bool": "c", "V2": "v", "loop": "i", "w": "w", "lvec": "u",
                 "carr": "r", "V3": "q", "P3": "e", "OB": "ob", "slvec": "sv", "scarr": "sa", "mloc": "M",
-                "row": "row", "pv": "pv", "ix": "ix"}[t]
+                "row": "row", "pv": "pv", "ix": "ix", "gv": "gv"}[t]
         return f"{base}{c[t] - 1}"
 
     def vars_of(self, t):

@@ -1,5 +1,5 @@
 """Memory features of the program generator (see gen.py): "views",
-"inplace", "effects", "inout" and "alias" (with "arrays"; "inplace" uses the
+"inplace", "effects", "inout", "alias" and "grow" (with "arrays"; "inplace" uses the
 output of "outputs" when there is one).
 
   inout   the marked function takes an in/out parameter `double* y` or
@@ -686,7 +686,52 @@ def e_ifinit(g):
     return b.stmt()
 
 
-STMTS = {"v_read": v_read, "v_loop": v_loop, "v_rows": v_rows, "v_write": v_write,
+# -- grow: local std::vectors filled with push_back ---------------------------
+
+def g_push(g):
+    """A local std::vector filled by push_back in a counted loop (each push
+    maybe under a condition: a data-dependent length), maybe refilled after
+    a clear(), then read back by index up to size(), by range-for, or back()."""
+    b = Block(g)
+    N = n_len(g)
+    a = b.use(g.pick(readable(g)))
+    s, _ = accumulator(g, b)
+    v = g.fresh("gv")
+    i = b.local("loop", "int")
+    b.lines.append(f"std::vector<double> {v};")
+    if g.chance(0.3):
+        b.lines.append(f"{v}.reserve({N});")
+    rounds = 2 if g.chance(0.25) else 1
+    for r in range(rounds):
+        if r:
+            b.lines.append(f"{v}.clear();")
+        b.lines.append(f"for (int {i} = 0; {i} < {N}; ++{i}) {{")
+        push = f"{v}.push_back({b.x(mix(g, [pread(f'{a}[{i}]', i)]))});"
+        if g.chance(0.5):
+            cond = G.E("cmp", "bool", (pread(f"{a}[{i}]", i), G.cst(g.pick([0.0, 0.5, -0.25]))), g.pick(["<", ">"]))
+            b.lines.append(f"  if ({b.x(cond)}) {push}")
+        else:
+            b.lines.append(f"  {push}")
+        b.lines.append("}")
+    how = g.rng.randrange(3)
+    if how == 0:
+        j = b.local("loop", "int")
+        b.lines.append(f"for (int {j} = 0; {j} < int({v}.size()); ++{j}) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}[{j}]', j)]))};")
+        b.lines.append("}")
+    elif how == 1:
+        e = b.local("double", "double")
+        b.lines.append(f"for (double {e} : {v}) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [G.var(e, 'double')]))};")
+        b.lines.append("}")
+    else:
+        b.lines.append(f"if (!{v}.empty()) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}.back()')]))};")
+        b.lines.append("}")
+    return b.stmt()
+
+
+STMTS = {"g_push": g_push, "v_read": v_read, "v_loop": v_loop, "v_rows": v_rows, "v_write": v_write,
          "i_outfill": i_outfill, "i_update": i_update, "i_helper": i_helper,
          "e_postinc": e_postinc, "e_chain": e_chain, "e_compound": e_compound, "e_comma_for": e_comma_for,
          "e_ifinit": e_ifinit, "io_normalise": io_normalise, "io_steps": io_steps, "a_self": a_self,
@@ -709,6 +754,8 @@ def options(g):
             opts += ["i_outfill"] * 4
         if targets(g):
             opts += ["i_update"] * 3 + ["i_helper"] * 3
+    if "grow" in g.features and rd:
+        opts += ["g_push"] * 3
     if "effects" in g.features:
         opts += ["e_chain", "e_compound", "e_compound", "e_ifinit", "e_ifinit"]
         if rd:

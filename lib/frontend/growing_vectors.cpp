@@ -1,0 +1,405 @@
+// Local std::vectors that grow: `v.push_back(x)`, `v.emplace_back(x)`,
+// `v.resize(n[, value])`, `v.assign(n, value)`, `v.clear()`, `v.pop_back()`,
+// `v.reserve(n)`.
+//
+// Such a vector is one buffer, allocated where it is declared, and its
+// length, an integer local that loops and branches carry like any other
+// variable (a synthetic VarDecl, so collectAssigned and the loop state treat
+// it as one). A push is a store at the current length followed by the length
+// plus one; everything that asks for the vector's size (`size()`, `back()`,
+// `end()`, range-for) reads the length, never the buffer's size. The buffer
+// gets room for the most elements the calls in the vector's scope can reach:
+// the front end bounds them from the trip counts of the loops around the
+// calls (growthBound), so no store ever lands past the allocation and the
+// reverse pass sees ordinary stores into an ordinary array (the elements a
+// push overwrites after a `clear` are taped and restored like any other).
+// A call whose count cannot be bounded where the vector is declared (in a
+// `while` loop, in a loop whose bounds are computed later) is an error at it.
+#include "lowering.h"
+
+#include "unfad/ir/equal.h"
+#include "unfad/ir/traverse.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ParentMapContext.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+bool growCall(llvm::StringRef n) {
+  return n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" ||
+         n == "pop_back" || n == "reserve";
+}
+
+const VarDecl *namedVar(const Expr *e) {
+  const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+}
+
+// The local vectors a function body calls growing members on.
+void scanGrowCalls(const Stmt *s, std::set<const VarDecl *> &out) {
+  if (!s) return;
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier())
+    if (growCall(mc->getMethodDecl()->getName()))
+      if (const VarDecl *vd = namedVar(mc->getImplicitObjectArgument()); vd && vd->isLocalVarDecl()) out.insert(vd);
+  for (const Stmt *c : s->children()) scanGrowCalls(c, out);
+}
+
+// Integer arithmetic on bounds, folding constants; null is "no such
+// length" (minus infinity: max(null, x) = x, null + x = null). Every
+// bound is non-negative, so max(0, x) = x.
+ir::Expr constOf(int64_t v) { return ir::Const::makeInt(v); }
+bool isConst(const ir::Expr &e, int64_t v) {
+  const auto *c = e ? e->as<ir::Const>() : nullptr;
+  return c && c->ivalue == v;
+}
+ir::Expr addB(const ir::Expr &a, const ir::Expr &b) {
+  if (!a || !b) return nullptr;
+  if (isConst(a, 0)) return b;
+  if (isConst(b, 0)) return a;
+  if (a->is<ir::Const>() && b->is<ir::Const>()) return constOf(a->as<ir::Const>()->ivalue + b->as<ir::Const>()->ivalue);
+  return ir::Prim::make(ir::Op::Add, {a, b});
+}
+ir::Expr mulB(const ir::Expr &a, const ir::Expr &b) {
+  if (!a || !b) return nullptr;
+  if (isConst(a, 0) || isConst(b, 0)) return constOf(0);
+  if (isConst(a, 1)) return b;
+  if (isConst(b, 1)) return a;
+  if (a->is<ir::Const>() && b->is<ir::Const>()) return constOf(a->as<ir::Const>()->ivalue * b->as<ir::Const>()->ivalue);
+  return ir::Prim::make(ir::Op::Mul, {a, b});
+}
+ir::Expr maxB(const ir::Expr &a, const ir::Expr &b) {
+  if (!a || isConst(a, 0)) return b ? b : a;
+  if (!b || isConst(b, 0)) return a;
+  if (a->is<ir::Const>() && b->is<ir::Const>()) return constOf(std::max(a->as<ir::Const>()->ivalue, b->as<ir::Const>()->ivalue));
+  if (ir::alphaEqual(a, b)) return a;
+  return ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a);
+}
+// The trip count of [lo, hi): hi - lo, or 0 when hi <= lo.
+ir::Expr countB(const ir::Expr &lo, const ir::Expr &hi) {
+  if (lo->is<ir::Const>() && hi->is<ir::Const>()) return constOf(std::max<int64_t>(0, hi->as<ir::Const>()->ivalue - lo->as<ir::Const>()->ivalue));
+  ir::Expr d = isConst(lo, 0) ? hi : ir::Prim::make(ir::Op::Sub, {hi, lo});
+  return ir::If::make(ir::Prim::make(ir::Op::Lt, {lo, hi}), d, constOf(0));
+}
+
+// What running an expression does to a vector's length L, as upper bounds:
+// during it the length is at most max(L + relPeak, absPeak), after it at
+// most max(L + relExit, absExit) (abs*: lengths set by a reset inside).
+struct Growth {
+  ir::Expr relPeak = constOf(0), absPeak, relExit = constOf(0), absExit;
+  clang::SourceLocation first; // the first call that changes the length
+  bool changes() const { return first.isValid(); }
+};
+
+Growth seqG(const Growth &a, const Growth &b) {
+  if (!a.changes()) return b;
+  if (!b.changes()) return a;
+  Growth g;
+  g.relPeak = maxB(a.relPeak, addB(a.relExit, b.relPeak));
+  g.absPeak = maxB(maxB(a.absPeak, addB(a.absExit, b.relPeak)), b.absPeak);
+  g.relExit = addB(a.relExit, b.relExit);
+  g.absExit = maxB(addB(a.absExit, b.relExit), b.absExit);
+  g.first = a.first;
+  return g;
+}
+
+Growth eitherG(const Growth &a, const Growth &b) {
+  Growth g;
+  g.relPeak = maxB(a.relPeak, b.relPeak);
+  g.absPeak = maxB(a.absPeak, b.absPeak);
+  g.relExit = maxB(a.relExit, b.relExit);
+  g.absExit = maxB(a.absExit, b.absExit);
+  g.first = a.first.isValid() ? a.first : b.first;
+  return g;
+}
+
+class GrowthWalk {
+public:
+  GrowthWalk(const std::map<const ir::Node *, GrowOp> &ops, const std::set<const ir::Node *> &mine)
+      : ops_(ops), mine_(mine) {}
+  clang::SourceLocation unbounded; // a change inside a `while` that grows the vector
+
+  Growth walk(const ir::Expr &e) {
+    switch (e->kind) {
+    case ir::Kind::Let: {
+      const auto &l = *e->as<ir::Let>();
+      Growth g = walk(l.value);
+      if (auto it = ops_.find(e.get()); it != ops_.end() && mine_.count(e.get())) g = seqG(g, op(it->second));
+      return seqG(g, walk(l.body));
+    }
+    case ir::Kind::If: {
+      const auto &i = *e->as<ir::If>();
+      return seqG(walk(i.cond), eitherG(walk(i.thenE), walk(i.elseE)));
+    }
+    case ir::Kind::Fold: {
+      const auto &f = *e->as<ir::Fold>();
+      Growth pre = seqG(seqG(walk(f.lo), walk(f.hi)), walk(f.init));
+      return seqG(pre, repeat(walk(f.body), countB(f.lo, f.hi)));
+    }
+    case ir::Kind::While: {
+      const auto &w = *e->as<ir::While>();
+      Growth body = seqG(walk(w.cond), walk(w.body));
+      if (body.changes() && body.relExit && !isConst(body.relExit, 0) && !unbounded.isValid()) unbounded = body.first;
+      return seqG(walk(w.init), seqG(walk(w.cond), repeat(body, nullptr)));
+    }
+    default: {
+      Growth g;
+      for (const ir::Expr &c : ir::children(e)) g = seqG(g, walk(c));
+      return g;
+    }
+    }
+  }
+
+private:
+  const std::map<const ir::Node *, GrowOp> &ops_;
+  const std::set<const ir::Node *> &mine_;
+
+  static Growth op(const GrowOp &o) {
+    Growth g;
+    g.first = o.loc;
+    if (o.reset) {
+      g.absPeak = g.absExit = o.size;
+      g.relExit = nullptr;
+    } else {
+      g.relPeak = g.relExit = constOf(1);
+    }
+    return g;
+  }
+
+  // `body` run `count` times (null: any number of times, its relExit 0).
+  static Growth repeat(const Growth &body, const ir::Expr &count) {
+    if (!body.changes()) return body;
+    ir::Expr r = body.relExit ? body.relExit : constOf(0);
+    ir::Expr all = count ? mulB(count, r) : constOf(0);
+    Growth g;
+    g.first = body.first;
+    // the last iteration starts at most `all - r` above the entry
+    g.relPeak = ir::alphaEqual(body.relPeak, r) ? all : addB(all, body.relPeak);
+    g.absPeak = maxB(body.absPeak, addB(body.absExit, addB(all, body.relPeak)));
+    g.relExit = all;
+    g.absExit = addB(body.absExit, all);
+    return g;
+  }
+};
+
+// The names bound anywhere inside `e`.
+void boundNames(const ir::Expr &e, std::set<std::string> &out) {
+  for (const ir::Binder &b : ir::scopeOf(*e).binders) out.insert(b.name);
+  for (const ir::Expr &c : ir::children(e)) boundNames(c, out);
+}
+
+} // namespace
+
+bool Lowering::growingVector(const VarDecl *vd) {
+  const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
+  const Stmt *body = fd ? fd->getBody() : nullptr;
+  if (!body) return false;
+  auto it = growScan_.find(body);
+  if (it == growScan_.end()) {
+    it = growScan_.emplace(body, std::set<const VarDecl *>{}).first;
+    scanGrowCalls(body, it->second);
+  }
+  return it->second.count(vd) > 0;
+}
+
+const VarDecl *Lowering::growingLength(const Expr *obj) {
+  const VarDecl *vd = obj ? namedVar(obj) : nullptr;
+  auto it = vd ? growLen_.find(vd) : growLen_.end();
+  return it == growLen_.end() ? nullptr : it->second;
+}
+
+bool Lowering::growsIn(const Stmt *x, const std::vector<const VarDecl *> &assigned) {
+  const auto *e = dyn_cast<Expr>(x);
+  const VarDecl *len = e ? growingLength(e) : nullptr;
+  return len && std::find(assigned.begin(), assigned.end(), len) != assigned.end();
+}
+
+ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
+                                     const Tail &k) {
+  SourceLocation loc = vd->getLocation();
+  std::string name = vd->getName().empty() ? "v" : vd->getNameAsString();
+  auto *len = VarDecl::Create(ctx_, const_cast<DeclContext *>(vd->getDeclContext()), loc, loc,
+                              &ctx_.Idents.get(name + "_size"), ctx_.LongTy, ctx_.getTrivialTypeSourceInfo(ctx_.LongTy),
+                              SC_None);
+  growLen_[vd] = len;
+  Binds binds;
+  ir::Expr initial = start.size;
+  if (!initial->is<ir::Const>() && !initial->is<ir::Var>()) {
+    std::string n = names_.fresh(name + "_size");
+    binds.push_back({n, initial});
+    initial = ir::Var::make(n, ir::Type::i64());
+  }
+  env[len] = initial;
+  // the stores of the initial elements, on a buffer of any size
+  LocalArrayInit first = start;
+  first.size = initial;
+  std::set<const ir::Node *> before;
+  for (const auto &[n, op] : growOps_) before.insert(n);
+  ir::Expr rest = bindLocalArray(vd, et, false, first, env, k);
+  std::set<const ir::Node *> mine;
+  for (const auto &[n, op] : growOps_)
+    if (!before.count(n) && op.vector == vd) mine.insert(n);
+  // rest is `let v = NewArray(initial) in ...`: give the buffer its room
+  std::vector<std::pair<std::string, ir::Expr>> lets;
+  ir::Expr body = rest;
+  while (const auto *l = body->as<ir::Let>()) {
+    if (l->value->is<ir::NewArray>()) break;
+    lets.push_back({l->name, l->value});
+    body = l->body;
+  }
+  const auto *alloc = body->as<ir::Let>();
+  if (!alloc) fail(loc, "internal error: no allocation for a growing std::vector");
+  GrowthWalk walk(growOps_, mine);
+  Growth g = walk.walk(alloc->body);
+  if (walk.unbounded.isValid())
+    fail(walk.unbounded, "growing '" + name + "' inside a 'while' loop is not supported (the room it needs is not known "
+                         "where it is declared; use a counted 'for' loop)");
+  ir::Expr room = maxB(addB(initial, g.relPeak), g.absPeak);
+  std::set<std::string> inner;
+  boundNames(alloc->body, inner);
+  for (const std::string &v : ir::freeVars(room))
+    if (inner.count(v))
+      fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
+                    "it is declared (it depends on values computed later, or on an outer loop's index as in a "
+                    "triangular loop)");
+  for (const ir::Node *n : mine) growOps_.erase(n);
+  binds.insert(binds.end(), lets.begin(), lets.end());
+  binds.push_back({alloc->name, ir::NewArray::make(room, et)});
+  return wrap(binds, alloc->body);
+}
+
+bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
+  const Expr *x = e->IgnoreParens();
+  if (const auto *c = dyn_cast<ExprWithCleanups>(x)) x = c->getSubExpr()->IgnoreParens();
+  const auto *mc = dyn_cast<CXXMemberCallExpr>(x);
+  if (!mc || !mc->getMethodDecl() || !mc->getMethodDecl()->getIdentifier()) return false;
+  const VarDecl *len = growingLength(mc->getImplicitObjectArgument());
+  if (!len) return false;
+  std::string n = mc->getMethodDecl()->getNameAsString();
+  SourceLocation loc = mc->getExprLoc();
+  const VarDecl *vd = namedVar(mc->getImplicitObjectArgument());
+  ir::Expr arr = lookupVar(vd, env, loc);
+  ir::TypeP et = arr->type->elem();
+  ir::Expr cur = env.at(len);
+  Binds pre;
+  ir::Expr next, resetTo;
+  using M = ir::Store::Mode;
+  {
+    EffectScope scope(*this, &pre);
+    checkSequenced(e);
+    auto fill = [&](const ir::Expr &lo, const ir::Expr &hi, const ir::Expr &value) {
+      std::string j = names_.fresh("i"), st = names_.fresh("state"), u = names_.fresh("_");
+      ir::Expr body = store(arr, ir::Var::make(j, ir::Type::i64()), value, M::Set, loc);
+      pre.push_back({names_.fresh("_"), ir::Fold::make(lo, hi, ir::Tuple::make({}), j, st,
+                                                       ir::Let::make(u, body, ir::Tuple::make({})))});
+    };
+    auto sized = [&](const Expr *size, const Expr *value) {
+      resetTo = lowerIndexExpr(size, env);
+      next = resetTo;
+      if (!resetTo->is<ir::Const>() && !resetTo->is<ir::Var>()) {
+        std::string s = names_.fresh(vd->getNameAsString() + "_size");
+        pre.push_back({s, resetTo});
+        next = ir::Var::make(s, ir::Type::i64());
+      }
+      ir::Expr v = value ? convert(lowerExpr(value, env), et) : ir::Const::zero(et);
+      if (!v->is<ir::Const>() && !v->is<ir::Var>()) {
+        std::string s = names_.fresh(vd->getNameAsString() + "_fill");
+        pre.push_back({s, v});
+        v = ir::Var::make(s, et);
+      }
+      return v;
+    };
+    if ((n == "push_back" || n == "emplace_back") && mc->getNumArgs() == 1) {
+      pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(mc->getArg(0), env), et), M::Set, loc)});
+      next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
+    } else if (n == "emplace_back") {
+      fail(loc, "'emplace_back' with other than one argument is not supported (write 'v.push_back({a, b})')");
+    } else if (n == "pop_back" && mc->getNumArgs() == 0) {
+      next = ir::Prim::make(ir::Op::Sub, {cur, constOf(1)});
+    } else if (n == "clear" && mc->getNumArgs() == 0) {
+      next = resetTo = constOf(0);
+    } else if (n == "resize" && (mc->getNumArgs() == 1 || mc->getNumArgs() == 2)) {
+      // the new elements are value-initialised (or copies of the value)
+      ir::Expr v = sized(mc->getArg(0), mc->getNumArgs() == 2 ? mc->getArg(1) : nullptr);
+      fill(cur, next, v);
+    } else if (n == "assign" && mc->getNumArgs() == 2 && mc->getArg(0)->getType()->isIntegerType()) {
+      ir::Expr v = sized(mc->getArg(0), mc->getArg(1));
+      fill(constOf(0), next, v);
+    } else if (n == "reserve" && mc->getNumArgs() == 1) {
+      lowerIndexExpr(mc->getArg(0), env); // room is allocated where the vector is declared
+    } else {
+      fail(loc, "'" + n + "' on a growing std::vector is not supported (only push_back, emplace_back, resize, "
+                          "assign(n, value), clear, pop_back and reserve)");
+    }
+  }
+  if (!next) {
+    out = wrap(pre, lowerSeq(rest, env, tail));
+    return true;
+  }
+  std::string nn = names_.fresh(vd->getNameAsString() + "_size");
+  env[len] = ir::Var::make(nn, ir::Type::i64());
+  ir::Expr body = lowerSeq(rest, env, tail);
+  ir::Expr let = ir::Let::make(nn, next, body);
+  growOps_[let.get()] = GrowOp{resetTo != nullptr, resetTo, loc, vd};
+  out = wrap(pre, let);
+  return true;
+}
+
+ir::Expr Lowering::growingArgument(const Expr *arg, const ir::Expr &array, bool written, Env &env) {
+  SourceLocation loc = arg->getExprLoc();
+  const VarDecl *vd = namedVar(arg);
+  if (written)
+    fail(loc, "a growing std::vector cannot be passed to a helper that may write it ('" + vd->getNameAsString() +
+                  "'; pass 'v.data()' and 'v.size()')");
+  if (!effects_) fail(loc, "a growing std::vector can only be passed to a helper in a statement or an initializer");
+  // the helper sees a vector of the vector's length: a copy of its elements
+  ir::Expr len = env.at(growingLength(arg));
+  std::string n = names_.fresh(vd->getNameAsString() + "_elems");
+  arrNames_[n] = vd->getNameAsString() + "_elems";
+  ir::Expr copy = ir::Var::make(n, array->type);
+  effects_->push_back({n, ir::NewArray::make(len, array->type->elem())});
+  effects_->push_back({names_.fresh("_"), effectLoop(len, [&](const ir::Expr &j) {
+                         return store(copy, j, read(array, j, loc), ir::Store::Mode::Set, loc);
+                       })});
+  return copy;
+}
+
+} // namespace unfad::frontend
+
+namespace unfad::frontend {
+
+namespace {
+
+// The first use of `vd` in `s` after source location `after`.
+const DeclRefExpr *useAfter(const Stmt *s, const VarDecl *vd, SourceLocation after, const SourceManager &sm) {
+  if (!s) return nullptr;
+  if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == vd && sm.isBeforeInTranslationUnit(after, d->getBeginLoc()))
+    return d;
+  for (const Stmt *c : s->children())
+    if (const DeclRefExpr *d = useAfter(c, vd, after, sm)) return d;
+  return nullptr;
+}
+
+} // namespace
+
+// `delete[] p` ends the buffer: p must not be used after it, and the delete
+// must not repeat in a loop the buffer was not allocated in.
+void Lowering::checkDelete(const CXXDeleteExpr *d, const VarDecl *vd) {
+  const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
+  if (const DeclRefExpr *use = fd ? useAfter(fd->getBody(), vd, d->getEndLoc(), sm_) : nullptr)
+    fail(use->getBeginLoc(), "use of '" + vd->getNameAsString() + "' after 'delete[]'");
+  for (DynTypedNodeList ps = ctx_.getParents(*d); !ps.empty(); ps = ctx_.getParents(ps[0])) {
+    const auto *s = ps[0].get<Stmt>();
+    if (!s) break;
+    if (!isa<ForStmt>(s) && !isa<WhileStmt>(s) && !isa<DoStmt>(s) && !isa<CXXForRangeStmt>(s)) continue;
+    SourceRange r = s->getSourceRange();
+    if (!sm_.isBeforeInTranslationUnit(r.getBegin(), vd->getLocation()) ||
+        !sm_.isBeforeInTranslationUnit(vd->getLocation(), r.getEnd()))
+      fail(d->getBeginLoc(), "'delete[] " + vd->getNameAsString() + "' inside a loop that did not allocate it (it would run more than once)");
+  }
+}
+
+} // namespace unfad::frontend
