@@ -48,6 +48,7 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   SourceLocation loc = e->getExprLoc();
   const Expr *x = e->IgnoreParenImpCasts();
   if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreParenImpCasts(); // f(x) returning a vector
   if (ir::Expr a, st; flatRow(x, env, a, st))
     fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
   if (const auto *m = dyn_cast<MemberExpr>(x))

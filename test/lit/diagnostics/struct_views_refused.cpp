@@ -8,7 +8,7 @@ struct Layer {
   const double *w;
   int n;
 };
-// CHECK: struct_views_refused.cpp:[[@LINE+1]]:39: error: cannot differentiate 'param': type 'Layer' has pointer members: such structs are supported as local variables, local arrays of a constant size and parameters of helpers, not here
+// CHECK: struct_views_refused.cpp:[[@LINE+1]]:42: error: cannot differentiate 'param': type 'Layer' has pointer members: such structs are supported as local variables, local arrays of a constant size and parameters of helpers, not here
 UNFAD_GRADIENT double param(const Layer &l) { return l.w[0]; }
 UNFAD_GRADIENT double vec(const double *p) {
 // CHECK: struct_views_refused.cpp:[[@LINE+1]]:22: error: cannot differentiate 'vec': arrays of 'Layer' (a struct with pointer members) are supported only as local arrays of a constant size ('Layer a[N]', 'std::array')
@@ -18,7 +18,7 @@ UNFAD_GRADIENT double vec(const double *p) {
 UNFAD_GRADIENT double two_arrays(const double *p, const double *q) {
   Layer ls[2];
   ls[0].w = p;
-// CHECK: struct_views_refused.cpp:[[@LINE+1]]:3: error: cannot differentiate 'two_arrays': member 'ls_w' of the elements is made to point into another array than before (not supported: every element's member points into one array)
+// CHECK: struct_views_refused.cpp:[[@LINE+1]]:9: error: cannot differentiate 'two_arrays': member 'ls_w' of the elements is made to point into another array than before (not supported: every element's member points into one array)
   ls[1].w = q;
   return ls[0].w[0] + ls[1].w[0];
 }
