@@ -133,7 +133,9 @@ bool Lowering::lowerPointerAssignment(const Expr *e, const Expr *lhs, const Expr
     if (isNullPointer(rhs->IgnoreParenImpCasts(), ctx_)) fail(loc, "null pointers are not supported (a pointer must point into an array)");
     ir::Expr view = lowerArrayRef(rhs, env);
     const ir::Expr &vb = ir::rootArray(view);
-    if (!vb->is<ir::Var>() && !vb->is<ir::Index>()) fail(loc, "this pointer does not point into a named array");
+    // (a row `A[i]` is refused: the first assignment may sit in a scope where `i` is, the member outlives it)
+    if (!vb->is<ir::Var>())
+      fail(loc, "a member pointer assigned after its declaration must point into a named array (not into a row of an array of arrays)");
     ptrBase_[vd] = vb;
     root = vd;
     newOffset = ir::viewOffset(view);

@@ -304,6 +304,8 @@ ir::Expr Lowering::lowerViewStructArray(const VarDecl *vd, const ArrayInfo &ai, 
     for (ir::Expr v : elems[l]) {
       if (leaves[l].pointer && v) {
         ir::Expr base = ir::rootArray(v);
+        if (!base->is<ir::Var>())
+          fail(loc, "members of an array of structs must point into a named array (not into a row of an array of arrays)");
         if (auto b = leafBase_.find(leaf); b != leafBase_.end() && !ir::alphaEqual(b->second, base))
           fail(loc, "the elements' member '" + leaf->getNameAsString() + "' point into different arrays (not supported)");
         leafBase_[leaf] = base;
@@ -364,7 +366,8 @@ bool Lowering::lowerViewStore(const Expr *e, Env &env, ir::Expr &eff) {
         fail(loc, "member '" + leaf->getNameAsString() +
                       "' of the elements is made to point into another array than before (not supported: every "
                       "element's member points into one array)");
-      if (!base->is<ir::Var>() && !base->is<ir::Index>()) fail(loc, "this pointer does not point into a named array");
+      if (!base->is<ir::Var>()) // a row `A[k]` would differ between elements
+        fail(loc, "members of an array of structs must point into a named array (not into a row of an array of arrays)");
       leafBase_[leaf] = base;
       v = ir::viewOffset(v);
     }
