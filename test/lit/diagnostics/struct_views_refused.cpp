@@ -31,7 +31,7 @@ UNFAD_GRADIENT double whole(const double *p) {
 UNFAD_GRADIENT double rows(const double (&A)[2][3]) {
   Layer ls[2];
   for (int k = 0; k < 2; ++k) {
-// CHECK: struct_views_refused.cpp:[[@LINE+1]]:13: error: cannot differentiate 'rows': members of an array of structs must point into a named array (not into a row of an array of arrays)
+// CHECK: struct_views_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'rows': members of an array of structs must point into a named array (not into a row of an array of arrays)
     ls[k].w = A[k];
     ls[k].n = 3;
   }
