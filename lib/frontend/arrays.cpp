@@ -49,8 +49,14 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   SourceLocation loc = e->getExprLoc();
   const Expr *x = e->IgnoreParenImpCasts();
   if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreParenImpCasts(); // f(x) returning a vector
   if (ir::Expr a, st; flatRow(x, env, a, st))
     fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
+  if (const auto *m = dyn_cast<MemberExpr>(x))
+    if (ir::Expr leaf = viewMember(m, env)) return leaf; // `s.w` of a struct of views
+  if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee() && c->getType()->isPointerType() &&
+                                             inlinedHelper(c->getDirectCallee()))
+    return lowerCall(c, env); // a helper returning a pointer
   if (const auto *d = dyn_cast<DeclRefExpr>(x)) {
     if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && flatStride_.count(vd))
       fail(loc, "local arrays of arrays can only be indexed ('" + vd->getNameAsString() + "[i][j]'), not used as arrays yet");
@@ -209,6 +215,7 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc))
     lhs = oc->getArg(0), rhs = oc->getArg(1); // a[i] = Vec3{...}
   else return false;
+  if (!target && lowerViewStore(e, env, eff)) return true; // layers[k].w = ...
   // a[i].f.g: the element, then the field path
   std::vector<int> path;
   const Expr *base = lhs->IgnoreParens();

@@ -86,7 +86,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   }
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
   // (before the passive calls: such a call on passive values still writes them)
-  if (takesOutReference(fd)) return lowerInlinedCall(ce, fd, env);
+  if (inlinedHelper(fd)) return lowerInlinedCall(ce, fd, env);
   if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
   return lowerHelperCall(ce, fd, env);
 }

@@ -14,6 +14,12 @@ ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
   auto it = env.find(vd);
   if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end()) return ir::View::make(p->second, it->second);
   if (it != env.end()) return it->second;
+  if (viewArrays_.count(vd))
+    fail(loc, "'" + vd->getNameAsString() + "', an array of structs with pointer members, can only be indexed here ('" +
+                  vd->getNameAsString() + "[k]')");
+  if (viewLocals_.count(vd))
+    fail(loc, "'" + vd->getNameAsString() + "', a struct with pointer members, can only be used here through its members "
+                  "(it can be copied into a local and passed to helpers)");
   if (vd->hasLocalStorage()) fail(loc, "use of variable '" + vd->getNameAsString() + "' that is not in scope");
   QualType t = vd->getType();
   if (t.isConstQualified() || vd->isConstexpr()) {
@@ -99,6 +105,7 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
 ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (ir::Expr leaf = viewMember(m, env)) return leaf;
   if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
     if (!field) fail(loc, "calls to member functions are not supported yet");
     ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);

@@ -219,6 +219,12 @@ private:
   struct Inlined {
     ir::TypeP result;
     std::vector<const clang::VarDecl *> roots;
+    // A helper returning a pointer (view_structs.cpp): its result is the
+    // offset into `base`, one of the caller's arrays (`callerArrays`),
+    // fixed by its first `return`.
+    bool pointer = false;
+    mutable ir::Expr base;
+    std::set<std::string> callerArrays;
   };
   const Inlined *inline_ = nullptr;
   std::vector<const clang::FunctionDecl *> inlining_; // the helpers being inlined, outermost first
@@ -371,6 +377,50 @@ private:
   ir::Expr lowerReferenceLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr lowerInlinedCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
   ir::Expr packInlined(const ir::Expr &v, Env &env);
+
+  // ----------------------------------------------- view_structs.cpp --
+  // Structs whose members are pointers into arrays ("view structs", e.g.
+  // `struct Layer { const double* w; const double* b; int n; }`): every
+  // member of a local of such a type (a leaf, nested view structs looked
+  // through) is a local of its own, a pointer member a pointer local; an
+  // array of them is one local array per leaf (offsets for pointer members).
+  struct ViewLeaf {
+    std::vector<int> path;
+    clang::QualType type;
+    bool pointer = false;
+  };
+  // Where a view struct (or one of its members) lives: a local (index null)
+  // or an element of a local array of view structs.
+  struct ViewPlace {
+    const clang::VarDecl *root = nullptr;
+    ir::Expr index;
+    std::vector<int> path;
+    clang::QualType type;
+  };
+  std::map<std::pair<const clang::VarDecl *, std::vector<int>>, const clang::VarDecl *> leafVars_;
+  std::set<const clang::VarDecl *> leafDecls_;
+  std::set<const clang::VarDecl *> viewLocals_;              // locals and inlined parameters
+  std::set<const clang::VarDecl *> viewReadOnly_;            // bound to a non-const reference
+  std::map<const clang::VarDecl *, clang::QualType> viewArrays_; // -> element type
+  std::map<const clang::VarDecl *, ir::Expr> leafBase_;      // array of offsets -> the array pointed into
+  bool isViewStruct(clang::QualType t);
+  std::vector<ViewLeaf> viewLeaves(clang::QualType t);
+  const clang::VarDecl *leafVar(const clang::VarDecl *root, const std::vector<int> &path, clang::QualType type);
+  bool viewPlaceShape(const clang::Expr *e, const clang::VarDecl *&root, const clang::Expr *&index,
+                      std::vector<int> &path);
+  bool viewPlace(const clang::Expr *e, Env &env, ViewPlace &out);
+  ir::Expr readLeaf(const ViewPlace &pl, const std::vector<int> &path, Env &env, clang::SourceLocation loc);
+  std::vector<ir::Expr> viewValues(const clang::Expr *e, clang::QualType t, Env &env);
+  ir::Expr viewMember(const clang::MemberExpr *m, Env &env);
+  const clang::VarDecl *viewLeafVar(const clang::Expr *lhs, std::vector<int> &path, bool diagnose);
+  void bindViewLeaves(const clang::VarDecl *root, clang::QualType t, const std::vector<ir::Expr> &vals, Env &env,
+                      Binds &binds);
+  ir::Expr lowerViewStructLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  ir::Expr lowerViewStructArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
+  bool lowerViewStore(const clang::Expr *e, Env &env, ir::Expr &eff);
+  bool inlinedHelper(const clang::FunctionDecl *fd);
+  std::set<std::string> visibleArrays(const Env &env);
+  ir::Expr lowerPointerReturn(const clang::Expr *value, Env &env, Binds &pre);
 
   // ----------------------------------------------- local_arrays.cpp --
   ir::Expr lowerLocalArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);

@@ -77,7 +77,12 @@ ir::Expr Lowering::lowerPointerLocal(const VarDecl *vd, Env &env, const Tail &k)
     fail(x->getBeginLoc(), "'" + callee->getNameAsString() + "' is not supported (use 'new T[n]' or a local 'std::vector<double> v(n)')");
   if (vd->getType()->getPointeeType()->isPointerType())
     fail(loc, "pointers to pointers are not supported ('" + typeStr(vd->getType()) + "')");
-  ir::Expr view = lowerArrayRef(init, env);
+  Binds pre; // `const double* r = row(a, i, n);`: an inlined helper's lets
+  ir::Expr view;
+  {
+    EffectScope scope(*this, &pre);
+    view = lowerArrayRef(init, env);
+  }
   const ir::Expr &base = ir::rootArray(view);
   if (!base->is<ir::Var>() && !base->is<ir::Index>())
     fail(loc, "this pointer does not point into a named array");
@@ -86,7 +91,7 @@ ir::Expr Lowering::lowerPointerLocal(const VarDecl *vd, Env &env, const Tail &k)
   env[vd] = ir::Var::make(n, ir::Type::i64());
   ir::Expr offset = ir::viewOffset(view);
   ir::Expr body = k(env);
-  return ir::Let::make(n, offset, body);
+  return wrap(pre, ir::Let::make(n, offset, body));
 }
 
 // `T* p = new T[n];` (or `new T[n]()`): a local array of n zero elements
@@ -118,9 +123,26 @@ bool Lowering::lowerPointerAssignment(const Expr *e, const Expr *lhs, const Expr
                                       const VarDecl *&root, ir::Expr &newOffset) {
   const auto *d = dyn_cast<DeclRefExpr>(lhs->IgnoreParens());
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  std::vector<int> rest;
+  if (!vd) vd = viewLeafVar(lhs, rest, true); // `s.w = ...`: a member of a struct of views
+  SourceLocation loc = e->getExprLoc();
+  if (vd && leafDecls_.count(vd) && !ptrBase_.count(vd)) { // its first assignment: the array it points into
+    const auto *b = dyn_cast<BinaryOperator>(e);
+    if (!b || b->getOpcode() != BO_Assign)
+      fail(loc, "member '" + vd->getNameAsString() + "' is moved before it is made to point into an array");
+    if (isNullPointer(rhs->IgnoreParenImpCasts(), ctx_)) fail(loc, "null pointers are not supported (a pointer must point into an array)");
+    ir::Expr view = lowerArrayRef(rhs, env);
+    const ir::Expr &vb = ir::rootArray(view);
+    // (a row `A[i]` is refused: the first assignment may sit in a scope where `i` is, the member outlives it)
+    if (!vb->is<ir::Var>())
+      fail(loc, "a member pointer assigned after its declaration must point into a named array (not into a row of an array of arrays)");
+    ptrBase_[vd] = vb;
+    root = vd;
+    newOffset = ir::viewOffset(view);
+    return true;
+  }
   auto base = vd ? ptrBase_.find(vd) : ptrBase_.end();
   if (base == ptrBase_.end()) return false;
-  SourceLocation loc = e->getExprLoc();
   ir::Expr cur = env.at(vd);
   root = vd;
   if (const auto *u = dyn_cast<UnaryOperator>(e)) {

@@ -40,7 +40,8 @@ bool Lowering::outReferenceParam(const ParmVarDecl *p) {
   QualType t = p->getType();
   if (!t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified()) return false;
   ArrayInfo ai;
-  return !arrayInfo(t.getNonReferenceType(), ai, SourceLocation()) && !t.getNonReferenceType()->isPointerType();
+  return !arrayInfo(t.getNonReferenceType(), ai, SourceLocation()) && !t.getNonReferenceType()->isPointerType() &&
+         !isViewStruct(t); // a struct of views is given by value (view_structs.cpp)
 }
 
 bool Lowering::takesOutReference(const FunctionDecl *fd) {
@@ -165,11 +166,15 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
   const FunctionDecl *def = fd->getDefinition();
   std::string fname = fd->getNameAsString();
   if (!effects_)
-    fail(loc, "a call that writes through a reference parameter inside " +
+    fail(loc, (takesOutReference(fd) ? std::string("a call that writes through a reference parameter")
+                                     : "a call of '" + fname + "' (which is lowered into its caller)") +
+                  " inside " +
                   (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
                   " is not supported (use a separate statement)");
   if (std::find(inlining_.begin(), inlining_.end(), def) != inlining_.end())
-    fail(loc, "recursive calls of a function with a non-const reference parameter are not supported ('" + fname + "')");
+    fail(loc, std::string("recursive calls of a function with ") +
+                  (takesOutReference(fd) ? "a non-const reference parameter" : "a struct-of-pointers parameter or a pointer result") +
+                  " are not supported ('" + fname + "')");
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
   if (def->getReturnType()->isReferenceType())
@@ -181,6 +186,13 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
   for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
     const ParmVarDecl *p = def->getParamDecl(k);
     const Expr *arg = ce->getArg(k);
+    if (isViewStruct(p->getType())) { // its members are bound to the argument's
+      QualType pt = p->getType().getNonReferenceType();
+      bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds);
+      if (p->getType()->isReferenceType() && !pt.isConstQualified()) viewReadOnly_.insert(p);
+      else viewReadOnly_.erase(p);
+      continue;
+    }
     if (outReferenceParam(p)) {
       RefTarget t;
       if (!lvalueTarget(arg, env, t, binds))
@@ -204,7 +216,13 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
   }
   QualType drt = def->getReturnType();
   Inlined in;
-  in.result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), def->getLocation());
+  if (ArrayInfo ai; drt->isPointerType() && arrayInfo(drt, ai, def->getLocation())) {
+    in.pointer = true; // its value is an offset into one of the caller's arrays (lowerPointerReturn)
+    in.result = ir::Type::i64();
+    in.callerArrays = visibleArrays(env);
+  } else {
+    in.result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), def->getLocation());
+  }
   in.roots = roots;
   std::vector<ir::TypeP> ts{in.result};
   for (const VarDecl *r : roots) ts.push_back(env.at(r)->type);
@@ -229,6 +247,10 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
     ir::Expr v = ir::Proj::make(rv, int(k) + 1);
     effects_->push_back({n, v});
     env[roots[k]] = ir::Var::make(n, v->type);
+  }
+  if (in.pointer) {
+    if (!in.base) fail(loc, "'" + fname + "' never returns a pointer into an array");
+    return ir::View::make(in.base, ir::Proj::make(rv, 0));
   }
   return ir::Proj::make(rv, 0);
 }

@@ -129,6 +129,8 @@ ir::Expr Lowering::lowerReturn(const ReturnStmt *rs, Env &env) {
   if (!rs->getRetValue()) {
     if (!rt->isUnit()) fail(loc, "'return' without a value");
     v = ir::Tuple::make({});
+  } else if (inline_ && inline_->pointer) {
+    v = lowerPointerReturn(rs->getRetValue(), env, pre);
   } else {
     v = convert(lowerFull(rs->getRetValue(), env, pre), rt);
   }
@@ -164,6 +166,10 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   const VarDecl *vd = vars[k];
   if (vd->getType()->isReferenceType() && vd->getInit() && growingLength(vd->getInit()))
     fail(vd->getLocation(), "references to a growing std::vector are not supported (use the vector itself)");
+  auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
+  if (isViewStruct(vd->getType())) return lowerViewStructLocal(vd, env, next);
+  if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation()) && isViewStruct(ai.elem))
+    return lowerViewStructArray(vd, ai, env, next);
   if (vd->getType()->isReferenceType() && !constReferenceLocal(vd))
     return lowerReferenceLocal(vd, env, [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); });
   if (vd->getType()->isReferenceType()) {
@@ -266,6 +272,7 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
     return vd;
   }
   if (const auto *m = dyn_cast<MemberExpr>(lhs)) {
+    if (const VarDecl *leaf = viewLeafVar(m, path, diagnose)) return leaf; // a member of a view struct local
     if (m->isArrow()) { if (diagnose) fail(loc, "pointers are not supported yet ('->' member access)"); return nullptr; }
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }

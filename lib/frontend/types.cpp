@@ -63,6 +63,9 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
   for (const FieldDecl *f : rd->fields()) {
     if (f->isBitField()) fail(f->getLocation(), "bit-fields are not supported");
     if (f->getType()->isReferenceType()) fail(f->getLocation(), "reference members are not supported");
+    if (f->getType()->isPointerType() || isViewStruct(f->getType()))
+      fail(loc, "type " + spelled + " has pointer members: such structs are supported as local variables, local arrays "
+                "of a constant size and parameters of helpers, not here");
     fields.push_back(f->getNameAsString());
     types.push_back(typeOf(f->getType(), f->getLocation()));
   }

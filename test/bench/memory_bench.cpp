@@ -23,6 +23,9 @@ double det_by_minors(const double *a, std::size_t n);
 double det_by_minors_grad(const double *a, std::size_t n, double *d_a);
 void ode_in_place(const double *c, std::size_t n, std::size_t steps, double *y);
 void ode_in_place_grad(const double *c, std::size_t n, std::size_t steps, double *y, double *d_c, double *d_y);
+double lstm_views(const double *main, const double *extra, const double *state0, const double *seq, int c);
+double lstm_views_grad(const double *main, const double *extra, const double *state0, const double *seq, int c,
+                       double *d_main, double *d_extra, double *d_state0, double *d_seq);
 
 namespace {
 
@@ -106,6 +109,18 @@ void registerMemoryBenchmarks() {
           (*dy)[n - 1] = 1.0;
           ode_in_place_grad(c->data(), n, steps, y->data(), dc->data(), dy->data());
           return (*dc)[0];
+        });
+  }
+  for (int c : {1000, 8000}) {
+    Buffer main = random(64, -0.5, 0.5, 71), extra = random(12, -1, 1, 72), state0 = random(16, -0.5, 0.5, 73),
+           seq = random(size_t(c) * 4, -1, 1, 74);
+    Buffer dm = zeros(64), de = zeros(12), ds = zeros(16), dq = zeros(size_t(c) * 4);
+    registerPair(
+        "lstm_views/b4x" + std::to_string(c),
+        [=] { return lstm_views(main->data(), extra->data(), state0->data(), seq->data(), c); },
+        [=] {
+          return lstm_views_grad(main->data(), extra->data(), state0->data(), seq->data(), c, dm->data(), de->data(),
+                                 ds->data(), dq->data());
         });
   }
 }

@@ -140,3 +140,61 @@ UNFAD_GRADIENT void ode_in_place(const double *c, std::size_t n, std::size_t ste
     for (std::size_t i = 0; i < n; ++i) y[i] += h * k2[i];
   }
 }
+
+// A two-layer LSTM over a sequence (GradBench's lstm shape, b = 4 hidden
+// units): per-layer weight and bias views into one flat parameter array as
+// structs of pointers, the state as `double*` views into one local buffer
+// that a helper taking the structs updates in place; log-sum-exp loss.
+struct LstmGates {
+  const double *forget, *input, *output, *change;
+};
+struct LstmLayer {
+  LstmGates weight, bias;
+};
+struct LstmState {
+  double *hidden, *cell;
+};
+
+static double lstm_sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+static void lstm_step(int b, const LstmLayer &p, LstmState s, const double *in) {
+  for (int i = 0; i < b; ++i) {
+    const double forget = lstm_sigmoid(in[i] * p.weight.forget[i] + p.bias.forget[i]);
+    const double input = lstm_sigmoid(s.hidden[i] * p.weight.input[i] + p.bias.input[i]);
+    const double output = lstm_sigmoid(in[i] * p.weight.output[i] + p.bias.output[i]);
+    const double change = std::tanh(s.hidden[i] * p.weight.change[i] + p.bias.change[i]);
+    s.cell[i] = s.cell[i] * forget + input * change;
+    s.hidden[i] = output * std::tanh(s.cell[i]);
+  }
+}
+
+UNFAD_GRADIENT double lstm_views(const double *main, const double *extra, const double *state0, const double *seq,
+                                 int c) {
+  const int b = 4;
+  LstmLayer params[2];
+  for (int l = 0; l < 2; ++l) {
+    const double *w = main + 8 * b * l;
+    params[l] = LstmLayer{{w, w + b, w + 2 * b, w + 3 * b}, {w + 4 * b, w + 5 * b, w + 6 * b, w + 7 * b}};
+  }
+  double state[16];
+  for (int k = 0; k < 16; ++k) state[k] = state0[k];
+  LstmState st[2];
+  for (int l = 0; l < 2; ++l) st[l] = LstmState{state + 2 * b * l, state + 2 * b * l + b};
+  double ypred[b];
+  double total = 0.0;
+  for (int t = 0; t + 1 < c; ++t) {
+    const double *x = seq + t * b;
+    for (int i = 0; i < b; ++i) ypred[i] = x[i] * extra[i];
+    lstm_step(b, params[0], st[0], ypred);
+    lstm_step(b, params[1], st[1], st[0].hidden);
+    double sum = 0.0;
+    for (int i = 0; i < b; ++i) {
+      ypred[i] = st[1].hidden[i] * extra[b + i] + extra[2 * b + i];
+      sum += std::exp(ypred[i]);
+    }
+    const double lse = std::log(sum + 2.0);
+    const double *gold = seq + (t + 1) * b;
+    for (int i = 0; i < b; ++i) total += gold[i] * (ypred[i] - lse);
+  }
+  return -total / ((c - 1) * b);
+}

@@ -702,8 +702,9 @@ TEST(FrontendArrays, Diagnostics) {
        "cannot differentiate 'f': 'push_back' is only supported on a local std::vector"},
       {"UNFAD_GRADIENT double f(double *x, int n) {\n  double s = x[0];\n  while (s < 10) {\n    x[1] = s;\n    s = 2 * x[1]; }\n  return s; }",
        "7:5: cannot differentiate 'f': array 'x' is updated in place in a 'while' loop, and its length is not known here (a pointer)"},
-      {"static double *g(double *x) { return x; }\nUNFAD_GRADIENT double f(double *x) {\n  return g(x)[0]; }",
-       "cannot differentiate 'f': 'g' returns an array or a pointer"},
+      {"static const double *g(const double *x) { double t[2] = {x[0], x[1]}; const double *p = t; return p; }\n"
+       "UNFAD_GRADIENT double f(double *x) {\n  return g(x)[0]; }",
+       "cannot differentiate 'f': 'g' returns a pointer into its own local array"},
       {"static void g(const double *a, double *b, int n) { if (n > 0) { b[0] = a[0]; g(a, b, n - 1); } }\nUNFAD_GRADIENT double f(double *x) {\n  g(x, x, 2);\n  return 1; }",
        "cannot differentiate 'f': array 'x' is passed twice to the recursive function 'g', which writes it"},
       {"UNFAD_GRADIENT void f(const double *x, int n) { }",

@@ -1,0 +1,450 @@
+// Structs whose members are pointers into arrays ("view structs"), such as
+// the per-layer weight and bias views of a recurrent network:
+//
+//   struct Layer { const double* w; const double* b; int n; };
+//   Layer l{p + k * h, p + 4 * h + k, h};   // or member by member
+//   Layer layers[2];                         // an array of them
+//
+// A view struct has no IR type of its own. Each of its members (a leaf;
+// members that are view structs themselves are looked through) becomes a
+// local variable of its own, a synthetic VarDecl named after the member
+// (`l_w`): a pointer member is then a pointer local (pointers.cpp: the array
+// it points into, fixed by its first assignment, and an SSA offset), any
+// other member an ordinary local. Loops and ifs carry them like any local,
+// and `l.w[i]`, `*l.b`, `l.w + k`, `l.n` read them. A local array of view
+// structs is one local array per leaf (the offsets, for pointer members;
+// every element's member points into the same array).
+//
+// Helpers taking a view struct (by value or by reference) or returning a
+// pointer are lowered into their callers (references.cpp lowerInlinedCall):
+// the parameter's members are bound to the argument's, and a returned
+// pointer must point into one of the caller's arrays (not into the helper's
+// own local arrays, which no longer exist after the call).
+#include "lowering.h"
+
+#include "unfad/ir/equal.h"
+
+#include <clang/AST/DeclCXX.h>
+
+#include <algorithm>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+const Expr *stripCopies(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+    else if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else if (const auto *c = dyn_cast<ImplicitCastExpr>(e);
+             c && (c->getCastKind() == CK_NoOp || c->getCastKind() == CK_LValueToRValue ||
+                   c->getCastKind() == CK_ConstructorConversion))
+      e = c->getSubExpr();
+    else if (const auto *ce = dyn_cast<CXXConstructExpr>(e);
+             ce && ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
+      e = ce->getArg(0);
+    else return e;
+  }
+}
+
+bool isNull(const Expr *x, ASTContext &ctx) {
+  x = x->IgnoreParenImpCasts();
+  return isa<CXXNullPtrLiteralExpr>(x) || isa<ImplicitValueInitExpr>(x) ||
+         x->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull);
+}
+
+// The name of the array variable a view's root is (or is a row of).
+std::string arrayName(const ir::Expr &e) {
+  const ir::Expr &r = ir::rootArray(e);
+  if (const auto *v = r->as<ir::Var>()) return v->name;
+  if (const auto *i = r->as<ir::Index>()) return arrayName(i->array);
+  return "";
+}
+
+} // namespace
+
+bool Lowering::isViewStruct(QualType t) {
+  t = t.getNonReferenceType();
+  const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
+  if (!rd || !rd->getDefinition() || rd->isUnion() || rd->isLambda() || rd->isInStdNamespace()) return false;
+  if (rd->getNumBases() || rd->isPolymorphic() || !rd->isAggregate()) return false;
+  for (const FieldDecl *f : rd->fields()) {
+    QualType ft = f->getType();
+    if (ArrayInfo ai; ft->isPointerType() && arrayInfo(ft, ai, SourceLocation())) return true;
+    if (ft->isRecordType() && isViewStruct(ft)) return true;
+  }
+  return false;
+}
+
+std::vector<Lowering::ViewLeaf> Lowering::viewLeaves(QualType t) {
+  std::vector<ViewLeaf> out;
+  t = t.getNonReferenceType();
+  if (!isViewStruct(t)) {
+    out.push_back({{}, t.getUnqualifiedType(), t->isPointerType()});
+    return out;
+  }
+  const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
+  for (const FieldDecl *f : rd->fields())
+    for (ViewLeaf l : viewLeaves(f->getType())) {
+      l.path.insert(l.path.begin(), int(f->getFieldIndex()));
+      out.push_back(l);
+    }
+  return out;
+}
+
+// The local variable that holds member `path` of `root` (its elements, for
+// an array of view structs), made once.
+const VarDecl *Lowering::leafVar(const VarDecl *root, const std::vector<int> &path, QualType type) {
+  auto key = std::make_pair(root, path);
+  if (auto it = leafVars_.find(key); it != leafVars_.end()) return it->second;
+  std::string name = root->getNameAsString();
+  QualType t = root->getType().getNonReferenceType();
+  if (auto it = viewArrays_.find(root); it != viewArrays_.end()) t = it->second;
+  for (int k : path) {
+    const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
+    const FieldDecl *f = *std::next(rd->field_begin(), k);
+    name += "_" + f->getNameAsString();
+    t = f->getType();
+  }
+  auto *dc = const_cast<DeclContext *>(root->getDeclContext());
+  VarDecl *vd = VarDecl::Create(ctx_, dc, root->getBeginLoc(), root->getLocation(), &ctx_.Idents.get(name), type,
+                                ctx_.getTrivialTypeSourceInfo(type), SC_None);
+  leafVars_[key] = vd;
+  leafDecls_.insert(vd);
+  return vd;
+}
+
+// `s.a.b`, `layers[k].w`: the view struct local or array it is rooted at,
+// without lowering anything.
+bool Lowering::viewPlaceShape(const Expr *e, const VarDecl *&root, const Expr *&index, std::vector<int> &path) {
+  e = stripCopies(e);
+  while (const auto *m = dyn_cast<MemberExpr>(e)) {
+    const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!f || m->isArrow()) return false;
+    path.insert(path.begin(), int(f->getFieldIndex()));
+    e = stripCopies(m->getBase());
+  }
+  index = nullptr;
+  const Expr *arr = nullptr;
+  if (const auto *s = dyn_cast<ArraySubscriptExpr>(e)) arr = s->getBase(), index = s->getIdx();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+    arr = oc->getArg(0), index = oc->getArg(1);
+  const auto *d = dyn_cast<DeclRefExpr>(arr ? arr->IgnoreParenImpCasts() : e);
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!vd || (arr ? !viewArrays_.count(vd) : !viewLocals_.count(vd))) return false;
+  root = vd;
+  return true;
+}
+
+bool Lowering::viewPlace(const Expr *e, Env &env, ViewPlace &out) {
+  const Expr *index = nullptr;
+  out.path.clear();
+  if (!viewPlaceShape(e, out.root, index, out.path)) return false;
+  out.index = index ? lowerIndexExpr(index, env) : nullptr;
+  out.type = e->getType().getNonReferenceType();
+  return true;
+}
+
+// Member `path` of the place's root: a view for a pointer member (null
+// while it points nowhere yet), the value otherwise.
+ir::Expr Lowering::readLeaf(const ViewPlace &pl, const std::vector<int> &path, Env &env, SourceLocation loc) {
+  QualType t = pl.index ? viewArrays_.at(pl.root) : pl.root->getType().getNonReferenceType();
+  for (int k : path) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), k)->getType();
+  const VarDecl *leaf = leafVar(pl.root, path, t);
+  if (!pl.index) {
+    if (t->isPointerType() && !ptrBase_.count(leaf)) return nullptr;
+    return lookupVar(leaf, env, loc);
+  }
+  ir::Expr v = read(env.at(leaf), pl.index, loc);
+  if (!t->isPointerType()) return v;
+  auto b = leafBase_.find(leaf);
+  return b == leafBase_.end() ? nullptr : ir::View::make(b->second, v);
+}
+
+// A member read `s.w`, `s.n`, `layers[k].b` (a leaf); null for anything else.
+ir::Expr Lowering::viewMember(const MemberExpr *m, Env &env) {
+  if (isViewStruct(m->getType())) return nullptr;
+  const VarDecl *root;
+  const Expr *index;
+  std::vector<int> path;
+  if (!viewPlaceShape(m, root, index, path)) return nullptr;
+  ViewPlace pl;
+  viewPlace(m, env, pl);
+  ir::Expr v = readLeaf(pl, pl.path, env, m->getExprLoc());
+  if (!v)
+    fail(m->getExprLoc(), "member '" + m->getMemberDecl()->getNameAsString() +
+                              "' is used before it is made to point into an array");
+  return v;
+}
+
+// The value of the view struct `e` (of type `t`), one expression per leaf:
+// a view (null: points nowhere) or a value.
+std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) {
+  std::vector<ir::Expr> out;
+  SourceLocation loc = e ? e->getExprLoc() : SourceLocation();
+  const Expr *x = e ? stripCopies(e) : nullptr;
+  if (!x || isa<ImplicitValueInitExpr>(x) || isa<CXXScalarValueInitExpr>(x) ||
+      (isa<CXXConstructExpr>(x) && cast<CXXConstructExpr>(x)->getNumArgs() == 0)) {
+    for (const ViewLeaf &l : viewLeaves(t))
+      out.push_back(l.pointer ? nullptr : ir::Const::zero(typeOf(l.type, loc)));
+    return out;
+  }
+  if (const auto *il = dyn_cast<InitListExpr>(x)) {
+    if (il->isSyntacticForm() && il->getSemanticForm()) il = il->getSemanticForm();
+    const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
+    for (const FieldDecl *f : rd->fields()) {
+      unsigned k = f->getFieldIndex();
+      const Expr *init = k < il->getNumInits() ? il->getInit(k) : nullptr;
+      QualType ft = f->getType();
+      if (isViewStruct(ft)) {
+        for (ir::Expr &v : viewValues(init, ft, env)) out.push_back(v);
+      } else if (ft->isPointerType()) {
+        out.push_back(!init || isNull(init, ctx_) ? nullptr : lowerArrayRef(init, env));
+      } else {
+        ir::TypeP ftt = typeOf(ft.getUnqualifiedType(), f->getLocation());
+        bool zero = !init || isa<ImplicitValueInitExpr>(init->IgnoreParenImpCasts());
+        out.push_back(zero ? ir::Const::zero(ftt) : convert(lowerExpr(init, env), ftt));
+      }
+    }
+    return out;
+  }
+  ViewPlace pl;
+  if (viewPlace(x, env, pl)) {
+    for (const ViewLeaf &l : viewLeaves(t)) {
+      std::vector<int> path = pl.path;
+      path.insert(path.end(), l.path.begin(), l.path.end());
+      out.push_back(readLeaf(pl, path, env, loc));
+    }
+    return out;
+  }
+  std::string spelled = "'" + typeStr(t.getUnqualifiedType()) + "'";
+  if (isa<CallExpr>(x)) fail(loc, "functions returning " + spelled + " (a struct with pointer members) are not supported");
+  fail(loc, "this value of " + spelled + " (a struct with pointer members) is not supported (use a local of that type, an element of a local array of them, or an initializer list)");
+}
+
+// Binds the leaves of `root` (of type `t`) to `vals`.
+void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector<ir::Expr> &vals, Env &env,
+                              Binds &binds) {
+  std::vector<ViewLeaf> leaves = viewLeaves(t);
+  viewLocals_.insert(root);
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    const VarDecl *leaf = leafVar(root, leaves[k].path, leaves[k].type);
+    ir::Expr v = vals[k];
+    std::string n = leaf->getNameAsString();
+    if (leaves[k].pointer) {
+      ptrBase_.erase(leaf);
+      if (v) {
+        const ir::Expr &base = ir::rootArray(v);
+        if (!base->is<ir::Var>() && !base->is<ir::Index>())
+          fail(root->getLocation(), "member '" + n + "' does not point into a named array");
+        ptrBase_[leaf] = base;
+      }
+      v = v ? ir::viewOffset(v) : ir::Const::makeInt(0);
+      n += "_offset";
+    }
+    n = names_.fresh(n);
+    binds.push_back({n, v});
+    env[leaf] = ir::Var::make(n, v->type);
+  }
+}
+
+// `Layer l{...};`, `Layer l;`, `Layer l = layers[k];`, `const Layer& l = ...`
+// (a copy: nothing can change the struct it names but the assignments of
+// its members, which a non-const reference may not do).
+ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail &k) {
+  QualType t = vd->getType().getNonReferenceType();
+  Binds pre, binds;
+  std::vector<ir::Expr> vals;
+  {
+    EffectScope scope(*this, &pre);
+    vals = viewValues(vd->getInit(), t, env);
+  }
+  if (vd->getType()->isReferenceType() && !t.isConstQualified()) viewReadOnly_.insert(vd);
+  else viewReadOnly_.erase(vd);
+  bindViewLeaves(vd, t, vals, env, binds);
+  for (auto &b : binds) pre.push_back(b);
+  return wrap(pre, k(env));
+}
+
+// `Layer layers[N];` / `std::array<Layer, N> layers;` (optionally with an
+// initializer list): one local array per leaf.
+ir::Expr Lowering::lowerViewStructArray(const VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k) {
+  SourceLocation loc = vd->getLocation();
+  if (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::Pointer || ai.size < 0 || vd->getType()->isReferenceType())
+    fail(loc, "arrays of '" + typeStr(ai.elem) + "' (a struct with pointer members) are supported only as local "
+              "arrays of a constant size ('" + typeStr(ai.elem) + " a[N]', 'std::array')");
+  viewArrays_[vd] = ai.elem;
+  std::vector<ViewLeaf> leaves = viewLeaves(ai.elem);
+  std::vector<std::vector<ir::Expr>> elems(leaves.size());
+  Binds pre;
+  const Expr *init = vd->getInit() ? stripCopies(vd->getInit()) : nullptr;
+  if (const auto *il = init ? dyn_cast<InitListExpr>(init) : nullptr) {
+    EffectScope scope(*this, &pre);
+    if (ai.kind == ArrayInfo::StdArray && il->getNumInits() == 1 && isa<InitListExpr>(stripCopies(il->getInit(0))))
+      il = cast<InitListExpr>(stripCopies(il->getInit(0))); // std::array<T, N> a{{...}}
+    for (unsigned e = 0; e < il->getNumInits() && e < unsigned(ai.size); ++e) {
+      std::vector<ir::Expr> vals = viewValues(il->getInit(e), ai.elem, env);
+      for (size_t l = 0; l < leaves.size(); ++l) elems[l].push_back(vals[l]);
+    }
+  } else if (init && !isa<CXXConstructExpr>(init) && !isa<ImplicitValueInitExpr>(init)) {
+    fail(loc, "this initializer of an array of structs with pointer members is not supported");
+  }
+  std::function<ir::Expr(size_t, Env &)> bindLeaf = [&](size_t l, Env &e) -> ir::Expr {
+    if (l == leaves.size()) return k(e);
+    QualType lt = leaves[l].type;
+    const VarDecl *leaf = leafVar(vd, leaves[l].path, lt);
+    leafBase_.erase(leaf);
+    LocalArrayInit start;
+    start.size = ir::Const::makeInt(ai.size);
+    for (ir::Expr v : elems[l]) {
+      if (leaves[l].pointer && v) {
+        ir::Expr base = ir::rootArray(v);
+        if (!base->is<ir::Var>())
+          fail(loc, "members of an array of structs must point into a named array (not into a row of an array of arrays)");
+        if (auto b = leafBase_.find(leaf); b != leafBase_.end() && !ir::alphaEqual(b->second, base))
+          fail(loc, "the elements' member '" + leaf->getNameAsString() + "' point into different arrays (not supported)");
+        leafBase_[leaf] = base;
+        v = ir::viewOffset(v);
+      }
+      start.elems.push_back(v);
+    }
+    ir::TypeP et = leaves[l].pointer ? ir::Type::i64() : typeOf(lt, loc);
+    return bindLocalArray(leaf, et, false, start, e, [&, l](Env &e2) { return bindLeaf(l + 1, e2); });
+  };
+  return wrap(pre, bindLeaf(0, env));
+}
+
+// `layers[k].w = p + k * h`, `layers[k] = Layer{...}`, `layers[k].n = h`:
+// stores into the leaves' arrays. Assignments of a local's members are
+// lowerAssignment's (viewLeafVar); of a whole local view struct, refused.
+bool Lowering::lowerViewStore(const Expr *e, Env &env, ir::Expr &eff) {
+  const Expr *lhs = nullptr, *rhs = nullptr;
+  bool plain = false;
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp())
+    lhs = b->getLHS(), rhs = b->getRHS(), plain = b->getOpcode() == BO_Assign;
+  else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc))
+    lhs = oc->getArg(0), rhs = oc->getArg(1), plain = true;
+  else return false;
+  const VarDecl *root;
+  const Expr *index;
+  std::vector<int> shapePath;
+  if (!viewPlaceShape(lhs, root, index, shapePath)) return false;
+  SourceLocation loc = lhs->getExprLoc();
+  QualType lt = lhs->getType().getNonReferenceType();
+  if (!index) {
+    if (!isViewStruct(lt)) return false; // a member of a local: lowerAssignment
+    fail(loc, "assigning a whole struct with pointer members is not supported (assign its members, or declare a new local)");
+  }
+  if (!plain) fail(loc, "only '=' is supported on members of an array of structs with pointer members");
+  ViewPlace pl;
+  viewPlace(lhs, env, pl);
+  std::vector<ViewLeaf> leaves = viewLeaves(lt);
+  std::vector<ir::Expr> vals;
+  if (isViewStruct(lt)) vals = viewValues(rhs, lt, env);
+  else if (lt->isPointerType()) vals.push_back(isNull(rhs, ctx_) ? nullptr : lowerArrayRef(rhs, env));
+  else vals.push_back(convert(lowerExpr(rhs, env), typeOf(lt.getUnqualifiedType(), loc)));
+  std::string in = names_.fresh("index");
+  ir::Expr idx = ir::Var::make(in, ir::Type::i64());
+  std::vector<ir::Expr> stores;
+  for (size_t l = 0; l < leaves.size(); ++l) {
+    std::vector<int> path = pl.path;
+    path.insert(path.end(), leaves[l].path.begin(), leaves[l].path.end());
+    QualType t = viewArrays_.at(root);
+    for (int f : path) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), f)->getType();
+    const VarDecl *leaf = leafVar(root, path, t);
+    ir::Expr v = vals[l];
+    if (leaves[l].pointer) {
+      if (!v) fail(loc, "null pointers are not supported (a pointer must point into an array)");
+      ir::Expr base = ir::rootArray(v);
+      if (auto b = leafBase_.find(leaf); b != leafBase_.end() && !ir::alphaEqual(b->second, base))
+        fail(loc, "member '" + leaf->getNameAsString() +
+                      "' of the elements is made to point into another array than before (not supported: every "
+                      "element's member points into one array)");
+      if (!base->is<ir::Var>()) // a row `A[k]` would differ between elements
+        fail(loc, "members of an array of structs must point into a named array (not into a row of an array of arrays)");
+      leafBase_[leaf] = base;
+      v = ir::viewOffset(v);
+    }
+    stores.push_back(store(env.at(leaf), idx, v, ir::Store::Mode::Set, loc));
+  }
+  ir::Expr chain = stores.back();
+  for (size_t s = stores.size() - 1; s-- > 0;) chain = ir::Let::make(names_.fresh("_"), stores[s], chain);
+  eff = ir::Let::make(in, pl.index, chain);
+  return true;
+}
+
+// The variable of the member `lhs` of a local view struct (the leaf it is
+// in; `path` gets the rest, for a member of a plain struct member).
+const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bool diagnose) {
+  const VarDecl *root;
+  const Expr *index;
+  std::vector<int> full;
+  if (!viewPlaceShape(lhs, root, index, full) || index) return nullptr;
+  QualType t = root->getType().getNonReferenceType();
+  size_t k = 0;
+  while (k < full.size() && isViewStruct(t)) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), full[k++])->getType();
+  if (isViewStruct(t)) {
+    if (diagnose) fail(lhs->getExprLoc(), "assigning a whole struct with pointer members is not supported (assign its members)");
+    return nullptr;
+  }
+  if (viewReadOnly_.count(root)) {
+    if (diagnose)
+      fail(lhs->getExprLoc(), "assigning a member of '" + root->getNameAsString() +
+                                  "', a reference to a struct with pointer members, is not supported (write through its pointers, or use a local copy)");
+    return nullptr;
+  }
+  path.insert(path.end(), full.begin() + long(k), full.end());
+  return leafVar(root, std::vector<int>(full.begin(), full.begin() + long(k)), t);
+}
+
+// Helpers lowered into their callers: those with non-const reference
+// parameters (references.cpp), with view struct parameters, or returning
+// a pointer.
+bool Lowering::inlinedHelper(const FunctionDecl *fd) {
+  if (takesOutReference(fd)) return true;
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || !def->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()))) return false;
+  if (ArrayInfo ai; def->getReturnType()->isPointerType() && arrayInfo(def->getReturnType(), ai, SourceLocation()))
+    return true;
+  return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return isViewStruct(p->getType()); });
+}
+
+// The arrays a caller can see (where a pointer an inlined helper returns
+// may point).
+std::set<std::string> Lowering::visibleArrays(const Env &env) {
+  std::set<std::string> out;
+  for (const auto &[vd, e] : env)
+    if (e->type->isArray()) out.insert(arrayName(e));
+  for (const auto *bases : {&ptrBase_, &leafBase_})
+    for (const auto &[vd, b] : *bases)
+      if (env.count(vd)) out.insert(arrayName(b));
+  return out;
+}
+
+// `return a + i * n;` in an inlined helper returning a pointer: the offset
+// into the array the first return chose.
+ir::Expr Lowering::lowerPointerReturn(const Expr *value, Env &env, Binds &pre) {
+  SourceLocation loc = value->getExprLoc();
+  if (isNull(value, ctx_)) fail(loc, "returning a null pointer is not supported (a pointer must point into an array)");
+  ir::Expr view;
+  {
+    EffectScope scope(*this, &pre);
+    view = lowerArrayRef(value, env);
+  }
+  ir::Expr base = ir::rootArray(view);
+  std::string fname = inlining_.empty() ? std::string("the helper") : inlining_.back()->getNameAsString();
+  if (!inline_->callerArrays.count(arrayName(view)))
+    fail(loc, "'" + fname + "' returns a pointer into its own local array, which no longer exists after the call (a dangling pointer)");
+  if (inline_->base && !ir::alphaEqual(inline_->base, base))
+    fail(loc, "'" + fname + "' returns pointers into different arrays on different paths (not supported)");
+  inline_->base = base;
+  return ir::viewOffset(view);
+}
+
+} // namespace unfad::frontend
