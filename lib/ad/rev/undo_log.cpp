@@ -66,6 +66,8 @@ bool pureScalar(const Expr &e) {
     return true;
   }
   if (auto i = e->as<If>()) return pureScalar(i->cond) && pureScalar(i->thenE) && pureScalar(i->elseE);
+  // (an array's size never changes: a growing std::vector's length is a local of its own)
+  if (auto z = e->as<ir::Size>()) return z->array->is<Var>();
   return false;
 }
 
