@@ -2514,8 +2514,9 @@ FEATURE_STMTS = {
 # vector-Jacobian product.
 OPTIONS = ("outputs", "structs") + MEM_FEATURES
 
-# Feature flags that only steer away from open, known bugs (so that a long run
-# finds new ones): "avoid-ns-marked"; "avoid-while-store": no array writes in
+# Feature flags that only steer away from known bugs (so that a long run
+# finds new ones; every bug named here is fixed, the flags stay so that old
+# runs can be repeated): "avoid-ns-marked"; "avoid-while-store": no array writes in
 # while / do-while bodies (test/e2e/cases/fuzz_while_array_store.cpp);
 # "avoid-early-return-arrays": no early returns in programs with arrays
 # (test/e2e/cases/fuzz_early_return_array_loop.cpp); "avoid-ns-adl": the
