@@ -17,6 +17,7 @@
 // `while` loop, in a loop whose bounds are computed later) is an error at it.
 #include "lowering.h"
 
+#include "unfad/ir/counts.h"
 #include "unfad/ir/equal.h"
 #include "unfad/ir/traverse.h"
 
@@ -48,35 +49,16 @@ void scanGrowCalls(const Stmt *s, std::set<const VarDecl *> &out) {
   for (const Stmt *c : s->children()) scanGrowCalls(c, out);
 }
 
-// Integer arithmetic on bounds, folding constants; null is "no such
-// length" (minus infinity: max(null, x) = x, null + x = null). Every
-// bound is non-negative, so max(0, x) = x.
+// Bounds are counts (ir/counts.h: constants folded, null + x = null); in a
+// maximum, though, null is "no such length" (minus infinity: max(null, x) = x).
 ir::Expr constOf(int64_t v) { return ir::Const::makeInt(v); }
 bool isConst(const ir::Expr &e, int64_t v) {
   const auto *c = e ? e->as<ir::Const>() : nullptr;
   return c && c->ivalue == v;
 }
-ir::Expr addB(const ir::Expr &a, const ir::Expr &b) {
-  if (!a || !b) return nullptr;
-  if (isConst(a, 0)) return b;
-  if (isConst(b, 0)) return a;
-  if (a->is<ir::Const>() && b->is<ir::Const>()) return constOf(a->as<ir::Const>()->ivalue + b->as<ir::Const>()->ivalue);
-  return ir::Prim::make(ir::Op::Add, {a, b});
-}
-ir::Expr mulB(const ir::Expr &a, const ir::Expr &b) {
-  if (!a || !b) return nullptr;
-  if (isConst(a, 0) || isConst(b, 0)) return constOf(0);
-  if (isConst(a, 1)) return b;
-  if (isConst(b, 1)) return a;
-  if (a->is<ir::Const>() && b->is<ir::Const>()) return constOf(a->as<ir::Const>()->ivalue * b->as<ir::Const>()->ivalue);
-  return ir::Prim::make(ir::Op::Mul, {a, b});
-}
 ir::Expr maxB(const ir::Expr &a, const ir::Expr &b) {
-  if (!a || isConst(a, 0)) return b ? b : a;
-  if (!b || isConst(b, 0)) return a;
-  if (a->is<ir::Const>() && b->is<ir::Const>()) return constOf(std::max(a->as<ir::Const>()->ivalue, b->as<ir::Const>()->ivalue));
-  if (ir::alphaEqual(a, b)) return a;
-  return ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a);
+  if (!a || !b) return a ? a : b;
+  return ir::alphaEqual(a, b) ? a : ir::maxCounts(a, b);
 }
 // The trip count of [lo, hi): hi - lo, or 0 when hi <= lo.
 ir::Expr countB(const ir::Expr &lo, const ir::Expr &hi) {
@@ -98,10 +80,10 @@ Growth seqG(const Growth &a, const Growth &b) {
   if (!a.changes()) return b;
   if (!b.changes()) return a;
   Growth g;
-  g.relPeak = maxB(a.relPeak, addB(a.relExit, b.relPeak));
-  g.absPeak = maxB(maxB(a.absPeak, addB(a.absExit, b.relPeak)), b.absPeak);
-  g.relExit = addB(a.relExit, b.relExit);
-  g.absExit = maxB(addB(a.absExit, b.relExit), b.absExit);
+  g.relPeak = maxB(a.relPeak, ir::addCounts(a.relExit, b.relPeak));
+  g.absPeak = maxB(maxB(a.absPeak, ir::addCounts(a.absExit, b.relPeak)), b.absPeak);
+  g.relExit = ir::addCounts(a.relExit, b.relExit);
+  g.absExit = maxB(ir::addCounts(a.absExit, b.relExit), b.absExit);
   g.first = a.first;
   return g;
 }
@@ -173,23 +155,17 @@ private:
   static Growth repeat(const Growth &body, const ir::Expr &count) {
     if (!body.changes()) return body;
     ir::Expr r = body.relExit ? body.relExit : constOf(0);
-    ir::Expr all = count ? mulB(count, r) : constOf(0);
+    ir::Expr all = count ? ir::mulCounts(count, r) : constOf(0);
     Growth g;
     g.first = body.first;
     // the last iteration starts at most `all - r` above the entry
-    g.relPeak = ir::alphaEqual(body.relPeak, r) ? all : addB(all, body.relPeak);
-    g.absPeak = maxB(body.absPeak, addB(body.absExit, addB(all, body.relPeak)));
+    g.relPeak = ir::alphaEqual(body.relPeak, r) ? all : ir::addCounts(all, body.relPeak);
+    g.absPeak = maxB(body.absPeak, ir::addCounts(body.absExit, ir::addCounts(all, body.relPeak)));
     g.relExit = all;
-    g.absExit = addB(body.absExit, all);
+    g.absExit = ir::addCounts(body.absExit, all);
     return g;
   }
 };
-
-// The names bound anywhere inside `e`.
-void boundNames(const ir::Expr &e, std::set<std::string> &out) {
-  for (const ir::Binder &b : ir::scopeOf(*e).binders) out.insert(b.name);
-  for (const ir::Expr &c : ir::children(e)) boundNames(c, out);
-}
 
 } // namespace
 
@@ -257,9 +233,8 @@ ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, Loc
   if (walk.unbounded.isValid())
     fail(walk.unbounded, "growing '" + name + "' inside a 'while' loop is not supported (the room it needs is not known "
                          "where it is declared; use a counted 'for' loop)");
-  ir::Expr room = maxB(addB(initial, g.relPeak), g.absPeak);
-  std::set<std::string> inner;
-  boundNames(alloc->body, inner);
+  ir::Expr room = maxB(ir::addCounts(initial, g.relPeak), g.absPeak);
+  const std::set<std::string> inner = ir::boundNames(alloc->body);
   for (const std::string &v : ir::freeVars(room))
     if (inner.count(v))
       fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "

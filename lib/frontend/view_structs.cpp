@@ -36,14 +36,12 @@ namespace {
 
 const Expr *stripCopies(const Expr *e) {
   while (true) {
-    e = e->IgnoreParens();
-    if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
-    else if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    e = stripNoOps(e); // (parentheses, no-op casts, cleanups)
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
     else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
     else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
     else if (const auto *c = dyn_cast<ImplicitCastExpr>(e);
-             c && (c->getCastKind() == CK_NoOp || c->getCastKind() == CK_LValueToRValue ||
-                   c->getCastKind() == CK_ConstructorConversion))
+             c && (c->getCastKind() == CK_LValueToRValue || c->getCastKind() == CK_ConstructorConversion))
       e = c->getSubExpr();
     else if (const auto *ce = dyn_cast<CXXConstructExpr>(e);
              ce && ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())

@@ -138,6 +138,19 @@ Expr zipLets(const std::vector<std::pair<std::string, Expr>> &lets, Expr tail) {
   return tail;
 }
 
+namespace {
+void collectBoundNames(const Expr &e, std::set<std::string> &out) {
+  for (auto &b : scopeOf(*e).binders) out.insert(b.name);
+  for (auto &c : children(e)) collectBoundNames(c, out);
+}
+} // namespace
+
+std::set<std::string> boundNames(const Expr &e) {
+  std::set<std::string> out;
+  collectBoundNames(e, out);
+  return out;
+}
+
 std::set<std::string> recursiveFunctions(const std::vector<const Function *> &fns) {
   std::map<std::string, std::vector<std::string>> calls;
   for (const Function *f : fns) calls[f->name] = callees(f->body);

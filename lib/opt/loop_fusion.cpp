@@ -82,7 +82,7 @@ protected:
       if (!f1) continue;
       for (size_t m = k + 1; m < lets.size(); ++m) {
         auto f2 = lets[m].second->as<Fold>();
-        if (!f2) continue;
+        if (!f2 || !sweepShaped(f1, f2)) continue;
         std::vector<size_t> seeds = hoistableSeeds(lets, k, m);
         std::unordered_set<std::string> between;
         std::vector<Expr> passed; // what the sweep would move before
@@ -141,8 +141,12 @@ private:
     return ba;
   }
 
+  // A stateless loop over the same range: a candidate sweep of f1.
+  static bool sweepShaped(const Fold *f1, const Fold *f2) {
+    return f2->init->type->isUnit() && alphaEqual(f1->lo, f2->lo) && alphaEqual(f1->hi, f2->hi);
+  }
+
   bool fusable(const Fold *f1, const Fold *f2, const std::unordered_set<std::string> &between) const {
-    if (!f2->init->type->isUnit() || !alphaEqual(f1->lo, f2->lo) || !alphaEqual(f1->hi, f2->hi)) return false;
     for (auto &v : freeVars(f2->body))
       if (between.count(v)) return false;
     Access fa = access(f1->body);
@@ -176,14 +180,10 @@ private:
         for (auto &v : freeVars(lets[j].second)) needed.insert(v);
       }
     if (needed.count(lets[k].first)) return {};
-    std::unordered_set<std::string> stays{lets[k].first};
-    for (size_t j = k + 1, s = 0; j < m; ++j) {
-      if (s < seeds.size() && seeds[s] == j) {
-        ++s;
-        continue;
-      }
-      stays.insert(lets[j].first);
-    }
+    const std::set<size_t> moving(seeds.begin(), seeds.end());
+    std::unordered_set<std::string> stays;
+    for (size_t j = k; j < m; ++j)
+      if (!moving.count(j)) stays.insert(lets[j].first);
     for (size_t j : seeds) {
       const Expr &value = lets[j].second;
       Access va = access(value);
@@ -193,7 +193,7 @@ private:
       for (auto &v : freeVars(value))
         if (stays.count(v)) return {};
       for (size_t q = k; q < j; ++q) // what it moves past
-        if (!std::count(seeds.begin(), seeds.end(), q))
+        if (!moving.count(q))
           for (auto &[arr, idx] : access(lets[q].second).stores)
             if (va.reads.count(arr) || arr == "?") return {};
     }

@@ -145,6 +145,9 @@ Expr zipLets(const std::vector<std::pair<std::string, Expr>> &lets, Expr tail);
 // first occurrence.
 std::vector<std::string> callees(const Expr &e);
 
+// The names bound anywhere inside `e` (lets, loop indices and states, ...).
+std::set<std::string> boundNames(const Expr &e);
+
 // The functions among `fns` that reach themselves through calls (recursive,
 // directly or not).
 std::set<std::string> recursiveFunctions(const std::vector<const Function *> &fns);

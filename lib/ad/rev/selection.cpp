@@ -77,16 +77,19 @@ int copiedSlot(const Term &branch, size_t depth) {
   return origin.size() == depth + 1 ? origin.back() : -1;
 }
 
+// What `in` pushes when it depends on the state: a float carries its
+// derivative, anything else (a comparison, an index) none.
+Dep derived(const Instr &in) { return in.type && in.type->isFloat() ? Dep::Tainted : Dep::Passive; }
+
 // The dependency of what `in` pushes, from its arguments' (top `arity` slots).
 Dep combine(const Instr &in, const std::vector<Dep> &deps, int arity) {
   bool anyDirty = false;
   for (size_t k = deps.size() - size_t(arity); k < deps.size(); ++k) anyDirty |= dirty(deps[k]);
-  if (!anyDirty) return Dep::Clean;
-  return in.type && in.type->isFloat() ? Dep::Tainted : Dep::Passive;
+  return anyDirty ? derived(in) : Dep::Clean;
 }
 
 // The winner when no value was chosen.
-Expr none(const Expr &lo) { return Prim::make(Op::Sub, {lo, Const::makeInt(1)}); }
+Expr noWinner(const Expr &lo) { return Prim::make(Op::Sub, {lo, Const::makeInt(1)}); }
 
 // "closest" for the hint "closest_4": names of the winner's cell and value.
 std::string baseName(const std::string &hint) {
@@ -152,15 +155,15 @@ std::optional<Selection> Reverser::selectionOf(const Instr &loop, int n) const {
         }
       }
       bool anyDirty = dirty(cond) || readsDirty(in.branches[0], deps, depth) || readsDirty(in.branches[1], deps, depth);
-      deps.push_back(!anyDirty ? Dep::Clean : in.type->isFloat() ? Dep::Tainted : Dep::Passive);
+      deps.push_back(anyDirty ? derived(in) : Dep::Clean);
       break;
     }
     case Instr::Kind::Fold: case Instr::Kind::While: case Instr::Kind::Build: case Instr::Kind::Sum: {
       const int args = in.kind == Instr::Kind::Fold ? 3 : in.kind == Instr::Kind::Sum ? 2 : 1;
       Dep d = combine(in, deps, args);
       for (auto &b : in.branches)
-        if (readsDirty(b, deps, deps.size())) d = in.type->isFloat() ? Dep::Tainted : Dep::Passive;
-      deps.push_back(d == Dep::Clean || in.type->isFloat() ? d : Dep::Passive);
+        if (readsDirty(b, deps, deps.size())) d = derived(in);
+      deps.push_back(d);
       break;
     }
     case Instr::Kind::New: case Instr::Kind::Store: return std::nullopt;
@@ -179,7 +182,7 @@ Expr Reverser::selectionForward(const Instr &in, const Stack &stack, const Selec
   const Expr &lo = stack[n - 3].value, &hi = stack[n - 2].value;
   const std::string name = baseName(in.hint);
   Expr cell = bind(lets, name + "_at", NewArray::make(Const::makeInt(1), Type::i64(), true));
-  bind(lets, "_", Store::make(cell, Const::makeInt(0), none(lo), Store::Mode::Set));
+  bind(lets, "_", Store::make(cell, Const::makeInt(0), noWinner(lo), Store::Mode::Set));
   std::string i = fresh(in.indexName), s = fresh(name);
   Expr index = Var::make(i, Type::i64());
   Lets body;
@@ -236,14 +239,14 @@ void Reverser::selectionLoop(const Instr &in, Stack &stack, Expr *Y, Lets &lets,
   Stack ctx(stack.begin(), stack.begin() + n);
   // Any value of the state will do: the prefix reads it only passively.
   Expr g = bind(won, "d_" + in.state + "_body", localGradient(prefix, ctx, {{winner, in.indexName}, {state, in.state}}, cts));
-  std::vector<Expr> fromWinner, none;
+  std::vector<Expr> fromWinner, zeros;
   for (int f : free) {
     fromWinner.push_back(Proj::make(g, f));
-    none.push_back(Const::zero(t.cotangents[size_t(f)]->type));
+    zeros.push_back(Const::zero(t.cotangents[size_t(f)]->type));
   }
   Expr chosen = Prim::make(Op::Ge, {winner, lo});
   Expr d = bind(t.code, "d_" + in.state + "_winner",
-                If::make(chosen, unf::wrapLets(won, ir::Tuple::make(fromWinner)), ir::Tuple::make(none)));
+                If::make(chosen, unf::wrapLets(won, ir::Tuple::make(fromWinner)), ir::Tuple::make(zeros)));
   t.cotangents.resize(size_t(n));
   t.cotangents[size_t(n - 1)] =
       accumulate(t.cotangents[size_t(n - 1)], If::make(chosen, Const::zero(ybar->type), ybar)); // the initial state

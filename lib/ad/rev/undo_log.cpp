@@ -14,6 +14,7 @@
 // memory, a helper writing the array) reverse mode falls back to a copy, as
 // it does when an iteration sweeps the whole array (a loop over its length).
 #include "reverser.h"
+#include "unfad/ir/counts.h"
 #include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
@@ -25,34 +26,6 @@ namespace unfad::ad::rev {
 using namespace unfad::ir;
 
 namespace {
-
-Expr addCounts(const Expr &a, const Expr &b) {
-  if (!a || !b) return nullptr;
-  auto ca = a->as<Const>(), cb = b->as<Const>();
-  if (ca && cb) return Const::makeInt(ca->ivalue + cb->ivalue);
-  if (ca && ca->ivalue == 0) return b;
-  if (cb && cb->ivalue == 0) return a;
-  return Prim::make(Op::Add, {a, b});
-}
-
-Expr mulCounts(const Expr &a, const Expr &b) {
-  if (!a || !b) return nullptr;
-  auto ca = a->as<Const>(), cb = b->as<Const>();
-  if (ca && cb) return Const::makeInt(ca->ivalue * cb->ivalue);
-  if ((ca && ca->ivalue == 0) || (cb && cb->ivalue == 0)) return Const::makeInt(0);
-  if (ca && ca->ivalue == 1) return b;
-  if (cb && cb->ivalue == 1) return a;
-  return Prim::make(Op::Mul, {a, b});
-}
-
-Expr maxCount(const Expr &a, const Expr &b) {
-  if (!a || !b) return nullptr;
-  auto ca = a->as<Const>(), cb = b->as<Const>();
-  if (ca && cb) return Const::makeInt(std::max(ca->ivalue, cb->ivalue));
-  if (ca && ca->ivalue == 0) return b;
-  if (cb && cb->ivalue == 0) return a;
-  return If::make(Prim::make(Op::Gt, {a, b}), a, b);
-}
 
 // Scalar code that may be evaluated before the loop: no memory, no
 // integer division but by a constant (it could trap where the loop would
@@ -75,11 +48,6 @@ bool pureScalar(const Expr &e) {
   // (an array's size never changes: a growing std::vector's length is a local of its own)
   if (auto z = e->as<ir::Size>()) return z->array->is<Var>();
   return false;
-}
-
-void bindersIn(const Expr &e, std::set<std::string> &out) {
-  for (auto &b : scopeOf(*e).binders) out.insert(b.name);
-  for (auto &c : children(e)) bindersIn(c, out);
 }
 
 bool isStoreTo(const Expr &e, const std::string &array) {
@@ -126,7 +94,7 @@ struct StoresBound {
       }
       return addCounts(total, count(chain.tail));
     }
-    if (auto i = e->as<If>()) return maxCount(count(i->thenE), count(i->elseE));
+    if (auto i = e->as<If>()) return maxCounts(count(i->thenE), count(i->elseE));
     if (auto f = e->as<Fold>()) {
       Expr lo = resolve(f->lo), hi = resolve(f->hi), body = count(f->body);
       if (!lo || !hi || !body) return nullptr;
@@ -151,8 +119,7 @@ struct StoresBound {
 Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord &record, const Stack &bodyStack,
                              const Expr &at, Lets &lets, Lets &iterationStart, UndoLog &log) {
   const std::string &a = array->as<Var>()->name;
-  std::set<std::string> inside;
-  bindersIn(e, inside);
+  std::set<std::string> inside = boundNames(e);
   inside.insert(bodyStack.back().value->as<Var>()->name); // the loop state
   StoresBound bound{a, inside, {}, [this](const Expr &x, const std::string &n) { return writesTo(x, n); }, sizes_.at(a)};
   Expr perIteration = bound.count(e);
