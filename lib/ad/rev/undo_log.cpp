@@ -56,6 +56,16 @@ bool isStoreTo(const Expr &e, const std::string &array) {
   return v && v->name == array;
 }
 
+// The sum of `perIteration` over `index` in [lo, hi): a product when it does
+// not depend on the index, else a loop adding it up (a triangular nest).
+Expr sumCounts(const Expr &lo, const Expr &hi, const std::string &index, const Expr &perIteration,
+               const std::function<std::string(const std::string &)> &fresh) {
+  if (countUses(perIteration, index) == 0) return mulCounts(tripCount(lo, hi), perIteration);
+  std::string j = fresh("iteration"), c = fresh("stores");
+  Expr atJ = substitute(perIteration, index, Var::make(j, Type::i64()));
+  return Fold::make(lo, hi, Const::makeInt(0), j, c, Prim::make(Op::Add, {Var::make(c, Type::i64()), atJ}));
+}
+
 // How many stores to `array` one run of `e` makes at most, in terms of
 // values bound outside the loop body (and its index); null when unknown.
 struct StoresBound {
@@ -63,8 +73,10 @@ struct StoresBound {
   const std::set<std::string> &inside; // names bound in the body (and its state)
   std::unordered_map<std::string, Expr> pure; // the body's let-bound scalar code
   std::function<size_t(const Expr &, const std::string &)> writesTo;
+  std::function<std::string(const std::string &)> fresh;
   Expr length;         // the array's (null: unknown)
   bool sweeps = false; // a nested loop over [0, length) stores into it
+  std::set<std::string> open; // indices of the nested loops being counted
 
   // `e` with the body's names replaced by their code; null if one is not pure.
   Expr resolve(Expr e) {
@@ -73,7 +85,7 @@ struct StoresBound {
         Expr value = resolve(it->second);
         if (!value) return nullptr;
         e = substitute(e, v, value);
-      } else if (inside.count(v)) {
+      } else if (inside.count(v) && !open.count(v)) {
         return nullptr;
       }
     }
@@ -96,10 +108,13 @@ struct StoresBound {
     }
     if (auto i = e->as<If>()) return maxCounts(count(i->thenE), count(i->elseE));
     if (auto f = e->as<Fold>()) {
-      Expr lo = resolve(f->lo), hi = resolve(f->hi), body = count(f->body);
+      Expr lo = resolve(f->lo), hi = resolve(f->hi);
+      open.insert(f->index); // (a nested loop's bounds may use it: `for j = i + 1 .. n`)
+      Expr body = count(f->body);
+      open.erase(f->index);
       if (!lo || !hi || !body) return nullptr;
       if (auto zero = lo->as<Const>(); zero && zero->ivalue == 0 && length && alphaEqual(hi, length)) sweeps = true;
-      return mulCounts(tripCount(lo, hi), body);
+      return sumCounts(lo, hi, f->index, body, fresh);
     }
     return nullptr; // a bare store, a while loop, a call given the array
   }
@@ -121,22 +136,17 @@ Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord 
   const std::string &a = array->as<Var>()->name;
   std::set<std::string> inside = boundNames(e);
   inside.insert(bodyStack.back().value->as<Var>()->name); // the loop state
-  StoresBound bound{a, inside, {}, [this](const Expr &x, const std::string &n) { return writesTo(x, n); }, sizes_.at(a)};
+  auto freshName = [this](const std::string &hint) { return fresh(hint); };
+  StoresBound bound{a, inside, {}, [this](const Expr &x, const std::string &n) { return writesTo(x, n); }, freshName,
+                    sizes_.at(a), false, {}};
   Expr perIteration = bound.count(e);
   // An iteration that rewrites the whole array is cheaper to save whole:
   // the same memory, without an index per element.
   if (!perIteration || bound.sweeps) return nullptr;
   // (the index may appear in the bound: `for j < i` in iteration i)
   const std::string index = bodyStack[bodyStack.size() - 2].value->as<Var>()->name;
-  Expr capacity;
-  if (countUses(perIteration, index) == 0) {
-    capacity = mulCounts(record.n, perIteration);
-  } else {
-    std::string j = fresh("iteration"), c = fresh("stores");
-    Expr atJ = substitute(perIteration, index, Var::make(j, Type::i64()));
-    capacity = Fold::make(record.lo, record.hi, Const::makeInt(0), j, c,
-                          Prim::make(Op::Add, {Var::make(c, Type::i64()), atJ}));
-  }
+  Expr capacity = countUses(perIteration, index) == 0 ? mulCounts(record.n, perIteration)
+                                                      : sumCounts(record.lo, record.hi, index, perIteration, freshName);
   Expr size = bind(lets, "log_" + a + "_size", capacity);
   log.index = bind(lets, "log_" + a + "_index", NewArray::make(size, Type::i64(), true));
   log.old = bind(lets, "log_" + a + "_old", NewArray::make(size, array->type->elem(), true));

@@ -1,10 +1,9 @@
-// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:3:16), shrunk. OPEN BUG
-// (UNFAD_E2E_OPEN_BUGS): an in/out *pointer* y updated in a triangular loop
-// nest (for i2 = i1 + 1 .. n) after an early return: "internal error in
-// unfad: reverse: the in/out array 'y' would need a whole copy" (no
-// location). The undo log of the outer loop is not sized (the early return
-// puts the loops in a branch); with std::vector<double>& y it works. Not a
-// wrong gradient: nothing is written.
+// Found by test/fuzz/fuzz.py (feature inout, unfad-fuzz:3:16), shrunk. Was
+// an internal error ("the in/out array 'y' would need a whole copy"): an
+// in/out *pointer* y updated in a triangular loop nest (for i2 = i1 + 1 ..
+// n) after an early return, which puts the loops in a branch. The branch's
+// undo log is sized before the `if`, and the count of its stores could not
+// use the outer index i1 (bound inside the branch); it is now a sum over i1.
 #include <unfad/unfad.h>
 
 #include <array>
