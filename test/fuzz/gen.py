@@ -115,6 +115,10 @@ kind "mem", expression kind "pread": a read through a pointer local):
   alias    helpers called with one array twice or overlapping views of it
            (`axpy(T + 1, T, m, v)`, `smooth(b + 1, b, n - 1, v)`), views
            passed to writing helpers in loops over rows.
+"classes", "lambdas", "switch" (gen_lang.py, whose docstring has the details)
+add small classes with constructors, methods, operators, a base class and a
+functor; lambdas called from locals, passed to std algorithms and to a
+template; and `switch` statements, as "mem" statements too.
 Offsets and lengths are constants from the fixed array length, so views
 stay in bounds whatever shrinking removes.  The output is read only after
 it has been written whole (its initial value never matters; the in/out
@@ -190,6 +194,7 @@ ARRAYS = ("arr", "vec", "lvec", "carr", "io", "iov")
 VECS = ("vec", "lvec", "iov")
 INOUTS = ("io", "iov")
 MEM_FEATURES = ("views", "inplace", "effects", "inout", "alias", "grow")  # gen_mem.py
+LANG_FEATURES = ("classes", "lambdas", "switch")  # gen_lang.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -590,7 +595,7 @@ class Renderer:
             top = (before == "" or before.endswith(("=", "(", ";"))) and after[:1] in (";", ")", ",")
             return self.e(x, top)
         for line in s[1]:
-            out.append(pad + re.sub(r"@(\d+)@", hole, line))
+            out.append(pad + re.sub(r"@(\d+)@", hole, line).replace("$P", self.pre))
 
     def if_(self, s, ind, out, head):
         pad = "  " * ind
@@ -667,6 +672,7 @@ class Renderer:
                     decls += [f"struct {self.pre}{S} {{"] + [
                         f"  {self.tname(t) if t in STRUCT_DEFS else t} {f};" for f, t in STRUCT_DEFS[S]] + ["};"]
             out[at:at] = decls
+        out[at:at] = gen_lang.declarations("\n".join(out), self.pre)  # (classes, templates, enums)
         return "\n".join(out) + "\n"
 
 
@@ -786,6 +792,8 @@ class Gen:
         self.mem = bool(self.features & set(MEM_FEATURES))
         self.out_written = False  # the output has been written whole (then it may be read)
         self.mem_helpers = {}  # view helper name -> index
+        # features "classes", "lambdas", "switch" (gen_lang.py)
+        self.lang = bool(self.features & set(LANG_FEATURES))
 
     # -- helpers --------------------------------------------------------
     def pick(self, seq):
@@ -1300,11 +1308,15 @@ class Gen:
             opts += self.struct_opts(no_store)
         if self.mem and not no_store:
             opts += gen_mem.options(self)
+        if self.lang:
+            opts += gen_lang.options(self)
         if not opts:
             return None
         k = self.pick(opts)
         if k.startswith("mem:"):
             return [gen_mem.STMTS[k[4:]](self)]
+        if k.startswith("lang:"):
+            return [gen_lang.STMTS[k[5:]](self)]
         return getattr(self, "gen_" + k)(depth, fn_ret)
 
     def loop_header(self, v):
@@ -2512,7 +2524,7 @@ FEATURE_STMTS = {
 # "outputs" (with "arrays"): some programs also write an output array
 # `double* out` of length n (never read back): their gradient is a
 # vector-Jacobian product.
-OPTIONS = ("outputs", "structs") + MEM_FEATURES
+OPTIONS = ("outputs", "structs") + MEM_FEATURES + LANG_FEATURES
 
 # Feature flags that only steer away from known bugs (so that a long run
 # finds new ones; every bug named here is fixed, the flags stay so that old
@@ -2722,3 +2734,4 @@ def check_expr(p, x, scopes, self_i):
 
 # The memory features live in gen_mem.py (imported last: it uses this module).
 import gen_mem  # noqa: E402
+import gen_lang  # noqa: E402

@@ -1,0 +1,435 @@
+"""Language features of the program generator (see gen.py): "classes",
+"lambdas" and "switch" (issue 12: C++ as people write it).  Each construct is
+one statement of kind "mem" (gen_mem.py's blocks: C++ text with holes @k@
+for generated expressions); the text may name the program's own classes and
+templates as `$P<Name>`, which the renderer prefixes like the program's other
+names.  The definitions of those (DECLS below, fixed text) are emitted before
+the helpers for the names a program's text uses, so the shrinker can drop
+them with their last use.
+
+  classes  a Vec class (constructors, private members with default member
+           initialisers, const methods dot/norm2/scaled, member operator+
+           and operator+=, a free operator*), a Spring (a constructor with a
+           member-initialiser list, a const method taking two Vecs), an
+           accumulator struct with a non-const method updating members and a
+           passive count, a Particle deriving from a Body (a base
+           constructor in the initialiser list), a Poly functor called as
+           p(t).
+  lambdas  lambdas stored in locals and called (no capture, [&] capturing
+           generated expressions, [c] and init-captures by value, a [&]
+           lambda summing into a captured double), and lambdas passed to
+           std::transform (unary, binary, in place), std::accumulate,
+           std::for_each, std::inner_product, std::transform_reduce and to a
+           template of the program's own (`$Papply_sum(f, a, n)`, also given
+           the Poly functor).
+  switch   `switch` on an int of the scope (a loop index, n, an int local,
+           or an enum class made from one) with `break`, fall-through
+           (`[[fallthrough]]` and stacked labels), `default` first, last or
+           in the middle, an initialiser (`switch (int k = m % 3; k)`), and
+           `continue` in a case inside a loop.
+
+Fixed text never compares or takes kinks of doubles (the checker only
+probes the holes), and every value the text computes is bounded by squashing
+its holes.
+"""
+
+import gen as G
+import gen_mem as M
+
+FEATURES = G.LANG_FEATURES
+
+# name -> (names it needs, lines); in dependency order
+DECLS = {
+    "Vec": ((), [
+        "class $PVec {",
+        " public:",
+        "  $PVec() = default;",
+        "  $PVec(double x, double y, double z) : x_(x), y_(y), z_(z) {}",
+        "  double x() const { return x_; }",
+        "  double dot(const $PVec& o) const { return x_ * o.x_ + y_ * o.y_ + z_ * o.z_; }",
+        "  double norm2() const { return dot(*this); }",
+        "  $PVec scaled(double s) const { return $PVec(s * x_, s * y_, s * z_); }",
+        "  $PVec operator+(const $PVec& o) const { return $PVec(x_ + o.x_, y_ + o.y_, z_ + o.z_); }",
+        "  $PVec& operator+=(const $PVec& o) {",
+        "    x_ += o.x_;",
+        "    y_ += o.y_;",
+        "    z_ += o.z_;",
+        "    return *this;",
+        "  }",
+        "",
+        " private:",
+        "  double x_ = 0.0, y_ = 0.0, z_ = 0.0;",
+        "};",
+        "inline $PVec operator*(double s, const $PVec& v) { return v.scaled(s); }",
+    ]),
+    "Spring": (("Vec",), [
+        "class $PSpring {",
+        " public:",
+        "  $PSpring(double k, double rest) : k_(k), rest_(rest) {}",
+        "  double energy(const $PVec& a, const $PVec& b) const {",
+        "    const $PVec d = a + (-1.0) * b;",
+        "    const double r = std::sqrt(1.0 + d.norm2());",
+        "    return 0.5 * k_ * (r - rest_) * (r - rest_);",
+        "  }",
+        "",
+        " private:",
+        "  double k_;",
+        "  double rest_;",
+        "};",
+    ]),
+    "Acc": ((), [
+        "struct $PAcc {",
+        "  double sum = 0.0;",
+        "  double sq = 0.0;",
+        "  int count = 0;",
+        "  void add(double v) {",
+        "    sum += v;",
+        "    sq += v * v;",
+        "    ++count;",
+        "  }",
+        "  double mean() const { return count > 0 ? sum / count : 0.0; }",
+        "  double spread() const { return sq - sum * sum / (count + 1.0); }",
+        "};",
+    ]),
+    "Body": ((), [
+        "struct $PBody {",
+        "  double m;",
+        "  explicit $PBody(double mass) : m(mass) {}",
+        "  double mass() const { return m; }",
+        "};",
+    ]),
+    "Particle": (("Body",), [
+        "struct $PParticle : $PBody {",
+        "  double v;",
+        "  $PParticle(double mass, double vel) : $PBody(mass), v(vel) {}",
+        "  double kinetic() const { return 0.5 * m * v * v; }",
+        "};",
+    ]),
+    "Poly": ((), [
+        "struct $PPoly {",
+        "  double a, b, c;",
+        "  $PPoly(double a0, double b0, double c0) : a(a0), b(b0), c(c0) {}",
+        "  double operator()(double t) const { return (a * t + b) * t + c; }",
+        "};",
+    ]),
+    "apply_sum": ((), [
+        "template <class F>",
+        "double $Papply_sum(F f, const double* a, int n) {",
+        "  double s = 0.0;",
+        "  for (int i = 0; i < n; ++i) {",
+        "    s += f(a[i]);",
+        "  }",
+        "  return s;",
+        "}",
+    ]),
+    "Kind": ((), ["enum class $PKind { Linear, Square, Wave };"]),
+}
+
+
+def declarations(text, pre):
+    """The definitions (prefixed) of the DECLS that `text` names, with what
+    they need, in DECLS order."""
+    import re
+    used = {n for n in DECLS if re.search(rf"\b{pre}{n}\b", text)}
+    for n in reversed(list(DECLS)):
+        if n in used:
+            used.update(DECLS[n][0])
+    out = []
+    for n, (_, lines) in DECLS.items():
+        if n in used:
+            out += [line.replace("$P", pre) for line in lines]
+    return out
+
+
+def bounded(g, depth=2):
+    """A generated value squashed into about [-1, 1]."""
+    return g.squash(g.dexpr(depth))
+
+
+def positive(g):
+    """A generated value in [0.5, 1.5]."""
+    return M.factor(g)
+
+
+def arrays_ok(g):
+    return g.has_arrays and g.n_in_scope() and bool(M.readable(g))
+
+
+def range_of(g, b, a):
+    """(begin, end) of the whole array `a`, as the type allows."""
+    t = dict(g.scope.all())[b.use(a)]
+    b.use("n")
+    if t in G.VECS and g.chance(0.7):
+        return (f"{a}.begin()", f"{a}.end()") if g.chance(0.7) else (f"std::begin({a})", f"std::end({a})")
+    if t in G.VECS:
+        return f"{a}.data()", f"{a}.data() + n"
+    return a, f"{a} + n"
+
+
+def ptr_of(g, b, a):
+    t = dict(g.scope.all())[b.use(a)]
+    return f"{a}.data()" if t in G.VECS else a
+
+
+# -- classes -----------------------------------------------------------------
+
+def c_vec(g):
+    """Vec objects: constructors, a method chain, operators, +=."""
+    b = M.Block(g)
+    u, w = g.fresh("double"), g.fresh("double")  # (object names: never in the scope)
+    u, w = "o" + u, "o" + w
+    b.lines.append(f"$PVec {u}({b.x(bounded(g))}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
+    if g.chance(0.5):
+        b.lines.append(f"$PVec {w} = {u}.scaled({b.x(positive(g))}) + $PVec({b.x(bounded(g))}, 0.5, -0.25);")
+    else:
+        b.lines.append(f"$PVec {w};")
+        b.lines.append(f"{w} += {b.x(positive(g))} * {u};")
+    if g.chance(0.5):
+        b.lines.append(f"{w} += {u};")
+    r = g.rng.randrange(3)
+    e = (f"{u}.dot({w})" if r == 0 else f"{w}.norm2() * 0.25" if r == 1 else f"({u} + {w}).x()")
+    M.result(g, b, "", e)
+    return b.stmt()
+
+
+def c_spring(g):
+    """A Spring built with a member-initialiser list, its const method."""
+    b = M.Block(g)
+    s = "sp" + g.fresh("double")
+    b.lines.append(f"const $PSpring {s}({b.x(positive(g))}, 0.5);")
+    a = f"$PVec({b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.0)"
+    c = f"$PVec({b.x(bounded(g))}, 0.25, {b.x(bounded(g, 1))})"
+    M.result(g, b, "", f"{s}.energy({a}, {c})")
+    return b.stmt()
+
+
+def c_acc(g):
+    """An accumulator object updated by a non-const method (in a loop over
+    an array when there is one)."""
+    b = M.Block(g)
+    acc = "acc" + g.fresh("double")
+    b.lines.append(f"$PAcc {acc};")
+    if arrays_ok(g):
+        a = g.pick(M.readable(g))
+        i = b.local("loop", "int")
+        b.use("n")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        rd = M.pread(f"{b.use(a)}[{i}]", i)
+        e = g.squash(G.bin_(g.pick("+*"), rd, g.dexpr(1))) if g.chance(0.5) else rd
+        b.lines.append(f"  {acc}.add({b.x(e)});")
+        b.lines.append("}")
+    else:
+        for _ in range(g.rng.randint(1, 3)):
+            b.lines.append(f"{acc}.add({b.x(bounded(g))});")
+    M.result(g, b, "", g.pick([f"{acc}.mean()", f"{acc}.spread()", f"{acc}.mean() + 0.5 * {acc}.sum"]))
+    return b.stmt()
+
+
+def c_particle(g):
+    """A derived class: the base's constructor and members."""
+    b = M.Block(g)
+    q = "pt" + g.fresh("double")
+    b.lines.append(f"const $PParticle {q}({b.x(positive(g))}, {b.x(bounded(g))});")
+    M.result(g, b, "", g.pick([f"{q}.kinetic()", f"{q}.kinetic() + {q}.mass()", f"{q}.mass() * {q}.v"]))
+    return b.stmt()
+
+
+def c_functor(g):
+    """A functor object called directly."""
+    b = M.Block(g)
+    p = "poly" + g.fresh("double")
+    b.lines.append(f"const $PPoly {p}({b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.5);")
+    M.result(g, b, "", f"{p}({b.x(bounded(g))}) + 0.5 * {p}({b.x(bounded(g, 1))})")
+    return b.stmt()
+
+
+# -- lambdas -----------------------------------------------------------------
+
+PURE_BODIES = ("v * v + 0.5 * v", "std::sin(v) * v", "std::tanh(v) + 0.25 * v * v", "v / (1.0 + v * v)")
+
+
+def l_local(g):
+    """A lambda in a local, called twice: no capture, or [&] / [=] over a
+    generated expression."""
+    b = M.Block(g)
+    f = "f" + g.fresh("double")
+    r = g.rng.randrange(3)
+    if r == 0:
+        b.lines.append(f"auto {f} = [](double v) {{ return {g.pick(PURE_BODIES)}; }};")
+    else:
+        cap = "&" if r == 1 else "="
+        b.lines.append(f"auto {f} = [{cap}](double v) {{ return v * {b.x(bounded(g, 1))} + std::sin(v); }};")
+    M.result(g, b, "", f"{f}({b.x(bounded(g))}) {g.pick('+*')} {f}({b.x(g.dexpr(1))})")
+    return b.stmt()
+
+
+def l_capture(g):
+    """Captures by value ([c], an init-capture) and a [&] lambda summing
+    into a captured double."""
+    b = M.Block(g)
+    f = "f" + g.fresh("double")
+    r = g.rng.randrange(3)
+    if r == 0:
+        c = g.fresh("double")
+        b.lines.append(f"const double {c} = {b.x(bounded(g))};")
+        b.defines.append((c, "double"))
+        b.lines.append(f"auto {f} = [{c}](double v) {{ return {c} * std::tanh(v) + v; }};")
+        M.result(g, b, "", f"{f}({b.x(bounded(g))}) + {f}(0.5)")
+    elif r == 1:
+        b.lines.append(f"auto {f} = [s = {b.x(positive(g))}](double v) {{ return s * v + std::cos(v); }};")
+        M.result(g, b, "", f"{f}({b.x(bounded(g))}) * {f}({b.x(bounded(g, 1))})")
+    else:
+        s, _ = M.accumulator(g, b)
+        b.lines.append(f"auto {f} = [&](double v) {{ {s} += v * std::sin(v); }};")
+        if arrays_ok(g):
+            a = g.pick(M.readable(g))
+            i = b.local("loop", "int")
+            b.use("n")
+            b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+            b.lines.append(f"  {f}({b.x(G.bin_('*', M.pread(f'{b.use(a)}[{i}]', i), positive(g)))});")
+            b.lines.append("}")
+        else:
+            for _ in range(g.rng.randint(1, 3)):
+                b.lines.append(f"{f}({b.x(bounded(g))});")
+    return b.stmt()
+
+
+def l_transform(g):
+    """std::transform with a lambda into a local vector (or in place), then
+    summed."""
+    b = M.Block(g)
+    a = g.pick(M.readable(g))
+    first, last = range_of(g, b, a)
+    u = g.fresh("lvec")
+    b.lines.append(f"std::vector<double> {u}(n);")
+    r = g.rng.randrange(3)
+    if r == 0:
+        b.lines.append(f"std::transform({first}, {last}, {u}.begin(), [&](double v) {{ return {b.x(positive(g))} "
+                       f"* std::sin(v); }});")
+    elif r == 1:
+        a2 = g.pick(M.readable(g))
+        f2, _ = range_of(g, b, a2)
+        b.lines.append(f"std::transform({first}, {last}, {f2}, {u}.begin(), [](double x, double y) {{ return x * "
+                       f"std::cos(y); }});")
+    else:
+        b.lines.append(f"std::copy({first}, {last}, {u}.begin());")
+        b.lines.append(f"std::transform({u}.begin(), {u}.end(), {u}.begin(), [](double v) {{ return "
+                       f"{g.pick(PURE_BODIES)}; }});")
+    M.result(g, b, "", f"std::accumulate({u}.begin(), {u}.end(), 0.0)")
+    return b.stmt()
+
+
+def l_reduce(g):
+    """std::accumulate, std::inner_product, std::transform_reduce with
+    callables, std::for_each with a [&] lambda."""
+    b = M.Block(g)
+    a = g.pick(M.readable(g))
+    first, last = range_of(g, b, a)
+    r = g.rng.randrange(5)
+    if r == 0:
+        M.result(g, b, "", f"std::accumulate({first}, {last}, 0.0, [](double s, double v) {{ return s + "
+                           f"{g.pick(PURE_BODIES)}; }})")
+    elif r == 1:
+        f2, _ = range_of(g, b, g.pick(M.readable(g)))
+        M.result(g, b, "", f"std::inner_product({first}, {last}, {f2}, 0.0, std::plus<>(), [](double x, double y) "
+                           f"{{ return x * std::sin(y); }})")
+    elif r == 2:
+        f2, _ = range_of(g, b, g.pick(M.readable(g)))
+        M.result(g, b, "", f"std::transform_reduce({first}, {last}, {f2}, 0.0)")
+    elif r == 3:
+        M.result(g, b, "", f"std::transform_reduce({first}, {last}, 0.0, std::plus<>(), [](double v) {{ return "
+                           f"{g.pick(PURE_BODIES)}; }})")
+    else:
+        s, _ = M.accumulator(g, b)
+        b.lines.append(f"std::for_each({first}, {last}, [&](double v) {{ {s} += {b.x(positive(g))} * "
+                       f"std::cos(v); }});")
+    return b.stmt()
+
+
+def l_template(g):
+    """A template taking a callable: a lambda or the Poly functor."""
+    b = M.Block(g)
+    a = g.pick(M.readable(g))
+    p = ptr_of(g, b, a)
+    b.use("n")
+    if g.chance(0.6):
+        f = f"[&](double v) {{ return v * {b.x(bounded(g, 1))} + std::tanh(v); }}"
+    else:
+        f = f"$PPoly({b.x(bounded(g))}, 0.5, {b.x(bounded(g, 1))})"
+    M.result(g, b, "", f"$Papply_sum({f}, {p}, n)")
+    return b.stmt()
+
+
+# -- switch ------------------------------------------------------------------
+
+def selector(g, b):
+    """An int expression of the scope, and the text naming it."""
+    ints = [v for v in g.vars_of("int") if v not in g.consts]
+    loops = [v for v, _ in g.scope.all() if v in g.loopinfo]
+    if loops and g.chance(0.5):
+        return b.use(g.pick(loops))
+    if ints and g.chance(0.8):
+        return b.use(g.pick(ints))
+    return str(g.rng.randrange(4))
+
+
+def s_switch(g):
+    """A switch with break, fall-through, default and maybe an initialiser,
+    an enum class or a continue."""
+    b = M.Block(g)
+    sel = selector(g, b)
+    s, _ = M.accumulator(g, b)
+    enum = g.chance(0.25)
+    k = f"(({sel}) % 3 + 3) % 3"
+    if enum:
+        head = f"switch (static_cast<$PKind>({k}))"
+        labels = ["$PKind::Linear", "$PKind::Square", "$PKind::Wave"]
+    elif g.chance(0.3):
+        m = b.local("ix", "int")
+        head = f"switch (int {m} = ({sel}) % 4; {m})"
+        labels = ["0", "1", "2"]
+    else:
+        head = f"switch (({sel}) % 4)"
+        labels = ["0", "1", "2"]
+    arms = [
+        [f"{s} += {b.x(bounded(g))};", "break;"],
+        [f"{s} *= {b.x(positive(g))};", "[[fallthrough]];"],
+        [f"{s} -= {b.x(bounded(g))};", "break;"],
+    ]
+    if g.loop_depth > 0 and g.chance(0.3):
+        arms[2] = [f"{s} -= {b.x(bounded(g, 1))};", "continue;"]
+    cases = [[f"case {labels[j]}:"] + arms[j] for j in range(3)]
+    if g.chance(0.3):  # stacked labels
+        cases[0] = [f"case {labels[0]}:", f"case {labels[1]}:"] + arms[0]
+        cases[1] = [f"case {labels[2]}:"] + arms[1][:1] + ["break;"]
+        cases = cases[:2]
+    if not enum or g.chance(0.5):
+        default = ["default:", f"{s} = {s} * 0.5 + {b.x(bounded(g, 1))};", "break;"]
+        cases.insert(g.rng.randrange(len(cases) + 1), default)
+    b.lines.append(head + " {")
+    for c in cases:
+        for line in c:
+            b.lines.append(("  " if line.startswith(("case", "default")) else "    ") + line)
+    b.lines.append("}")
+    return b.stmt()
+
+
+STMTS = {"c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "c_particle": c_particle, "c_functor": c_functor,
+         "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
+         "l_template": l_template, "s_switch": s_switch}
+
+
+def options(g):
+    """The language statements possible here (weighted), as "lang:<name>"."""
+    if not g.in_main:
+        return []
+    opts = []
+    if "classes" in g.features:
+        opts += ["c_vec"] * 2 + ["c_spring", "c_acc", "c_acc", "c_particle", "c_functor"]
+    if "lambdas" in g.features:
+        opts += ["l_local"] * 2 + ["l_capture"] * 2
+        if arrays_ok(g):
+            opts += ["l_transform"] * 2 + ["l_reduce"] * 3 + ["l_template"]
+    if "switch" in g.features:
+        opts += ["s_switch"] * 3
+    return ["lang:" + o for o in opts]
