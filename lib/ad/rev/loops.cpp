@@ -128,13 +128,18 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
   // another copied the whole array once per outer iteration). (One that
   // fills the array before reading it still needs it back: code of the
   // same iteration between the fills reads what the earlier fill left.)
+  // Neither does one whose iterations fill the array whole before they read
+  // it and only read it after their last write (record.scratch: the k1 of
+  // a Runge-Kutta step).
   std::set<std::string> unrestored;
   if (!enclosingReads_.empty()) {
     const Enclosing &e = enclosingReads_.back();
     for (auto &a : uncopied)
-      if (e.known.count(a) && !e.reads->count(a)) unrestored.insert(a);
+      if (e.known.count(a) && (!e.reads->count(a) || e.scratch->count(a))) unrestored.insert(a);
     for (auto &a : unrestored) uncopied.erase(a);
   }
+  for (auto &a : written)
+    if (sizes_.at(a) && rewritesBeforeReading(body, a) && writesBeforeReads(body, a)) record.scratch.insert(a);
   std::vector<Expr> touched; // every array the loop writes: copied, or not
   for (auto &c : record.copies) touched.push_back(c.first);
   for (auto &a : uncopied)
@@ -216,7 +221,7 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
   }
   cts.push_back(Proj::make(accVar, 0));
   readTapes(record.valueTapes, Prim::make(Op::Sub, {index, record.lo}));
-  Enclosing enclosing{&record.reads, {}};
+  Enclosing enclosing{&record.reads, &record.scratch, {}};
   for (auto &[a, len] : sizes_) enclosing.known.insert(a);
   enclosingReads_.push_back(std::move(enclosing));
   Expr g = bind(body, "d_body", localGradient(bodyOf(in), ctx, {{index, j}, {state, in.state}}, cts));

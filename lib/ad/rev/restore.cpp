@@ -126,6 +126,21 @@ bool Reverser::rewritesBeforeReading(const Expr &body, const std::string &array)
   return false;
 }
 
+// Whether no top-level let of a loop body writes `array` after one read it:
+// then nothing in the iteration reads what a write other than the last one
+// left there, and the J^T of a write need not put back what it overwrote
+// (the iteration's earlier code never reads it).
+bool Reverser::writesBeforeReads(const Expr &body, const std::string &array) {
+  bool read = false;
+  for (auto &[name, value] : unzipLets(body).lets) {
+    std::set<std::string> reads, writes;
+    localArrays(value, reads, writes);
+    if (writes.count(array) && (read || reads.count(array))) return false;
+    read = read || reads.count(array);
+  }
+  return true;
+}
+
 // Forward code `e` of a loop body with every store to `array` preceded by
 //   let old = array[i]; index_k[at] = i; old_k[at] = old
 // (sites in program order, which is the order of execution on every path).

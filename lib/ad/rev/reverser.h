@@ -99,6 +99,7 @@ struct LoopRecord {
   std::vector<ir::Expr> stateTapes;  // the state at each iteration's start, one per scalar leaf
   InstrValues valueTapes;            // taped results of the body's calls and inner loops
   std::set<std::string> reads;       // the local arrays the body reads
+  std::set<std::string> scratch;     // those it fills whole before its first read and reads after its last write
   ArrayCopies copies;                // arrays put back when the J^T is done
   std::vector<SavedArray> saved;     // every array the loop writes
 };
@@ -161,7 +162,8 @@ private:
   // The local arrays read by the loops whose bodies are being recomputed
   // (innermost last).
   struct Enclosing {
-    const std::set<std::string> *reads; // the local arrays its body reads
+    const std::set<std::string> *reads;   // the local arrays its body reads
+    const std::set<std::string> *scratch; // its LoopRecord::scratch
     std::set<std::string> known;        // the local arrays allocated outside it
   };
   std::vector<Enclosing> enclosingReads_;
@@ -240,6 +242,7 @@ private:
   // --- local memory kept and restored (restore.cpp)
   void localArrays(const ir::Expr &e, std::set<std::string> &read, std::set<std::string> &written);
   bool rewritesBeforeReading(const ir::Expr &body, const std::string &array) const;
+  bool writesBeforeReads(const ir::Expr &body, const std::string &array);
   ir::Expr tapeOverwrites(const ir::Expr &e, const ir::Expr &array, const ir::Expr &n, const ir::Expr &at, Lets &lets,
                           Lets &iterationStart, std::vector<UndoSite> &sites);
   void undoStores(const ir::Expr &array, const std::vector<UndoSite> &sites, const ir::Expr &at, Lets &out);
