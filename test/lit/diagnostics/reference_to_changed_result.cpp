@@ -9,7 +9,7 @@
 #include <algorithm>
 
 UNFAD_GRADIENT double f(double a, double b) {
-// CHECK: reference_to_changed_result.cpp:[[@LINE+1]]:22: error: cannot differentiate 'f': a reference to what a function returns is not supported ('m'
+// CHECK: reference_to_changed_result.cpp:[[@LINE+1]]:21: error: cannot differentiate 'f': a reference to what a function returns is not supported ('m'
   const double& m = std::max(a, b);
   a = 3.0 * a;
   return m * a;

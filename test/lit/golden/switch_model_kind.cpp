@@ -26,3 +26,24 @@ UNFAD_GRADIENT double predict(double a, double t, Model kind) {
   }
   return y * y;
 }
+
+// CHECK:      {{^}}double predict_grad(double a, double t, Model kind, double* d_a, double* d_t) {
+// CHECK-NEXT:   const bool c = kind == 0;
+// CHECK-NEXT:   double [[Y:y_[0-9_]+]];
+// CHECK-NEXT:   if (c) {
+// CHECK-NEXT:     [[Y]] = a * t;
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     const bool c_1 = kind == 1;
+// CHECK:            = a * t * t;
+// CHECK:          const bool c_2 = kind == 2;
+// CHECK:            = std::exp(a * t);
+// CHECK:            = a;
+// The code after the switch, once:
+// CHECK:        const double result = [[Y]] * [[Y]];
+// CHECK-NOT:    [[Y]] * [[Y]]
+// CHECK:        const double [[D:d_y_[0-9_]+]] = 2.0 * [[Y]];
+// CHECK:        if (c) {
+// CHECK:        *d_a +=
+// CHECK-NEXT:   *d_t +=
+// CHECK-NEXT:   return result;
+// CHECK-NEXT: }
