@@ -26,4 +26,12 @@
 #define UNFAD_GRADIENT_WRT(...)
 #endif
 
+namespace unfad {
+// The value of `x`, through which unfad propagates no derivative (a
+// constant of the differentiation, like a detached tensor): for a value that
+// only steers the computation, or a fixed point already converged. The
+// generated code calls it too.
+template <class T> constexpr T no_grad(T x) { return x; }
+} // namespace unfad
+
 #endif // UNFAD_UNFAD_H

@@ -10,6 +10,15 @@ namespace unfad::frontend {
 
 using namespace clang;
 
+// `const double& larger(const double& a, const double& b)`, `double& at(...)`:
+// a reference to a scalar or a struct, which a call read as a value gives.
+bool returnsReadableReference(const FunctionDecl *fd) {
+  QualType t = fd->getReturnType();
+  if (!t->isLValueReferenceType()) return false;
+  QualType pt = t.getNonReferenceType();
+  return !pt->isPointerType() && !pt->isArrayType() && (pt->isArithmeticType() || pt->isStructureOrClassType());
+}
+
 namespace {
 
 bool isStdOrGlobal(const DeclContext *dc) {
@@ -85,6 +94,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     }
   }
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
+  if (ir::Expr math = lowerMoreMath(ce, fd, env)) return math; // fma, clamp, no_grad (math_calls.cpp)
   // (before the passive calls: such a call on passive values still writes them)
   if (inlinedHelper(fd)) return lowerInlinedCall(ce, fd, env);
   if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
@@ -143,14 +153,16 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (fd->getReturnType()->isReferenceType()) {
     if (ir::Expr k = tryConstant(ce)) return k;
-    fail(loc, "calls to functions returning references are not supported ('" + fname + "')");
+    // read here (an rvalue): the value it refers to, as if returned by value
+    if (!returnsReadableReference(fd))
+      fail(loc, "calls to functions returning references to arrays or pointers are not supported ('" + fname + "')");
   }
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || isa<CXXTryStmt>(def->getBody())) {
     if (ir::Expr k = tryConstant(ce)) return k;
     fail(loc, "call to '" + fname + "' whose body is not visible");
   }
-  QualType drt = def->getReturnType();
+  QualType drt = def->getReturnType().getNonReferenceType();
   if (ArrayInfo ai; drt->isPointerType() || drt->isArrayType() || arrayInfo(drt, ai, SourceLocation()))
     fail(loc, "'" + fname + "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
   std::vector<ir::Expr> args;

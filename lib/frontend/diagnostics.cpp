@@ -26,7 +26,6 @@ public:
     return false; // stop
   }
   bool TraverseLambdaExpr(LambdaExpr *e) { return found(e->getBeginLoc(), "lambda expressions are not supported"); }
-  bool VisitSwitchStmt(SwitchStmt *s) { return found(s->getBeginLoc(), "'switch' statements are not supported yet"); }
   bool VisitGotoStmt(GotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
   bool VisitCXXTryStmt(CXXTryStmt *s) { return found(s->getBeginLoc(), "exceptions are not supported ('try' statement)"); }

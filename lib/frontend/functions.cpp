@@ -106,6 +106,7 @@ void Lowering::lowerEntry(size_t i) {
     Env env = lowerParams(en, f);
     if (en.marked) checkMarkedResult(fd, f);
     QualType rt = fd->getReturnType();
+    if (!en.marked && returnsReadableReference(fd)) rt = rt.getNonReferenceType(); // its callers read the value
     if (ArrayInfo ai; rt->isPointerType() || arrayInfo(rt, ai, SourceLocation()))
       fail(fd->getLocation(), "functions returning arrays or pointers are not supported (write into an output parameter instead)");
     result_ = rt->isVoidType() ? ir::Type::unit() : typeOf(rt.getUnqualifiedType(), fd->getLocation());
@@ -113,8 +114,9 @@ void Lowering::lowerEntry(size_t i) {
     const auto *body = cast<CompoundStmt>(fd->getBody());
     Seq s{body->body_begin(), body->body_end(), nullptr};
     SourceLocation endLoc = body->getRBracLoc();
-    Tail end = [this, endLoc](Env &) -> ir::Expr {
+    Tail end = [this, endLoc, body](Env &) -> ir::Expr {
       if (result_->isUnit()) return ir::Tuple::make({});
+      if (alwaysReturns(body, ctx_)) return ir::Const::zero(result_); // a dead path
       fail(endLoc, "control reaches the end of the function without a 'return'");
     };
     f.body = lowerSeq(&s, env, end);

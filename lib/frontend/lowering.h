@@ -95,6 +95,12 @@ struct ArrayInfo {
   int64_t size = -1; // known length (C arrays, std::array)
 };
 
+// Whether control cannot reach the end of `s` (every path returns or loops
+// forever; conservative), switch.cpp.
+bool alwaysReturns(const clang::Stmt *s, clang::ASTContext &ctx);
+// A function returning `const T&` / `T&` to a scalar or a struct, which a
+// call read as a value lowers as returning T (calls.cpp).
+bool returnsReadableReference(const clang::FunctionDecl *fd);
 // The UNFAD_GRADIENT / UNFAD_GRADIENT_WRT annotation of `fd`, if any.
 const clang::AnnotateAttr *markAttr(const clang::FunctionDecl *fd);
 // `a = b` on a struct whose copy/move assignment is trivial (a value copy).
@@ -457,6 +463,15 @@ private:
   void collectAssigned(const clang::Stmt *s, const Env &env, std::vector<const clang::VarDecl *> &out);
   ir::Expr readPath(ir::Expr v, const std::vector<int> &path);
   ir::Expr updatePath(const ir::Expr &cur, const std::vector<int> &path, size_t k, const ir::Expr &val);
+
+  // ----------------------------------------------------- switch.cpp --
+  ir::Expr lowerSwitch(const clang::SwitchStmt *ss, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerSwitchStmt(const clang::SwitchStmt *ss, const Seq *rest, Env &env, const Tail &tail);
+
+  // ------------------------------------------------- math_calls.cpp --
+  // std::fma, std::clamp, std::pow with an integer exponent, unfad::no_grad;
+  // null when `fd` is none of them.
+  ir::Expr lowerMoreMath(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
 
   // ------------------------------------------------------ loops.cpp --
   LoopState loopState(const std::vector<const clang::Stmt *> &parts, const Env &env, bool done);

@@ -177,8 +177,8 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
                   " are not supported ('" + fname + "')");
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
-  if (def->getReturnType()->isReferenceType())
-    fail(loc, "calls to functions returning references are not supported ('" + fname + "')");
+  if (def->getReturnType()->isReferenceType() && !returnsReadableReference(def))
+    fail(loc, "calls to functions returning references to arrays or pointers are not supported ('" + fname + "')");
   checkFunction(def);
   Env inner = env;
   Binds binds;
@@ -214,7 +214,7 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
     binds.push_back({n, convert(lowerExpr(arg, env), pt)});
     inner[p] = ir::Var::make(n, pt);
   }
-  QualType drt = def->getReturnType();
+  QualType drt = def->getReturnType().getNonReferenceType(); // (a reference: read as a value)
   Inlined in;
   if (ArrayInfo ai; drt->isPointerType() && arrayInfo(drt, ai, def->getLocation())) {
     in.pointer = true; // its value is an offset into one of the caller's arrays (lowerPointerReturn)
@@ -233,8 +233,9 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
     const auto *cs = cast<CompoundStmt>(def->getBody());
     Seq s{cs->body_begin(), cs->body_end(), nullptr};
     SourceLocation endLoc = cs->getRBracLoc();
-    Tail end = [this, endLoc, &in](Env &e) -> ir::Expr {
+    Tail end = [this, endLoc, &in, cs](Env &e) -> ir::Expr {
       if (in.result->isUnit()) return packInlined(ir::Tuple::make({}), e);
+      if (alwaysReturns(cs, ctx_)) return packInlined(ir::Const::zero(in.result), e); // a dead path
       fail(endLoc, "control reaches the end of the function without a 'return'");
     };
     body = lowerSeq(&s, inner, end);

@@ -16,24 +16,82 @@ using namespace clang;
 namespace {
 
 
-// True when `s` leaves the statement it is part of: a `return`, or a
-// `break`/`continue` of the enclosing loop (not of a loop nested in `s`).
-// A `return`, or (when `loopJumps`) a `break`/`continue` of a loop `s` is in.
-bool jumps(const Stmt *s, bool nestedLoop, bool returns) {
+// True when `s` leaves the statement it is part of: a `return` (when
+// `returns`), or a `break`/`continue` of the enclosing loop or switch (not of
+// a loop nested in `s`; a nested switch only keeps its `break`s).
+bool jumps(const Stmt *s, bool nestedLoop, bool nestedSwitch, bool returns) {
   if (!s) return false;
   if (returns && isa<ReturnStmt>(s)) return true;
-  if (!nestedLoop && (isa<BreakStmt>(s) || isa<ContinueStmt>(s))) return true;
+  if (!nestedLoop && !nestedSwitch && isa<BreakStmt>(s)) return true;
+  if (!nestedLoop && isa<ContinueStmt>(s)) return true;
   if (isa<LambdaExpr>(s)) return false;
-  bool loop = nestedLoop || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
-              isa<SwitchStmt>(s);
+  bool loop = nestedLoop || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+  bool sw = nestedSwitch || isa<SwitchStmt>(s);
   for (const Stmt *c : s->children())
-    if (jumps(c, loop, returns)) return true;
+    if (jumps(c, loop, sw, returns)) return true;
   return false;
 }
-bool containsJump(const Stmt *s) { return jumps(s, false, true); }
+bool containsJump(const Stmt *s) { return jumps(s, false, false, true); }
 
 // A `break` or `continue` (of a loop `s` is in, not one inside `s`).
-bool containsLoopJump(const Stmt *s) { return jumps(s, false, false); }
+bool containsLoopJump(const Stmt *s) { return jumps(s, false, false, false); }
+
+} // namespace
+
+namespace {
+
+// The variable an lvalue designates (through fields and subscripts), or null.
+const VarDecl *designated(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *m = dyn_cast<MemberExpr>(e)) return m->isArrow() ? nullptr : designated(m->getBase());
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) return designated(a->getBase());
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getOperator() == OO_Subscript)
+    return designated(oc->getArg(0));
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e)) return designated(mc->getImplicitObjectArgument()); // v.at(i)
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) return dyn_cast<VarDecl>(d->getDecl());
+  return nullptr;
+}
+
+// Whether `body` may write `v`: assigns it, increments it, takes its
+// address, binds a non-const reference to it or passes it to one.
+bool writes(const Stmt *s, const VarDecl *v) {
+  if (!s) return false;
+  auto names = [v](const Expr *e) { return e && designated(e) == v; };
+  if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && names(b->getLHS())) return true;
+  if (const auto *u = dyn_cast<UnaryOperator>(s);
+      u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && names(u->getSubExpr()))
+    return true;
+  if (const auto *c = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl *fd = c->getDirectCallee();
+    for (unsigned k = 0; k < c->getNumArgs(); ++k) {
+      if (!names(c->getArg(k))) continue;
+      if (!fd || k >= fd->getNumParams()) return true;
+      QualType pt = fd->getParamDecl(k)->getType();
+      if (pt->isReferenceType() && !pt.getNonReferenceType().isConstQualified()) return true;
+    }
+    if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(c); oc && oc->isAssignmentOp() && names(oc->getArg(0))) return true;
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(c))
+      if (const CXXMethodDecl *m = mc->getMethodDecl(); m && !m->isConst() && names(mc->getImplicitObjectArgument()))
+        return true; // (v.push_back(x), and v.at(i) as it may be written)
+  }
+  if (const auto *d = dyn_cast<DeclStmt>(s))
+    for (const Decl *x : d->decls())
+      if (const auto *r = dyn_cast<VarDecl>(x); r && r->getType()->isReferenceType() &&
+                                                !r->getType().getNonReferenceType().isConstQualified() && r->getInit() &&
+                                                names(r->getInit()))
+        return true;
+  for (const Stmt *c : s->children())
+    if (writes(c, v)) return true;
+  return false;
+}
+
+// Whether the object the argument `e` designates may be written in `body`
+// (null: unknown) after a reference to it is taken.
+bool mayBeModified(const Expr *e, const Stmt *body) {
+  if (!body) return true;
+  const VarDecl *v = designated(e);
+  return v && !v->getType().getNonReferenceType().isConstQualified() && writes(body, v);
+}
 
 } // namespace
 
@@ -61,7 +119,14 @@ bool Lowering::constReferenceLocal(const VarDecl *vd) {
   if (const auto *c = dyn_cast<ExprWithCleanups>(x)) x = c->getSubExpr()->IgnoreParens();
   if (isa<MaterializeTemporaryExpr>(x)) return true;
   if (const auto *c = dyn_cast<ImplicitCastExpr>(x); c && c->getCastKind() == CK_NoOp) x = c->getSubExpr()->IgnoreParens();
-  return x->isLValue() && x->getType().isConstQualified();
+  if (!x->isLValue() || !x->getType().isConstQualified()) return false;
+  // `const double& m = std::max(a, b)`: a copy only if what it may name does not change
+  if (const auto *call = dyn_cast<CallExpr>(x)) {
+    const auto *fn = dyn_cast_or_null<FunctionDecl>(vd->getParentFunctionOrMethod());
+    for (const Expr *arg : call->arguments())
+      if (mayBeModified(arg, fn ? fn->getBody() : nullptr)) return false;
+  }
+  return true;
 }
 
 ir::Expr Lowering::bindAndContinue(const VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env, const Tail &tail) {
@@ -115,7 +180,12 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     if (loops_.empty()) fail(loc, "'break' outside a loop is not supported");
     return isa<BreakStmt>(st) ? loops_.back()->brk(env) : loops_.back()->cont(env);
   }
-  if (isa<SwitchStmt>(st)) fail(loc, "'switch' statements are not supported yet");
+  if (const auto *ss = dyn_cast<SwitchStmt>(st)) return lowerSwitch(ss, rest, env, tail);
+  if (const auto *as = dyn_cast<AttributedStmt>(st)) { // [[fallthrough]];, [[likely]] ...
+    const Stmt *sub = as->getSubStmt();
+    Seq inner{&sub, &sub + 1, rest};
+    return lowerSeq(&inner, env, tail);
+  }
   if (const auto *e = dyn_cast<Expr>(st)) return lowerExprStmt(e, rest, env, tail);
   return lowerUnsupportedStmt(st);
 }
@@ -281,6 +351,9 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
     return root;
   }
   if (!diagnose) return nullptr;
+  if (const auto *c = dyn_cast<CallExpr>(lhs); c && c->getDirectCallee())
+    fail(loc, "writes through the reference a function returns are not supported ('" +
+                  c->getDirectCallee()->getNameAsString() + "'; index the array instead)");
   if (isa<ArraySubscriptExpr>(lhs)) fail(loc, "arrays are not supported yet (subscript)");
   if (const auto *u = dyn_cast<UnaryOperator>(lhs); u && u->getOpcode() == UO_Deref) fail(loc, "pointers are not supported yet");
   fail(loc, "assignment to this expression is not supported");

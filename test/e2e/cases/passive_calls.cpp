@@ -1,6 +1,6 @@
 // Calls on passive values need no body and no derivative: std::lgamma of an
 // integer expression (a mixture model's normalising constant), std::tgamma
-// and std::fmod of integers, and a helper unfad cannot read (a switch)
+// and std::fmod of integers, and a helper of an integer (a switch)
 // called on an integer. The gradient calls them as written.
 #include <unfad/unfad.h>
 
