@@ -209,7 +209,7 @@ void Lowering::bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &bi
   const Expr *obj = self.object;
   SourceLocation loc = obj->getExprLoc();
   bool mutating = !self.method->isConst();
-  if (mutating && obj->isGLValue()) {
+  if (mutating && (obj->isGLValue() || thisDecl(obj))) { // (`this` is a pointer: `this->m()`)
     RefTarget target;
     if (!lvalueTarget(obj, env, target, binds))
       fail(loc, "'" + self.method->getNameAsString() + "' changes its object, which must be a local variable, an "

@@ -18,19 +18,12 @@ std::string FnPrinter::arrayArg(const CVal &a, const Function &callee, size_t pa
   return callee.cxx.params[param].isContainer() ? text : operand(a, PPrimary) + ".data()";
 }
 
-namespace {
-
-// `Vec3{0.0, 0.0, 0.0}`: every field spelled, so that a class with a
-// constructor taking its fields builds it (`Vec3{}` would run its default
-// constructor, which it may not have).
 std::string zeroLiteral(const TypeP &t) {
   if (!t->isStruct()) return t->isFloat() ? formatFloating(0.0, t->scalar == Scalar::F32) : t->isBool() ? "false" : "0";
   std::string s = t->structName + "{";
   for (size_t i = 0; i < t->elems.size(); ++i) s += (i ? ", " : "") + zeroLiteral(t->elems[i]);
   return s + "}";
 }
-
-} // namespace
 
 // `double d_g_x = 0.0;`: where a pullback adds a cotangent.
 CVal FnPrinter::declareAccumulator(const TypeP &t, const std::string &hint, Block &b) {
