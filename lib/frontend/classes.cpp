@@ -116,12 +116,17 @@ bool memberwiseConstructible(const CXXRecordDecl *rd, ASTContext &ctx) {
 // A class that is not a plain aggregate: accepted when the generated code
 // can rebuild and zero its objects (see the file comment), or refused here.
 void Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, SourceLocation loc) {
+  for (const FieldDecl *f : crd->fields()) // a const method's writes would be lost (`this` is a value there)
+    if (f->isMutable()) fail(loc, "type " + spelled + " has a mutable data member ('" + f->getNameAsString() + "')");
+  bool plain = !crd->getNumBases() && !crd->isPolymorphic() && crd->isTriviallyCopyable();
+  if (plain && crd->isAggregate()) return;
+  if (sm_.isInSystemHeader(sm_.getExpansionLoc(crd->getLocation())))
+    fail(loc, "type " + spelled + " is not supported: only structs of plain values (aggregates without bases) are");
   if (crd->isPolymorphic()) fail(loc, "classes with virtual functions are not supported (" + spelled + ")");
   if (crd->getNumBases()) fail(loc, "classes with base classes are not supported yet (" + spelled + ")");
   if (!crd->isTriviallyCopyable())
     fail(loc, "type " + spelled + " is not supported: it has a user-defined copy, move or destructor "
               "(only classes that are copied as values are)");
-  if (crd->isAggregate()) return;
   for (const FieldDecl *f : crd->fields())
     if (f->getAccess() != AS_public)
       fail(loc, "type " + spelled + " has non-public data members ('" + f->getNameAsString() +

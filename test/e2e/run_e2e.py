@@ -100,7 +100,8 @@ std::array for those.
 
 Arrays of structs: the same array forms with T = S, a struct declared in the
 case file whose fields are all double or all float (a simple `struct S { double
-a, b; double c; };`, default member initialisers allowed; it must be nameable
+a, b; double c; };`, default member initialisers allowed, or a class with
+public data members: its member functions are skipped); it must be nameable
 as written from the driver, i.e. at global scope or written qualified):
 `const std::vector<S>&` (adjoint `std::vector<S>& d_x`, same size, zeroed),
 `const S*` with a size parameter, `const S x[]`, `const S x[N]`, `const S

@@ -43,3 +43,10 @@ UNFAD_GRADIENT double q(double x) {
   Particle pa;
   return pa.v + x;
 }
+// a const method writing a mutable member would lose the write (the object of a const method is a value)
+struct Cache { double v; mutable double last; double get() const { last = v; return v; } };
+UNFAD_GRADIENT double r(double x) {
+// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:15: error: cannot differentiate 'r': type 'Cache' has a mutable data member ('last')
+  const Cache c{x, 0.0};
+  return c.get() + c.last;
+}
