@@ -139,6 +139,13 @@ void Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, 
               "needs a default constructor that sets every data member to zero (or none)");
 }
 
+// Whether a default-constructed `t` is zero (or `t` has no default
+// constructor); local_arrays.cpp declares it.
+bool zeroDefault(QualType t, ASTContext &ctx) {
+  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  return !rd || !rd->hasDefinition() || zeroConstructible(rd, ctx);
+}
+
 const VarDecl *Lowering::thisVar(const CXXMethodDecl *m) {
   auto it = thisVars_.find(m);
   if (it != thisVars_.end()) return it->second;

@@ -182,12 +182,19 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
                               Env &env, const ThisBinding *self) {
   const FunctionDecl *def = fd->getDefinition();
   std::string fname = fd->getNameAsString();
-  if (!effects_)
+  auto noEffectsHere = [&] {
     fail(loc, (takesOutReference(fd) ? std::string("a call that writes through a reference parameter")
                                      : "a call of '" + fname + "' (which is lowered into its caller)") +
                   " inside " +
                   (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
                   " is not supported (use a separate statement)");
+  };
+  // Where no lets can go before the statement (a loop condition, an operand
+  // of ?: or &&), a method or a constructor that writes no memory and none
+  // of the caller's variables is an expression (see the end).
+  if (!effects_ && !self) noEffectsHere();
+  Binds local;
+  Binds *sink = effects_ ? effects_ : &local;
   if (std::find(inlining_.begin(), inlining_.end(), def) != inlining_.end())
     fail(loc, std::string("recursive calls of a function with ") +
                   (takesOutReference(fd) ? "a non-const reference parameter" : "a struct-of-pointers parameter or a pointer result") +
@@ -280,16 +287,21 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
     }
   }
   std::string rn = names_.fresh(fname + "_result");
-  effects_->push_back({rn, wrap(binds, body)});
+  sink->push_back({rn, wrap(binds, body)});
+  if (!effects_) { // only its own new object may be assigned
+    bool ownObject = self && self->construct && roots.size() == 1 && roots[0] == thisVar(self->method);
+    if (ir::mayWrite(local.back().second) || (!roots.empty() && !ownObject)) noEffectsHere();
+  }
   ir::Expr rv = ir::Var::make(rn, packed);
   for (size_t k = 0; k < roots.size(); ++k) {
     std::string n = names_.fresh(roots[k]->getNameAsString());
     ir::Expr v = ir::Proj::make(rv, int(k) + 1);
-    effects_->push_back({n, v});
+    sink->push_back({n, v});
     env[roots[k]] = ir::Var::make(n, v->type);
   }
-  if (self && self->construct) return env.at(thisVar(self->method)); // the new object
-  if (returnsThis) return lookupVar(thisVar(self->method), env, loc);
+  if (self && self->construct) return wrap(local, env.at(thisVar(self->method))); // the new object
+  if (returnsThis) return wrap(local, lookupVar(thisVar(self->method), env, loc));
+  if (!effects_) return wrap(local, ir::Proj::make(rv, 0));
   if (in.pointer) {
     if (!in.base) fail(loc, "'" + fname + "' never returns a pointer into an array");
     return ir::View::make(in.base, ir::Proj::make(rv, 0));

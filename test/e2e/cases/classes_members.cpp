@@ -2,7 +2,8 @@
 // functions, a const operator[] and an operator() called directly, a class
 // with a nested class member, a method calling another method on *this (const
 // and not), a method with a loop over its own fields, methods with early
-// returns, a non-const method on a temporary, and methods of a class template.
+// returns, methods and constructors in a loop condition and in operands of
+// ?:, and methods of a class template.
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -65,7 +66,17 @@ struct Quadratic {
     return c2;
   }
   Quadratic derivative() const { return Quadratic(c1, 2.0 * c2, 0.0); }
+  int terms() const { return 3; }
 };
+
+// Methods and a constructor in a loop condition and in the operands of ?:
+// (expressions there: they write nothing).
+UNFAD_GRADIENT double quadratic_terms(double c0, double c1, double c2, double t) {
+  const Quadratic q(c0, c1, c2);
+  double s = 0.0;
+  for (int k = 0; k < q.terms(); ++k) s += q.coefficient(k) * t;
+  return t > 0.0 ? s * q.at(t) : Quadratic(c0, c1, c2).derivative().at(t);
+}
 
 template <typename T>
 struct Pair {
@@ -103,5 +114,8 @@ UNFAD_GRADIENT double quadratic_slope(double c0, double c1, double c2, double t)
   "points": [[0.5, -0.25, 1.5, 0.75, 2.0], [-1.0, 0.5, 0.25, 1.25, -0.75]]},
  {"function": "quadratic_slope",
   "points": [[0.5, -0.25, 1.5, 0.75], [-1.0, 0.5, 0.25, -1.25]],
-  "value_formula": "(c0 + c1*t + c2*t*t + c1 + 2*c2*t)*c2"}]
+  "value_formula": "(c0 + c1*t + c2*t*t + c1 + 2*c2*t)*c2"},
+ {"function": "quadratic_terms",
+  "points": [[0.5, -0.25, 1.5, 0.75], [-1.0, 0.5, 0.25, -1.25]],
+  "value_formula": "(c0 + c1 + c2)*t*(c0 + c1*t + c2*t*t) if t > 0 else c1 + 2*c2*t"}]
 */

@@ -7,6 +7,7 @@
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
 #include <unfad/unfad.h>
+#include <vector>
 struct C { double d; C(double a) : d(2 * a) {} };
 UNFAD_GRADIENT double f(double x) {
 // CHECK: non_aggregate_type.cpp:[[@LINE+1]]:11: error: cannot differentiate 'f': type 'C' is not supported: the generated code builds its objects from their fields, so it needs a constructor taking every data member in declaration order and storing it unchanged
@@ -49,4 +50,12 @@ UNFAD_GRADIENT double r(double x) {
 // CHECK: non_aggregate_type.cpp:[[@LINE+1]]:15: error: cannot differentiate 'r': type 'Cache' has a mutable data member ('last')
   const Cache c{x, 0.0};
   return c.get() + c.last;
+}
+// a local array of an aggregate whose default member initialiser is not zero: its elements would start as zeros
+struct Weighted { double w = 1.0; double v; };
+UNFAD_GRADIENT double s(double x) {
+// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:25: error: cannot differentiate 's': local arrays of 'Weighted', whose default constructor sets non-zero values, are not supported (give a fill value: 'v(n, Weighted{...})')
+  std::vector<Weighted> ws(2);
+  ws[0].v = x;
+  return ws[0].w * ws[0].v;
 }
