@@ -220,6 +220,7 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   std::vector<int> path;
   const Expr *base = lhs->IgnoreParens();
   const Expr *arrow = nullptr; // p->f...: the element *p
+  const VarDecl *self = nullptr; // this->f...: the object of a method (classes.cpp)
   while (true) {
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && c->getCastKind() == CK_NoOp) base = c->getSubExpr()->IgnoreParens();
     const auto *m = dyn_cast<MemberExpr>(base);
@@ -228,13 +229,17 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
     path.insert(path.begin(), int(f->getFieldIndex()));
     base = m->getBase()->IgnoreParens();
     if (m->isArrow()) {
+      if ((self = thisDecl(base))) break;
       arrow = base;
       break;
     }
   }
   ir::Expr a, i;
   const auto *ref = dyn_cast<DeclRefExpr>(base);
-  const RefTarget *t = ref && !arrow && isa<VarDecl>(ref->getDecl()) ? refOf(cast<VarDecl>(ref->getDecl())) : nullptr;
+  if (!self) self = thisDecl(base, true); // (*this).f
+  const RefTarget *t = self ? refOf(self)
+                       : ref && !arrow && isa<VarDecl>(ref->getDecl()) ? refOf(cast<VarDecl>(ref->getDecl())) : nullptr;
+  if (self && !t) return false; // an object bound to a value: an assignment of it
   if (t && t->var) return false; // a reference to a variable: an assignment of it
   if (t) { // a reference to an element, or to a field of one
     a = t->array, i = t->index;

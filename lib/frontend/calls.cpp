@@ -76,11 +76,15 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
       fail(loc, "operator '" + std::string(getOperatorSpelling(oc->getOperator())) + "' on arrays is not supported");
     }
   }
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getNumArgs() >= 1)
+    if (const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee()); m && !m->isStatic())
+      return lowerMethodCall(ce, m, env); // a member operator (classes.cpp)
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
     if (ArrayInfo ai; arrayInfo(mc->getObjectType(), ai, SourceLocation())) return lowerArrayMember(mc, env);
     if (ir::Expr k = tryConstant(ce)) return k;
     const CXXMethodDecl *m = mc->getMethodDecl();
     if (m && m->isVirtual()) fail(loc, "virtual calls are not supported ('" + m->getNameAsString() + "')");
+    if (m) return lowerMethodCall(ce, m, env); // classes.cpp
     fail(loc, "calls to member functions are not supported yet ('" + (m ? m->getNameAsString() : std::string("?")) + "')");
   }
   if (ir::Expr algorithm = lowerStdAlgorithm(ce, env)) return algorithm;
@@ -96,7 +100,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
   if (ir::Expr math = lowerMoreMath(ce, fd, env)) return math; // fma, clamp, no_grad (math_calls.cpp)
   // (before the passive calls: such a call on passive values still writes them)
-  if (inlinedHelper(fd)) return lowerInlinedCall(ce, fd, env);
+  if (inlinedHelper(fd) || inlinedOperator(fd)) return lowerInlinedCall(ce, fd, env);
   if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
   return lowerHelperCall(ce, fd, env);
 }

@@ -105,6 +105,8 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
 ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (const VarDecl *self = m->isArrow() && field ? thisDecl(m->getBase()) : nullptr) // this->x in a method
+    return ir::Proj::make(lookupVar(self, env, loc), int(field->getFieldIndex()));
   if (ir::Expr leaf = viewMember(m, env)) return leaf;
   if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
     if (!field) fail(loc, "calls to member functions are not supported yet");
@@ -133,6 +135,7 @@ ir::Expr Lowering::lowerUnary(const UnaryOperator *u, Env &env) {
   case UO_Deref: {
     ir::Expr a, i;
     if (ir::Expr extreme = lowerExtremeElement(u->getSubExpr(), env)) return extreme;
+    if (const VarDecl *self = thisDecl(u, true)) return lookupVar(self, env, loc); // *this
     if (elementRef(u, env, a, i)) return read(a, i, loc);
     fail(loc, "pointers are not supported yet");
   }
@@ -202,11 +205,14 @@ ir::Expr Lowering::lowerConstruct(const CXXConstructExpr *c, Env &env) {
   SourceLocation loc = c->getExprLoc();
   const CXXConstructorDecl *ctor = c->getConstructor();
   if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isAggregate())) {
+    if (c->getNumArgs() == 0 && !ctor->isTrivial()) // a default member initialiser makes it non-trivial
+      return convert(constructedObject(ctor, nullptr, env), typeOf(c->getType(), loc));
     if (c->getNumArgs() == 0) return ir::Const::zero(typeOf(c->getType(), loc));
     if (c->getNumArgs() == 1 && (ctor->isCopyOrMoveConstructor()))
       return convert(lowerExpr(c->getArg(0), env), typeOf(c->getType(), loc));
   }
-  fail(loc, "calls to constructors of '" + typeStr(c->getType()) + "' are not supported");
+  if (ctor->getParent()->isLambda()) fail(loc, "calls to constructors of '" + typeStr(c->getType()) + "' are not supported");
+  return lowerClassConstruct(c, env);
 }
 
 ir::Expr Lowering::lowerCast(const CastExpr *ce, Env &env) {

@@ -135,8 +135,6 @@ void Lowering::lowerEntry(size_t i) {
 
 // What makes a whole function unsupported, before its body is lowered.
 void Lowering::checkFunction(const FunctionDecl *fd) {
-  if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic())
-    fail(fd->getLocation(), "member functions are not supported yet ('" + fd->getNameAsString() + "')");
   if (fd->isVariadic()) fail(fd->getLocation(), "variadic functions are not supported");
   if (isa<CXXTryStmt>(fd->getBody())) fail(fd->getBody()->getBeginLoc(), "exceptions are not supported ('try' statement)");
   prescan(fd);

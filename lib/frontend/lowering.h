@@ -231,6 +231,9 @@ private:
     bool pointer = false;
     mutable ir::Expr base;
     std::set<std::string> callerArrays;
+    // A method returning a reference to its object (`Vec3& operator+=`):
+    // its `return *this;` gives nothing, the call the object (classes.cpp).
+    bool returnsThis = false;
   };
   const Inlined *inline_ = nullptr;
   std::vector<const clang::FunctionDecl *> inlining_; // the helpers being inlined, outermost first
@@ -383,6 +386,31 @@ private:
   ir::Expr lowerReferenceLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr lowerInlinedCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
   ir::Expr packInlined(const ir::Expr &v, Env &env);
+
+  // ---------------------------------------------------- classes.cpp --
+  // Classes (constructors, methods, operators) lowered into their callers:
+  // `*this` is a synthetic variable per method (thisVar), bound for each
+  // call like a reference parameter (a non-const method on an lvalue) or to
+  // a value (a const method, a temporary, the fresh object of a
+  // constructor).
+  struct ThisBinding {
+    const clang::CXXMethodDecl *method = nullptr;
+    const clang::Expr *object = nullptr;              // the object a method is called on
+    const clang::CXXConstructExpr *construct = nullptr; // or the constructor call
+  };
+  std::map<const clang::CXXMethodDecl *, const clang::VarDecl *> thisVars_;
+  std::vector<const clang::VarDecl *> thisStack_; // the methods being inlined, innermost last
+  const clang::VarDecl *thisVar(const clang::CXXMethodDecl *m);
+  // The current object's variable when `e` is `this` (or `*this` with `deref`).
+  const clang::VarDecl *thisDecl(const clang::Expr *e, bool deref = false);
+  void checkClass(const clang::CXXRecordDecl *crd, const std::string &spelled, clang::SourceLocation loc);
+  bool inlinedOperator(const clang::FunctionDecl *fd);
+  ir::Expr lowerMethodCall(const clang::CallExpr *ce, const clang::CXXMethodDecl *m, Env &env);
+  ir::Expr lowerClassConstruct(const clang::CXXConstructExpr *c, Env &env);
+  ir::Expr inlineCall(const clang::FunctionDecl *fd, const std::vector<const clang::Expr *> &args,
+                      clang::SourceLocation loc, Env &env, const ThisBinding *self = nullptr);
+  void bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds, std::vector<const clang::VarDecl *> &roots);
+  ir::Expr constructedObject(const clang::CXXConstructorDecl *ctor, const clang::VarDecl *self, Env &inner);
 
   // ----------------------------------------------- view_structs.cpp --
   // Structs whose members are pointers into arrays ("view structs", e.g.

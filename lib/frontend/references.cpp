@@ -72,6 +72,15 @@ ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
 // from do not move it. False when `e` is nothing a reference can be bound to.
 bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds) {
   e = stripNoOps(e);
+  if (const VarDecl *self = thisDecl(e) ? thisDecl(e) : thisDecl(e, true)) { // a method's object (classes.cpp)
+    if (const RefTarget *r = refOf(self)) {
+      t = *r;
+      return true;
+    }
+    if (!env.count(self)) return false;
+    t = RefTarget{self, self, nullptr, nullptr, {}};
+    return true;
+  }
   if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (!vd) return false;
@@ -89,7 +98,9 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
   if (const auto *m = dyn_cast<MemberExpr>(e)) {
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f) return false;
-    if (m->isArrow()) { // p->f: a field of the element *p
+    if (m->isArrow() && thisDecl(m->getBase())) { // this->f
+      if (!lvalueTarget(m->getBase(), env, t, binds)) return false;
+    } else if (m->isArrow()) { // p->f: a field of the element *p
       if (!elementTarget(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), m->getBase(), t, binds)) return false;
     } else if (!lvalueTarget(m->getBase(), env, t, binds)) {
       return false;
@@ -162,30 +173,45 @@ ir::Expr Lowering::lowerReferenceLocal(const VarDecl *vd, Env &env, const Tail &
 // caller (see the file comment). Its effects and the caller's variables'
 // new values are lets of the enclosing statement.
 ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
-  SourceLocation loc = ce->getExprLoc();
+  return inlineCall(fd, std::vector<const Expr *>(ce->arg_begin(), ce->arg_end()), ce->getExprLoc(), env);
+}
+
+// The body of `fd` lowered into the caller, given its arguments (and, for a
+// method or a constructor, its object: classes.cpp).
+ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Expr *> &args, SourceLocation loc,
+                              Env &env, const ThisBinding *self) {
   const FunctionDecl *def = fd->getDefinition();
   std::string fname = fd->getNameAsString();
-  if (!effects_)
+  auto noEffectsHere = [&] {
     fail(loc, (takesOutReference(fd) ? std::string("a call that writes through a reference parameter")
                                      : "a call of '" + fname + "' (which is lowered into its caller)") +
                   " inside " +
                   (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
                   " is not supported (use a separate statement)");
+  };
+  // Where no lets can go before the statement (a loop condition, an operand
+  // of ?: or &&), a method or a constructor that writes no memory and none
+  // of the caller's variables is an expression (see the end).
+  if (!effects_ && !self) noEffectsHere();
+  Binds local;
+  Binds *sink = effects_ ? effects_ : &local;
   if (std::find(inlining_.begin(), inlining_.end(), def) != inlining_.end())
     fail(loc, std::string("recursive calls of a function with ") +
                   (takesOutReference(fd) ? "a non-const reference parameter" : "a struct-of-pointers parameter or a pointer result") +
                   " are not supported ('" + fname + "')");
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
-  if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
-  if (def->getReturnType()->isReferenceType() && !returnsReadableReference(def))
+  if (args.size() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
+  bool returnsThis = self && self->method && def->getReturnType()->isReferenceType() &&
+                     def->getReturnType().getNonReferenceType()->getAsCXXRecordDecl() == self->method->getParent();
+  if (def->getReturnType()->isReferenceType() && !returnsThis && !returnsReadableReference(def))
     fail(loc, "calls to functions returning references to arrays or pointers are not supported ('" + fname + "')");
   checkFunction(def);
   Env inner = env;
   Binds binds;
   std::vector<const VarDecl *> roots; // the caller's variables it may assign
-  for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
+  for (unsigned k = 0; k < args.size(); ++k) {
     const ParmVarDecl *p = def->getParamDecl(k);
-    const Expr *arg = ce->getArg(k);
+    const Expr *arg = args[k];
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
       QualType pt = p->getType().getNonReferenceType();
       bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds);
@@ -214,9 +240,13 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
     binds.push_back({n, convert(lowerExpr(arg, env), pt)});
     inner[p] = ir::Var::make(n, pt);
   }
+  if (self) bindThis(*self, env, inner, binds, roots);
   QualType drt = def->getReturnType().getNonReferenceType(); // (a reference: read as a value)
   Inlined in;
-  if (ArrayInfo ai; drt->isPointerType() && arrayInfo(drt, ai, def->getLocation())) {
+  in.returnsThis = returnsThis;
+  if (returnsThis) {
+    in.result = ir::Type::unit();
+  } else if (ArrayInfo ai; drt->isPointerType() && arrayInfo(drt, ai, def->getLocation())) {
     in.pointer = true; // its value is an offset into one of the caller's arrays (lowerPointerReturn)
     in.result = ir::Type::i64();
     in.callerArrays = visibleArrays(env);
@@ -230,6 +260,12 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
   ir::Expr body;
   {
     InlineScope scope(*this, def, &in, packed);
+    struct ThisScope { // the object `this` names in the body
+      std::vector<const VarDecl *> &stack;
+      bool pushed;
+      ~ThisScope() { if (pushed) stack.pop_back(); }
+    } thisScope{thisStack_, self != nullptr};
+    if (self) thisStack_.push_back(thisVar(self->method));
     const auto *cs = cast<CompoundStmt>(def->getBody());
     Seq s{cs->body_begin(), cs->body_end(), nullptr};
     SourceLocation endLoc = cs->getRBracLoc();
@@ -238,17 +274,35 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
       if (alwaysReturns(cs, ctx_)) return packInlined(ir::Const::zero(in.result), e); // a dead path
       fail(endLoc, "control reaches the end of the function without a 'return'");
     };
-    body = lowerSeq(&s, inner, end);
+    if (self && self->construct) { // the member initialisers first (classes.cpp)
+      Binds init;
+      const VarDecl *obj = thisVar(self->method);
+      {
+        EffectScope es(*this, &init);
+        init.push_back({names_.fresh(obj->getName().str()), constructedObject(cast<CXXConstructorDecl>(def), obj, inner)});
+      }
+      inner[obj] = ir::Var::make(init.back().first, init.back().second->type);
+      body = wrap(init, lowerSeq(&s, inner, end));
+    } else {
+      body = lowerSeq(&s, inner, end);
+    }
   }
   std::string rn = names_.fresh(fname + "_result");
-  effects_->push_back({rn, wrap(binds, body)});
+  sink->push_back({rn, wrap(binds, body)});
+  if (!effects_) { // only its own new object may be assigned
+    bool ownObject = self && self->construct && roots.size() == 1 && roots[0] == thisVar(self->method);
+    if (ir::mayWrite(local.back().second) || (!roots.empty() && !ownObject)) noEffectsHere();
+  }
   ir::Expr rv = ir::Var::make(rn, packed);
   for (size_t k = 0; k < roots.size(); ++k) {
     std::string n = names_.fresh(roots[k]->getNameAsString());
     ir::Expr v = ir::Proj::make(rv, int(k) + 1);
-    effects_->push_back({n, v});
+    sink->push_back({n, v});
     env[roots[k]] = ir::Var::make(n, v->type);
   }
+  if (self && self->construct) return wrap(local, env.at(thisVar(self->method))); // the new object
+  if (returnsThis) return wrap(local, lookupVar(thisVar(self->method), env, loc));
+  if (!effects_) return wrap(local, ir::Proj::make(rv, 0));
   if (in.pointer) {
     if (!in.base) fail(loc, "'" + fname + "' never returns a pointer into an array");
     return ir::View::make(in.base, ir::Proj::make(rv, 0));

@@ -199,6 +199,9 @@ ir::Expr Lowering::lowerReturn(const ReturnStmt *rs, Env &env) {
   if (!rs->getRetValue()) {
     if (!rt->isUnit()) fail(loc, "'return' without a value");
     v = ir::Tuple::make({});
+  } else if (inline_ && inline_->returnsThis) { // `return *this;` (classes.cpp)
+    if (!thisDecl(rs->getRetValue(), true)) fail(loc, "a method returning a reference must return '*this'");
+    v = ir::Tuple::make({});
   } else if (inline_ && inline_->pointer) {
     v = lowerPointerReturn(rs->getRetValue(), env, pre);
   } else {
@@ -320,8 +323,9 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
   lhs = lhs->IgnoreParens();
   if (const auto *c = dyn_cast<ImplicitCastExpr>(lhs)) if (c->getCastKind() == CK_NoOp) return assignedRoot(c->getSubExpr(), path, diagnose);
   SourceLocation loc = lhs->getExprLoc();
-  if (const auto *d = dyn_cast<DeclRefExpr>(lhs)) {
-    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+  const VarDecl *self = thisDecl(lhs) ? thisDecl(lhs) : thisDecl(lhs, true); // the object of a method (classes.cpp)
+  if (self || isa<DeclRefExpr>(lhs)) {
+    const auto *vd = self ? self : dyn_cast<VarDecl>(cast<DeclRefExpr>(lhs)->getDecl());
     if (!vd) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }
     if (!vd->hasLocalStorage()) {
       if (!diagnose) return nullptr;
@@ -343,7 +347,7 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
   }
   if (const auto *m = dyn_cast<MemberExpr>(lhs)) {
     if (const VarDecl *leaf = viewLeafVar(m, path, diagnose)) return leaf; // a member of a view struct local
-    if (m->isArrow()) { if (diagnose) fail(loc, "pointers are not supported yet ('->' member access)"); return nullptr; }
+    if (m->isArrow() && !thisDecl(m->getBase())) { if (diagnose) fail(loc, "pointers are not supported yet ('->' member access)"); return nullptr; }
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }
     const VarDecl *root = assignedRoot(m->getBase(), path, diagnose);
@@ -440,6 +444,13 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
     for (unsigned k = 0; k < c->getNumArgs() && k < def->getNumParams(); ++k)
       if (outReferenceParam(def->getParamDecl(k))) lhss.push_back(c->getArg(k));
   }
+  // a non-const method assigns its object (classes.cpp)
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && !mc->getMethodDecl()->isConst() &&
+                                                        !mc->getMethodDecl()->isStatic())
+    lhss.push_back(mc->getImplicitObjectArgument());
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->getNumArgs() >= 1 && !isTrivialStructAssign(oc))
+    if (const auto *md = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee()); md && !md->isConst() && !md->isStatic())
+      lhss.push_back(oc->getArg(0));
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s))
     if (const VarDecl *len = growingLength(mc->getImplicitObjectArgument()); len && env.count(len) &&
         std::find(out.begin(), out.end(), len) == out.end())

@@ -55,8 +55,7 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
   const auto *crd = dyn_cast<CXXRecordDecl>(rd);
   if (!rd->getDefinition()) fail(loc, "incomplete type " + spelled);
   if (crd && (crd->isLambda())) fail(loc, "lambda expressions are not supported");
-  if (crd && (crd->getNumBases() || crd->isPolymorphic() || !crd->isAggregate() || !crd->isTriviallyCopyable()))
-    fail(loc, "type " + spelled + " is not supported: only structs of plain values (aggregates without bases) are");
+  if (crd) checkClass(crd, spelled, loc); // classes.cpp
   if (rd->getDeclContext()->isFunctionOrMethod()) fail(loc, "local types are not supported (" + spelled + ")");
   std::vector<std::string> fields;
   std::vector<ir::TypeP> types;

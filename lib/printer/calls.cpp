@@ -18,13 +18,20 @@ std::string FnPrinter::arrayArg(const CVal &a, const Function &callee, size_t pa
   return callee.cxx.params[param].isContainer() ? text : operand(a, PPrimary) + ".data()";
 }
 
+std::string zeroLiteral(const TypeP &t) {
+  if (!t->isStruct()) return t->isFloat() ? formatFloating(0.0, t->scalar == Scalar::F32) : t->isBool() ? "false" : "0";
+  std::string s = t->structName + "{";
+  for (size_t i = 0; i < t->elems.size(); ++i) s += (i ? ", " : "") + zeroLiteral(t->elems[i]);
+  return s + "}";
+}
+
 // `double d_g_x = 0.0;`: where a pullback adds a cotangent.
 CVal FnPrinter::declareAccumulator(const TypeP &t, const std::string &hint, Block &b) {
   std::string n = fresh(hint, false);
   Stmt d;
   d.k = Stmt::Decl;
   d.def = n;
-  if (t->isStruct()) d.line = cxxType(t) + " " + n + "{};";
+  if (t->isStruct()) d.line = cxxType(t) + " " + n + zeroLiteral(t).substr(t->structName.size()) + ";";
   else if (t->isFloat()) d.line = cxxType(t) + " " + n + " = " + formatFloating(0.0, t->scalar == Scalar::F32) + ";";
   else if (t->isScalar()) d.line = cxxType(t) + " " + n + " = " + (t->isBool() ? "false" : "0") + ";";
   else fail("pullback cotangent of type " + str(t));

@@ -79,6 +79,9 @@ std::string generatedBase(const Function &f);
 std::string cxxType(const TypeP &t);
 // A floating literal that reads back as `v` (`1.0`, `0.5f`, `1e-08`).
 std::string formatFloating(double v, bool isFloat32);
+// A zero of a scalar or struct type, every field spelled (`Vec3{0.0, 0.0, 0.0}`):
+// a class with a constructor taking its fields has no default one to rely on.
+std::string zeroLiteral(const TypeP &t);
 
 // ----------------------------------------------------------- values ----
 

@@ -325,7 +325,8 @@ CVal FnPrinter::declareLeaves(const TypeP &t, const Hint &h, Block &b) {
   s.k = Stmt::Decl;
   s.def = n;
   s.init = false;
-  s.line = cxxType(t) + " " + n + ";";
+  // a class may have no default constructor: zeros, every field spelled
+  s.line = cxxType(t) + " " + n + (t->isStruct() ? zeroLiteral(t).substr(t->structName.size()) : "") + ";";
   b.push_back(std::move(s));
   return leaf(t, n, PPrimary, true);
 }

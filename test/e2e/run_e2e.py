@@ -100,7 +100,8 @@ std::array for those.
 
 Arrays of structs: the same array forms with T = S, a struct declared in the
 case file whose fields are all double or all float (a simple `struct S { double
-a, b; double c; };`, default member initialisers allowed; it must be nameable
+a, b; double c; };`, default member initialisers allowed, or a class with
+public data members: its member functions are skipped); it must be nameable
 as written from the driver, i.e. at global scope or written qualified):
 `const std::vector<S>&` (adjoint `std::vector<S>& d_x`, same size, zeroed),
 `const S*` with a size parameter, `const S x[]`, `const S x[N]`, `const S
@@ -291,12 +292,39 @@ class Struct:
             self.ftype = next(iter(types))
 
 
-STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)\s*(?:final\s*)?\{([^{}]*)\}\s*;")
+STRUCT_RE = re.compile(r"\b(?:struct|class)\s+([A-Za-z_]\w*)\s*(?:final\s*)?\{")
+
+
+def class_fields(body):
+    """The data member declarations of a class body: member functions
+    (constructors, methods, operators, with their bodies) left out."""
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(body):  # drop the bodies
+        if c == "{":
+            if depth == 0:
+                out.append(body[start:i] + ";")
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                start = i + 1
+    out.append(body[start:])
+    flat = "".join(out)
+    return ";".join(d for d in flat.split(";") if "(" not in d or re.match(r"^\s*static\b", d))
 
 
 def parse_structs(code):
-    """{name: Struct} for the simple struct definitions in (comment-free) code."""
-    return {m.group(1): Struct(m.group(1), m.group(2)) for m in STRUCT_RE.finditer(code)}
+    """{name: Struct} for the simple struct and class definitions in
+    (comment-free) code: their data members (public ones; member functions
+    are skipped)."""
+    structs = {}
+    for m in STRUCT_RE.finditer(code):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            i += 1
+        structs[m.group(1)] = Struct(m.group(1), class_fields(code[m.end():i - 1]))
+    return structs
 
 
 BOUND = r"\[\s*([^\]]*?)\s*\]"

@@ -302,8 +302,8 @@ TEST(Printer, PullbackCallAndStructCotangent) {
   EXPECT_EQ(printFunction(g, p),
             "double energy_grad(const Vec3& p, double k, Vec3* d_p, double* d_k) {\n"
             "  const double e = ::dot(p, p);\n"
-            "  Vec3 t_a{};\n"
-            "  Vec3 t_b{};\n"
+            "  Vec3 t_a{0.0, 0.0, 0.0};\n"
+            "  Vec3 t_b{0.0, 0.0, 0.0};\n"
             "  (dot_pullback)(p, p, k, &t_a, &t_b);\n"
             "  const Vec3 dp{t_a.x + t_b.x, t_a.y + t_b.y, t_a.z + t_b.z};\n"
             "  d_p->x += dp.x;\n"
@@ -416,7 +416,7 @@ TEST(Printer, StructIfSignAndTailPullback) {
   EXPECT_EQ(printFunction(g, p),
             "inline void len_pullback(Vec3 v, float s, long k, Vec3 d_return, Vec3* d_v, float* d_s) {\n"
             "  const bool c = k > 0;\n"
-            "  Vec3 t;\n"
+            "  Vec3 t{0.0, 0.0, 0.0};\n"
             "  if (c) {\n"
             "    const double q = d_return.x * v.y;\n"
             "    t = Vec3{q, d_return.y, -q};\n"
