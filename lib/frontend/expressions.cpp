@@ -10,6 +10,9 @@ namespace unfad::frontend {
 using namespace clang;
 
 ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
+  if (closureRecord(vd->getType()))
+    fail(loc, "a lambda can only be called here, or given to a standard algorithm or a function template ('" +
+                  vd->getNameAsString() + "')");
   if (const RefTarget *t = refOf(vd)) return readRef(*t, env, loc);
   auto it = env.find(vd);
   if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end()) return ir::View::make(p->second, it->second);

@@ -186,6 +186,7 @@ ir::Expr Lowering::lowerInlinedCall(const CallExpr *ce, const FunctionDecl *fd, 
   for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
     const ParmVarDecl *p = def->getParamDecl(k);
     const Expr *arg = ce->getArg(k);
+    if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
       QualType pt = p->getType().getNonReferenceType();
       bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds);

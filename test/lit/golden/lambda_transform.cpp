@@ -1,0 +1,24 @@
+// A lambda given to std::transform: the gradient is a loop over the
+// elements, with no closure object and no std::function, the lambda's body
+// inlined, and the adjoint of the input added in place (+=).
+// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
+#include <unfad/unfad.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+UNFAD_GRADIENT void scale_exp(const std::vector<double>& x, double a, std::vector<double>& out) {
+  std::transform(x.begin(), x.end(), out.begin(), [a](double v) { return a * std::exp(v); });
+}
+// CHECK-LABEL: void scale_exp_grad(
+// CHECK-NOT:     function
+// CHECK-NOT:     lambda
+// CHECK-NOT:     [](
+// CHECK-NOT:     [=]
+// CHECK:         for (long [[J:[a-z_0-9]+]] = 0;
+// CHECK:           d_x[[[J]]] +=
+// CHECK:         }
+// CHECK-NOT:     [](
+// CHECK:       }
