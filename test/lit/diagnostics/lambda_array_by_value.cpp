@@ -6,7 +6,7 @@
 #include <vector>
 UNFAD_GRADIENT double f(double x) {
   std::vector<double> v(3, x);
-// CHECK: lambda_array_by_value.cpp:[[@LINE+1]]:17: error: cannot differentiate 'f': capturing the array 'v' by value (a copy) is not supported (capture it by reference: '[&v]')
+// CHECK: lambda_array_by_value.cpp:[[@LINE+1]]:14: error: cannot differentiate 'f': capturing the array 'v' by value (a copy) is not supported (capture it by reference: '[&v]')
   auto at = [v](int i) { return v[i]; };
   v[0] = 2.0;
   return at(0) * x;

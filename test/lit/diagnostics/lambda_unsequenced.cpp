@@ -6,6 +6,6 @@
 UNFAD_GRADIENT double f(double x) {
   double e = 1.0;
   auto add = [&](double v) { e += v; return v; };
-// CHECK: lambda_unsequenced.cpp:[[@LINE+1]]:13: error: cannot differentiate 'f': 'e' may be modified by the lambda this call runs and is also used elsewhere in the expression
+// CHECK: lambda_unsequenced.cpp:[[@LINE+1]]:10: error: cannot differentiate 'f': 'e' may be modified by the lambda this call runs and is also used elsewhere in the expression
   return add(x) * e;
 }
