@@ -65,6 +65,16 @@ bool Lowering::callableArg(const Expr *e, unsigned arity, Env &env, Callable &ou
     return true;
   }
   const CXXRecordDecl *rd = closureRecord(e->getType());
+  if (!rd && (rd = functorRecord(e->getType()))) { // a functor: its operator() with `arity` parameters
+    Binds binds;
+    closureOf(e, env, binds, out.closure);
+    if (!effects_) fail(loc, "a function object is not supported here (use a separate statement)");
+    effects_->insert(effects_->end(), binds.begin(), binds.end());
+    for (const CXXMethodDecl *m : rd->methods())
+      if (m->getOverloadedOperator() == OO_Call && m->getNumParams() == arity && !m->isStatic()) out.op = m;
+    if (!out.op) fail(loc, "this function object has no call operator taking " + std::to_string(arity) + " argument(s)");
+    return true;
+  }
   if (!rd) return false;
   Binds binds;
   if (!closureOf(e, env, binds, out.closure))

@@ -109,6 +109,8 @@ ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
   if (ir::Expr leaf = viewMember(m, env)) return leaf;
+  if (functorThis_ && field && isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts())) // a functor's member (lambdas.cpp)
+    return ir::Proj::make(functorThis_, int(field->getFieldIndex()));
   if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
     if (!field) fail(loc, "calls to member functions are not supported yet");
     ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);

@@ -58,6 +58,15 @@ const CXXRecordDecl *Lowering::closureRecord(QualType t) {
   return rd && rd->isLambda() ? rd : nullptr;
 }
 
+// A functor: a class of plain values with a call operator.
+const CXXRecordDecl *Lowering::functorRecord(QualType t) {
+  const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!rd || rd->isLambda() || !rd->hasDefinition() || rd->isInStdNamespace()) return nullptr;
+  for (const CXXMethodDecl *m : rd->methods())
+    if (m->getOverloadedOperator() == OO_Call && !m->isStatic()) return rd;
+  return nullptr;
+}
+
 // The function a parameter of function pointer (or reference) type was given.
 const FunctionDecl *Lowering::boundFunction(const CallExpr *ce) {
   const auto *d = dyn_cast<DeclRefExpr>(ce->getCallee()->IgnoreParenImpCasts());
@@ -153,12 +162,27 @@ bool Lowering::closureOf(const Expr *e, Env &env, Binds &binds, Closure &out) {
       out = closures_.at(vd);
       return true;
     }
+  if (const CXXRecordDecl *rd = functorRecord(e->getType())) { // a functor: its value
+    ir::Expr v = lowerExpr(x, env);
+    if (!v->type->isStruct()) fail(e->getExprLoc(), "this function object is not supported");
+    std::string n = names_.fresh(rd->getName().empty() ? "functor" : rd->getName().lower());
+    binds.push_back({n, v});
+    out.rd = rd;
+    out.name = n;
+    out.self = ir::Var::make(n, v->type);
+    return true;
+  }
   return false;
 }
 
 // `f(args)` on a closure: null when the object is no lambda unfad knows of.
 ir::Expr Lowering::lowerClosureCall(const CXXOperatorCallExpr *oc, Env &env) {
-  if (oc->getOperator() != OO_Call || !closureRecord(oc->getArg(0)->getType())) return nullptr;
+  if (oc->getOperator() != OO_Call) return nullptr;
+  if (!closureRecord(oc->getArg(0)->getType())) { // a functor given to an inlined template
+    const auto *d = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
+    const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!v || !closures_.count(v) || !closures_.at(v).self) return nullptr;
+  }
   SourceLocation loc = oc->getExprLoc();
   const auto *op = dyn_cast_or_null<FunctionDecl>(oc->getCalleeDecl());
   Binds binds;
@@ -183,6 +207,8 @@ void Lowering::bindCallArgs(const FunctionDecl *op, const std::vector<CallArg> &
     const CallArg &a = args[k];
     SourceLocation aloc = a.expr ? a.expr->getExprLoc() : loc;
     if (isViewStruct(p->getType())) fail(aloc, "structs of pointers as parameters of lambdas are not supported");
+    if (closureRecord(p->getType()))
+      fail(aloc, "a lambda given to a lambda is not supported (recursion through lambdas, callables as values)");
     if (outReferenceParam(p)) {
       RefTarget t;
       if (a.expr) {
@@ -242,6 +268,11 @@ ir::Expr Lowering::callClosure(const Closure &c, const FunctionDecl *op, const s
   ir::Expr body;
   {
     InlineScope scope(*this, op, &in, packed);
+    struct ThisScope {
+      ir::Expr &slot, saved;
+      ~ThisScope() { slot = saved; }
+    } self{functorThis_, functorThis_};
+    functorThis_ = c.self;
     const auto *cs = cast<CompoundStmt>(op->getBody());
     Seq s{cs->body_begin(), cs->body_end(), nullptr};
     SourceLocation endLoc = cs->getRBracLoc();
@@ -268,7 +299,7 @@ ir::Expr Lowering::callClosure(const Closure &c, const FunctionDecl *op, const s
 // `++`/`--` or of a non-const reference parameter, as the caller's variable
 // a reference designates.
 void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl *> &out, int depth) {
-  if (!rd || depth > 16) return;
+  if (!rd || !rd->isLambda() || depth > 16) return;
   const FunctionDecl *op = rd->getLambdaCallOperator();
   if (rd->isGenericLambda()) op = rd->getDependentLambdaCallOperator()->getTemplatedDecl();
   auto base = [&](const Expr *e) {
@@ -390,7 +421,7 @@ bool Lowering::takesCallable(const FunctionDecl *fd) {
   if (!def || !def->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()))) return false;
   return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) {
     QualType t = p->getType().getNonReferenceType();
-    return closureRecord(t) || t->isFunctionPointerType() || t->isFunctionType();
+    return closureRecord(t) || functorRecord(t) || t->isFunctionPointerType() || t->isFunctionType();
   });
 }
 
@@ -399,7 +430,7 @@ bool Lowering::takesCallable(const FunctionDecl *fd) {
 bool Lowering::bindCallableParam(const ParmVarDecl *p, const Expr *arg, Env &env, Binds &binds,
                                  std::vector<const VarDecl *> &roots) {
   QualType t = p->getType().getNonReferenceType();
-  if (const CXXRecordDecl *rd = closureRecord(t)) {
+  if (const CXXRecordDecl *rd = closureRecord(t) ? closureRecord(t) : functorRecord(t)) {
     Closure c;
     if (!closureOf(arg, env, binds, c))
       fail(arg->getExprLoc(), "this lambda argument is not supported (pass a lambda or a local holding one)");

@@ -429,7 +429,10 @@ private:
     const clang::CXXRecordDecl *rd = nullptr;
     std::map<const clang::VarDecl *, ir::Expr> values;
     std::string name; // for the names of the call's results
+    ir::Expr self;    // a functor object's value (its `*this`)
   };
+  ir::Expr functorThis_; // the functor whose call operator is being lowered
+  const clang::CXXRecordDecl *functorRecord(clang::QualType t);
   std::map<const clang::VarDecl *, Closure> closures_;
   std::map<const clang::VarDecl *, const clang::FunctionDecl *> functions_; // function pointer parameters -> function
   // An argument of a callable's call: a C++ expression, an array element

@@ -15,6 +15,13 @@ struct Vec3 {
   double x, y, z;
 };
 
+// a functor: plain members and call operators
+struct Affine {
+  double a, b;
+  double operator()(double v) const { return a * v + b; }
+  double operator()(double s, double v) const { return s + a * v * v; }
+};
+
 static double dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 UNFAD_GRADIENT double transforms(const std::vector<double>& x, double a, double b) {
@@ -42,6 +49,13 @@ UNFAD_GRADIENT double reductions(const std::vector<double>& a, const std::vector
   return ss + d2 + prod + tr1 + tr2 + tr3;
 }
 
+UNFAD_GRADIENT double functors(const double* x, int n, double a, double b) {
+  double y[8];
+  const Affine f{a, b};
+  std::transform(x, x + n, y, f);
+  return std::accumulate(y, y + n, 0.0, Affine{b, 1.0});
+}
+
 UNFAD_GRADIENT double for_each_energy(const std::vector<Vec3>& p, double k) {
   double e = 0.0;
   std::for_each(p.begin(), p.end(), [&](const Vec3& q) { e += k * dot(q, q); });
@@ -58,6 +72,8 @@ UNFAD_GRADIENT double for_each_energy(const std::vector<Vec3>& p, double k) {
   "value_formula": "sum(u*tanh(a*u+b) - a for u in x)"},
  {"function": "transform_out", "points": [[[0.5, -1.25, 2.0], 3, 1.5, null]], "outputs": {"out": 3}},
  {"function": "reductions", "points": [[[0.5, -1.25, 2.0], [1.5, 0.25, -0.5], 0.7], [[1.5, 0.25], [0.3, -0.6], -1.1]]},
+ {"function": "functors", "points": [[[0.5, -1.25, 2.0], 3, 0.7, -0.4]],
+  "value_formula": "sum(b*(a*v+b)**2 for v in x[:n])"},
  {"function": "for_each_energy", "points": [[[[0.5, -1.25, 2.0], [1.5, 0.25, -0.5]], 0.7]],
   "value_formula": "k*sum(q[0]**2+q[1]**2+q[2]**2 for q in p) + k*k + 4*k*k + k**4 + 6*k*k"}]
 */

@@ -69,6 +69,18 @@ UNFAD_GRADIENT double generic_and_reference(const double* x, int n) {
   return total + cube(2.0);
 }
 
+UNFAD_GRADIENT double nested_writes(double x) {
+  double s = 0.0;
+  auto add = [&s](double v) { s += v; };
+  auto twice = [&](double v) {
+    add(v);
+    add(2.0 * v);
+  };
+  twice(x);     // s = 3x
+  twice(s * x); // s = 3x + 9x^2
+  return s;
+}
+
 /* e2e
 [{"function": "no_captures", "points": [[1.5, 0.25], [-0.5, 2.0]],
   "value_formula": "x*x + y*y*x + (x*y if x > y else x + sin(y))"},
@@ -80,6 +92,7 @@ UNFAD_GRADIENT double generic_and_reference(const double* x, int n) {
   "value_formula": "c * sum(v*v for v in x)"},
  {"function": "nested", "points": [[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]]},
  {"function": "returns_struct", "points": [[0.3, 1.0, -2.0], [2.0, 0.5, 0.25]]},
+ {"function": "nested_writes", "points": [[1.5], [-0.5]], "value_formula": "3*x + 9*x*x"},
  {"function": "generic_and_reference", "points": [[[0.5, -1.25, 2.0], 3]],
   "value_formula": "sum(v**3 for v in x[:n]) + 8"}]
 */

@@ -26,13 +26,24 @@ double twice_integral(F f, double b) {
 
 static double gauss(double t) { return std::exp(-t * t); }
 
+// a functor: plain members and a call operator
+struct Gaussian {
+  double mu, sigma;
+  double operator()(double t) const {
+    const double z = (t - mu) / sigma;
+    return std::exp(-0.5 * z * z) / sigma;
+  }
+};
+
 UNFAD_GRADIENT double integrals(double k, double b) {
   const double i1 = integrate([k](double t) { return std::sin(k * t); }, 0.0, b, 8);
   auto g = [&](double t) { return k * t * t; };
   const double i2 = integrate(g, 0.0, 1.0, 4);
   const double i3 = integrate(gauss, 0.0, b, 6);
   const double i4 = twice_integral([](auto t) { return t * t * t; }, b);
-  return i1 + i2 * i3 + i4;
+  const Gaussian bell{k, 0.5 + b * b};
+  const double i5 = integrate(bell, -1.0, 1.0, 6) + integrate(Gaussian{b, 2.0}, 0.0, k, 3);
+  return i1 + i2 * i3 + i4 + i5;
 }
 
 UNFAD_GRADIENT double repeated(const double* x, int n, double w) {
