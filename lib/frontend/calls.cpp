@@ -64,6 +64,8 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
+    if (ir::Expr called = lowerClosureCall(oc, env)) return called; // a lambda (lambdas.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && isTrivialStructAssign(oc)) return lowerSideEffect(oc, env);
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getOperator() == OO_Star && oc->getNumArgs() == 1)
     if (ir::Expr extreme = lowerExtremeElement(oc->getArg(0), env)) return extreme; // *std::max_element(v.begin(), ...)
@@ -89,6 +91,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   }
   if (ir::Expr algorithm = lowerStdAlgorithm(ce, env)) return algorithm;
   const FunctionDecl *fd = ce->getDirectCallee();
+  if (!fd) fd = boundFunction(ce); // a template's function pointer parameter (lambdas.cpp)
   if (!fd) fail(loc, "calls through function pointers are not supported");
   std::string fname = fd->getNameAsString();
   if (const auto *m = dyn_cast<CXXMethodDecl>(fd)) {

@@ -25,7 +25,13 @@ public:
     what = std::move(w);
     return false; // stop
   }
-  bool TraverseLambdaExpr(LambdaExpr *e) { return found(e->getBeginLoc(), "lambda expressions are not supported"); }
+  // a lambda's body is checked like the function's (lambdas.cpp lowers it into its callers)
+  bool TraverseLambdaExpr(LambdaExpr *e) {
+    if (e->isMutable()) return found(e->getBeginLoc(), "mutable lambdas are not supported");
+    for (const LambdaCapture &c : e->captures())
+      if (c.capturesThis()) return found(c.getLocation(), "lambdas capturing 'this' are not supported");
+    return RecursiveASTVisitor::TraverseLambdaExpr(e);
+  }
   bool VisitGotoStmt(GotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
   bool VisitCXXTryStmt(CXXTryStmt *s) { return found(s->getBeginLoc(), "exceptions are not supported ('try' statement)"); }
@@ -39,6 +45,9 @@ public:
       return true;
     }
     if (isa<CXXPseudoDestructorExpr>(c->getCallee()->IgnoreParens())) return true;
+    // (a call through a template's function pointer parameter is bound to its argument: lambdas.cpp)
+    const auto *callee = dyn_cast<DeclRefExpr>(c->getCallee()->IgnoreParenImpCasts());
+    if (callee && isa<ParmVarDecl>(callee->getDecl())) return true;
     if (!c->getDirectCallee() && !c->isTypeDependent())
       return found(c->getExprLoc(), "calls through function pointers are not supported");
     return true;

@@ -10,6 +10,9 @@ namespace unfad::frontend {
 using namespace clang;
 
 ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
+  if (closureRecord(vd->getType()))
+    fail(loc, "a lambda can only be called here, or given to a standard algorithm or a function template ('" +
+                  vd->getNameAsString() + "')");
   if (const RefTarget *t = refOf(vd)) return readRef(*t, env, loc);
   auto it = env.find(vd);
   if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end()) return ir::View::make(p->second, it->second);
@@ -108,6 +111,8 @@ ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   if (const VarDecl *self = m->isArrow() && field ? thisDecl(m->getBase()) : nullptr) // this->x in a method
     return ir::Proj::make(lookupVar(self, env, loc), int(field->getFieldIndex()));
   if (ir::Expr leaf = viewMember(m, env)) return leaf;
+  if (functorThis_ && field && isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts())) // a functor's member (lambdas.cpp)
+    return ir::Proj::make(functorThis_, int(field->getFieldIndex()));
   if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
     if (!field) fail(loc, "calls to member functions are not supported yet");
     ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);

@@ -456,6 +456,61 @@ private:
   std::set<std::string> visibleArrays(const Env &env);
   ir::Expr lowerPointerReturn(const clang::Expr *value, Env &env, Binds &pre);
 
+  // ---------------------------------------------------- lambdas.cpp --
+  // A lambda held by a local (or given to an inlined template's parameter):
+  // its class and what its by-value and init-captures were at its creation.
+  struct Closure {
+    const clang::CXXRecordDecl *rd = nullptr;
+    std::map<const clang::VarDecl *, ir::Expr> values;
+    std::string name; // for the names of the call's results
+    ir::Expr self;    // a functor object's value (its `*this`)
+  };
+  ir::Expr functorThis_; // the functor whose call operator is being lowered
+  const clang::CXXRecordDecl *functorRecord(clang::QualType t);
+  std::map<const clang::VarDecl *, Closure> closures_;
+  std::map<const clang::VarDecl *, const clang::FunctionDecl *> functions_; // function pointer parameters -> function
+  // An argument of a callable's call: a C++ expression, an array element
+  // (array, index: the algorithms' elements) or a value.
+  struct CallArg {
+    const clang::Expr *expr = nullptr;
+    ir::Expr array, index, value;
+  };
+  static const clang::CXXRecordDecl *closureRecord(clang::QualType t);
+  const clang::FunctionDecl *boundFunction(const clang::CallExpr *ce);
+  Closure makeClosure(const clang::LambdaExpr *le, const std::string &name, Env &env, Binds &binds);
+  ir::Expr lowerLambdaLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  bool closureOf(const clang::Expr *e, Env &env, Binds &binds, Closure &out);
+  ir::Expr lowerClosureCall(const clang::CXXOperatorCallExpr *oc, Env &env);
+  void bindCallArgs(const clang::FunctionDecl *op, const std::vector<CallArg> &args, Env &env, Env &inner, Binds &binds,
+                    std::vector<const clang::VarDecl *> &roots, clang::SourceLocation loc);
+  ir::Expr callClosure(const Closure &c, const clang::FunctionDecl *op, const std::vector<CallArg> &args, Env &env,
+                       clang::SourceLocation loc);
+  std::vector<const clang::Expr *> referenceArguments(const clang::CallExpr *c);
+  void closureWrites(const clang::CXXRecordDecl *rd, std::vector<const clang::VarDecl *> &out, int depth);
+  void collectCallableWrites(const clang::CallExpr *c, const Env &env, std::vector<const clang::VarDecl *> &out);
+  void checkClosureSequencing(const clang::Expr *full);
+  bool takesCallable(const clang::FunctionDecl *fd);
+  bool bindCallableParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Binds &binds,
+                         std::vector<const clang::VarDecl *> &roots);
+
+  // ---------------------------------------- callable_algorithms.cpp --
+  // A callable given to a standard algorithm: a closure, a function, or
+  // std::plus<> and friends (an operator).
+  struct Callable {
+    Closure closure;
+    const clang::FunctionDecl *op = nullptr; // the closure's call operator
+    const clang::FunctionDecl *fn = nullptr; // a function's name
+    bool prim = false;
+    ir::Op primOp = ir::Op::Add;
+  };
+  bool callableArg(const clang::Expr *e, unsigned arity, Env &env, Callable &out);
+  ir::Expr applyCallable(const Callable &c, const std::vector<CallArg> &args, Env &env, clang::SourceLocation loc);
+  std::vector<const clang::VarDecl *> callableRoots(const std::vector<const Callable *> &cs, const Env &env);
+  ir::Expr callableLoop(const ir::Expr &n, const ir::Expr &init, const std::vector<const clang::VarDecl *> &roots,
+                        Env &env, clang::SourceLocation loc,
+                        const std::function<ir::Expr(const ir::Expr &, const ir::Expr &, Env &)> &step);
+  ir::Expr lowerCallableAlgorithm(const clang::CallExpr *ce, Env &env);
+
   // ----------------------------------------------- local_arrays.cpp --
   ir::Expr lowerLocalArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
   ir::Expr shapeDimension(const clang::VarDecl *vd, const std::string &hint, ir::Expr e, LocalArrayInit &out);

@@ -212,6 +212,7 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
   for (unsigned k = 0; k < args.size(); ++k) {
     const ParmVarDecl *p = def->getParamDecl(k);
     const Expr *arg = args[k];
+    if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
       QualType pt = p->getType().getNonReferenceType();
       bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds);

@@ -134,6 +134,7 @@ bool sequenced(const Node &a, const Node &b) {
 
 // Refuses what C++ leaves unsequenced (see the file comment).
 void Lowering::checkSequenced(const Expr *full) {
+  checkClosureSequencing(full);
   std::vector<const Stmt *> path;
   std::vector<Node> mods, refs;
   auto refArgs = [this](const CallExpr *c) {

@@ -240,6 +240,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   if (vd->getType()->isReferenceType() && vd->getInit() && growingLength(vd->getInit()))
     fail(vd->getLocation(), "references to a growing std::vector are not supported (use the vector itself)");
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
+  if (closureRecord(vd->getType())) return lowerLambdaLocal(vd, env, next);
   if (isViewStruct(vd->getType())) return lowerViewStructLocal(vd, env, next);
   if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation()) && isViewStruct(ai.elem))
     return lowerViewStructArray(vd, ai, env, next);
@@ -451,6 +452,7 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->getNumArgs() >= 1 && !isTrivialStructAssign(oc))
     if (const auto *md = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee()); md && !md->isConst() && !md->isStatic())
       lhss.push_back(oc->getArg(0));
+  if (const auto *c = dyn_cast<CallExpr>(s)) collectCallableWrites(c, env, out); // through lambdas' captures
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s))
     if (const VarDecl *len = growingLength(mc->getImplicitObjectArgument()); len && env.count(len) &&
         std::find(out.begin(), out.end(), len) == out.end())

@@ -170,7 +170,7 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
     });
   }
   if (name == "swap" && nargs == 2) return lowerSwap(ce, env);
-  return nullptr;
+  return lowerCallableAlgorithm(ce, env); // with callables: callable_algorithms.cpp
 }
 
 // `*std::max_element(first, last)` / `*std::min_element(first, last)`: the

@@ -405,7 +405,7 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
 // parameters (references.cpp), with view struct parameters, or returning
 // a pointer.
 bool Lowering::inlinedHelper(const FunctionDecl *fd) {
-  if (takesOutReference(fd)) return true;
+  if (takesOutReference(fd) || takesCallable(fd)) return true;
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()))) return false;
   if (ArrayInfo ai; def->getReturnType()->isPointerType() && arrayInfo(def->getReturnType(), ai, SourceLocation()))
