@@ -2554,7 +2554,7 @@ OPTIONS = ("outputs", "structs") + MEM_FEATURES + LANG_FEATURES
 AVOID = ("avoid-ns-marked", "avoid-while-store", "avoid-early-return-arrays", "avoid-ns-adl",
          "avoid-helper-write-after-read", "avoid-helper-output-in-loop", "avoid-helper-writes-local",
          "avoid-helper-writes", "avoid-inplace-output-nested", "avoid-inout-pointer", "avoid-inout-output",
-         "avoid-inout-nested", "avoid-helper-loop-nested")
+         "avoid-inout-nested", "avoid-helper-loop-nested", "avoid-private-members", "avoid-base-classes")
 
 
 def generate(seed, features=("base",)):

@@ -28,6 +28,10 @@ them with their last use.
            in the middle, an initialiser (`switch (int k = m % 3; k)`), and
            `continue` in a case inside a loop.
 
+Avoid flags (open gaps, see the README's "Supported C++"): "avoid-private-members"
+uses all-public twins of Vec and Spring; "avoid-base-classes" leaves out the
+Particle.
+
 Fixed text never compares or takes kinks of doubles (the checker only
 probes the holes), and every value the text computes is bounded by squashing
 its holes.
@@ -126,6 +130,17 @@ DECLS = {
 }
 
 
+def _public(lines):
+    """The same class with every member public (the "avoid-private-members"
+    variant: VecPub, SpringPub)."""
+    return [l.replace("$PVec", "$PVecPub").replace("$PSpring", "$PSpringPub") for l in lines
+            if l.strip() != "private:"]
+
+
+DECLS["VecPub"] = ((), _public(DECLS["Vec"][1]))
+DECLS["SpringPub"] = (("VecPub",), _public(DECLS["Spring"][1]))
+
+
 def declarations(text, pre):
     """The definitions (prefixed) of the DECLS that `text` names, with what
     they need, in DECLS order."""
@@ -173,16 +188,26 @@ def ptr_of(g, b, a):
 
 # -- classes -----------------------------------------------------------------
 
+def vec(g):
+    """The Vec class's name (its all-public twin with "avoid-private-members")."""
+    return "$PVecPub" if "avoid-private-members" in g.features else "$PVec"
+
+
+def spring(g):
+    return "$PSpringPub" if "avoid-private-members" in g.features else "$PSpring"
+
+
 def c_vec(g):
     """Vec objects: constructors, a method chain, operators, +=."""
     b = M.Block(g)
     u, w = g.fresh("double"), g.fresh("double")  # (object names: never in the scope)
     u, w = "o" + u, "o" + w
-    b.lines.append(f"$PVec {u}({b.x(bounded(g))}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
+    V = vec(g)
+    b.lines.append(f"{V} {u}({b.x(bounded(g))}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
     if g.chance(0.5):
-        b.lines.append(f"$PVec {w} = {u}.scaled({b.x(positive(g))}) + $PVec({b.x(bounded(g))}, 0.5, -0.25);")
+        b.lines.append(f"{V} {w} = {u}.scaled({b.x(positive(g))}) + {V}({b.x(bounded(g))}, 0.5, -0.25);")
     else:
-        b.lines.append(f"$PVec {w};")
+        b.lines.append(f"{V} {w};")
         b.lines.append(f"{w} += {b.x(positive(g))} * {u};")
     if g.chance(0.5):
         b.lines.append(f"{w} += {u};")
@@ -196,9 +221,10 @@ def c_spring(g):
     """A Spring built with a member-initialiser list, its const method."""
     b = M.Block(g)
     s = "sp" + g.fresh("double")
-    b.lines.append(f"const $PSpring {s}({b.x(positive(g))}, 0.5);")
-    a = f"$PVec({b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.0)"
-    c = f"$PVec({b.x(bounded(g))}, 0.25, {b.x(bounded(g, 1))})"
+    b.lines.append(f"const {spring(g)} {s}({b.x(positive(g))}, 0.5);")
+    V = vec(g)
+    a = f"{V}({b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.0)"
+    c = f"{V}({b.x(bounded(g))}, 0.25, {b.x(bounded(g, 1))})"
     M.result(g, b, "", f"{s}.energy({a}, {c})")
     return b.stmt()
 
@@ -425,7 +451,9 @@ def options(g):
         return []
     opts = []
     if "classes" in g.features:
-        opts += ["c_vec"] * 2 + ["c_spring", "c_acc", "c_acc", "c_particle", "c_functor"]
+        opts += ["c_vec"] * 2 + ["c_spring", "c_acc", "c_acc", "c_functor"]
+        if "avoid-base-classes" not in g.features:
+            opts += ["c_particle"]
     if "lambdas" in g.features:
         opts += ["l_local"] * 2 + ["l_capture"] * 2
         if arrays_ok(g):
