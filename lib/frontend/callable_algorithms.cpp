@@ -18,20 +18,6 @@ using namespace clang;
 
 namespace {
 
-const Expr *strip(const Expr *e) {
-  while (true) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
-    else if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
-    else if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1 &&
-                                                               c->getConstructor()->isCopyOrMoveConstructor())
-      e = c->getArg(0);
-    else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) e = u->getSubExpr();
-    else return e;
-  }
-}
-
 // std::plus<> and friends: the operator they apply.
 bool stdOperation(QualType t, ir::Op &op) {
   const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
@@ -55,7 +41,7 @@ bool Lowering::callableArg(const Expr *e, unsigned arity, Env &env, Callable &ou
     out.prim = true;
     return true;
   }
-  const Expr *x = strip(e);
+  const Expr *x = stripCallable(e);
   if (const auto *d = dyn_cast<DeclRefExpr>(x); d && isa<FunctionDecl>(d->getDecl())) {
     out.fn = cast<FunctionDecl>(d->getDecl());
     return true;

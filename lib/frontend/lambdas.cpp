@@ -31,8 +31,8 @@ namespace unfad::frontend {
 
 using namespace clang;
 
-namespace {
-
+// A callable argument without the wrappers around the object it names
+// (temporaries, copies, `&f`).
 const Expr *stripCallable(const Expr *e) {
   while (true) {
     e = e->IgnoreParenImpCasts();
@@ -46,6 +46,8 @@ const Expr *stripCallable(const Expr *e) {
     else return e;
   }
 }
+
+namespace {
 
 const VarDecl *capturedVar(const LambdaCapture &c) {
   return c.capturesVariable() ? dyn_cast<VarDecl>(c.getCapturedVar()) : nullptr;

@@ -75,6 +75,8 @@ struct Abort {}; // thrown after a diagnostic was reported
 // `valueCasts`, also array-to-pointer decay and lvalue-to-rvalue: the
 // object an operand designates).
 const clang::Expr *stripNoOps(const clang::Expr *e, bool valueCasts = false);
+// A callable argument without temporaries, copies and `&` (lambdas.cpp).
+const clang::Expr *stripCallable(const clang::Expr *e);
 
 // Linked list of statements still to lower (the rest of the enclosing blocks).
 struct Seq {
