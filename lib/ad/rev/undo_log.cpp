@@ -56,11 +56,12 @@ bool isStoreTo(const Expr &e, const std::string &array) {
   return v && v->name == array;
 }
 
-// The sum of `perIteration` over `index` in [lo, hi): a product when it does
-// not depend on the index, else a loop adding it up (a triangular nest).
-Expr sumCounts(const Expr &lo, const Expr &hi, const std::string &index, const Expr &perIteration,
+// The sum of `perIteration` over `index` in [lo, hi) (`trips` iterations):
+// a product when it does not depend on the index, else a loop adding it up
+// (a triangular nest).
+Expr sumCounts(const Expr &lo, const Expr &hi, const Expr &trips, const std::string &index, const Expr &perIteration,
                const std::function<std::string(const std::string &)> &fresh) {
-  if (countUses(perIteration, index) == 0) return mulCounts(tripCount(lo, hi), perIteration);
+  if (countUses(perIteration, index) == 0) return mulCounts(trips, perIteration);
   std::string j = fresh("iteration"), c = fresh("stores");
   Expr atJ = substitute(perIteration, index, Var::make(j, Type::i64()));
   return Fold::make(lo, hi, Const::makeInt(0), j, c, Prim::make(Op::Add, {Var::make(c, Type::i64()), atJ}));
@@ -114,7 +115,7 @@ struct StoresBound {
       open.erase(f->index);
       if (!lo || !hi || !body) return nullptr;
       if (auto zero = lo->as<Const>(); zero && zero->ivalue == 0 && length && alphaEqual(hi, length)) sweeps = true;
-      return sumCounts(lo, hi, f->index, body, fresh);
+      return sumCounts(lo, hi, tripCount(lo, hi), f->index, body, fresh);
     }
     return nullptr; // a bare store, a while loop, a call given the array
   }
@@ -145,8 +146,7 @@ Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord 
   if (!perIteration || bound.sweeps) return nullptr;
   // (the index may appear in the bound: `for j < i` in iteration i)
   const std::string index = bodyStack[bodyStack.size() - 2].value->as<Var>()->name;
-  Expr capacity = countUses(perIteration, index) == 0 ? mulCounts(record.n, perIteration)
-                                                      : sumCounts(record.lo, record.hi, index, perIteration, freshName);
+  Expr capacity = sumCounts(record.lo, record.hi, record.n, index, perIteration, freshName);
   Expr size = bind(lets, "log_" + a + "_size", capacity);
   log.index = bind(lets, "log_" + a + "_index", NewArray::make(size, Type::i64(), true));
   log.old = bind(lets, "log_" + a + "_old", NewArray::make(size, array->type->elem(), true));
