@@ -85,7 +85,7 @@ int writeOutput(const CommandLine &commandLine, const TranslationUnit &unit) {
 // The line of the marked function whose block is `block` ("f_grad").
 unsigned lineOfBlock(const FileEdit &file, const std::string &block) {
   for (const rewrite::Splice &splice : file.splices)
-    if (splice.cxxName + "_grad" == block)
+    if (splice.block == block)
       return unsigned(std::count(file.original.begin(), file.original.begin() + splice.offset, '\n')) + 1;
   return 1;
 }

@@ -67,6 +67,7 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
       auto g = gradients.find(ad::gradFunctionName(f.name));
       if (!g) throw ir::IRError("no gradient generated for " + f.name);
       b.code += printer::printFunction(*g, program);
+      if (!f.cxx.memberOf.empty()) b.declaration = printer::printMemberDeclaration(*g, program) + "\n";
       blocks.push_back(std::move(b));
     }
     return blocks;

@@ -97,9 +97,14 @@ void Lowering::lowerEntry(size_t i) {
   onReturn_ = nullptr; // (an error inside a loop or an `if` left the previous function's)
   callSite_ = en.callSite;
   calledAt_ = en.calledAt;
+  thisStack_.clear();
   entries_[i].root = current_;
   try {
     checkFunction(fd);
+    if (const CXXMethodDecl *m = en.marked ? markedMethod(fd) : nullptr) {
+      entries_[i].placement.bodyEnd = sm_.getExpansionLoc(fd->getBody()->getEndLoc());
+      placeMethodGradient(m, entries_[i].placement);
+    }
     ir::Function f;
     f.name = en.irName;
     f.marked = en.marked;
@@ -122,6 +127,7 @@ void Lowering::lowerEntry(size_t i) {
     f.body = lowerSeq(&s, env, end);
     if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
     describeCxx(en, f);
+    thisStack_.clear();
     entries_[i].fn = std::move(f);
     entries_[i].arrayNames = arrNames_;
     entries_[i].ok = true;
@@ -154,6 +160,7 @@ std::vector<std::string> Lowering::wrtList(const FunctionDecl *fd, bool &hasWrt)
     if (p.empty()) continue;
     bool found = false;
     for (const ParmVarDecl *pd : fd->parameters()) found |= pd->getName() == p;
+    found |= p == "this" && markedMethod(fd); // a marked method's object
     if (!found) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "', which is not a parameter");
     if (std::find(wrt.begin(), wrt.end(), p.str()) != wrt.end())
       fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "' twice");
@@ -193,6 +200,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     f.params.push_back(p);
     ++k;
   }
+  if (const CXXMethodDecl *m = en.marked ? markedMethod(fd) : nullptr) addThisParam(m, hasWrt, wrt, env, f);
   return env;
 }
 
@@ -221,6 +229,7 @@ void Lowering::describeCxx(const Entry &en, ir::Function &f) {
   bool written = en.marked;
   cx.result = describeCxxType(fd->getReturnType(), ctx_, policy_, !written);
   for (const ParmVarDecl *pd : fd->parameters()) cx.params.push_back(describeCxxType(pd->getType(), ctx_, policy_, !written));
+  if (const CXXMethodDecl *m = en.marked ? markedMethod(fd) : nullptr) describeMethod(m, cx);
   SourceLocation at = sm_.getExpansionLoc(fd->getLocation());
   cx.file = sm_.getFilename(at).str();
   cx.line = sm_.getExpansionLineNumber(at);
@@ -265,13 +274,13 @@ std::vector<const FunctionDecl *> Lowering::findRoots() {
       continue;
     }
     if (opts_.mainFileOnly && !inMain) continue;
-    if (fd->isTemplated() || fd->getDescribedFunctionTemplate()) {
-      report(fd->getLocation(), "function templates cannot be marked yet");
+    if (const CXXMethodDecl *m = markedMethod(fd); m && !unmarkableMethod(m).empty()) {
+      report(fd->getLocation(), unmarkableMethod(m));
       failed_ = true;
       continue;
     }
-    if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && !m->isStatic()) {
-      report(fd->getLocation(), "member functions cannot be marked yet");
+    if (fd->isTemplated() || fd->getDescribedFunctionTemplate()) {
+      report(fd->getLocation(), "function templates cannot be marked yet");
       failed_ = true;
       continue;
     }
@@ -293,11 +302,14 @@ void Lowering::emit(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
   for (size_t i : order) {
     out.functions.push_back(entries_[i].fn);
     if (markedOut && entries_[i].marked) {
-      MarkedFunction m;
+      MarkedFunction m = entries_[i].placement; // a method's (marked_methods.cpp)
       m.decl = entries_[i].def;
       m.irName = entries_[i].irName;
       m.cxxName = entries_[i].def->getNameAsString();
-      m.bodyEnd = sm_.getExpansionLoc(entries_[i].def->getBody()->getEndLoc());
+      if (m.block.empty()) {
+        m.block = m.cxxName + "_grad";
+        m.bodyEnd = sm_.getExpansionLoc(entries_[i].def->getBody()->getEndLoc());
+      }
       markedOut->push_back(m);
     }
   }

@@ -142,6 +142,7 @@ private:
     // header: its errors are reported there) and the function it called.
     clang::SourceLocation callSite;
     std::string calledAt;
+    MarkedFunction placement; // a marked method's gradient's places (marked_methods.cpp)
   };
 
   // The loop whose body is being lowered: where `continue` and `break` go.
@@ -610,6 +611,18 @@ private:
   void checkMarkedResult(const clang::FunctionDecl *fd, const ir::Function &f);
   void describeCxx(const Entry &en, ir::Function &f);
   std::vector<const clang::FunctionDecl *> findRoots();
+
+  // --------------------------------------------- marked_methods.cpp --
+  // A marked member function: `*this` is its first parameter, its gradient
+  // a member of its class.
+  static const clang::CXXMethodDecl *markedMethod(const clang::FunctionDecl *fd);
+  static std::string unmarkableMethod(const clang::CXXMethodDecl *m);
+  void addThisParam(const clang::CXXMethodDecl *m, bool hasWrt, const std::vector<std::string> &wrt, Env &env,
+                    ir::Function &f);
+  static std::string className(const clang::CXXMethodDecl *m);
+  void describeMethod(const clang::CXXMethodDecl *m, ir::CxxInfo &cx);
+  clang::SourceLocation semicolonAfter(clang::SourceLocation loc, clang::SourceLocation what, const std::string &where);
+  void placeMethodGradient(const clang::CXXMethodDecl *m, MarkedFunction &out);
   void emit(ir::Program &out, std::vector<MarkedFunction> *markedOut);
 };
 

@@ -247,6 +247,11 @@ json toJson(const Function &f) {
               {"namespace", f.cxx.enclosingNamespace}, {"static", f.cxx.isStatic},
               {"inline", f.cxx.isInline}, {"constexpr", f.cxx.isConstexpr},
               {"file", f.cxx.file}, {"line", f.cxx.line}};
+  if (!f.cxx.memberOf.empty()) {
+    cxx["memberOf"] = f.cxx.memberOf;
+    cxx["constMethod"] = f.cxx.isConstMethod;
+    cxx["definedInClass"] = f.cxx.definedInClass;
+  }
   cxx["result"] = toJson(f.cxx.result);
   cxx["params"] = json::array();
   for (auto &p : f.cxx.params) cxx["params"].push_back(toJson(p));
@@ -277,6 +282,9 @@ Function functionFromJson(const json &j) {
       for (auto &p : c.at("params")) f.cxx.params.push_back(cxxTypeFromJson(p));
     f.cxx.file = c.value("file", "");
     f.cxx.line = c.value("line", 0u);
+    f.cxx.memberOf = c.value("memberOf", "");
+    f.cxx.isConstMethod = c.value("constMethod", false);
+    f.cxx.definedInClass = c.value("definedInClass", false);
   }
   return f;
 }

@@ -107,7 +107,9 @@ CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
   for (size_t i = 0; i < c->args.size(); ++i) {
     CVal a = tr(c->args[i], b, Hint{"tmp", false});
     if (a.type->isArray()) leafNames(a, w);
-    s += (i ? ", " : "") + arrayArg(a, *f, i);
+    std::string arg = arrayArg(a, *f, i);
+    if (i == 0 && isMethod(*f)) s = fieldOf(arg, f->cxx.name) + "("; // a marked method (its gradient's rerun): `this->advance(h)`
+    else s += (i > (isMethod(*f) ? 1u : 0u) ? ", " : "") + arg;
   }
   s += ")";
   if (c->type->isUnit()) { // a void helper: a statement

@@ -64,18 +64,24 @@ std::string returnSpelling(const Function &f) {
 
 } // namespace
 
+std::string generatedName(const Function &f, bool isGrad) {
+  if (isGrad && isMethod(f)) return memberGradientName(f.cxx.name);
+  return generatedBase(f) + (isGrad ? "_grad" : "_pullback");
+}
+
 // Parameter names: the primal's first, then d_return, then the adjoints
 // (an array's is the buffer parameter, named as in the IR).
 FnPrinter::Params FnPrinter::nameParams(const Function &f, bool isGrad) {
   size_t n = f.params.size(), bufferAt = n + (isGrad ? 0 : 1), buffer = 0;
   Params names;
-  for (size_t i = 0; i < n; ++i) names.primal.push_back(fresh(gen_.params[i].name, true));
+  for (size_t i = 0; i < n; ++i)
+    names.primal.push_back(i == 0 && isMethod(f) ? std::string(kThisObject) : fresh(gen_.params[i].name, true));
   if (!isGrad && !gen_.params[n].type->isUnit()) names.dret = fresh("d_return", true); // a void helper has none
   for (size_t i = 0; i < n; ++i) {
     if (!f.params[i].active) continue;
     names.active.push_back(i);
     names.adjoint.push_back(f.params[i].type->isArray() ? fresh(gen_.params[bufferAt + buffer++].name, true)
-                                                        : fresh("d_" + names.primal[i], true));
+                                                        : fresh(i == 0 && isMethod(f) ? "d_this" : "d_" + names.primal[i], true));
   }
   // the types' names, so that no local shadows them
   if (described(f))
@@ -107,6 +113,10 @@ void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) 
     const Param &bp = gen_.params[buffer++];
     CVal v = leaf(bp.type, names.adjoint[j], PPrimary, true);
     setArrayShape(v, described(f) ? &f.cxx.params[i] : nullptr);
+    if (i == 0 && isMethod(f)) { // a non-const method's `d_this`: the IR's d_this[0] is `*d_this`
+      v.single = true;
+      v.text = "(*" + names.adjoint[j] + ")";
+    }
     push(bp.name, v);
   }
 }
@@ -141,9 +151,12 @@ Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad
   if (f.cxx.isStatic) link += isGrad && !f.cxx.isInline && !f.cxx.isConstexpr ? "[[maybe_unused]] static " : "static ";
   if (!isGrad || f.cxx.isInline || f.cxx.isConstexpr) link += "inline ";
   std::string ret = isGrad && !returnsVoid(f) ? returnSpelling(f) : "void";
-  out.head = link + ret + " " + generatedBase(f) + (isGrad ? "_grad" : "_pullback");
+  bool method = isGrad && isMethod(f); // defined at namespace scope, declared in the class
+  out.head = link + ret + " " + (method ? f.cxx.memberOf + "::" : "") + generatedName(f, isGrad);
+  if (method) out.memberHead = ret + " " + generatedName(f, isGrad);
+  if (method && f.cxx.isConstMethod) out.qualifiers = " const";
   std::vector<std::pair<std::string, std::string>> params; // declaration, name
-  for (size_t i = 0; i < f.params.size(); ++i)
+  for (size_t i = method ? 1 : 0; i < f.params.size(); ++i) // (a method's `*this` is implicit)
     params.emplace_back(declareParam(f, i, names.primal[i]), names.primal[i]);
   if (!names.dret.empty()) params.emplace_back(returnSpelling(f) + " " + names.dret, names.dret);
   for (size_t j = 0; j < names.active.size(); ++j)
@@ -161,7 +174,7 @@ Printed FnPrinter::run() {
   const Function &f = *sig.primal;
   checkParams(gen_, f, sig.isGrad);
   scan(gen_.body);
-  used_.insert(generatedBase(f) + (sig.isGrad ? "_grad" : "_pullback"));
+  used_.insert(generatedName(f, sig.isGrad));
   Params names = nameParams(f, sig.isGrad);
   bindParams(f, names, sig.isGrad);
 
@@ -192,7 +205,7 @@ ir::Function lowered(const ir::Function &generated) {
 
 std::string printFunction(const ir::Function &generated, const ir::Program &primal) {
   detail::Printed p = detail::FnPrinter(lowered(generated), primal).run();
-  return p.head + "(" + p.defArgs + ") {\n" + p.body + "}\n";
+  return p.head + "(" + p.defArgs + ")" + p.qualifiers + " {\n" + p.body + "}\n";
 }
 
 std::string printPrototype(const ir::Function &generated, const ir::Program &primal) {
@@ -200,9 +213,15 @@ std::string printPrototype(const ir::Function &generated, const ir::Program &pri
   return p.head + "(" + p.protoArgs + ");";
 }
 
+std::string printMemberDeclaration(const ir::Function &generated, const ir::Program &primal) {
+  detail::Printed p = detail::FnPrinter(lowered(generated), primal).run();
+  if (p.memberHead.empty()) throw ir::IRError("'" + generated.name + "' is not the gradient of a member function");
+  return p.memberHead + "(" + p.protoArgs + ")" + p.qualifiers + ";";
+}
+
 std::string cxxName(const ir::Function &generated, const ir::Program &primal) {
   detail::Signature s = detail::classify(generated, primal);
-  return detail::generatedBase(*s.primal) + (s.isGrad ? "_grad" : "_pullback");
+  return detail::generatedName(*s.primal, s.isGrad);
 }
 
 } // namespace unfad::printer

@@ -85,6 +85,15 @@ void collectIdents(const std::string &t, std::set<std::string> &out) {
   }
 }
 
+// `(*p).x` is spelled `p->x` (`this->a`, `d_this->a`).
+std::string fieldOf(const std::string &object, const std::string &field) {
+  bool pointee = object.size() > 3 && object.compare(0, 2, "(*") == 0 && object.back() == ')' &&
+                 (validIdent(object.substr(2, object.size() - 3)) || object == kThisObject);
+  if (pointee)
+    return object.substr(2, object.size() - 3) + "->" + field;
+  return object + "." + field;
+}
+
 std::string cxxNameOf(const Function &f) { return f.cxx.name.empty() ? sanitize(f.name) : f.cxx.name; }
 
 // The base of a generated function's name: the C++ name when it is an

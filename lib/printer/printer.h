@@ -72,6 +72,9 @@ void collectIdents(const std::string &text, std::set<std::string> &out);
 std::string cxxNameOf(const Function &f);
 // The base of a generated function's name (`operator+` -> `operator_plus`).
 std::string generatedBase(const Function &f);
+// The name of a generated function: `f_grad`, `g_pullback`, a marked
+// method's `loss_grad` (a call operator's `grad`).
+std::string generatedName(const Function &f, bool isGrad);
 
 // ------------------------------------------------------------ types ----
 
@@ -168,7 +171,17 @@ struct Printed {
   std::string protoArgs; // parameter list for the prototype
   std::string defArgs;   // parameter list with [[maybe_unused]] marks
   std::string body;      // statements, indented, one per line
+  // A marked method's gradient: " const" after the parameters, and the head
+  // of its declaration in the class (`double loss_grad`).
+  std::string qualifiers, memberHead;
 };
+
+// Whether `f` is a marked member function whose first parameter is `*this`
+// (ir::CxxInfo::memberOf).
+inline bool isMethod(const Function &f) { return !f.cxx.memberOf.empty(); }
+// How the generated code names a method's object and its fields.
+constexpr const char *kThisObject = "(*this)";
+std::string fieldOf(const std::string &object, const std::string &field);
 
 // A generated function's primal and whether it is the gradient (f$grad) or
 // a pullback (g$pullback).

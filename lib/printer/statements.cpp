@@ -143,7 +143,7 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
     CVal t = tr(p->tuple, b, Hint{"tmp", false});
     if (t.agg) return t.elems.at(p->index);
     if (!t.type->isStruct()) fail("projection from an unflattened tuple");
-    return leaf(p->type, operand(t, PPrimary) + "." + t.type->fieldNames.at(p->index), PPrimary);
+    return leaf(p->type, fieldOf(operand(t, PPrimary), t.type->fieldNames.at(p->index)), PPrimary);
   }
   case Kind::Call: return trCall(e->as<Call>(), b, h);
   case Kind::Opaque: return trOpaque(e->as<Opaque>(), b, h);
@@ -397,7 +397,7 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   std::string lhs = elementText(a, i);
   TypeP ft = st->array->type->elem();
   for (int k : st->path) { // a[i].x
-    lhs += "." + ft->fieldNames.at(size_t(k));
+    lhs = fieldOf(lhs, ft->fieldNames.at(size_t(k)));
     ft = ft->elems.at(size_t(k));
   }
   if (add && v.type->isStruct()) { // a[i] += {x, y}: field by field, zeros skipped
@@ -470,7 +470,7 @@ void FnPrinter::accumulate(const CVal &ct, const std::string &lhs, bool viaPoint
   if (t->isStruct()) {
     CVal v = ct.agg ? ct : materialize(ct, "ct", b);
     for (size_t i = 0; i < t->elems.size(); ++i) {
-      CVal f = v.agg ? v.elems[i] : leaf(t->elems[i], v.text + "." + t->fieldNames[i], PPrimary, true);
+      CVal f = v.agg ? v.elems[i] : leaf(t->elems[i], fieldOf(v.text, t->fieldNames[i]), PPrimary, true);
       accumulate(f, lhs + (viaPointer ? "->" : ".") + t->fieldNames[i], false, b);
     }
     return;

@@ -28,8 +28,8 @@ std::string withEOL(const std::string &code, const std::string &nl) {
   return out;
 }
 
-std::string beginMarker(const std::string &cxx) { return "// unfad:begin " + cxx + "_grad"; }
-std::string endMarker(const std::string &cxx) { return "// unfad:end " + cxx + "_grad"; }
+std::string beginMarker(const std::string &block) { return "// unfad:begin " + block; }
+std::string endMarker(const std::string &block) { return "// unfad:end " + block; }
 
 // FNV-1a (32 bits) of a block's contents, line endings normalised to \n:
 // the begin marker records it so that a hand edit is noticed.
@@ -47,10 +47,10 @@ std::string checksum(const std::string &contents) {
 // An existing block right after `pos` (whitespace only in between): its end
 // (just after the end marker), or npos; `edited` when its contents no
 // longer match the checksum its begin marker records.
-size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &cxx, bool *edited = nullptr) {
+size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &block, bool *edited = nullptr) {
   size_t j = pos;
   while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
-  std::string b = beginMarker(cxx);
+  std::string b = beginMarker(block);
   if (text.compare(j, b.size(), b) != 0) return std::string::npos;
   size_t after = j + b.size();
   std::string recorded;
@@ -60,7 +60,7 @@ size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &
     after += tag.size() + 8;
   }
   if (after < text.size() && text[after] != '\n' && text[after] != '\r') return std::string::npos;
-  std::string e = endMarker(cxx);
+  std::string e = endMarker(block);
   size_t k = text.find(e, after);
   if (k == std::string::npos) return std::string::npos;
   if (edited) {
@@ -69,6 +69,13 @@ size_t existingBlockEnd(const std::string &text, size_t pos, const std::string &
     *edited = !recorded.empty() && recorded != checksum(text.substr(start, k - start));
   }
   return k + e.size();
+}
+
+// Whether the line holding `pos` has more than blanks after it.
+bool codeFollowsOnLine(const std::string &text, size_t pos) {
+  for (; pos < text.size() && text[pos] != '\n' && text[pos] != '\r'; ++pos)
+    if (text[pos] != ' ' && text[pos] != '\t') return true;
+  return false;
 }
 
 unsigned lineOf(const std::string &text, size_t pos) {
@@ -110,28 +117,34 @@ Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, c
   std::string nl = usesCRLF(text) ? "\r\n" : "\n";
   Rewrite r;
   std::vector<Splice> splices = splicesIn;
-  std::sort(splices.begin(), splices.end(), [](const Splice &a, const Splice &b) { return a.offset < b.offset; });
-  size_t cur = 0;
+  // (stable: the definitions of several methods of one class follow the
+  // class in source order, each after the previous one's block)
+  std::stable_sort(splices.begin(), splices.end(), [](const Splice &a, const Splice &b) { return a.offset < b.offset; });
+  size_t cur = 0, previous = std::string::npos;
   if (lines.enabled && lines.atTop) r.text += "#line 1 " + quoteLine(lines.originalName) + nl;
   for (const Splice &s : splices) {
     auto it = code.find(s.irName);
-    if (it == code.end() || s.offset < cur || s.offset > text.size()) continue;
+    if (it == code.end() || s.offset > text.size()) continue;
+    size_t at = s.offset;
+    if (at < cur && at != previous) continue;
+    previous = at;
+    at = std::max(at, cur);
     std::string contents = withEOL(it->second, nl);
-    std::string block = nl + beginMarker(s.cxxName) + " checksum=" + checksum(contents) + nl + contents + endMarker(s.cxxName);
+    std::string block = nl + beginMarker(s.block) + " checksum=" + checksum(contents) + nl + contents + endMarker(s.block);
     bool edited = false;
-    size_t end = existingBlockEnd(text, s.offset, s.cxxName, &edited);
+    size_t end = existingBlockEnd(text, at, s.block, &edited);
     std::string status = "ok";
     if (end == std::string::npos) {
       status = "missing";
-      end = s.offset;
+      end = at;
     } else if (edited) {
       status = "edited";
-      r.editedLines.push_back({s.cxxName + "_grad", lineOf(text, s.offset)});
-    } else if (text.compare(s.offset, end - s.offset, block) != 0) {
+      r.editedLines.push_back({s.block, lineOf(text, at)});
+    } else if (text.compare(at, end - at, block) != 0) {
       status = "stale";
     }
-    r.status.push_back({s.cxxName + "_grad", status});
-    r.text.append(text, cur, s.offset - cur);
+    r.status.push_back({s.block, status});
+    r.text.append(text, cur, at - cur);
     if (lines.enabled && !lines.generatedName.empty()) {
       // The block's lines are numbered as the physical lines of this text:
       // the directive is on line n+1, the begin marker on line n+2.
@@ -144,6 +157,8 @@ Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, c
       // What follows `end` is the rest of the original line holding `end`:
       // the directive line is followed by exactly that line.
       r.text += nl + "#line " + std::to_string(lineOf(text, end)) + " " + quoteLine(lines.originalName) + nl;
+    } else if (codeFollowsOnLine(text, end)) {
+      r.text += nl; // (`double f() const { ... } };`: the class's end is not commented out by the end marker)
     }
     cur = end;
   }
@@ -153,7 +168,10 @@ Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, c
 
 bool generateCode(const ir::Program &program, CodeMap &code, std::string &error) {
   try {
-    for (auto &b : unfad::generate(program)) code[b.markedName] = b.code;
+    for (auto &b : unfad::generate(program)) {
+      code[b.markedName] = b.code;
+      if (!b.declaration.empty()) code[declarationKey(b.markedName)] = b.declaration;
+    }
     return true;
   } catch (std::exception &e) {
     error = e.what();
@@ -164,11 +182,8 @@ bool generateCode(const ir::Program &program, CodeMap &code, std::string &error)
 std::vector<Splice> splicesIn(const clang::SourceManager &sm, const clang::FileID &fid,
                               const std::vector<frontend::MarkedFunction> &marked) {
   std::vector<Splice> out;
-  for (auto &m : marked) {
-    auto [f, off] = sm.getDecomposedLoc(m.bodyEnd);
-    if (f != fid) continue;
-    out.push_back({size_t(off) + 1, m.cxxName, m.irName});
-  }
+  for (auto &[f, splices] : splicesByFile(sm, marked))
+    if (f == fid) out = splices;
   return out;
 }
 
@@ -178,7 +193,10 @@ std::map<clang::FileID, std::vector<Splice>> splicesByFile(const clang::SourceMa
   for (auto &m : marked) {
     auto [f, off] = sm.getDecomposedLoc(m.bodyEnd);
     if (f.isInvalid()) continue;
-    out[f].push_back({size_t(off) + 1, m.cxxName, m.irName});
+    out[f].push_back({size_t(off) + 1, m.block, m.irName});
+    if (m.declarationAfter.isInvalid()) continue;
+    auto [df, doff] = sm.getDecomposedLoc(m.declarationAfter);
+    if (!df.isInvalid()) out[df].push_back({size_t(doff) + 1, declarationBlock(m.block), declarationKey(m.irName)});
   }
   return out;
 }

@@ -33,6 +33,10 @@ def run(cmd, cwd, env=None, expect=0):
     return p
 
 
+# <unfad/unfad.h>, for compiling the command's output without the plugin
+INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include")
+
+
 def check(cond, msg):
     if not cond:
         raise Failure(msg)
@@ -124,6 +128,40 @@ def case_up_to_date(e):
     out = run([e.path("run")], e.tmp).stdout
     check("PASSED" in out, "the plugin compiled a stale block:\n" + out)
     check(e.read("run.cpp") == stale, "the plugin wrote to the source")
+
+
+def case_methods(e):
+    """Marked member functions and a functor's operator() (methods.cpp): their
+    gradients are members, declared in the class and defined after it; the
+    same through the plugin, the command's output compiled by another run of
+    the compiler, and `unfad -i` twice (the second run changes nothing, and
+    the plugin neither duplicates nor rewrites the blocks)."""
+    e.cxx("-Wall", "-Wextra", "-Werror", "methods.cpp", "-o", "methods_plugin")
+    out = run([e.path("methods_plugin")], e.tmp).stdout
+    print(out)
+    check("PASSED" in out and "MISMATCH" not in out, "gradient check failed (plugin)")
+    gen = run([e.a.unfad, "methods.cpp", "--", "-std=c++17"], e.tmp).stdout
+    with open(e.path("methods_gen.cpp"), "w") as f:
+        f.write(gen)
+    run([e.a.clangxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I" + INCLUDE, "methods_gen.cpp",
+         "-o", "methods_cmd"], e.tmp)
+    check("PASSED" in run([e.path("methods_cmd")], e.tmp).stdout, "gradient check failed (command output)")
+    run([e.a.unfad, "-i", "methods.cpp", "--", "-std=c++17"], e.tmp)
+    once = e.read("methods.cpp")
+    check(once == gen, "unfad -i wrote other text than unfad printed")
+    for block in ("fit::Model::loss_grad", "fit::Model::penalty_grad", "fit::Model::advance_grad",
+                  "fit::Gaussian::grad", "fit::Outer::Spring::energy_grad"):
+        block = block.split("::", 1)[1]
+        check(once.count("// unfad:begin " + block + " ") == 1 and
+              once.count("// unfad:begin " + block + ":declaration ") == 1,
+              "expected one definition and one declaration block of " + block)
+    run([e.a.unfad, "-i", "methods.cpp", "--", "-std=c++17"], e.tmp)
+    check(e.read("methods.cpp") == once, "a second unfad -i changed the file")
+    run([e.a.unfad, "--check", "methods.cpp", "--", "-std=c++17"], e.tmp)
+    pre = e.cxx("-E", "-C", "methods.cpp").stdout
+    check(pre.count("// unfad:begin Model::loss_grad ") == 1, "the plugin duplicated an up-to-date block")
+    e.cxx("methods.cpp", "-o", "methods_again")
+    check("PASSED" in run([e.path("methods_again")], e.tmp).stdout, "gradient check failed (after unfad -i)")
 
 
 def case_diagnostics(e):

@@ -15,6 +15,9 @@ struct GeneratedBlock {
   std::string markedName; // IR name of the marked function
   std::string cxxName;    // its C++ name, e.g. "energy" (block is "energy_grad")
   std::string code;       // C++ to place right after the marked function
+  // A marked method's: its gradient's declaration, for the class (`code`
+  // is then the definition, placed at namespace scope).
+  std::string declaration;
 };
 
 // One block per marked function, in program order. Helper pullbacks are

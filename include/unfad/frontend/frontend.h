@@ -38,7 +38,15 @@ struct MarkedFunction {
   const clang::FunctionDecl *decl = nullptr; // the definition
   std::string irName;                        // ir::Function::name
   std::string cxxName;                       // unqualified C++ name ("f" -> block "f_grad")
-  clang::SourceLocation bodyEnd;             // file location of the closing '}' of the body
+  std::string block;                         // the generated block's name: "f_grad", "Model::loss_grad"
+  // File location of the last character of the code the gradient follows:
+  // the closing '}' of the body, or for a member function defined in its
+  // class the ';' ending the (outermost) class.
+  clang::SourceLocation bodyEnd;
+  // A member function: where the gradient's declaration goes, in the class
+  // (after the method's body or its in-class declaration's ';'); invalid
+  // for a free function.
+  clang::SourceLocation declarationAfter;
 };
 
 // Lowers every marked function definition of the translation unit, and the

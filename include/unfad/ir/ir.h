@@ -507,7 +507,21 @@ struct CxxInfo {
   std::vector<CxxType> params;   // each parameter's type, described (empty: unknown, e.g. old JSON)
   std::string file;              // where the definition is
   unsigned line = 0;
+  // A marked member function: its class as named from the enclosing
+  // namespace ("Model", "Outer::Inner"; empty for a free function). Its
+  // gradient is a member too, and `*this` is the IR function's first
+  // parameter, named "this" (a struct, or for a non-const method a
+  // one-element array, as a `T&` parameter is).
+  std::string memberOf;
+  bool isConstMethod = false;
+  bool definedInClass = false; // the gradient's definition then goes after the class, `inline`
 };
+
+// The C++ name of a marked member function's gradient: `loss` ->
+// `loss_grad`, and a call operator's is `grad` (`model.grad(x, &d_model, d_x)`).
+inline std::string memberGradientName(const std::string &method) {
+  return method == "operator()" ? "grad" : method + "_grad";
+}
 
 struct Param {
   std::string name;

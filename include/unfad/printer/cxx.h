@@ -20,6 +20,10 @@ namespace unfad::printer {
 std::string printFunction(const ir::Function &generated, const ir::Program &primal);
 // The prototype (declaration) of the same function, ending in ';'.
 std::string printPrototype(const ir::Function &generated, const ir::Program &primal);
+// A marked member function's gradient's declaration in its class
+// (`double loss_grad(const double* x, Model* d_this, double* d_x) const;`);
+// printFunction prints its definition (`double Model::loss_grad(...) const`).
+std::string printMemberDeclaration(const ir::Function &generated, const ir::Program &primal);
 // The C++ name of a generated function: "energy_grad", "dot_pullback".
 std::string cxxName(const ir::Function &generated, const ir::Program &primal);
 

@@ -21,14 +21,20 @@ class FileID;
 
 namespace unfad::rewrite {
 
-// Where one generated block goes: right after the '}' of a marked function.
+// Where one generated block goes: right after the '}' of a marked function
+// (for a marked method: its gradient's declaration in the class, and its
+// definition after the method or the class, see frontend::MarkedFunction).
 struct Splice {
-  size_t offset = 0;   // byte offset just after the closing '}'
-  std::string cxxName; // "f" -> block "f_grad"
-  std::string irName;  // key into CodeMap
+  size_t offset = 0;  // byte offset just after the closing '}' (or ';')
+  std::string block;  // the block's name in its markers: "f_grad", "Model::loss_grad"
+  std::string irName; // key into CodeMap
 };
 
-using CodeMap = std::map<std::string, std::string>; // irName -> generated code
+// irName -> generated code; a method's declaration is under
+// declarationKey(irName).
+using CodeMap = std::map<std::string, std::string>;
+inline std::string declarationKey(const std::string &irName) { return irName + "#declaration"; }
+inline std::string declarationBlock(const std::string &block) { return block + ":declaration"; }
 
 // `#line` directives for compiling a rewritten text instead of the original.
 struct LineDirectives {
@@ -46,7 +52,7 @@ struct LineDirectives {
 
 struct Rewrite {
   std::string text;
-  // (cxxName_grad, "missing" | "stale" | "edited" | "ok"), relative to the
+  // (block, "missing" | "stale" | "edited" | "ok"), relative to the
   // input text. "edited": the block no longer matches the checksum in its
   // begin marker (`// unfad:begin f_grad checksum=xxxxxxxx`): changed by hand.
   std::vector<std::pair<std::string, std::string>> status;

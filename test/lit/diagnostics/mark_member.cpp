@@ -1,9 +1,31 @@
-// UNFAD_GRADIENT on a member function: an error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
+// UNFAD_GRADIENT on member functions unfad cannot give a member gradient (a
+// virtual one, an operator other than operator(), a method of a class
+// template, of a local class, a constructor): an error at each, non-zero
+// exit, and a failed -i leaves the file byte-identical. (Marked methods
+// themselves work: test/lit/golden/marked_method.cpp.)
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
 #include <unfad/unfad.h>
 struct S {
-// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'f': member functions cannot be marked yet
-  UNFAD_GRADIENT double f(double x) { return x * x; }
+  double w;
+// CHECK: mark_member.cpp:[[@LINE+1]]:33: error: cannot differentiate 'f': virtual member functions cannot be marked
+  UNFAD_GRADIENT virtual double f(double x) const { return w * x * x; }
+// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'operator+': operator overloads cannot be marked, except 'operator()' (mark a named method)
+  UNFAD_GRADIENT double operator+(double x) const { return w + x; }
+// CHECK: mark_member.cpp:[[@LINE+1]]:18: error: cannot differentiate 'S': constructors, destructors and conversion functions cannot be marked
+  UNFAD_GRADIENT S(double x) : w(x) {}
 };
+template <class T> struct Box {
+  T w;
+// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'g': member functions of class templates cannot be marked yet
+  UNFAD_GRADIENT double g(double x) const { return w * x; }
+};
+double use(double x) {
+  struct Local {
+    double w;
+// CHECK: mark_member.cpp:[[@LINE+1]]:27: error: cannot differentiate 'h': member functions of local classes cannot be marked
+    UNFAD_GRADIENT double h(double x) const { return w * x; }
+  };
+  return Local{2.0}.h(x) + Box<double>{1.0}.g(x);
+}

@@ -1,0 +1,49 @@
+// A marked const method and a marked functor (marked_methods.cpp): the
+// gradient is a member of the class, declared in it right after the method
+// and defined after the class (with the helpers' pullbacks, at namespace
+// scope), `inline` as the method is; `*this` is read as `this->a`, its
+// adjoint is `Model* d_this`, first among the adjoints, added into field by
+// field; a functor's operator() gets `grad`.
+// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
+#include <unfad/unfad.h>
+
+#include <cmath>
+
+double sq(double v) { return v * v; }
+
+struct Model {
+  double a;
+  double b;
+  UNFAD_GRADIENT double loss(const double* x, int n) const {
+    double s = 0.0;
+    for (int i = 0; i < n; ++i) s += sq(a * x[i] - b);
+    return s;
+  }
+  double other(double v) const { return v; }
+};
+
+struct Gaussian {
+  double mu;
+  UNFAD_GRADIENT double operator()(double v) const { return 0.5 * sq(v - mu); }
+};
+
+// CHECK:      UNFAD_GRADIENT double loss(const double* x, int n) const {
+// CHECK:      // unfad:begin Model::loss_grad:declaration checksum=
+// CHECK-NEXT: double loss_grad(const double* x, int n, Model* d_this, double* d_x) const;
+// CHECK-NEXT: // unfad:end Model::loss_grad:declaration
+// CHECK-NEXT:   double other(double v) const { return v; }
+// CHECK-NEXT: };
+// CHECK-NEXT: // unfad:begin Model::loss_grad checksum=
+// CHECK:      inline void sq_pullback(double v, double d_return, double* d_v) {
+// CHECK:      inline double Model::loss_grad(const double* x, int n, Model* d_this, double* d_x) const {
+// CHECK:        this->a * x[i]
+// CHECK:        d_this->a +=
+// CHECK:        d_this->b +=
+// CHECK:      // unfad:end Model::loss_grad
+// CHECK:      UNFAD_GRADIENT double operator()(double v) const { return 0.5 * sq(v - mu); }
+// CHECK-NEXT: // unfad:begin Gaussian::grad:declaration checksum=
+// CHECK-NEXT: double grad(double v, Gaussian* d_this, double* d_v) const;
+// CHECK:      // unfad:begin Gaussian::grad checksum=
+// CHECK:      inline double Gaussian::grad(double v, Gaussian* d_this, double* d_v) const {
+// CHECK:        d_this->mu

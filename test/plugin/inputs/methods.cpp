@@ -1,0 +1,146 @@
+// Marked member functions: a const method defined in its class, one defined
+// out of line, a non-const method that updates its members (an in/out
+// `*this`), a functor's operator() (gradient `grad`), a method of a nested
+// class, and UNFAD_GRADIENT_WRT leaving `this` passive. main checks every
+// gradient against central finite differences (of f itself, never of f_grad).
+#include <unfad/unfad.h>
+
+#include <cmath>
+#include <vector>
+
+#include "fdcheck.h"
+
+namespace fit {
+
+double sq(double v) { return v * v; }
+
+// A model with two parameters, differentiated with respect to them and x.
+struct Model {
+  double a;
+  double b;
+  int passes; // passive
+
+  UNFAD_GRADIENT double loss(const double* x, const double* y, int n) const {
+    double s = 0.0;
+    for (int i = 0; i < n; ++i) s += sq(predict(x[i]) - y[i]);
+    return s / n;
+  }
+  double predict(double v) const { return a * std::tanh(b * v); }
+
+  UNFAD_GRADIENT double penalty(double w) const;
+
+  // One step of a recurrence on the members: `*this` is read, then written.
+  UNFAD_GRADIENT double advance(double h) {
+    const double na = a + h * b;
+    b = b - h * std::sin(a);
+    a = na;
+    ++passes;
+    return a * b;
+  }
+};
+
+UNFAD_GRADIENT double Model::penalty(double w) const { return w * (a * a + std::exp(b)); }
+
+// A function object: its gradient is `grad`.
+struct Gaussian {
+  double mu;
+  double sigma;
+  UNFAD_GRADIENT double operator()(double v) const {
+    const double z = (v - mu) / sigma;
+    return 0.5 * z * z + std::log(sigma);
+  }
+};
+
+struct Outer {
+  struct Spring {
+    double k;
+    double rest;
+    // Only with respect to the positions: k and rest are constants here.
+    UNFAD_GRADIENT_WRT(p, q) double energy(double p, double q) const { return 0.5 * k * sq(q - p - rest); }
+  };
+};
+
+} // namespace fit
+
+namespace {
+
+const double kH = 1e-5;
+
+int check_loss() {
+  std::vector<double> x{0.3, -0.7, 1.1}, y{0.2, -0.4, 0.5};
+  fit::Model m{0.8, 1.3, 0};
+  fit::Model d{0.0, 0.0, 0};
+  std::vector<double> dx(3, 0.0), dy(3, 0.0);
+  int bad = m.loss_grad(x.data(), y.data(), 3, &d, dx.data(), dy.data()) == m.loss(x.data(), y.data(), 3) ? 0 : 1;
+  fit::Model p = m, q = m;
+  p.a += kH;
+  q.a -= kH;
+  bad += fd_check("loss/da", d.a, (p.loss(x.data(), y.data(), 3) - q.loss(x.data(), y.data(), 3)) / (2 * kH));
+  p = m, q = m;
+  p.b += kH;
+  q.b -= kH;
+  bad += fd_check("loss/db", d.b, (p.loss(x.data(), y.data(), 3) - q.loss(x.data(), y.data(), 3)) / (2 * kH));
+  std::vector<double> xp = x, xm = x;
+  xp[1] += kH;
+  xm[1] -= kH;
+  bad += fd_check("loss/dx1", dx[1], (m.loss(xp.data(), y.data(), 3) - m.loss(xm.data(), y.data(), 3)) / (2 * kH));
+  return bad;
+}
+
+int check_penalty() {
+  fit::Model m{0.8, 1.3, 0}, d{0.0, 0.0, 0};
+  double dw = 0.0;
+  int bad = m.penalty_grad(2.0, &d, &dw) == m.penalty(2.0) ? 0 : 1;
+  bad += fd_check("penalty/da", d.a, 2.0 * 2.0 * m.a);
+  bad += fd_check("penalty/db", d.b, 2.0 * std::exp(m.b));
+  bad += fd_check("penalty/dw", dw, m.a * m.a + std::exp(m.b));
+  return bad;
+}
+
+// advance writes *this: d_this carries the cotangent of the members after
+// the call in (here zero) and holds that of the members before it on return.
+int check_advance() {
+  const fit::Model m0{0.8, 1.3, 0};
+  fit::Model m = m0, d{0.0, 0.0, 0};
+  double dh = 0.0;
+  const double v = m.advance_grad(0.1, &d, &dh);
+  fit::Model r = m0;
+  int bad = v == r.advance(0.1) && m.a == r.a && m.b == r.b && m.passes == 1 ? 0 : 1;
+  auto value = [&](double a, double b, double h) {
+    fit::Model t{a, b, 0};
+    return t.advance(h);
+  };
+  bad += fd_check("advance/da", d.a, (value(m0.a + kH, m0.b, 0.1) - value(m0.a - kH, m0.b, 0.1)) / (2 * kH));
+  bad += fd_check("advance/db", d.b, (value(m0.a, m0.b + kH, 0.1) - value(m0.a, m0.b - kH, 0.1)) / (2 * kH));
+  bad += fd_check("advance/dh", dh, (value(m0.a, m0.b, 0.1 + kH) - value(m0.a, m0.b, 0.1 - kH)) / (2 * kH));
+  return bad;
+}
+
+int check_functor() {
+  fit::Gaussian g{0.4, 1.7}, d{0.0, 0.0};
+  double dv = 0.0;
+  int bad = g.grad(1.2, &d, &dv) == g(1.2) ? 0 : 1;
+  fit::Gaussian p{0.4 + kH, 1.7}, q{0.4 - kH, 1.7};
+  bad += fd_check("gaussian/dmu", d.mu, (p(1.2) - q(1.2)) / (2 * kH));
+  p = {0.4, 1.7 + kH}, q = {0.4, 1.7 - kH};
+  bad += fd_check("gaussian/dsigma", d.sigma, (p(1.2) - q(1.2)) / (2 * kH));
+  bad += fd_check("gaussian/dv", dv, (g(1.2 + kH) - g(1.2 - kH)) / (2 * kH));
+  return bad;
+}
+
+int check_spring() {
+  fit::Outer::Spring s{3.0, 0.5};
+  double dp = 0.0, dq = 0.0;
+  int bad = s.energy_grad(0.1, 1.4, &dp, &dq) == s.energy(0.1, 1.4) ? 0 : 1;
+  bad += fd_check("spring/dp", dp, -3.0 * (1.4 - 0.1 - 0.5));
+  bad += fd_check("spring/dq", dq, 3.0 * (1.4 - 0.1 - 0.5));
+  return bad;
+}
+
+} // namespace
+
+int main() {
+  int bad = check_loss() + check_penalty() + check_advance() + check_functor() + check_spring();
+  std::printf("%s\n", bad ? "FAILED" : "PASSED");
+  return bad;
+}
