@@ -85,9 +85,11 @@ protected:
 
 } // namespace
 
-Lowering::LoopState Lowering::loopState(const std::vector<const Stmt *> &parts, const Env &env, bool done) {
+Lowering::LoopState Lowering::loopState(const std::vector<const Stmt *> &parts, const Env &env, bool done,
+                                        const VarDecl *condVar) {
   LoopState st;
   for (const Stmt *p : parts) collectAssigned(p, env, st.vars);
+  if (condVar && std::find(st.vars.begin(), st.vars.end(), condVar) == st.vars.end()) st.vars.push_back(condVar);
   st.ret = findReturn(parts[0]) != nullptr; // the body (a return in the increment is impossible)
   st.done = done || st.ret;
   st.retType = result_;
@@ -272,15 +274,15 @@ bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &
 }
 
 ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail) {
-  if (fs->getConditionVariable()) fail(fs->getForLoc(), "'for' with a condition variable is not supported");
   Counted c;
-  if (!countedShape(fs, env, c)) {
+  if (fs->getConditionVariable() || !countedShape(fs, env, c)) {
     // a While over the state, the increment at the end of each iteration
     const Stmt *init = fs->getInit();
-    if (!init) return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, env, tail);
+    const DeclStmt *cv = fs->getConditionVariableDeclStmt();
+    if (!init) return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, env, tail, cv);
     Seq is{&init, &init + 1, nullptr};
     return lowerSeq(&is, env, [&](Env &e2) {
-      return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, e2, tail);
+      return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, e2, tail, cv);
     });
   }
   ir::TypeP i64 = ir::Type::i64();
@@ -398,17 +400,40 @@ void Lowering::rejectWrittenRange(const CXXForRangeStmt *rs, const ir::Expr &arr
 
 // `while (c) B`, `do B while (c)` (B once, then the while) and the `for`
 // loops of other shapes (with the increment `inc` ending each iteration).
+// A condition variable (`while (double t = next(x))`, `for (...; T t = e;
+// ...)`) is declared before the loop and again at the end of each
+// iteration (after the increment), and is part of the loop's state: the
+// condition tests it and the body reads it, its initialiser evaluated once
+// per test, as in C++.
 ir::Expr Lowering::lowerWhile(const Stmt *body, const Expr *cond, const Stmt *inc, bool isDo, const Seq *rest,
-                              Env &env, const Tail &tail) {
-  LoopState st = loopState({body, inc}, env, containsBreak(body));
+                              Env &env, const Tail &tail, const DeclStmt *condVar) {
+  if (condVar) {
+    const Stmt *decl = condVar;
+    Seq ds{&decl, &decl + 1, nullptr};
+    return lowerSeq(&ds, env, [&](Env &e2) { return lowerWhileWith(body, cond, inc, isDo, rest, e2, tail, condVar); });
+  }
+  return lowerWhileWith(body, cond, inc, isDo, rest, env, tail, nullptr);
+}
+
+ir::Expr Lowering::lowerWhileWith(const Stmt *body, const Expr *cond, const Stmt *inc, bool isDo, const Seq *rest,
+                                  Env &env, const Tail &tail, const DeclStmt *condVar) {
+  const auto *cv = condVar ? cast<VarDecl>(condVar->getSingleDecl()) : nullptr;
+  LoopState st = loopState({body, inc}, env, containsBreak(body), cv);
   std::string sn = names_.fresh("state");
   ir::Expr sv = ir::Var::make(sn, st.type);
   Tail packT = [this, &st](Env &e) { return pack(st, e, false); };
-  Tail cont = packT;
+  Tail redeclare = packT; // the condition variable's next value
+  if (condVar)
+    redeclare = [&](Env &e) {
+      const Stmt *decl = condVar;
+      Seq ds{&decl, &decl + 1, nullptr};
+      return lowerSeq(&ds, e, packT);
+    };
+  Tail cont = redeclare;
   if (inc)
     cont = [&](Env &e) {
       Seq is{&inc, &inc + 1, nullptr};
-      return lowerSeq(&is, e, packT);
+      return lowerSeq(&is, e, redeclare);
     };
   // the condition sees the state directly
   Env ec = env;

@@ -560,7 +560,8 @@ private:
   ir::Expr lowerMoreMath(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
 
   // ------------------------------------------------------ loops.cpp --
-  LoopState loopState(const std::vector<const clang::Stmt *> &parts, const Env &env, bool done);
+  LoopState loopState(const std::vector<const clang::Stmt *> &parts, const Env &env, bool done,
+                      const clang::VarDecl *condVar = nullptr);
   // The state at the end of an iteration, after a `break` (done), or after
   // `return value` (done and returned).
   ir::Expr pack(const LoopState &st, const Env &env, bool done, const ir::Expr &returned = nullptr);
@@ -575,7 +576,9 @@ private:
   ir::Expr lowerRangeFor(const clang::CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail);
   void rejectWrittenRange(const clang::CXXForRangeStmt *rs, const ir::Expr &arr, const ir::Expr &body);
   ir::Expr lowerWhile(const clang::Stmt *body, const clang::Expr *cond, const clang::Stmt *inc, bool isDo,
-                      const Seq *rest, Env &env, const Tail &tail);
+                      const Seq *rest, Env &env, const Tail &tail, const clang::DeclStmt *condVar = nullptr);
+  ir::Expr lowerWhileWith(const clang::Stmt *body, const clang::Expr *cond, const clang::Stmt *inc, bool isDo,
+                          const Seq *rest, Env &env, const Tail &tail, const clang::DeclStmt *condVar);
 
   // ------------------------------------------- growing_vectors.cpp --
   // A local std::vector the function grows or shrinks (`push_back`,

@@ -170,8 +170,7 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   if (const auto *fs = dyn_cast<ForStmt>(st)) return lowerFor(fs, rest, env, tail);
   if (const auto *rs = dyn_cast<CXXForRangeStmt>(st)) return lowerRangeFor(rs, rest, env, tail);
   if (const auto *ws = dyn_cast<WhileStmt>(st)) {
-    if (ws->getConditionVariable()) fail(loc, "'while' with a condition variable is not supported");
-    return lowerWhile(ws->getBody(), ws->getCond(), nullptr, false, rest, env, tail);
+    return lowerWhile(ws->getBody(), ws->getCond(), nullptr, false, rest, env, tail, ws->getConditionVariableDeclStmt());
   }
   if (const auto *ds = dyn_cast<DoStmt>(st)) {
     return lowerWhile(ds->getBody(), ds->getCond(), nullptr, true, rest, env, tail);
