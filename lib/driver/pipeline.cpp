@@ -42,7 +42,7 @@ bool parseDumpStage(const std::string &s, DumpStage &out) {
 
 std::vector<GeneratedBlock> generate(const ir::Program &input) {
   return ir::onLargeStack<std::vector<GeneratedBlock>>([&] {
-    const ir::Program program = parallel::recognize(inlining::inlineArrayWriters(input));
+    const ir::Program program = parallel::recognize(inlining::inlineForReverse(input));
     ir::Program gradients = opt::optimize(ad::reverse(program), &program);
     std::vector<GeneratedBlock> blocks;
     std::set<std::string> emitted;
@@ -76,7 +76,7 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
 
 std::string dump(const ir::Program &input, DumpStage stage, bool json) {
   return ir::onLargeStack<std::string>([&]() -> std::string {
-    const ir::Program program = parallel::recognize(inlining::inlineArrayWriters(input));
+    const ir::Program program = parallel::recognize(inlining::inlineForReverse(input));
     switch (stage) {
     case DumpStage::IR:
       return json ? ir::toJson(program).dump(2) + "\n" : ir::print(program);
@@ -108,7 +108,7 @@ bool isPassName(const std::string &pass) { return opt::findPass(pass) != nullptr
 std::string dumpAfterPass(const ir::Program &input, const std::string &pass, bool json) {
   if (!isPassName(pass)) throw ir::IRError("unknown optimiser pass '" + pass + "'");
   return ir::onLargeStack<std::string>([&]() -> std::string {
-    const ir::Program program = parallel::recognize(inlining::inlineArrayWriters(input));
+    const ir::Program program = parallel::recognize(inlining::inlineForReverse(input));
     auto r = opt::optimizeUpTo(ad::reverse(program), &program, pass);
     return json ? ir::toJson(r).dump(2) + "\n" : ir::print(r);
   });

@@ -54,19 +54,22 @@ protected:
 
 class Inliner : public Mutator {
 public:
-  Inliner(const std::map<std::string, const Function *> &inlinable, const std::map<std::string, Expr> &bodies, NameSupply &ns)
-      : inlinable_(inlinable), bodies_(bodies), ns_(ns) {}
+  // `only`: when given, just these call nodes are inlined.
+  Inliner(const std::map<std::string, const Function *> &inlinable, const std::map<std::string, Expr> &bodies, NameSupply &ns,
+          const std::set<const Call *> *only = nullptr)
+      : inlinable_(inlinable), bodies_(bodies), ns_(ns), only_(only) {}
 
 protected:
   const std::map<std::string, const Function *> &inlinable_;
   const std::map<std::string, Expr> &bodies_;
   NameSupply &ns_;
+  const std::set<const Call *> *only_;
 
   Expr visit(const Call *n, const Expr &self) override {
     bool changed = false;
     std::vector<Expr> args = mutateAll(n->args, changed);
     auto it = inlinable_.find(n->callee);
-    if (it == inlinable_.end()) return changed ? Call::make(n->callee, args, n->type) : self;
+    if (it == inlinable_.end() || (only_ && !only_->count(n))) return changed ? Call::make(n->callee, args, n->type) : self;
     const Function &g = *it->second;
     // parameters: arrays are the caller's buffers; values are let-bound
     // (evaluated once, in argument order, as the call would)
@@ -112,7 +115,60 @@ std::set<std::string> calledWithAliases(const Program &p) {
   return calls.aliased;
 }
 
+// The calls of a function's body outside its loops (a Fold, While, Build
+// or Sum body runs many times).
+struct TopLevelCalls : Visitor {
+  std::vector<const Call *> calls;
+  void visit(const Call *c) override {
+    calls.push_back(c);
+    Visitor::visit(c);
+  }
+  void visit(const Fold *n) override { visitExpr(n->lo), visitExpr(n->hi), visitExpr(n->init); }
+  void visit(const While *n) override { visitExpr(n->init); }
+  void visit(const Build *n) override { visitExpr(n->size); }
+  void visit(const Sum *n) override { visitExpr(n->lo), visitExpr(n->hi); }
+};
+
 } // namespace
+
+Program inlineSingleCalls(const Program &p) {
+  std::map<std::string, int> sites;
+  struct Count : Visitor {
+    std::map<std::string, int> *sites;
+    void visit(const Call *c) override {
+      ++(*sites)[c->callee];
+      Visitor::visit(c);
+    }
+  } count;
+  count.sites = &sites;
+  for (auto &f : p.functions) count.visitExpr(f.body);
+  std::vector<const Function *> all;
+  for (auto &f : p.functions) all.push_back(&f);
+  const std::set<std::string> recursive = recursiveFunctions(all);
+  Program out = p;
+  for (auto &f : out.functions) {
+    if (!f.marked) continue;
+    TopLevelCalls top;
+    top.visitExpr(f.body);
+    std::map<std::string, const Function *> inlinable;
+    std::map<std::string, Expr> bodies;
+    std::set<const Call *> only;
+    for (const Call *c : top.calls) {
+      const Function *g = p.find(c->callee);
+      if (!g || g->marked || recursive.count(g->name) || sites[g->name] != 1) continue;
+      inlinable[g->name] = g;
+      bodies[g->name] = g->body;
+      only.insert(c);
+    }
+    if (only.empty()) continue;
+    NameSupply ns;
+    ns.reserveAll(f.body);
+    for (auto &q : f.params) ns.reserve(q.name);
+    for (auto &[name, b] : bodies) ns.reserveAll(b);
+    f.body = Inliner(inlinable, bodies, ns, &only).mutate(f.body);
+  }
+  return out;
+}
 
 Program inlineArrayWriters(const Program &p) {
   std::map<std::string, std::set<std::string>> callees;

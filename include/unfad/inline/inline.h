@@ -18,4 +18,17 @@ namespace unfad::inlining {
 
 ir::Program inlineArrayWriters(const ir::Program &p);
 
+// A helper called from one place in the whole program, outside the loops of
+// a marked function (`UNFAD_GRADIENT double f(...) { return model<double>(...); }`,
+// a thin marked wrapper): inlined there. Why: otherwise the gradient calls
+// the helper for its value and then its pullback, which runs the helper's
+// forward sweep again — two primals before any adjoint work; inlined, the
+// marked function's own sweep does both. (No code grows: the helper had one
+// caller. Helpers called in loops stay calls: their pullbacks recompute one
+// iteration's worth.)
+ir::Program inlineSingleCalls(const ir::Program &p);
+
+// Both, as the pipeline runs them before reverse mode.
+inline ir::Program inlineForReverse(const ir::Program &p) { return inlineSingleCalls(inlineArrayWriters(p)); }
+
 } // namespace unfad::inlining

@@ -5,7 +5,8 @@
 // array in the forward and in the backward loop). Only the tapes sized by
 // the trip count are on the heap, allocated once before the loops. A local
 // std::vector passed to a helper that takes `std::vector<double>&` stays a
-// std::vector (a std::array would not bind to it).
+// std::vector (a std::array would not bind to it) where the helper stays a
+// call.
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -57,7 +58,7 @@ static double scaled_sum(const std::vector<double>& v, double s) {
 UNFAD_GRADIENT double through_vector(double x) {
   std::vector<double> v(3);
   for (int i = 0; i < 3; ++i) v[i] = x + i;
-  return scaled_sum(v, x);
+  return scaled_sum(v, x) + scaled_sum(v, 2.0); // (two calls: a helper called once is inlined)
 }
 // CHECK-LABEL: double through_vector_grad(
 // CHECK:         std::vector<double> v(3);
