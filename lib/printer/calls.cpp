@@ -84,7 +84,7 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   // copy of this pullback emitted in the struct's namespace (each block
   // carries its own): `(f_pullback)(...)` calls the one ordinary lookup finds.
   bool adl = std::any_of(g->params.begin(), g->params.end(), [](const Param &q) { return q.type->isStruct(); });
-  std::string callee = generatedBase(*g) + "_pullback";
+  std::string callee = g->cxx.customPullback.empty() ? generatedBase(*g) + "_pullback" : g->cxx.customPullback;
   call.line = (adl ? "(" + callee + ")" : callee) + "(" + joined + ");";
   bool writes = call.effect;
   b.push_back(std::move(call));

@@ -507,6 +507,10 @@ struct CxxInfo {
   std::vector<CxxType> params;   // each parameter's type, described (empty: unknown, e.g. old JSON)
   std::string file;              // where the definition is
   unsigned line = 0;
+  // A pullback the user registered (UNFAD_CUSTOM_GRADIENT), e.g.
+  // "::log1pexp_pullback": callers call it instead of a generated one, and
+  // none is emitted for this function (its body is only a stand-in).
+  std::string customPullback;
 };
 
 struct Param {
