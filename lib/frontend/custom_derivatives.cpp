@@ -14,6 +14,9 @@
 // printed). The numerical fallback's body is f's value plus, per active
 // scalar parameter, a zero whose derivative is the central difference of f
 // there: its generated pullback computes those differences.
+//
+// Also UNFAD_NO_GRAD on a variable or a member: each read of it is an
+// Opaque `unfad::no_grad(x)`, a constant of the differentiation.
 #include "lowering.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -144,7 +147,7 @@ size_t Lowering::customEntry(const FunctionDecl *fd, const CustomGradient *cg, S
                     (cg ? "UNFAD_CUSTOM_GRADIENT" : "numerical") + ") supports only inputs (values, const pointers and const references)");
     p.type = paramType(pd);
     p.active = ir::isActive(p.type);
-    if (!cg && p.active && !p.type->isFloat())
+    if (!cg && !p.type->isScalar())
       fail(loc, "a numerical derivative of '" + fname + "' supports only scalar arguments ('" + p.name + "' is '" +
                     typeStr(pd->getType()) + "')");
     f.params.push_back(p);
@@ -154,8 +157,10 @@ size_t Lowering::customEntry(const FunctionDecl *fd, const CustomGradient *cg, S
   if (cg) {
     checkCustomPullback(fd, *cg);
     f.cxx.customPullback = "::" + qualifiedPath(cg->pullback);
+    // (a stand-in, never printed or differentiated: an Opaque takes scalars)
     std::vector<ir::Expr> args;
-    for (auto &p : f.params) args.push_back(ir::Var::make(p.name, p.type));
+    for (auto &p : f.params)
+      if (p.type->isScalar()) args.push_back(ir::Var::make(p.name, p.type));
     f.body = ir::Opaque::make(f.cxx.qualifiedName, args, f.result);
   } else {
     f.body = numericalBody(fd, f);

@@ -20,6 +20,6 @@ UNFAD_GRADIENT double quantized_product(double x, double y) { return quantize(x)
 /* e2e
 [{"function": "quantized_product", "fd": false,
   "points": [[0.3, 2.0], [-1.1, 0.7], [2.05, -1.3]],
-  "value_formula": "math.floor(4*x + 0.5)/4*y + math.floor(4*x*y + 0.5)/4",
-  "grad_formula": ["y + y", "math.floor(4*x + 0.5)/4 + x"]}]
+  "value_formula": "floor(4*x + 0.5)/4*y + floor(4*x*y + 0.5)/4",
+  "grad_formula": ["y + y", "floor(4*x + 0.5)/4 + x"]}]
 */

@@ -98,11 +98,11 @@ UNFAD_GRADIENT double shapes(const std::vector<double>& v, double px, double py,
 [{"function": "logistic_loss",
   "points": [[[0.5, -1.0, 2.0], [1.0, 0.5, -0.25], [1.0, -1.0, 1.0], 3, 0.25],
              [[40.0, -1.5, 0.3], [1.5, 2.0, -1.0], [-1.0, 1.0, 1.0], 3, -0.5]],
-  "value_formula": "sum(math.log1p(math.exp(-y[i]*(w[i]*x[i] + b))) for i in range(n)) + math.log1p(math.exp(-(w[0]*x[0] + b)))"},
+  "value_formula": "sum(log1p(exp(-y[i]*(w[i]*x[i] + b))) for i in range(n)) + log1p(exp(-(w[0]*x[0] + b)))"},
  {"function": "beta_log_density",
   "points": [[2.5, 3.0, 0.4], [0.75, 1.5, 0.8], [12.0, 7.5, 0.6]],
-  "value_formula": "math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + (a - 1)*math.log(t) + (b - 1)*math.log(1 - t)"},
+  "value_formula": "lgamma(a + b) - lgamma(a) - lgamma(b) + (a - 1)*log(t) + (b - 1)*log(1 - t)"},
  {"function": "shapes",
   "points": [[[1.0, -2.0, 0.5], 0.75, -1.25, 1.5], [[0.3, 0.6], -2.0, 0.5, -0.75]],
-  "value_formula": "sum(e*e for e in v) * sum(v)/len(v) + math.hypot(px*s, py) + s**3 + (px - s)**2"}]
+  "value_formula": "sum(e*e for e in v) * sum(v)/len(v) + hypot(px*s, py) + s**3 + (px - s)**2"}]
 */

@@ -34,6 +34,6 @@ UNFAD_GRADIENT double model_output(double g, double s, double x) {
   "grad_formula": ["2*x", "3*0.5*x"]},
  {"function": "model_output", "fd": false,
   "points": [[1.5, 0.5, 2.0], [-0.5, 2.0, 0.75]],
-  "value_formula": "g*s*x*x + s*x*math.sin(x)",
-  "grad_formula": ["s*x*x", "0", "g*s*x + s*x*math.cos(x)"]}]
+  "value_formula": "g*s*x*x + s*x*sin(x)",
+  "grad_formula": ["s*x*x", "0", "g*s*x + s*x*cos(x)"]}]
 */

@@ -35,8 +35,8 @@ UNFAD_GRADIENT double mixed_sum(double x, double y) { return mixed(2.5f, x * y) 
 [{"function": "wave_fit", "unfad_flags": ["--numerical-fallback"], "rtol": 1e-5,
   "points": [[1.5, 0.3, [0.0, 0.5, 1.0, 2.0], [1.0, 0.2, -0.5, 0.1], 4],
              [-0.75, 1.2, [0.25, 3.0, 10.0], [0.5, -0.25, 0.0], 3]],
-  "value_formula": "sum((a*math.exp(-k*ts[i])*math.cos(3*ts[i]) - ys[i])**2 for i in range(n))"},
+  "value_formula": "sum((a*exp(-k*ts[i])*cos(3*ts[i]) - ys[i])**2 for i in range(n))"},
  {"function": "mixed_sum", "rtol": 1e-5,
   "points": [[0.5, 2.0], [-1.25, 0.75]],
-  "value_formula": "2.5*math.tanh(x*y) + 0.1*(x*y)**2 + x*math.exp(-0.5)*math.cos(2.0)"}]
+  "value_formula": "2.5*tanh(x*y) + 0.1*(x*y)**2 + x*exp(-0.5)*cos(2.0)"}]
 */
