@@ -17,7 +17,7 @@ UNFAD_GRADIENT double f(double x) {
   return x + steps;
 }
 
-// CHECK: lambda_writes_in_condition.cpp:[[@LINE+3]]:21: error: cannot differentiate 'g': 'std::any_of' with a predicate that writes a captured variable is not supported (it stops at the first decisive element)
+// CHECK: lambda_writes_in_condition.cpp:[[@LINE+3]]:20: error: cannot differentiate 'g': 'std::any_of' with a predicate that writes a captured variable is not supported (it stops at the first decisive element)
 UNFAD_GRADIENT double g(const double* x, int n) {
   int seen = 0;
   const bool any = std::any_of(x, x + n, [&seen](double v) { ++seen; return v > 0.0; });

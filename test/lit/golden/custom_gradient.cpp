@@ -23,7 +23,7 @@ static double shifted(double a, double b) { return softplus(a - b); }
 UNFAD_GRADIENT double loss(const double* w, double b, int n) { return softplus(w[0] * b) + sum_sq(w, n) * shifted(b, w[1]); }
 
 // CHECK:      {{^}}// unfad:begin loss_grad
-// CHECK:      {{^}}static void shifted_pullback(double a, double b, double d_return, double* d_a, double* d_b) {
+// CHECK:      {{^}}static inline void shifted_pullback(double a, double b, double d_return, double* d_a, double* d_b) {
 // CHECK:        softplus_pullback(
 // CHECK:      {{^}}double loss_grad(const double* w, double b, int n, double* d_w, double* d_b) {
 // CHECK:        softplus(
