@@ -5,7 +5,7 @@
 // generated pullback that calls the user's.
 // RUN: %unfad %s -- -std=c++17 > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
-// RUN: grep -c 'void softplus_pullback(double x, double d_return' %t.out | FileCheck --check-prefix=NONE %s
+// RUN: grep -c '^[a-z ]*void softplus_pullback(' %t.out | FileCheck --check-prefix=NONE %s
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -32,4 +32,5 @@ UNFAD_GRADIENT double loss(const double* w, double b, int n) { return softplus(w
 // CHECK:        softplus_pullback(
 // CHECK:      {{^}}// unfad:end loss_grad
 
-// NONE: {{^}}0{{$}}
+// (the declaration above only: no pullback generated for it)
+// NONE: {{^}}1{{$}}
