@@ -92,6 +92,21 @@ ir::Expr Lowering::applyCallable(const Callable &c, const std::vector<CallArg> &
     if (!t->isScalar()) fail(loc, "this operation on non-scalar values is not supported");
     return ir::Prim::make(c.primOp, {convert(vs[0], t), convert(vs[1], t)});
   }
+  // a function with a registered derivative (custom_derivatives.cpp): a call
+  // of its stand-in, as lowerCustomCall makes it
+  if (!customScanned_) findCustomGradients();
+  if (auto it = customGradients_.find(c.fn->getCanonicalDecl()); it != customGradients_.end()) {
+    if (c.fn->getNumParams() != vs.size()) fail(loc, "call with a wrong number of arguments");
+    size_t idx = customEntry(c.fn, &it->second, loc);
+    for (size_t k = 0; k < vs.size(); ++k) {
+      ir::TypeP pt = entries_[idx].fn.params[k].type;
+      if (pt->isArray()) fail(loc, "'" + c.fn->getNameAsString() + "' takes an array, which is not supported here");
+      vs[k] = convert(vs[k], pt);
+    }
+    ir::Expr call = ir::Call::make(entries_[idx].irName, vs, entries_[idx].fn.result);
+    locs_[call.get()] = loc;
+    return call;
+  }
   // a function's name: a call of the helper, as lowerHelperCall makes it
   const FunctionDecl *def = c.fn->getDefinition();
   std::string fname = c.fn->getNameAsString();
