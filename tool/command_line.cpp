@@ -55,6 +55,10 @@ cl::opt<bool> lineDirectives("line-directives",
 cl::opt<bool> check("check", cl::desc("Change nothing; exit 1 when generated code is missing, stale or edited"),
                     cl::cat(unfadCategory));
 cl::opt<bool> force("force", cl::desc("Overwrite generated blocks that were edited by hand"), cl::cat(unfadCategory));
+cl::opt<bool> numericalFallback("numerical-fallback",
+                                cl::desc("Differentiate calls of functions without a visible body (and without "
+                                         "UNFAD_CUSTOM_GRADIENT) by central differences, with a warning"),
+                                cl::cat(unfadCategory));
 cl::opt<DumpStage, false, NamedValueParser<DumpStage, kDumpStage>>
     dumpStage("dump", cl::desc("Print a pipeline stage of every marked function instead"), cl::value_desc("stage"),
               cl::values(clEnumValN(DumpStage::IR, "ir", "the typed IR of the source"),
@@ -142,6 +146,7 @@ std::optional<int> checkModes(CommandLine &out) {
   out.depfile = depfile;
   out.lineDirectives = lineDirectives;
   out.force = force;
+  out.numericalFallback = numericalFallback;
   out.stage = dumpStage;
   out.dumpAfterPass = dumpAfter;
   out.json = dumpFormat == DumpFormat::Json;

@@ -30,6 +30,7 @@ struct CommandLine {
   std::string depfile;         // --depfile (with -o)
   bool lineDirectives = false; // --line-directives (with -o)
   bool force = false;          // --force: overwrite blocks edited by hand
+  bool numericalFallback = false; // --numerical-fallback
   DumpStage stage = DumpStage::IR;
   std::string dumpAfterPass;   // --dump-after=<pass> ("" = --dump=<stage>)
   bool json = false;           // --dump-format=json

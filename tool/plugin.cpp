@@ -37,6 +37,7 @@
 //   dump=<ir|unf|reverse|optimized>  print that stage to stderr
 //   dump-format=<text|json>          format of dump (default text)
 //   no-line-directives               splice without #line directives
+//   numerical-fallback               central differences for calls of functions without a body
 //   help                             print this list to stderr
 #include "unfad/driver/pipeline.h"
 #include "unfad/frontend/frontend.h"
@@ -153,12 +154,14 @@ struct PluginOptions {
   unfad::DumpStage stage = unfad::DumpStage::IR;
   bool json = false;
   bool lineDirectives = true;
+  bool numericalFallback = false;
 };
 
 const char *kHelp = "unfad plugin arguments (-fplugin-arg-unfad-<arg>):\n"
                     "  dump=<ir|unf|reverse|optimized>  print that pipeline stage to stderr\n"
                     "  dump-format=<text|json>          format of dump (default text)\n"
                     "  no-line-directives               splice without #line directives\n"
+                    "  numerical-fallback               central differences for calls of functions without a body\n"
                     "  help                             print this list\n";
 
 // True while the plugin runs its own (nested) parse: the nested compiler
@@ -261,7 +264,7 @@ public:
     // Code after f calls f_grad, which does not exist yet in this parse.
     unfad::rewrite::Lowering lowering;
     fwd_.lowering = true;
-    bool ok = unfad::rewrite::lowerTranslationUnit(ctx, diags, /*lowerDespiteErrors=*/true, lowering);
+    bool ok = unfad::rewrite::lowerTranslationUnit(ctx, diags, /*lowerDespiteErrors=*/true, lowering, opts_.numericalFallback);
     fwd_.lowering = false;
     if (!ok) {
       out_.failed = true;
@@ -343,6 +346,10 @@ public:
         opts_.lineDirectives = false;
         continue;
       }
+      if (a == "numerical-fallback") {
+        opts_.numericalFallback = true;
+        continue;
+      }
       if (a.rfind("dump=", 0) == 0) {
         if (!unfad::parseDumpStage(a.substr(5), opts_.stage))
           return error("unknown dump stage '" + a.substr(5) + "' in '-fplugin-arg-unfad-" + a +
@@ -358,7 +365,7 @@ public:
         continue;
       }
       return error("unknown argument '-fplugin-arg-unfad-" + a +
-                   "' (expected dump=<stage>, dump-format=<text|json>, no-line-directives or help)");
+                   "' (expected dump=<stage>, dump-format=<text|json>, no-line-directives, numerical-fallback or help)");
     }
     return true;
   }

@@ -34,6 +34,7 @@ struct Parse {
   bool ran = false;     // the AST was built
   bool lowered = false; // lowered (maybe despite compile errors, with allowErrors)
   bool ok = false;      // compiled without errors and lowered
+  bool numericalFallback = false; // an option of the lowering (ParseSettings)
   rewrite::Lowering lowering;
   std::vector<std::string> deps;
   std::string diagnostics; // printed, as the compiler prints them
@@ -55,7 +56,7 @@ public:
     }
     clang::DiagnosticsEngine &diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred() && !allowErrors_) return;
-    parse_.lowered = rewrite::lowerTranslationUnit(ctx, diags, allowErrors_, parse_.lowering);
+    parse_.lowered = rewrite::lowerTranslationUnit(ctx, diags, allowErrors_, parse_.lowering, parse_.numericalFallback);
     parse_.ok = parse_.lowered && !diags.hasErrorOccurred();
   }
 
@@ -91,6 +92,7 @@ std::vector<std::string> unfadArguments(const std::string &includeDir) {
 // Runs Clang on `absPath` with `mapped` over the files' contents.
 Parse parse(const ParseSettings &settings, const std::string &absPath, const Texts &mapped, bool allowErrors = false) {
   Parse result;
+  result.numericalFallback = settings.numericalFallback;
   clang::tooling::ClangTool tool(*settings.database, {absPath});
   for (auto &[path, text] : mapped) tool.mapVirtualFile(path, text);
   tool.appendArgumentsAdjuster(

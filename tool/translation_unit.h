@@ -37,6 +37,7 @@ struct ParseSettings {
   clang::tooling::CompilationDatabase *database = nullptr;
   std::string includeDir; // unfad's include/ (for <unfad/unfad.h>)
   bool generate = true;   // false for --dump: lowering is enough
+  bool numericalFallback = false; // --numerical-fallback
 };
 
 // Parses `input` and generates its blocks; prints the compiler's and unfad's

@@ -53,6 +53,7 @@ int main(int argc, const char **argv) {
   settings.includeDir = unfad::rewrite::includeDirBeside(
       llvm::sys::fs::getMainExecutable(argv[0], (void *)&dumpPrograms), UNFAD_INCLUDE_DIR);
   settings.generate = commandLine.mode != unfad::tool::Mode::Dump;
+  settings.numericalFallback = commandLine.numericalFallback;
 
   // Every input is processed before anything is written: when one fails,
   // no file changes.

@@ -21,10 +21,34 @@
 #if defined(__clang__)
 #define UNFAD_GRADIENT __attribute__((annotate("unfad_gradient")))
 #define UNFAD_GRADIENT_WRT(...) __attribute__((annotate("unfad_gradient_wrt:" #__VA_ARGS__)))
+#define UNFAD_NO_GRAD __attribute__((annotate("unfad_no_grad")))
+#define UNFAD_DETAIL_CUSTOM_MARK __attribute__((annotate("unfad_custom_gradient")))
 #else
 #define UNFAD_GRADIENT
 #define UNFAD_GRADIENT_WRT(...)
+#define UNFAD_NO_GRAD
+#define UNFAD_DETAIL_CUSTOM_MARK
 #endif
+
+// A derivative the user supplies for `function` (README "Custom
+// derivatives"), at namespace scope, after both are declared:
+//
+//   double log1pexp(double x);
+//   void log1pexp_pullback(double x, double d_result, double* d_x);
+//   UNFAD_CUSTOM_GRADIENT(log1pexp, log1pexp_pullback);
+//
+// Every gradient calling `function` then calls it for the value and
+// `pullback` for the derivative; unfad never looks at `function`'s body.
+// An overload or a template specialisation is named by its type:
+// UNFAD_CUSTOM_GRADIENT(static_cast<double (*)(double)>(f), f_pullback),
+// UNFAD_CUSTOM_GRADIENT(f<float>, f_pullback<float>). The mark is a
+// constant (both functions' addresses), so it builds with any compiler.
+#define UNFAD_DETAIL_CAT2(a, b) a##b
+#define UNFAD_DETAIL_CAT(a, b) UNFAD_DETAIL_CAT2(a, b)
+#define UNFAD_CUSTOM_GRADIENT(function, pullback)                                                         \
+  [[maybe_unused]] UNFAD_DETAIL_CUSTOM_MARK static constexpr auto UNFAD_DETAIL_CAT(unfad_custom_gradient_, \
+                                                                                 __COUNTER__) =        \
+      ::unfad::detail::custom_gradient(function, pullback)
 
 namespace unfad {
 // The value of `x`, through which unfad propagates no derivative (a
@@ -32,6 +56,17 @@ namespace unfad {
 // only steers the computation, or a fixed point already converged. The
 // generated code calls it too.
 template <class T> constexpr T no_grad(T x) { return x; }
+
+namespace detail {
+// What UNFAD_CUSTOM_GRADIENT records (the front end reads its initialiser).
+template <class F, class P> struct CustomGradient {
+  F *function;
+  P *pullback;
+};
+template <class F, class P> constexpr CustomGradient<F, P> custom_gradient(F *function, P *pullback) {
+  return {function, pullback};
+}
+} // namespace detail
 } // namespace unfad
 
 #endif // UNFAD_UNFAD_H

@@ -92,6 +92,21 @@ ir::Expr Lowering::applyCallable(const Callable &c, const std::vector<CallArg> &
     if (!t->isScalar()) fail(loc, "this operation on non-scalar values is not supported");
     return ir::Prim::make(c.primOp, {convert(vs[0], t), convert(vs[1], t)});
   }
+  // a function with a registered derivative (custom_derivatives.cpp): a call
+  // of its stand-in, as lowerCustomCall makes it
+  if (!customScanned_) findCustomGradients();
+  if (auto it = customGradients_.find(c.fn->getCanonicalDecl()); it != customGradients_.end()) {
+    if (c.fn->getNumParams() != vs.size()) fail(loc, "call with a wrong number of arguments");
+    size_t idx = customEntry(c.fn, &it->second, loc);
+    for (size_t k = 0; k < vs.size(); ++k) {
+      ir::TypeP pt = entries_[idx].fn.params[k].type;
+      if (pt->isArray()) fail(loc, "'" + c.fn->getNameAsString() + "' takes an array, which is not supported here");
+      vs[k] = convert(vs[k], pt);
+    }
+    ir::Expr call = ir::Call::make(entries_[idx].irName, vs, entries_[idx].fn.result);
+    locs_[call.get()] = loc;
+    return call;
+  }
   // a function's name: a call of the helper, as lowerHelperCall makes it
   const FunctionDecl *def = c.fn->getDefinition();
   std::string fname = c.fn->getNameAsString();
@@ -178,6 +193,34 @@ ir::Expr Lowering::callableLoop(const ir::Expr &n, const ir::Expr &init, const s
   return init ? ir::Expr(ir::Proj::make(lv, 0)) : ir::Expr(ir::Tuple::make({}));
 }
 
+// std::count_if, std::any_of, std::all_of, std::none_of with a predicate:
+// a loop over the whole range counting (or and-ing, or-ing) its results, a
+// passive value. The short-circuiting ones stop at the first decisive
+// element, which changes nothing when the predicate writes no captured
+// variable (a predicate that does is refused).
+ir::Expr Lowering::lowerPredicateAlgorithm(const CallExpr *ce, Env &env) {
+  llvm::StringRef name = ce->getDirectCallee()->getName();
+  bool count = name == "count_if", anyOf = name == "any_of", allOf = name == "all_of", noneOf = name == "none_of";
+  if (!(count || anyOf || allOf || noneOf) || ce->getNumArgs() != 3) return nullptr;
+  SourceLocation loc = ce->getExprLoc();
+  ir::Expr a, lo, n;
+  if (!iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) return nullptr;
+  Callable pred;
+  if (!callableArg(ce->getArg(2), 1, env, pred)) return nullptr;
+  std::vector<const VarDecl *> roots = callableRoots({&pred}, env);
+  if (!count && !roots.empty())
+    fail(loc, "'std::" + name.str() + "' with a predicate that writes a captured variable is not supported (it stops "
+                                     "at the first decisive element)");
+  ir::Expr init = count ? ir::Const::makeInt(0) : ir::Const::makeBool(!anyOf);
+  return callableLoop(n, init, roots, env, loc, [&](const ir::Expr &j, const ir::Expr &acc, Env &in) -> ir::Expr {
+    std::vector<CallArg> x{CallArg{nullptr, a, ir::Prim::make(ir::Op::Add, {lo, j}), nullptr}};
+    ir::Expr p = toBool(applyCallable(pred, x, in, loc));
+    if (count) return ir::If::make(p, ir::Prim::make(ir::Op::Add, {acc, ir::Const::makeInt(1)}), acc);
+    if (anyOf) return ir::Prim::make(ir::Op::Or, {acc, p});
+    return ir::Prim::make(ir::Op::And, {acc, noneOf ? ir::Prim::make(ir::Op::Not, {p}) : p});
+  });
+}
+
 ir::Expr Lowering::lowerCallableAlgorithm(const CallExpr *ce, Env &env) {
   const FunctionDecl *fd = ce->getDirectCallee();
   if (!fd || !fd->isInStdNamespace() || !fd->getIdentifier()) return nullptr;
@@ -207,6 +250,7 @@ ir::Expr Lowering::lowerCallableAlgorithm(const CallExpr *ce, Env &env) {
       return ir::Expr();
     });
   }
+  if (ir::Expr counted = lowerPredicateAlgorithm(ce, env)) return counted;
   // acc = reduce(acc, combine(x[j], y[j])) or reduce(acc, map(x[j]))
   bool accumulate = name == "accumulate" && nargs == 4, inner = name == "inner_product" && nargs == 6;
   bool treduce2 = name == "transform_reduce" && (nargs == 4 || nargs == 6), treduce1 = name == "transform_reduce" && nargs == 5;

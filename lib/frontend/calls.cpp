@@ -102,6 +102,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   }
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
   if (ir::Expr math = lowerMoreMath(ce, fd, env)) return math; // fma, clamp, no_grad (math_calls.cpp)
+  if (ir::Expr custom = lowerCustomCall(ce, fd, env)) return custom; // UNFAD_CUSTOM_GRADIENT (custom_derivatives.cpp)
   // (before the passive calls: such a call on passive values still writes them)
   if (inlinedHelper(fd) || inlinedOperator(fd)) return lowerInlinedCall(ce, fd, env);
   if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
@@ -167,7 +168,7 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || isa<CXXTryStmt>(def->getBody())) {
     if (ir::Expr k = tryConstant(ce)) return k;
-    fail(loc, "call to '" + fname + "' whose body is not visible");
+    fail(loc, "call to '" + fname + "' whose body is not visible (give it a derivative with UNFAD_CUSTOM_GRADIENT, or differentiate it numerically with --numerical-fallback)");
   }
   QualType drt = def->getReturnType().getNonReferenceType();
   if (ArrayInfo ai; drt->isPointerType() || drt->isArrayType() || arrayInfo(drt, ai, SourceLocation()))

@@ -99,7 +99,7 @@ ir::Expr Lowering::lowerUnsupported(const Expr *e) {
 ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
   SourceLocation loc = d->getExprLoc();
   const ValueDecl *vd = d->getDecl();
-  if (const auto *v = dyn_cast<VarDecl>(vd)) return lookupVar(v, env, loc);
+  if (const auto *v = dyn_cast<VarDecl>(vd)) return noGradMarked(v, lookupVar(v, env, loc)); // custom_derivatives.cpp
   if (const auto *ec = dyn_cast<EnumConstantDecl>(vd)) return ir::Const::makeInt(ec->getInitVal().getSExtValue());
   if (isa<FunctionDecl>(vd)) fail(loc, "function pointers are not supported");
   fail(loc, "reference to '" + vd->getNameAsString() + "' is not supported");
@@ -109,15 +109,15 @@ ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
   if (const VarDecl *self = m->isArrow() && field ? thisDecl(m->getBase()) : nullptr) // this->x in a method
-    return ir::Proj::make(lookupVar(self, env, loc), int(field->getFieldIndex()));
+    return noGradMarked(field, ir::Proj::make(lookupVar(self, env, loc), int(field->getFieldIndex())));
   if (ir::Expr leaf = viewMember(m, env)) return leaf;
   if (functorThis_ && field && isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts())) // a functor's member (lambdas.cpp)
-    return ir::Proj::make(functorThis_, int(field->getFieldIndex()));
+    return noGradMarked(field, ir::Proj::make(functorThis_, int(field->getFieldIndex())));
   if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
     if (!field) fail(loc, "calls to member functions are not supported yet");
     ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);
     if (!elem->type->isStruct()) fail(loc, "member access on a non-struct value");
-    return ir::Proj::make(elem, int(field->getFieldIndex()));
+    return noGradMarked(field, ir::Proj::make(elem, int(field->getFieldIndex())));
   }
   if (!field) {
     if (const auto *vd = dyn_cast<VarDecl>(m->getMemberDecl())) return lookupVar(vd, env, loc);
@@ -125,7 +125,7 @@ ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   }
   ir::Expr base = lowerExpr(m->getBase(), env);
   if (!base->type->isStruct()) fail(loc, "member access on a non-struct value");
-  return ir::Proj::make(base, int(field->getFieldIndex()));
+  return noGradMarked(field, ir::Proj::make(base, int(field->getFieldIndex())));
 }
 
 ir::Expr Lowering::lowerUnary(const UnaryOperator *u, Env &env) {

@@ -244,11 +244,18 @@ void Lowering::bindCallArgs(const FunctionDecl *op, const std::vector<CallArg> &
 
 // The body of `op` (a lambda's call operator) lowered into the caller: its
 // lets go to effects_, the caller's variables it writes get new versions.
+// Where no lets can go before the statement (a loop condition, an operand
+// of ?: or &&), a lambda that writes no memory and none of the caller's
+// variables is an expression, as a method is (references.cpp).
 ir::Expr Lowering::callClosure(const Closure &c, const FunctionDecl *op, const std::vector<CallArg> &args, Env &env,
                                SourceLocation loc) {
-  if (!effects_)
-    fail(loc, "a call of a lambda inside " + (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
+  auto noEffectsHere = [&] {
+    fail(loc, "a call of a lambda that writes memory or the caller's variables inside " +
+                  (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
                   " is not supported (use a separate statement)");
+  };
+  Binds local;
+  Binds *sink = effects_ ? effects_ : &local;
   if (std::find(inlining_.begin(), inlining_.end(), op) != inlining_.end())
     fail(loc, "recursion through lambdas is not supported");
   if (op->getReturnType()->isReferenceType()) fail(loc, "lambdas returning references are not supported");
@@ -260,6 +267,7 @@ ir::Expr Lowering::callClosure(const Closure &c, const FunctionDecl *op, const s
   std::vector<const VarDecl *> roots;
   bindCallArgs(op, args, env, inner, binds, roots, loc);
   collectAssigned(op->getBody(), env, roots); // the captured variables it writes (directly or through calls)
+  if (!effects_ && !roots.empty()) noEffectsHere();
   Inlined in;
   QualType drt = op->getReturnType();
   in.result = drt->isVoidType() ? ir::Type::unit() : typeOf(drt.getUnqualifiedType(), loc);
@@ -285,8 +293,12 @@ ir::Expr Lowering::callClosure(const Closure &c, const FunctionDecl *op, const s
     body = lowerSeq(&s, inner, end);
   }
   std::string rn = names_.fresh(c.name + "_result");
-  effects_->push_back({rn, wrap(binds, body)});
+  sink->push_back({rn, wrap(binds, body)});
   ir::Expr rv = ir::Var::make(rn, packed);
+  if (!effects_) {
+    if (ir::mayWrite(local.back().second)) noEffectsHere();
+    return wrap(local, ir::Proj::make(rv, 0));
+  }
   for (size_t k = 0; k < roots.size(); ++k) {
     std::string n = names_.fresh(roots[k]->getNameAsString());
     ir::Expr v = ir::Proj::make(rv, int(k) + 1);

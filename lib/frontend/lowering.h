@@ -513,6 +513,7 @@ private:
                         Env &env, clang::SourceLocation loc,
                         const std::function<ir::Expr(const ir::Expr &, const ir::Expr &, Env &)> &step);
   ir::Expr lowerCallableAlgorithm(const clang::CallExpr *ce, Env &env);
+  ir::Expr lowerPredicateAlgorithm(const clang::CallExpr *ce, Env &env);
 
   // ----------------------------------------------- local_arrays.cpp --
   ir::Expr lowerLocalArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
@@ -601,6 +602,27 @@ private:
   std::map<const clang::VarDecl *, const clang::VarDecl *> growLen_;
   std::map<const clang::Stmt *, std::set<const clang::VarDecl *>> growScan_; // per function body
   std::map<const ir::Node *, GrowOp> growOps_;                               // the lets that change a length
+
+  // -------------------------------------------- custom_derivatives.cpp --
+  // UNFAD_CUSTOM_GRADIENT(f, f_pullback): the function -> its pullback and
+  // where it was registered (found once, on first use).
+  struct CustomGradient {
+    const clang::FunctionDecl *pullback = nullptr;
+    clang::SourceLocation at;
+  };
+  std::map<const clang::FunctionDecl *, CustomGradient> customGradients_;
+  bool customScanned_ = false;
+  unsigned warnID_ = 0;
+  // A call of a function with a registered derivative, or (with
+  // --numerical-fallback) of one without a visible body: null otherwise.
+  ir::Expr lowerCustomCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
+  void findCustomGradients();
+  void checkCustomPullback(const clang::FunctionDecl *fd, const CustomGradient &cg);
+  size_t customEntry(const clang::FunctionDecl *fd, const CustomGradient *cg, clang::SourceLocation loc);
+  ir::Expr numericalBody(const clang::FunctionDecl *fd, const ir::Function &f);
+  // A read of a variable or member marked UNFAD_NO_GRAD: its value without
+  // derivatives (as unfad::no_grad(x)); other reads unchanged.
+  ir::Expr noGradMarked(const clang::Decl *d, ir::Expr read);
 
   // -------------------------------------------------- functions.cpp --
   std::string qualifiedPath(const clang::FunctionDecl *fd);

@@ -108,8 +108,8 @@ ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, 
       if (ir::Expr k = tryConstant(ce)) return k;
       if (system && scalarResult)
         fail(loc, "'" + fname + "' has no derivative in unfad, and its argument may depend on the differentiated "
-                               "values (only calls on passive values, such as integers, are supported)");
-      fail(loc, "call to '" + fname + "' whose body is not visible");
+                               "values (only calls on passive values, such as integers, are supported; give it a derivative with UNFAD_CUSTOM_GRADIENT, or differentiate it numerically with --numerical-fallback)");
+      fail(loc, "call to '" + fname + "' whose body is not visible (give it a derivative with UNFAD_CUSTOM_GRADIENT, or differentiate it numerically with --numerical-fallback)");
     }
     return nullptr; // lowered (a helper), or refused inside it
   }

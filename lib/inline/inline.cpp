@@ -155,7 +155,8 @@ Program inlineSingleCalls(const Program &p) {
     std::set<const Call *> only;
     for (const Call *c : top.calls) {
       const Function *g = p.find(c->callee);
-      if (!g || g->marked || recursive.count(g->name) || sites[g->name] != 1) continue;
+      // (a function with the user's derivative has only a stand-in body)
+      if (!g || g->marked || !g->cxx.customPullback.empty() || recursive.count(g->name) || sites[g->name] != 1) continue;
       inlinable[g->name] = g;
       bodies[g->name] = g->body;
       only.insert(c);

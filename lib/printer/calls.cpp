@@ -4,6 +4,7 @@
 #include "printer.h"
 
 #include <algorithm>
+#include <set>
 
 namespace unfad::printer::detail {
 
@@ -17,6 +18,27 @@ std::string FnPrinter::arrayArg(const CVal &a, const Function &callee, size_t pa
   if (param >= callee.cxx.params.size()) return text;
   return callee.cxx.params[param].isContainer() ? text : operand(a, PPrimary) + ".data()";
 }
+
+bool declaredAsEnum(const CxxType &t, const TypeP &irType) {
+  static const std::set<std::string> builtin = {"int", "long", "long long", "short", "unsigned", "unsigned int",
+                                                "unsigned long", "unsigned long long", "unsigned short", "char",
+                                                "signed char", "unsigned char", "size_t", "std::size_t", "bool"};
+  return t.kind == CxxType::Kind::Scalar && irType->isInt() && !t.valueSpelling.empty() && !builtin.count(t.valueSpelling);
+}
+
+namespace {
+
+// An integer argument of a parameter declared with an enum type (or an
+// alias of an integer type): the IR computes in i64, and C++ converts no
+// integer to an enum implicitly, so the argument is cast to the declared
+// type (which names the enum as the callee's declaration does).
+std::string integerArg(const std::string &text, const Function &callee, size_t param) {
+  if (param >= callee.params.size() || param >= callee.cxx.params.size()) return text;
+  if (!declaredAsEnum(callee.cxx.params[param], callee.params[param].type)) return text;
+  return "static_cast<" + callee.cxx.params[param].valueSpelling + ">(" + text + ")";
+}
+
+} // namespace
 
 std::string zeroLiteral(const TypeP &t) {
   if (!t->isStruct()) return t->isFloat() ? formatFloating(0.0, t->scalar == Scalar::F32) : t->isBool() ? "false" : "0";
@@ -49,7 +71,7 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   bool aligned = activeIdx.size() == rt->elems.size();
   std::vector<std::string> args;
   for (size_t i = 0; i < p->args.size(); ++i)
-    args.push_back(arrayArg(tr(p->args[i], b, Hint{"tmp", false}), *g, i));
+    args.push_back(integerArg(arrayArg(tr(p->args[i], b, Hint{"tmp", false}), *g, i), *g, i));
   if (!p->cotangent->type->isUnit()) // a void helper has no d_return
     args.push_back(render(tr(p->cotangent, b, Hint{"tmp", false})));
   std::vector<CVal> bufs;
@@ -84,7 +106,7 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   // copy of this pullback emitted in the struct's namespace (each block
   // carries its own): `(f_pullback)(...)` calls the one ordinary lookup finds.
   bool adl = std::any_of(g->params.begin(), g->params.end(), [](const Param &q) { return q.type->isStruct(); });
-  std::string callee = generatedBase(*g) + "_pullback";
+  std::string callee = g->cxx.customPullback.empty() ? generatedBase(*g) + "_pullback" : g->cxx.customPullback;
   call.line = (adl ? "(" + callee + ")" : callee) + "(" + joined + ");";
   bool writes = call.effect;
   b.push_back(std::move(call));
@@ -107,7 +129,7 @@ CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
   for (size_t i = 0; i < c->args.size(); ++i) {
     CVal a = tr(c->args[i], b, Hint{"tmp", false});
     if (a.type->isArray()) leafNames(a, w);
-    std::string arg = arrayArg(a, *f, i);
+    std::string arg = integerArg(arrayArg(a, *f, i), *f, i);
     if (i == 0 && isMethod(*f)) s = fieldOf(arg, f->cxx.name) + "("; // a marked method (its gradient's rerun): `this->advance(h)`
     else s += (i > (isMethod(*f) ? 1u : 0u) ? ", " : "") + arg;
   }

@@ -102,7 +102,8 @@ void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) 
     if (t->isArray()) setArrayShape(v, shape);
     if (t->isArray() && shape && (shape->kind == CxxType::Kind::Scalar || shape->kind == CxxType::Kind::Struct))
       v.single = true; // `double& out`: the IR's out[0]
-    else if (t->isInt() && shape && shape->isUnsigned) v.text = "static_cast<long>(" + names.primal[i] + ")";
+    else if (t->isInt() && shape && (shape->isUnsigned || declaredAsEnum(*shape, t))) // (an enum: compared with integers)
+      v.text = "static_cast<long>(" + names.primal[i] + ")";
     push(gen_.params[i].name, v);
   }
   if (!isGrad) push(gen_.params[n].name, names.dret.empty() ? unitVal() : leaf(gen_.params[n].type, names.dret, PPrimary, true));

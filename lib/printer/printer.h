@@ -85,6 +85,9 @@ std::string formatFloating(double v, bool isFloat32);
 // A zero of a scalar or struct type, every field spelled (`Vec3{0.0, 0.0, 0.0}`):
 // a class with a constructor taking its fields has no default one to rely on.
 std::string zeroLiteral(const TypeP &t);
+// An integer parameter declared with a type C++ does not mix freely with
+// long (an enum, or an alias of an integer type), calls.cpp.
+bool declaredAsEnum(const CxxType &t, const TypeP &irType);
 
 // ----------------------------------------------------------- values ----
 

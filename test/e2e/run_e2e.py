@@ -71,6 +71,7 @@ The spec is a JSON object or a list of them, one per tested function:
 Top-level keys (in the first object) also allowed:
   compilers     subset of ["g++", "clang++"] (default both)
   flags         extra compiler flags
+  unfad_flags   extra unfad options (before `--`), e.g. ["--numerical-fallback"]
 
 For each case the harness, in a temporary directory:
   1. runs `unfad --check` on the unprocessed copy (must exit 1: gradient missing),
@@ -856,7 +857,7 @@ class Runner:
         self.only_compilers = args.compilers.split(",") if args.compilers else None
 
     def unfad_flags(self):
-        return ["--", "-std=c++17", "-I" + self.include]
+        return getattr(self, "case_unfad_flags", []) + ["--", "-std=c++17", "-I" + self.include]
 
     def process(self, case_path, work):
         """Steps 1-5. Returns the processed text."""
@@ -946,6 +947,7 @@ class Runner:
             raise Failure(f"no compiler to run (the case allows {','.join(top.get('compilers', ['g++', 'clang++']))}, "
                           f"--compilers {','.join(self.only_compilers or [])})")
         extra_flags = top.get("flags", [])
+        self.case_unfad_flags = top.get("unfad_flags", [])
         tested = []
         for spec in specs:
             fname = spec.get("function")

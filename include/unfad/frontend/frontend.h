@@ -31,6 +31,10 @@ struct Options {
   // this to regenerate stale blocks that no longer compile, then verifies
   // the result by parsing it again). Only errors of the lowering count then.
   bool lowerDespiteErrors = false;
+  // A call of a function without a visible body and without a registered
+  // derivative, on values that may carry derivatives, is differentiated by
+  // central differences (a warning at the call) instead of refused.
+  bool numericalFallback = false;
 };
 
 // One marked function that was lowered, for splicing its generated block.

@@ -515,6 +515,10 @@ struct CxxInfo {
   std::string memberOf;
   bool isConstMethod = false;
   bool definedInClass = false; // the gradient's definition then goes after the class, `inline`
+  // A pullback the user registered (UNFAD_CUSTOM_GRADIENT), e.g.
+  // "::log1pexp_pullback": callers call it instead of a generated one, and
+  // none is emitted for this function (its body is only a stand-in).
+  std::string customPullback;
 };
 
 // The C++ name of a marked member function's gradient: `loss` ->

@@ -32,8 +32,9 @@ struct Lowering {
 // Lowers every marked function of the translation unit, in the main file and
 // in the files it includes, and every function they reach. False when
 // lowering failed; its diagnostics went to `diags`.
+// With `numericalFallback`, see frontend::Options.
 bool lowerTranslationUnit(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, bool lowerDespiteErrors,
-                          Lowering &out);
+                          Lowering &out, bool numericalFallback = false);
 
 // unfad's include directory (for <unfad/unfad.h>) of an installed binary
 // (<prefix>/bin/unfad or <prefix>/lib/unfad-plugin.so -> <prefix>/include),

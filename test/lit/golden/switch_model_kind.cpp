@@ -1,6 +1,7 @@
 // A `switch` over a model kind: an `if` chain over the case labels (the
 // variables the cases assign joined once), the code after it generated once,
-// and the reverse sweep branching on the same labels.
+// and the reverse sweep branching on the same labels. The enum parameter is
+// read as a long (a scoped enum does not compare with integers).
 // RUN: %unfad %s -- -std=c++17 > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -28,14 +29,14 @@ UNFAD_GRADIENT double predict(double a, double t, Model kind) {
 }
 
 // CHECK:      {{^}}double predict_grad(double a, double t, Model kind, double* d_a, double* d_t) {
-// CHECK-NEXT:   const bool c = kind == 0;
+// CHECK-NEXT:   const bool c = static_cast<long>(kind) == 0;
 // CHECK-NEXT:   double [[Y:y_[0-9_]+]];
 // CHECK-NEXT:   if (c) {
 // CHECK-NEXT:     [[Y]] = a * t;
 // CHECK-NEXT:   } else {
-// CHECK-NEXT:     const bool c_1 = kind == 1;
+// CHECK-NEXT:     const bool c_1 = static_cast<long>(kind) == 1;
 // CHECK:            = a * t * t;
-// CHECK:          const bool c_2 = kind == 2;
+// CHECK:          const bool c_2 = static_cast<long>(kind) == 2;
 // CHECK:            = std::exp(a * t);
 // CHECK:            = a;
 // The code after the switch, once:
