@@ -62,11 +62,19 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
         // see it.
         if (pb && emitted.insert(f.cxx.enclosingNamespace + "::" + pb->name).second) pullbacks.push_back(pb);
       }
+      auto g = gradients.find(ad::gradFunctionName(f.name));
+      if (!g) throw ir::IRError("no gradient generated for " + f.name);
+      // The structs mirroring classes (printer/mirrors.cpp), once per
+      // namespace as the pullbacks.
+      std::vector<const ir::Function *> printed = pullbacks;
+      printed.push_back(g);
+      for (auto fn : printed)
+        for (auto &m : printer::mirrorStructs(*fn))
+          if (emitted.insert(f.cxx.enclosingNamespace + "::struct " + m->structName).second)
+            b.code += printer::printMirrorStruct(m) + "\n";
       // Prototypes first: pullbacks of recursive helpers call each other.
       for (auto pb : pullbacks) b.code += printer::printPrototype(*pb, program) + "\n";
       for (auto pb : pullbacks) b.code += printer::printFunction(*pb, program) + "\n";
-      auto g = gradients.find(ad::gradFunctionName(f.name));
-      if (!g) throw ir::IRError("no gradient generated for " + f.name);
       b.code += printer::printFunction(*g, program);
       if (!f.cxx.memberOf.empty()) b.declaration = printer::printMemberDeclaration(*g, program) + "\n";
       blocks.push_back(std::move(b));

@@ -223,13 +223,22 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   const VarDecl *self = nullptr; // this->f...: the object of a method (classes.cpp)
   while (true) {
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && c->getCastKind() == CK_NoOp) base = c->getSubExpr()->IgnoreParens();
+    if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && isBaseCast(c) && !c->getType()->isPointerType()) {
+      path.insert(path.begin(), c->path_size(), 0); // the base object (class_layout.cpp)
+      base = c->getSubExpr()->IgnoreParens();
+      continue;
+    }
     const auto *m = dyn_cast<MemberExpr>(base);
     const auto *f = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
     if (!f) break;
-    path.insert(path.begin(), int(f->getFieldIndex()));
+    path.insert(path.begin(), fieldIndex(f));
     base = m->getBase()->IgnoreParens();
     if (m->isArrow()) {
-      if ((self = thisDecl(base))) break;
+      int up = 0;
+      if ((self = thisDeclUp(base, up))) {
+        path.insert(path.begin(), size_t(up), 0);
+        break;
+      }
       arrow = base;
       break;
     }

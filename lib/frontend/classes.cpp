@@ -63,6 +63,13 @@ bool zeroConstructible(const CXXRecordDecl *rd, ASTContext &ctx, int depth = 0) 
   if (def && def->isDeleted()) return true;
   bool userProvided = def && def->isUserProvided();
   if (userProvided && !emptyBody(def)) return false;
+  for (const CXXBaseSpecifier &b : rd->bases()) { // the base object: zeroed by its own default constructor
+    const CXXRecordDecl *brd = b.getType()->getAsCXXRecordDecl();
+    if (!brd || !zeroConstructible(brd, ctx, depth + 1)) return false;
+    if (userProvided)
+      for (const CXXCtorInitializer *ci : def->inits())
+        if (ci->isBaseInitializer() && ci->isWritten()) return false;
+  }
   for (const FieldDecl *f : rd->fields()) {
     const Expr *init = nullptr;
     if (const CXXCtorInitializer *ci = userProvided ? initializerOf(def, f) : nullptr; ci && ci->isWritten())
@@ -113,30 +120,33 @@ bool memberwiseConstructible(const CXXRecordDecl *rd, ASTContext &ctx) {
 
 } // namespace
 
-// A class that is not a plain aggregate: accepted when the generated code
-// can rebuild and zero its objects (see the file comment), or refused here.
-void Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, SourceLocation loc) {
+bool classBuiltAsWritten(const CXXRecordDecl *crd, ASTContext &ctx);
+
+// A class that is not a plain aggregate: refused here, or accepted. Returns
+// whether the generated code must mirror it (class_layout.cpp): when it
+// cannot rebuild and zero its objects as written (see the file comment).
+bool Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, SourceLocation loc) {
   for (const FieldDecl *f : crd->fields()) // a const method's writes would be lost (`this` is a value there)
     if (f->isMutable()) fail(loc, "type " + spelled + " has a mutable data member ('" + f->getNameAsString() + "')");
   bool plain = !crd->getNumBases() && !crd->isPolymorphic() && crd->isTriviallyCopyable();
-  if (plain && crd->isAggregate()) return;
+  if (plain && crd->isAggregate()) return false;
   if (sm_.isInSystemHeader(sm_.getExpansionLoc(crd->getLocation())))
     fail(loc, "type " + spelled + " is not supported: only structs of plain values (aggregates without bases) are");
   if (crd->isPolymorphic()) fail(loc, "classes with virtual functions are not supported (" + spelled + ")");
-  if (crd->getNumBases()) fail(loc, "classes with base classes are not supported yet (" + spelled + ")");
+  if (crd->getNumBases()) checkBases(crd, spelled, loc); // class_layout.cpp
   if (!crd->isTriviallyCopyable())
     fail(loc, "type " + spelled + " is not supported: it has a user-defined copy, move or destructor "
               "(only classes that are copied as values are)");
+  return crd->getNumBases() || !classBuiltAsWritten(crd, ctx_);
+}
+
+// `T{f1, ..., fn}` builds `rd`'s object from its fields and `T{}` zeroes
+// it: public data members, a memberwise constructor and a zeroing (or no)
+// default constructor.
+bool classBuiltAsWritten(const CXXRecordDecl *crd, ASTContext &ctx) {
   for (const FieldDecl *f : crd->fields())
-    if (f->getAccess() != AS_public)
-      fail(loc, "type " + spelled + " has non-public data members ('" + f->getNameAsString() +
-                    "'), which the generated code cannot read or write");
-  if (!memberwiseConstructible(crd, ctx_))
-    fail(loc, "type " + spelled + " is not supported: the generated code builds its objects from their fields, so it "
-              "needs a constructor taking every data member in declaration order and storing it unchanged");
-  if (!zeroConstructible(crd, ctx_))
-    fail(loc, "type " + spelled + " is not supported: the generated code makes arrays of zeroed adjoints of it, so it "
-              "needs a default constructor that sets every data member to zero (or none)");
+    if (f->getAccess() != AS_public) return false;
+  return memberwiseConstructible(crd, ctx) && zeroConstructible(crd, ctx);
 }
 
 // Whether a default-constructed `t` is zero (or `t` has no default
@@ -221,7 +231,8 @@ void Lowering::bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &bi
   const Expr *obj = self.object;
   SourceLocation loc = obj->getExprLoc();
   bool mutating = !self.method->isConst();
-  if (mutating && (obj->isGLValue() || thisDecl(obj))) { // (`this` is a pointer: `this->m()`)
+  int up = 0;
+  if (mutating && (obj->isGLValue() || thisDeclUp(obj, up))) { // (`this` is a pointer: `this->m()`)
     RefTarget target;
     if (!lvalueTarget(obj, env, target, binds))
       fail(loc, "'" + self.method->getNameAsString() + "' changes its object, which must be a local variable, an "
@@ -231,7 +242,7 @@ void Lowering::bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &bi
     return;
   }
   ir::Expr v;
-  if (const VarDecl *cur = thisDecl(obj)) v = lookupVar(cur, env, loc); // this->m() in a method
+  if (const VarDecl *cur = thisDeclUp(obj, up)) v = projUp(lookupVar(cur, env, loc), up); // this->m() in a method
   else if (obj->getType()->isPointerType()) fail(loc, "calls of member functions through pointers are not supported");
   else v = convert(lowerExpr(obj, env), t);
   std::string hint = "self";
@@ -248,6 +259,13 @@ ir::Expr Lowering::constructedObject(const CXXConstructorDecl *ctor, const VarDe
   SourceLocation loc = self ? self->getLocation() : ctor->getLocation();
   ir::TypeP t = structType(rd, ctx_.getRecordType(rd), loc);
   std::vector<ir::Expr> es;
+  if (rd->getNumBases()) { // the base object first (class_layout.cpp): its constructor's
+    const CXXCtorInitializer *base = nullptr;
+    for (const CXXCtorInitializer *ci : ctor->inits())
+      if (ci->isBaseInitializer()) base = ci;
+    if (!base) fail(loc, "the constructor of '" + typeStr(ctx_.getRecordType(rd)) + "' does not show how it builds its base");
+    es.push_back(convert(lowerExpr(base->getInit(), inner), t->elems[0]));
+  }
   for (const FieldDecl *f : rd->fields()) {
     ir::TypeP ft = t->elems[es.size()];
     const Expr *init = nullptr;

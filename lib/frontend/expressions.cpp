@@ -108,16 +108,17 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
 ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
-  if (const VarDecl *self = m->isArrow() && field ? thisDecl(m->getBase()) : nullptr) // this->x in a method
-    return noGradMarked(field, ir::Proj::make(lookupVar(self, env, loc), int(field->getFieldIndex())));
+  int up = 0; // this->x of a base class (class_layout.cpp)
+  if (const VarDecl *self = m->isArrow() && field ? thisDeclUp(m->getBase(), up) : nullptr) // this->x in a method
+    return noGradMarked(field, ir::Proj::make(projUp(lookupVar(self, env, loc), up), fieldIndex(field)));
   if (ir::Expr leaf = viewMember(m, env)) return leaf;
   if (functorThis_ && field && isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts())) // a functor's member (lambdas.cpp)
-    return noGradMarked(field, ir::Proj::make(functorThis_, int(field->getFieldIndex())));
+    return noGradMarked(field, ir::Proj::make(functorThis_, fieldIndex(field)));
   if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
     if (!field) fail(loc, "calls to member functions are not supported yet");
     ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);
     if (!elem->type->isStruct()) fail(loc, "member access on a non-struct value");
-    return noGradMarked(field, ir::Proj::make(elem, int(field->getFieldIndex())));
+    return noGradMarked(field, ir::Proj::make(elem, fieldIndex(field)));
   }
   if (!field) {
     if (const auto *vd = dyn_cast<VarDecl>(m->getMemberDecl())) return lookupVar(vd, env, loc);
@@ -125,7 +126,7 @@ ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   }
   ir::Expr base = lowerExpr(m->getBase(), env);
   if (!base->type->isStruct()) fail(loc, "member access on a non-struct value");
-  return noGradMarked(field, ir::Proj::make(base, int(field->getFieldIndex())));
+  return noGradMarked(field, ir::Proj::make(base, fieldIndex(field)));
 }
 
 ir::Expr Lowering::lowerUnary(const UnaryOperator *u, Env &env) {
@@ -250,6 +251,7 @@ ir::Expr Lowering::lowerCast(const CastExpr *ce, Env &env) {
     fail(loc, "function pointers are not supported");
   case CK_DerivedToBase:
   case CK_UncheckedDerivedToBase:
+    return lowerBaseCast(ce, env); // class_layout.cpp
   case CK_BaseToDerived:
   case CK_Dynamic:
     fail(loc, "class hierarchies are not supported");
@@ -271,6 +273,11 @@ ir::Expr Lowering::lowerInitList(const InitListExpr *il, Env &env) {
   const RecordDecl *rd = qt->getAsRecordDecl();
   std::vector<ir::Expr> es;
   unsigned i = 0;
+  if (const auto *crd = dyn_cast<CXXRecordDecl>(rd); crd && crd->getNumBases()) { // `{{m}, v}`: the base first
+    if (il->getNumInits()) es.push_back(convert(lowerExpr(il->getInit(0), env), t->elems[0]));
+    else es.push_back(ir::Const::zero(t->elems[0]));
+    ++i;
+  }
   for (const FieldDecl *f : rd->fields()) {
     ir::TypeP ft = t->elems[es.size()];
     if (i < il->getNumInits()) es.push_back(convert(lowerExpr(il->getInit(i), env), ft));

@@ -75,6 +75,10 @@ struct Abort {}; // thrown after a diagnostic was reported
 // `valueCasts`, also array-to-pointer decay and lvalue-to-rvalue: the
 // object an operand designates).
 const clang::Expr *stripNoOps(const clang::Expr *e, bool valueCasts = false);
+// Conversions to a base class (class_layout.cpp).
+bool isBaseCast(const clang::CastExpr *c);
+const clang::Expr *stripBaseCasts(const clang::Expr *e, int &up);
+std::string baseFieldName(const clang::CXXRecordDecl *crd);
 // A callable argument without temporaries, copies and `&` (lambdas.cpp).
 const clang::Expr *stripCallable(const clang::Expr *e);
 
@@ -406,7 +410,19 @@ private:
   const clang::VarDecl *thisVar(const clang::CXXMethodDecl *m);
   // The current object's variable when `e` is `this` (or `*this` with `deref`).
   const clang::VarDecl *thisDecl(const clang::Expr *e, bool deref = false);
-  void checkClass(const clang::CXXRecordDecl *crd, const std::string &spelled, clang::SourceLocation loc);
+  bool checkClass(const clang::CXXRecordDecl *crd, const std::string &spelled, clang::SourceLocation loc);
+  // class_layout.cpp: classes the generated code mirrors (`Spring_fields`).
+  std::map<std::string, const clang::RecordDecl *> mirrorNames_;
+  std::string mirrorName(const clang::RecordDecl *rd);
+  bool mirroredClass(clang::QualType t, int depth = 0);
+  bool touchesMirroredClass(const clang::FunctionDecl *fd);
+  void checkBoundaryType(const ir::TypeP &t, const clang::ParmVarDecl *pd);
+  // a base class is the first field (class_layout.cpp)
+  static int fieldIndex(const clang::FieldDecl *f);
+  const clang::VarDecl *thisDeclUp(const clang::Expr *e, int &up, bool deref = false);
+  ir::Expr projUp(ir::Expr v, int up);
+  ir::Expr lowerBaseCast(const clang::CastExpr *ce, Env &env);
+  void checkBases(const clang::CXXRecordDecl *crd, const std::string &spelled, clang::SourceLocation loc);
   bool inlinedOperator(const clang::FunctionDecl *fd);
   ir::Expr lowerMethodCall(const clang::CallExpr *ce, const clang::CXXMethodDecl *m, Env &env);
   ir::Expr lowerClassConstruct(const clang::CXXConstructExpr *c, Env &env);

@@ -72,6 +72,11 @@ ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
 // from do not move it. False when `e` is nothing a reference can be bound to.
 bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds) {
   e = stripNoOps(e);
+  if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && isBaseCast(c)) { // the base object (class_layout.cpp)
+    if (!lvalueTarget(c->getSubExpr(), env, t, binds)) return false;
+    t.path.insert(t.path.end(), c->path_size(), 0);
+    return true;
+  }
   if (const VarDecl *self = thisDecl(e) ? thisDecl(e) : thisDecl(e, true)) { // a method's object (classes.cpp)
     if (const RefTarget *r = refOf(self)) {
       t = *r;
@@ -98,14 +103,15 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
   if (const auto *m = dyn_cast<MemberExpr>(e)) {
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f) return false;
-    if (m->isArrow() && thisDecl(m->getBase())) { // this->f
+    int up = 0;
+    if (m->isArrow() && thisDeclUp(m->getBase(), up)) { // this->f
       if (!lvalueTarget(m->getBase(), env, t, binds)) return false;
     } else if (m->isArrow()) { // p->f: a field of the element *p
       if (!elementTarget(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), m->getBase(), t, binds)) return false;
     } else if (!lvalueTarget(m->getBase(), env, t, binds)) {
       return false;
     }
-    t.path.push_back(int(f->getFieldIndex()));
+    t.path.push_back(fieldIndex(f));
     return true;
   }
   ir::Expr a, i;

@@ -322,6 +322,11 @@ ir::Expr Lowering::lowerUnsupportedStmt(const Stmt *st) {
 const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, bool diagnose) {
   lhs = lhs->IgnoreParens();
   if (const auto *c = dyn_cast<ImplicitCastExpr>(lhs)) if (c->getCastKind() == CK_NoOp) return assignedRoot(c->getSubExpr(), path, diagnose);
+  if (const auto *c = dyn_cast<ImplicitCastExpr>(lhs); c && isBaseCast(c)) { // the base object (class_layout.cpp)
+    const VarDecl *root = assignedRoot(c->getSubExpr(), path, diagnose);
+    path.insert(path.end(), c->path_size(), 0);
+    return root;
+  }
   SourceLocation loc = lhs->getExprLoc();
   const VarDecl *self = thisDecl(lhs) ? thisDecl(lhs) : thisDecl(lhs, true); // the object of a method (classes.cpp)
   if (self || isa<DeclRefExpr>(lhs)) {
@@ -347,11 +352,12 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
   }
   if (const auto *m = dyn_cast<MemberExpr>(lhs)) {
     if (const VarDecl *leaf = viewLeafVar(m, path, diagnose)) return leaf; // a member of a view struct local
-    if (m->isArrow() && !thisDecl(m->getBase())) { if (diagnose) fail(loc, "pointers are not supported yet ('->' member access)"); return nullptr; }
+    int up = 0;
+    if (m->isArrow() && !thisDeclUp(m->getBase(), up)) { if (diagnose) fail(loc, "pointers are not supported yet ('->' member access)"); return nullptr; }
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f) { if (diagnose) fail(loc, "assignment to this expression is not supported"); return nullptr; }
     const VarDecl *root = assignedRoot(m->getBase(), path, diagnose);
-    path.push_back(int(f->getFieldIndex()));
+    path.push_back(fieldIndex(f));
     return root;
   }
   if (!diagnose) return nullptr;

@@ -55,10 +55,15 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
   const auto *crd = dyn_cast<CXXRecordDecl>(rd);
   if (!rd->getDefinition()) fail(loc, "incomplete type " + spelled);
   if (crd && (crd->isLambda())) fail(loc, "lambda expressions are not supported");
-  if (crd) checkClass(crd, spelled, loc); // classes.cpp
+  bool mirror = crd && checkClass(crd, spelled, loc); // classes.cpp
   if (rd->getDeclContext()->isFunctionOrMethod()) fail(loc, "local types are not supported (" + spelled + ")");
   std::vector<std::string> fields;
   std::vector<ir::TypeP> types;
+  if (crd && crd->getNumBases()) { // the base object, first (class_layout.cpp)
+    QualType bt = crd->bases_begin()->getType();
+    fields.push_back(baseFieldName(crd));
+    types.push_back(structType(bt->getAsCXXRecordDecl(), bt, loc));
+  }
   for (const FieldDecl *f : rd->fields()) {
     if (f->isBitField()) fail(f->getLocation(), "bit-fields are not supported");
     if (f->getType()->isReferenceType()) fail(f->getLocation(), "reference members are not supported");
@@ -67,9 +72,10 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
                 "of a constant size and parameters of helpers, not here");
     fields.push_back(f->getNameAsString());
     types.push_back(typeOf(f->getType(), f->getLocation()));
+    mirror = mirror || types.back()->mirror; // `Outer{...}` cannot hold a mirrored field
   }
   QualType bare = ctx_.getRecordType(rd);
-  auto t = ir::Type::structure(qualTypeStr(bare), fields, types);
+  auto t = ir::Type::structure(mirror ? mirrorName(rd) : qualTypeStr(bare), fields, types, mirror);
   structs_[rd] = t;
   return t;
 }
@@ -216,6 +222,8 @@ ir::Expr Lowering::constantFromAPValue(const APValue &v, QualType qt, SourceLoca
     const RecordDecl *rd = qt->getAsRecordDecl();
     std::vector<ir::Expr> es;
     unsigned i = 0;
+    if (const auto *crd = dyn_cast<CXXRecordDecl>(rd); crd && crd->getNumBases()) // the base object first
+      es.push_back(constantFromAPValue(v.getStructBase(0), crd->bases_begin()->getType(), loc));
     for (const FieldDecl *f : rd->fields()) es.push_back(constantFromAPValue(v.getStructField(i++), f->getType(), loc));
     return ir::Tuple::makeStruct(t, es);
   }

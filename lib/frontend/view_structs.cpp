@@ -402,14 +402,16 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
 }
 
 // Helpers lowered into their callers: those with non-const reference
-// parameters (references.cpp), with view struct parameters, or returning
-// a pointer.
+// parameters (references.cpp), with view struct parameters, taking or
+// returning objects of mirrored classes (class_layout.cpp), or returning a
+// pointer.
 bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (takesOutReference(fd) || takesCallable(fd)) return true;
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()))) return false;
   if (ArrayInfo ai; def->getReturnType()->isPointerType() && arrayInfo(def->getReturnType(), ai, SourceLocation()))
     return true;
+  if (touchesMirroredClass(def)) return true; // class_layout.cpp
   return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return isViewStruct(p->getType()); });
 }
 

@@ -35,13 +35,14 @@ TypeP Type::tuple(std::vector<TypeP> elems) {
   return t;
 }
 
-TypeP Type::structure(std::string name, std::vector<std::string> fields, std::vector<TypeP> elems) {
+TypeP Type::structure(std::string name, std::vector<std::string> fields, std::vector<TypeP> elems, bool mirror) {
   if (fields.size() != elems.size()) throw IRError("struct type: field names and types differ in number");
   auto t = std::make_shared<Type>();
   t->kind = Kind::Tuple;
   t->structName = std::move(name);
   t->fieldNames = std::move(fields);
   t->elems = std::move(elems);
+  t->mirror = mirror;
   return t;
 }
 

@@ -37,6 +37,11 @@ public:
   TypeP result;                       // Func result
   std::string structName;             // Tuple that is a C++ struct ("" = plain tuple)
   std::vector<std::string> fieldNames; // one per element when structName != ""
+  // A struct the generated code defines itself (`Spring_fields`): the data
+  // members of a user's class whose objects it cannot build or read as
+  // written (private members, a constructor that computes); see
+  // lib/frontend/class_layout.cpp.
+  bool mirror = false;
 
   static TypeP f64();
   static TypeP f32();
@@ -45,7 +50,7 @@ public:
   static TypeP scalarOf(Scalar s);
   static TypeP tuple(std::vector<TypeP> elems);
   static TypeP structure(std::string name, std::vector<std::string> fields,
-                         std::vector<TypeP> elems);
+                         std::vector<TypeP> elems, bool mirror = false);
   static TypeP func(std::vector<TypeP> params, TypeP result);
   // A mutable buffer of scalars with a run-time size (C arrays, pointers,
   // std::vector, std::array). Reads and writes are ordered by the let chain.

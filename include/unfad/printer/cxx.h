@@ -4,6 +4,7 @@
 
 #include "unfad/ir/ir.h"
 #include <string>
+#include <vector>
 
 namespace unfad::printer {
 
@@ -24,6 +25,11 @@ std::string printPrototype(const ir::Function &generated, const ir::Program &pri
 // (`double loss_grad(const double* x, Model* d_this, double* d_x) const;`);
 // printFunction prints its definition (`double Model::loss_grad(...) const`).
 std::string printMemberDeclaration(const ir::Function &generated, const ir::Program &primal);
+// The structs the generated code defines for `generated` (ir::Type::mirror),
+// those used by others first, and one's definition (`struct Spring_fields
+// { double k_; ... };`).
+std::vector<ir::TypeP> mirrorStructs(const ir::Function &generated);
+std::string printMirrorStruct(const ir::TypeP &mirror);
 // The C++ name of a generated function: "energy_grad", "dot_pullback".
 std::string cxxName(const ir::Function &generated, const ir::Program &primal);
 

@@ -1,35 +1,29 @@
-// a class whose constructor computes its fields: the generated code could not
-// rebuild its objects from their fields (`C{d}` would run the constructor), so
-// it is refused at its first use; so are classes with a default constructor
-// that does not zero them, private data, virtual functions and base classes.
+// classes with virtual functions, base classes and mutable members are refused at their first
+// use; a parameter of the marked function of a class with private data or a constructor that
+// computes, at the parameter.
 // An error at the construct, non-zero exit, and a failed -i leaves the file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
 #include <unfad/unfad.h>
 #include <vector>
-struct C { double d; C(double a) : d(2 * a) {} };
-UNFAD_GRADIENT double f(double x) {
-// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:11: error: cannot differentiate 'f': type 'C' is not supported: the generated code builds its objects from their fields, so it needs a constructor taking every data member in declaration order and storing it unchanged
-  const C c(x);
-  return c.d;
-}
-struct One { double v = 1.0; One() = default; One(double v) : v(v) {} };
-UNFAD_GRADIENT double g(double x) {
-// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:13: error: cannot differentiate 'g': type 'One' is not supported: the generated code makes arrays of zeroed adjoints of it, so it needs a default constructor that sets every data member to zero (or none)
-  const One o(x);
-  return o.v * x;
-}
+// a class with private data (or a constructor that computes) is held as its fields inside the
+// generated code, but a parameter of the marked function of such a class would have to be read
+// as written
 class Hidden {
   double v_;
 public:
   Hidden(double v) : v_(v) {}
   double v() const { return v_; }
 };
-UNFAD_GRADIENT double h(double x) {
-// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:16: error: cannot differentiate 'h': type 'Hidden' has non-public data members ('v_'), which the generated code cannot read or write
-  const Hidden k(x);
-  return k.v();
+// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:39: error: cannot differentiate 'h': parameter 'k' of type 'const Hidden &' is not supported: the generated code cannot read its objects as written (a class with non-public data members or a constructor that computes); such objects are supported inside the function and its helpers, so pass the values they are built from
+UNFAD_GRADIENT double h(const Hidden& k, double x) {
+  return k.v() * x;
+}
+struct C { double d; C(double a) : d(2 * a) {} };
+// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:48: error: cannot differentiate 'hv': parameter 'cs' of type 'const std::vector<C> &' is not supported
+UNFAD_GRADIENT double hv(const std::vector<C>& cs, double x) {
+  return cs[0].d * x;
 }
 struct Shape { virtual ~Shape() = default; double s = 0.0; };
 UNFAD_GRADIENT double p(double x) {
@@ -37,12 +31,20 @@ UNFAD_GRADIENT double p(double x) {
   Shape sh;
   return sh.s + x;
 }
+// single inheritance is supported (the base object is the first field); several or virtual bases are not
 struct Body { double m = 0.0; };
-struct Particle : Body { double v = 0.0; Particle() = default; };
+struct Tag { int id = 0; };
+struct Particle : Body, Tag { double v = 0.0; Particle() = default; };
 UNFAD_GRADIENT double q(double x) {
-// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:12: error: cannot differentiate 'q': classes with base classes are not supported yet ('Particle')
+// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:12: error: cannot differentiate 'q': classes with several base classes are not supported ('Particle')
   Particle pa;
   return pa.v + x;
+}
+struct Shared : virtual Body { double v = 0.0; };
+UNFAD_GRADIENT double qv(double x) {
+// CHECK: non_aggregate_type.cpp:[[@LINE+1]]:10: error: cannot differentiate 'qv': virtual base classes are not supported ('Shared')
+  Shared sh;
+  return sh.v + x;
 }
 // a const method writing a mutable member would lose the write (the object of a const method is a value)
 struct Cache { double v; mutable double last; double get() const { last = v; return v; } };
