@@ -39,6 +39,8 @@ std::string Lowering::unmarkableMethod(const CXXMethodDecl *m) {
     return "operator overloads cannot be marked, except 'operator()' (mark a named method)";
   if (m->isVirtual()) return "virtual member functions cannot be marked";
   if (m->getRefQualifier() != RQ_None || m->isVolatile()) return "ref- or volatile-qualified member functions cannot be marked";
+  if (m->getParent()->getNumBases()) // (the generated code would name the base part as a field)
+    return "member functions of derived classes cannot be marked yet";
   for (const DeclContext *dc = m->getParent(); dc; dc = dc->getParent()) {
     if (dc->isFunctionOrMethod()) return "member functions of local classes cannot be marked";
     if (const auto *rd = dyn_cast<CXXRecordDecl>(dc); rd && (rd->isDependentContext() || isa<ClassTemplateSpecializationDecl>(rd)))

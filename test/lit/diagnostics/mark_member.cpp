@@ -1,6 +1,6 @@
 // UNFAD_GRADIENT on member functions unfad cannot give a member gradient (a
 // virtual one, an operator other than operator(), a method of a class
-// template, of a local class, a constructor): an error at each, non-zero
+// template, of a local class, of a derived class, a constructor): an error at each, non-zero
 // exit, and a failed -i leaves the file byte-identical. (Marked methods
 // themselves work: test/lit/golden/marked_method.cpp.)
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
@@ -15,6 +15,10 @@ struct S {
   UNFAD_GRADIENT double operator+(double x) const { return w + x; }
 // CHECK: mark_member.cpp:[[@LINE+1]]:18: error: cannot differentiate 'S': constructors, destructors and conversion functions cannot be marked
   UNFAD_GRADIENT S(double x) : w(x) {}
+};
+struct Derived : S {
+// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'k': member functions of derived classes cannot be marked yet
+  UNFAD_GRADIENT double k(double x) const { return x; }
 };
 template <class T> struct Box {
   T w;

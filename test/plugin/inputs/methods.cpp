@@ -60,6 +60,20 @@ struct Outer {
   };
 };
 
+// Private data members: the gradient is a member, so it reads them as the
+// method does.
+class Pendulum {
+  double length_;
+  double damping_;
+
+public:
+  Pendulum(double length, double damping) : length_(length), damping_(damping) {}
+  double length() const { return length_; }
+  UNFAD_GRADIENT double energy(double theta, double omega) const {
+    return 0.5 * length_ * length_ * omega * omega * std::exp(-damping_) + 9.81 * length_ * (1.0 - std::cos(theta));
+  }
+};
+
 } // namespace fit
 
 namespace {
@@ -137,10 +151,22 @@ int check_spring() {
   return bad;
 }
 
+int check_pendulum() {
+  const fit::Pendulum p(1.2, 0.3);
+  fit::Pendulum d(0.0, 0.0);
+  double dt = 0.0, dw = 0.0;
+  int bad = p.energy_grad(0.4, 1.1, &d, &dt, &dw) == p.energy(0.4, 1.1) ? 0 : 1;
+  bad += fd_check("pendulum/dlength", d.length(),
+                  (fit::Pendulum(1.2 + kH, 0.3).energy(0.4, 1.1) - fit::Pendulum(1.2 - kH, 0.3).energy(0.4, 1.1)) / (2 * kH));
+  bad += fd_check("pendulum/dtheta", dt, 9.81 * 1.2 * std::sin(0.4));
+  bad += fd_check("pendulum/domega", dw, 1.2 * 1.2 * 1.1 * std::exp(-0.3));
+  return bad;
+}
+
 } // namespace
 
 int main() {
-  int bad = check_loss() + check_penalty() + check_advance() + check_functor() + check_spring();
+  int bad = check_loss() + check_penalty() + check_advance() + check_functor() + check_spring() + check_pendulum();
   std::printf("%s\n", bad ? "FAILED" : "PASSED");
   return bad;
 }
