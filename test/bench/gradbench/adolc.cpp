@@ -73,6 +73,13 @@ int adolc_tape_ba(const double *cam, const double *X, double w, const double *fe
   });
 }
 
+int adolc_tape_lstm(int l, int c, int b, const std::vector<double> &params, const std::vector<double> &state,
+                    const std::vector<double> &sequence) {
+  return tape(params, 1, [&](const adouble *p, adouble *y) {
+    y[0] = gb::lstm_objective(l, c, b, p, p + 8 * l * b, state.data(), sequence.data());
+  });
+}
+
 void adolc_gradient(int tag, const std::vector<double> &x, std::vector<double> &g) {
   gradient(short(tag), int(x.size()), const_cast<double *>(x.data()), g.data());
 }

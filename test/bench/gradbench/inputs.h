@@ -22,17 +22,19 @@ struct Sizes {
   int gmmD, gmmK, gmmN;
   std::string baFile;
   int baCams, baPoints, baObs;
+  std::string lstmFile;
+  int lstmL, lstmC, lstmB;
 };
 
 // tiny: the correctness test (finite differences affordable); small and large: GradBench sizes.
 inline Sizes sizesFor(const std::string &size) {
-  if (size == "tiny") return {7, 5, 9, 3, 10, 2, 5, 3, 4, "", 3, 2, 4, "", 2, 3, 4};
+  if (size == "tiny") return {7, 5, 9, 3, 10, 2, 5, 3, 4, "", 3, 2, 4, "", 2, 3, 4, "", 2, 4, 3};
   if (size == "small")
     return {5000, 128, 256, 10, 1000, 8, 1000, 10, 6, "gmm_d2_K5.txt", 2, 5, 1000, "ba1_n49_m7776_p31843.txt",
-            49, 7776, 31843};
+            49, 7776, 31843, "lstm_l2_c1024.txt", 2, 1024, 14};
   if (size == "large")
     return {640000, 128, 16392, 100, 1000, 16, 10000, 10, 9, "gmm_d10_K25.txt", 10, 25, 1000,
-            "ba3_n161_m48126_p182072.txt", 161, 48126, 182072};
+            "ba3_n161_m48126_p182072.txt", 161, 48126, 182072, "lstm_l4_c4096.txt", 4, 4096, 14};
   throw std::runtime_error("unknown size class '" + size + "' (tiny, small or large)");
 }
 
@@ -123,6 +125,34 @@ inline BaInput loadBa(const std::string &dir, const std::string &file, int n, in
   in.points = uniform(3 * m, 5, -1.0, 1.0);
   in.w = uniform(p, 9, 0.5, 1.5);
   in.feat = uniform(2 * p, 13, -1.0, 1.0);
+  return in;
+}
+
+struct LstmInput {
+  int l = 0, c = 0, b = 0;
+  std::vector<double> params;   // main (2l x 4b) then extra (3 x b)
+  std::vector<double> state;    // 2l x b
+  std::vector<double> sequence; // c x b
+};
+
+inline LstmInput loadLstm(const std::string &dir, const std::string &file, int l, int c, int b) {
+  LstmInput in;
+  const std::string path = dir + "/lstm/" + file;
+  if (!file.empty() && readable(path)) {
+    std::ifstream f(path);
+    f >> in.l >> in.c >> in.b;
+    in.params.resize(8 * in.l * in.b + 3 * in.b);
+    in.state.resize(2 * in.l * in.b);
+    in.sequence.resize(in.c * in.b);
+    for (auto *v : {&in.params, &in.state, &in.sequence})
+      for (auto &x : *v) f >> x;
+    if (!f) throw std::runtime_error("cannot read " + path);
+    return in;
+  }
+  in.l = l, in.c = c, in.b = b;
+  in.params = uniform(8 * l * b + 3 * b, 17, -1.0, 1.0);
+  in.state = uniform(2 * l * b, 19, -1.0, 1.0);
+  in.sequence = uniform(c * b, 23, 0.0, 1.0);
   return in;
 }
 

@@ -28,3 +28,8 @@ UNFAD_GRADIENT_WRT(cam, X, w, err)
 void gb_ba(const double *cam, const double *X, const double *w, const double *feat, double *err) {
   gb::ba_project(cam, X, w, feat, err);
 }
+
+UNFAD_GRADIENT_WRT(main, extra)
+double gb_lstm(int l, int c, int b, const double *main, const double *extra, const double *state, const double *sequence) {
+  return gb::lstm_objective(l, c, b, main, extra, state, sequence);
+}

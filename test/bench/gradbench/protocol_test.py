@@ -191,6 +191,45 @@ def gmm_jacobian(inp):
     return out
 
 
+def lstm_objective(main_params, extra, state, sequence):
+    """ADBench's LSTM written again here: diagonal weights, per layer forget/input/output gates
+    and the change, the next character's log-likelihood with ADBench's log-sum-exp (+ 2)."""
+    l, b = len(main_params) // 2, len(extra[0])
+    sig = lambda v: 1 / (1 + math.exp(-v))
+    st = [list(row) for row in state]
+    total, count = 0.0, 0
+    for t in range(len(sequence) - 1):
+        inp = [sequence[t][i] * extra[0][i] for i in range(b)]
+        for layer in range(l):
+            w, bias, h, cell = main_params[2 * layer], main_params[2 * layer + 1], st[2 * layer], st[2 * layer + 1]
+            for i in range(b):
+                f = sig(inp[i] * w[i] + bias[i])
+                ig = sig(h[i] * w[b + i] + bias[b + i])
+                og = sig(inp[i] * w[2 * b + i] + bias[2 * b + i])
+                ch = math.tanh(h[i] * w[3 * b + i] + bias[3 * b + i])
+                cell[i] = cell[i] * f + ig * ch
+                h[i] = og * math.tanh(cell[i])
+            inp = h
+        y = [inp[i] * extra[1][i] + extra[2][i] for i in range(b)]
+        lse = math.log(sum(math.exp(v) for v in y) + 2)
+        total += sum(g * (v - lse) for g, v in zip(sequence[t + 1], y))
+        count += b
+    return -total / count
+
+
+def lstm_jacobian(main_params, extra, state, sequence):
+    flat = [v for row in main_params for v in row] + [v for row in extra for v in row]
+    nm, w = len(main_params) * len(main_params[0]), len(main_params[0])
+
+    def f(v):
+        mp = [v[i * w:(i + 1) * w] for i in range(len(main_params))]
+        b = len(extra[0])
+        ex = [v[nm + i * b:nm + (i + 1) * b] for i in range(3)]
+        return lstm_objective(mp, ex, state, sequence)
+
+    return fd(f, flat)
+
+
 def main():
     tool = sys.argv[1]
     rng = random.Random(31337)
@@ -206,6 +245,12 @@ def main():
            "q": [[rng.uniform(-0.5, 0.5) for _ in range(d)] for _ in range(k)],
            "l": [[rng.uniform(-0.5, 0.5) for _ in range(d * (d - 1) // 2)] for _ in range(k)],
            "x": [[rng.uniform(-1, 1) for _ in range(d)] for _ in range(n)]}
+    L, B, C = 2, 3, 4
+    lstm = {"main_params": [[rng.uniform(-1, 1) for _ in range(4 * B)] for _ in range(2 * L)],
+            "extra_params": [[rng.uniform(-1, 1) for _ in range(B)] for _ in range(3)],
+            "state": [[rng.uniform(-1, 1) for _ in range(B)] for _ in range(2 * L)],
+            "sequence": [[rng.random() for _ in range(B)] for _ in range(C)]}
+    lstm_args = (lstm["main_params"], lstm["extra_params"], lstm["state"], lstm["sequence"])
     runs = {"min_runs": 3, "min_seconds": 0}
     # (message, expected reply fields, expected output)
     script = [
@@ -243,6 +288,11 @@ def main():
          gmm_objective(gmm)),
         ({"kind": "evaluate", "module": "gmm", "function": "jacobian", "input": gmm | runs}, {"success": True},
          gmm_jacobian(gmm)),
+        ({"kind": "define", "module": "lstm"}, {"success": True}, None),
+        ({"kind": "evaluate", "module": "lstm", "function": "objective", "input": lstm | runs}, {"success": True},
+         lstm_objective(*lstm_args)),
+        ({"kind": "evaluate", "module": "lstm", "function": "jacobian", "input": lstm | runs}, {"success": True},
+         lstm_jacobian(*lstm_args)),
         # Refusals: an unknown module, an unknown function.
         ({"kind": "define", "module": "no_such_eval"}, {"success": False}, None),
         ({"kind": "evaluate", "module": "lse", "function": "hessian", "input": {"x": x5} | runs},

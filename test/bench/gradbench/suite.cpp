@@ -301,6 +301,33 @@ Case baCase(const Sizes &z, const std::string &data) {
   return c;
 }
 
+Case lstmCase(const Sizes &z, const std::string &data) {
+  auto in = std::make_shared<LstmInput>(loadLstm(data, z.lstmFile, z.lstmL, z.lstmC, z.lstmB));
+  const int l = in->l, c = in->c, b = in->b, total = int(in->params.size());
+  Case k{"lstm", "l=" + std::to_string(l) + ",c=" + std::to_string(c) + ",b=" + std::to_string(b),
+         [in, l, c, b] {
+           const double *p = in->params.data();
+           volatile double r = gb_lstm(l, c, b, p, p + 8 * l * b, in->state.data(), in->sequence.data());
+           (void)r;
+         }, {}, {}};
+#ifdef UNFAD_HAVE_ADOLC
+  const int tag = adolc_tape_lstm(l, c, b, in->params, in->state, in->sequence);
+  k.tools.push_back({"adolc", [in, tag, total](std::vector<double> &g) { g.resize(total); adolc_gradient(tag, in->params, g); }});
+#endif
+  k.tools.push_back({"unfad", [in, l, c, b, total](std::vector<double> &g) {
+                       addZeroed(g, total);
+                       const double *p = in->params.data();
+                       gb_lstm_grad(l, c, b, p, p + 8 * l * b, in->state.data(), in->sequence.data(), g.data(),
+                                    g.data() + 8 * l * b);
+                     }});
+  k.reference = [in, l, c, b] {
+    return centralDifferences(in->params, [&](const std::vector<double> &p) {
+      return gb_lstm(l, c, b, p.data(), p.data() + 8 * l * b, in->state.data(), in->sequence.data());
+    });
+  };
+  return k;
+}
+
 std::string jsonString(const std::string &s) { return "\"" + s + "\""; }
 
 } // namespace
@@ -335,8 +362,8 @@ int main(int argc, char **argv) {
   std::vector<std::function<Case()>> makers = {
       [&] { return lseCase(z); },         [&] { return llsqCase(z); },       [&] { return kmeansCase(z); },
       [&] { return gmmCase(z, o.data); }, [&] { return odeCase(z); },        [&] { return detCase(z); },
-      [&] { return baCase(z, o.data); }};
-  const char *names[] = {"lse", "llsq", "kmeans", "gmm", "ode", "det", "ba"};
+      [&] { return baCase(z, o.data); },  [&] { return lstmCase(z, o.data); }};
+  const char *names[] = {"lse", "llsq", "kmeans", "gmm", "ode", "det", "ba", "lstm"};
   std::ostringstream json;
   json << "{\"size\": " << jsonString(o.size) << ", \"reps\": " << o.reps << ", \"min_seconds\": " << o.minSeconds
        << ", \"results\": [";

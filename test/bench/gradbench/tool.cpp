@@ -3,7 +3,7 @@
 // crates/gradbench/src/protocol.rs), with the outputs in the shapes of GradBench's evals
 // (evals/<name>/README.md). The derivatives are unfad's generated gradients of marked.cpp.
 //
-// Modules: lse, llsq, det, ode (primal, gradient); kmeans (cost, dir); gmm (objective,
+// Modules: lse, llsq, det, ode (primal, gradient); kmeans (cost, dir); gmm and lstm (objective,
 // jacobian). kmeans' dir is J H^-1 with H the Hessian's diagonal, 2 x (the centroid's cluster
 // size), written by hand (unfad has no forward mode yet); J is unfad's gradient.
 #include "tools.h"
@@ -161,6 +161,25 @@ std::pair<json, json> evaluate(const std::string &module, const std::string &fun
       });
       output = {{"alpha", da}, {"mu", rows(dmu.data(), k, d)}, {"q", rows(dq.data(), k, d)}, {"l", rows(dl.data(), k, ls)}};
     } else throw std::runtime_error("unknown function " + function);
+  } else if (module == "lstm") {
+    int rm, wm, re, we, rs, ws, c, b;
+    const std::vector<double> mainp = flatten(in.at("main_params"), rm, wm), extra = flatten(in.at("extra_params"), re, we);
+    const std::vector<double> state = flatten(in.at("state"), rs, ws), seq = flatten(in.at("sequence"), c, b);
+    const int l = rm / 2;
+    if (wm != 4 * b || we != b || re != 3 || rs != 2 * l || ws != b) throw std::runtime_error("lstm: inconsistent shapes");
+    if (function == "objective") {
+      double y = 0;
+      timings = timed(in, [&] { y = gb_lstm(l, c, b, mainp.data(), extra.data(), state.data(), seq.data()); });
+      output = y;
+    } else if (function == "jacobian") {
+      // The gradient of main_params then extra_params, each flattened row by row.
+      std::vector<double> g(mainp.size() + extra.size());
+      timings = timed(in, [&] {
+        std::fill(g.begin(), g.end(), 0.0);
+        gb_lstm_grad(l, c, b, mainp.data(), extra.data(), state.data(), seq.data(), g.data(), g.data() + mainp.size());
+      });
+      output = g;
+    } else throw std::runtime_error("unknown function " + function);
   } else throw std::runtime_error("unknown module " + module);
   return {output, timings};
 }
@@ -168,7 +187,7 @@ std::pair<json, json> evaluate(const std::string &module, const std::string &fun
 } // namespace
 
 int main() {
-  const std::set<std::string> modules = {"lse", "llsq", "det", "ode", "kmeans", "gmm"};
+  const std::set<std::string> modules = {"lse", "llsq", "det", "ode", "kmeans", "gmm", "lstm"};
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;

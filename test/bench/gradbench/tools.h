@@ -23,6 +23,10 @@ void gb_ba(const double *cam, const double *X, const double *w, const double *fe
 void gb_ba_grad(const double *cam, const double *X, const double *w, const double *feat, double *err, double *d_cam,
                 double *d_X, double *d_w, double *d_err);
 
+double gb_lstm(int l, int c, int b, const double *main, const double *extra, const double *state, const double *sequence);
+double gb_lstm_grad(int l, int c, int b, const double *main, const double *extra, const double *state,
+                    const double *sequence, double *d_main, double *d_extra);
+
 // hand.cpp: adjoints derived by hand (they overwrite g).
 double hand_lse_grad(const double *x, int n, double *g);
 double hand_llsq_grad(const double *x, int m, int n, double *g);
@@ -40,6 +44,9 @@ int adolc_tape_gmm(int d, int k, int n, const std::vector<double> &params, const
                    int m);
 // ba: one observation's tape, independents cam (11), X (3), w (1), feat (2); outputs err (2).
 int adolc_tape_ba(const double *cam, const double *X, double w, const double *feat);
+// lstm's independents are main then extra.
+int adolc_tape_lstm(int l, int c, int b, const std::vector<double> &params, const std::vector<double> &state,
+                    const std::vector<double> &sequence);
 void adolc_gradient(int tag, const std::vector<double> &x, std::vector<double> &g);
 // y^T J for a tape with m outputs (reverse mode).
 void adolc_vjp(int tag, int m, const std::vector<double> &x, const std::vector<double> &u, std::vector<double> &g);

@@ -17,6 +17,7 @@ using std::exp;
 using std::log;
 using std::sin;
 using std::sqrt;
+using std::tanh;
 
 // lse: log sum_i exp(x_i), with the maximum subtracted first.
 template <class T> T lse(const T *x, int n) {
@@ -213,6 +214,52 @@ template <class T> void ba_project(const T *cam, const T *X, const T *w, const d
   const T distortion = 1.0 + cam[9] * rsq + cam[10] * rsq * rsq;
   err[0] = w[0] * (cam[6] * distortion * px + cam[7] - feat[0]);
   err[1] = w[0] * (cam[6] * distortion * py + cam[8] - feat[1]);
+}
+
+// lstm: ADBench's LSTM (diagonal weight matrices), the negative mean log-likelihood of the next
+// character along the sequence. main: for each of the l layers one row of 4b weights then one
+// of 4b biases (forget, input gate, output gate, change); extra: input weight, output weight,
+// output bias (b each); state0: for each layer the hidden then the cell state (b each), copied;
+// sequence: c rows of b. ADBench's log-sum-exp has no maximum subtracted and adds 2.
+template <class T> T sigmoid(T x) { return 1.0 / (1.0 + exp(-x)); }
+
+template <class T> void lstm_cell(int b, const T *weight, const T *bias, T *hidden, T *cell, const T *input) {
+  for (int i = 0; i < b; ++i) {
+    const T forget = sigmoid(input[i] * weight[i] + bias[i]);
+    const T ingate = sigmoid(hidden[i] * weight[b + i] + bias[b + i]);
+    const T outgate = sigmoid(input[i] * weight[2 * b + i] + bias[2 * b + i]);
+    const T change = tanh(hidden[i] * weight[3 * b + i] + bias[3 * b + i]);
+    cell[i] = cell[i] * forget + ingate * change;
+    hidden[i] = outgate * tanh(cell[i]);
+  }
+}
+
+template <class T>
+T lstm_objective(int l, int c, int b, const T *main, const T *extra, const double *state0, const double *sequence) {
+  std::vector<T> state(2 * l * b), ypred(b);
+  for (int i = 0; i < 2 * l * b; ++i) state[i] = state0[i];
+  T total = 0.0;
+  int count = 0;
+  for (int t = 0; t + 1 < c; ++t) {
+    const double *x = sequence + t * b;
+    for (int i = 0; i < b; ++i) ypred[i] = x[i] * extra[i];
+    for (int layer = 0; layer < l; ++layer) {
+      const T *weight = main + 8 * b * layer;
+      T *hidden = &state[2 * b * layer];
+      // The first layer reads the scaled input, the others the hidden state below.
+      if (layer == 0) lstm_cell(b, weight, weight + 4 * b, hidden, hidden + b, ypred.data());
+      else lstm_cell(b, weight, weight + 4 * b, hidden, hidden + b, hidden - 2 * b);
+    }
+    const T *top = &state[2 * b * (l - 1)];
+    for (int i = 0; i < b; ++i) ypred[i] = top[i] * extra[b + i] + extra[2 * b + i];
+    T sum = 0.0;
+    for (int i = 0; i < b; ++i) sum += exp(ypred[i]);
+    const T lse = log(sum + 2.0);
+    const double *gold = sequence + (t + 1) * b;
+    for (int i = 0; i < b; ++i) total += gold[i] * (ypred[i] - lse);
+    count += b;
+  }
+  return -total / count;
 }
 
 } // namespace gb
