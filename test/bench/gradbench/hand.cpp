@@ -3,6 +3,7 @@
 #include "tools.h"
 
 #include <cmath>
+#include <vector>
 
 double hand_lse_grad(const double *x, int n, double *g) {
   double a = x[0];
@@ -62,4 +63,86 @@ double hand_kmeans_grad(const double *points, const double *centroids, int n, in
     for (int l = 0; l < d; ++l) g[best * d + l] += 2.0 * (centroids[best * d + l] - p[l]);
   }
   return cost;
+}
+
+// gmm (workloads.h's gmm_objective). With w_ic = softmax_c(beta_i.) the weight of component c
+// for point i, Qd = Q_c (x_i - mu_c) and beta_ic = alpha_c + sum_j q_cj - |Qd|^2 / 2:
+//   d/dalpha_c = sum_i w_ic - n softmax(alpha)_c
+//   d/dq_cj    = sum_i w_ic (1 - Qd_j exp(q_cj) (x_ij - mu_cj)) + m - gamma^2 exp(2 q_cj)
+//   d/dL_rc    = -sum_i w_ic Qd_r (x_ic - mu_cc')  (row r > column c' of Q_c)     - gamma^2 L_rc
+//   d/dmu_c    =  sum_i w_ic Q_c^T Qd
+// g holds alpha (k), mu (k d), q (k d), l (k d(d-1)/2).
+double hand_gmm_grad(int d, int k, int n, const double *alpha, const double *mu, const double *q, const double *l,
+                     const double *x, double gamma, int m, double *g) {
+  const int ls = d * (d - 1) / 2;
+  double *ga = g, *gmu = g + k, *gq = gmu + k * d, *gl = gq + k * d;
+  for (int i = 0; i < k + 2 * k * d + k * ls; ++i) g[i] = 0.0;
+  std::vector<double> qdiag(k * d), sumq(k), diff(k * d), qd(k * d), beta(k);
+  for (int c = 0; c < k; ++c) {
+    sumq[c] = 0.0;
+    for (int j = 0; j < d; ++j) {
+      sumq[c] += q[c * d + j];
+      qdiag[c * d + j] = std::exp(q[c * d + j]);
+    }
+  }
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double *xi = x + i * d;
+    for (int c = 0; c < k; ++c) {
+      const double *lc = l + c * ls;
+      double *df = &diff[c * d], *qc = &qd[c * d];
+      for (int j = 0; j < d; ++j) {
+        df[j] = xi[j] - mu[c * d + j];
+        qc[j] = qdiag[c * d + j] * df[j];
+      }
+      int li = 0;
+      for (int col = 0; col < d; ++col)
+        for (int row = col + 1; row < d; ++row) qc[row] += lc[li++] * df[col];
+      double sq = 0.0;
+      for (int j = 0; j < d; ++j) sq += qc[j] * qc[j];
+      beta[c] = alpha[c] + sumq[c] - 0.5 * sq;
+    }
+    double top = beta[0];
+    for (int c = 1; c < k; ++c)
+      if (beta[c] > top) top = beta[c];
+    double s = 0.0;
+    for (int c = 0; c < k; ++c) s += std::exp(beta[c] - top);
+    total += top + std::log(s);
+    for (int c = 0; c < k; ++c) {
+      const double w = std::exp(beta[c] - top) / s;
+      const double *lc = l + c * ls, *df = &diff[c * d], *qc = &qd[c * d];
+      ga[c] += w;
+      for (int j = 0; j < d; ++j) {
+        gq[c * d + j] += w * (1.0 - qc[j] * qdiag[c * d + j] * df[j]);
+        gmu[c * d + j] += w * qdiag[c * d + j] * qc[j];
+      }
+      int li = 0;
+      for (int col = 0; col < d; ++col)
+        for (int row = col + 1; row < d; ++row, ++li) {
+          gl[c * ls + li] -= w * qc[row] * df[col];
+          gmu[c * d + col] += w * lc[li] * qc[row];
+        }
+    }
+  }
+  double top = alpha[0];
+  for (int c = 1; c < k; ++c)
+    if (alpha[c] > top) top = alpha[c];
+  double s = 0.0;
+  for (int c = 0; c < k; ++c) s += std::exp(alpha[c] - top);
+  for (int c = 0; c < k; ++c) ga[c] -= n * std::exp(alpha[c] - top) / s;
+  double result = total - n * (top + std::log(s));
+  for (int c = 0; c < k; ++c) {
+    double frob = 0.0;
+    for (int j = 0; j < d; ++j) {
+      const double e = qdiag[c * d + j];
+      frob += e * e;
+      gq[c * d + j] += m - gamma * gamma * e * e;
+    }
+    for (int j = 0; j < ls; ++j) {
+      frob += l[c * ls + j] * l[c * ls + j];
+      gl[c * ls + j] -= gamma * gamma * l[c * ls + j];
+    }
+    result += m * sumq[c] - 0.5 * gamma * gamma * frob;
+  }
+  return result;
 }

@@ -1,5 +1,5 @@
 // The GradBench suite: every workload of workloads.h at one size class (tiny, small, large), with
-// the primal, unfad's generated gradient, hand-written adjoints (lse, llsq, kmeans) and ADOL-C.
+// the primal, unfad's generated gradient, hand-written adjoints (lse, llsq, kmeans, gmm) and ADOL-C.
 // For each workload it first checks every derivative against every other one (GradBench's rule
 // |x - y| / max(1, |x| + |y|) <= 1e-4; with --fd also against central finite differences), then
 // times the primal and each derivative and prints derivative/primal per tool (min, median and
@@ -215,6 +215,11 @@ Case gmmCase(const Sizes &z, const std::string &data) {
            volatile double r = gb_gmm(d, k, n, p, p + k, p + k + k * d, p + k + 2 * k * d, in->x.data(), gamma, m);
            (void)r;
          }, {}, {}};
+  c.tools.push_back({"hand", [in, d, k, n, m, gamma, total](std::vector<double> &g) {
+                       g.resize(total);
+                       const double *p = in->params.data();
+                       hand_gmm_grad(d, k, n, p, p + k, p + k + k * d, p + k + 2 * k * d, in->x.data(), gamma, m, g.data());
+                     }});
 #ifdef UNFAD_HAVE_ADOLC
   const int tag = adolc_tape_gmm(d, k, n, in->params, in->x, gamma, m);
   c.tools.push_back({"adolc", [in, tag, total](std::vector<double> &g) { g.resize(total); adolc_gradient(tag, in->params, g); }});

@@ -31,6 +31,9 @@ double gb_lstm_grad(int l, int c, int b, const double *main, const double *extra
 double hand_lse_grad(const double *x, int n, double *g);
 double hand_llsq_grad(const double *x, int m, int n, double *g);
 double hand_kmeans_grad(const double *points, const double *centroids, int n, int k, int d, double *g);
+// g: alpha, mu, q, l concatenated.
+double hand_gmm_grad(int d, int k, int n, const double *alpha, const double *mu, const double *q, const double *l,
+                     const double *x, double gamma, int m, double *g);
 
 // adolc.cpp: each workload taped once at the given input (adolc_tape_*), then the timed part:
 // ADOL-C's drivers re-evaluating the tape (gradient(), vec_jac(), jacobian()).
