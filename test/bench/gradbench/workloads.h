@@ -96,8 +96,8 @@ template <class T> void ode_solve(const T *x, int n, int s, T *y) {
 // det: the determinant of the ell x ell row-major matrix a by expansion along the first row of
 // each minor. The minor is two linked lists: r[ell] is its first row and r[i] the row after row
 // i, c likewise for the columns; a row or column is unlinked for the sub-minor and linked back.
-// (Written first with `int *r, int *c` as GradBench's C++ does; unfad refuses that: the recursive
-// function updates the arrays in place and their length is not known from a pointer.)
+// (Written first with `int *r, int *c`; unfad refuses that: the recursive function updates the
+// arrays in place and their length is not known from a pointer. GradBench passes vectors too.)
 template <class T> T det_minor(const T *a, int ell, int m, std::vector<int> &r, std::vector<int> &c) {
   const int row = r[ell];
   if (m == 1) return a[row * ell + c[ell]];
