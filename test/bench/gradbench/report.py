@@ -57,7 +57,7 @@ def markdown(runs):
 def svg(runs):
     """One panel per size class: per workload a group of horizontal bars (median ratio, log
     scale) with min–max whiskers."""
-    bar, gap, left, width, top = 9, 8, 150, 460, 40
+    bar, gap, left, width, top = 9, 8, 150, 460, 64
     panels = []
     for run in runs:
         rows = []
