@@ -83,6 +83,7 @@ def svg(runs):
     for size, workloads, rows in panels:
         out.append(f'<text x="{left}" y="{y - 18}" font-size="13" font-weight="bold">size class: {size}</text>')
         y0 = y
+        start = len(out)
         for w in workloads:
             group = [r for r in rows if r[0] == w]
             desc = group[0][1] if group else ""
@@ -99,16 +100,17 @@ def svg(runs):
                 out.append(f'<text x="{xpos(r["max"]) + 4:.1f}" y="{y + bar - 1}" font-size="8">{r["median"]:.3g}</text>')
                 y += bar + 2
             y += gap
-        # the axis
-        e = math.log10(lo)
+        # the axis, drawn under the bars
+        grid = []
         for p in range(math.floor(math.log10(lo)), int(math.log10(hi)) + 1):
             for m in (1, 2, 5):
                 v = m * 10**p
                 if lo <= v <= hi:
                     x = xpos(v)
-                    out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y0 - 4}" y2="{y}" stroke="#ccc" '
-                               'stroke-width="0.5"/>')
-                    out.append(f'<text x="{x:.1f}" y="{y + 10}" font-size="8" text-anchor="middle">{v:g}</text>')
+                    grid.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y0 - 4}" y2="{y}" stroke="#ccc" '
+                                'stroke-width="0.5"/>')
+                    grid.append(f'<text x="{x:.1f}" y="{y + 10}" font-size="8" text-anchor="middle">{v:g}</text>')
+        out[start:start] = grid
         out.append(f'<text x="{left + width / 2}" y="{y + 22}" font-size="10" text-anchor="middle">'
                    'derivative time / primal time (log scale; bar: median, line: min–max)</text>')
         y += 50
