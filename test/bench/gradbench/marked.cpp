@@ -1,0 +1,35 @@
+// The marked wrappers: each instantiates a workload of workloads.h at double and is marked for
+// unfad, which writes `<name>_grad` after it (the CMake step in CMakeLists.txt differentiates
+// this file with the freshly built unfad).
+#include <unfad/unfad.h>
+
+#include "workloads.h"
+
+UNFAD_GRADIENT double gb_lse(const double *x, int n) { return gb::lse(x, n); }
+
+UNFAD_GRADIENT double gb_llsq(const double *x, int m, int n) { return gb::llsq(x, m, n); }
+
+UNFAD_GRADIENT_WRT(centroids)
+double gb_kmeans(const double *points, const double *centroids, int n, int k, int d) {
+  return gb::kmeans_cost(points, centroids, n, k, d);
+}
+
+UNFAD_GRADIENT_WRT(x, y) void gb_ode(const double *x, int n, int s, double *y) { gb::ode_solve(x, n, s, y); }
+
+UNFAD_GRADIENT double gb_det(const double *a, int ell) { return gb::det_by_minors(a, ell); }
+
+UNFAD_GRADIENT_WRT(alpha, mu, q, l)
+double gb_gmm(int d, int k, int n, const double *alpha, const double *mu, const double *q, const double *l,
+              const double *x, double gamma, int m) {
+  return gb::gmm_objective(d, k, n, alpha, mu, q, l, x, gamma, m);
+}
+
+UNFAD_GRADIENT_WRT(cam, X, w, err)
+void gb_ba(const double *cam, const double *X, const double *w, const double *feat, double *err) {
+  gb::ba_project(cam, X, w, feat, err);
+}
+
+UNFAD_GRADIENT_WRT(main, extra)
+double gb_lstm(int l, int c, int b, const double *main, const double *extra, const double *state, const double *sequence) {
+  return gb::lstm_objective(l, c, b, main, extra, state, sequence);
+}
