@@ -20,7 +20,10 @@ UNFAD_CUSTOM_GRADIENT(sum_sq, sum_sq_pullback);
 
 static double shifted(double a, double b) { return softplus(a - b); }
 
-UNFAD_GRADIENT double loss(const double* w, double b, int n) { return softplus(w[0] * b) + sum_sq(w, n) * shifted(b, w[1]); }
+// (`shifted` is called twice: a helper called once would be inlined)
+UNFAD_GRADIENT double loss(const double* w, double b, int n) {
+  return softplus(w[0] * b) + sum_sq(w, n) * shifted(b, w[1]) + shifted(w[0], b);
+}
 
 // CHECK:      {{^}}// unfad:begin loss_grad
 // CHECK:      {{^}}static inline void shifted_pullback(double a, double b, double d_return, double* d_a, double* d_b) {
