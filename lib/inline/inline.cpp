@@ -131,7 +131,12 @@ struct TopLevelCalls : Visitor {
 
 } // namespace
 
-Program inlineSingleCalls(const Program &p) {
+// The call sites of each function in the code a marked function runs: its
+// body and the bodies of the helpers it reaches. (A helper called once by
+// this gradient's code is inlined into it even when another marked
+// function also calls it: each gradient gets its own copy, as the
+// thin-wrapper shape `f(x) { return lib::f(x); }` needs.)
+static std::map<std::string, int> reachableCallSites(const Program &p, const Function &marked) {
   std::map<std::string, int> sites;
   struct Count : Visitor {
     std::map<std::string, int> *sites;
@@ -141,13 +146,26 @@ Program inlineSingleCalls(const Program &p) {
     }
   } count;
   count.sites = &sites;
-  for (auto &f : p.functions) count.visitExpr(f.body);
+  std::set<std::string> seen{marked.name};
+  std::vector<const Function *> work{&marked};
+  while (!work.empty()) {
+    const Function *f = work.back();
+    work.pop_back();
+    count.visitExpr(f->body);
+    for (auto &c : ir::callees(f->body))
+      if (const Function *g = p.find(c); g && !g->marked && seen.insert(c).second) work.push_back(g);
+  }
+  return sites;
+}
+
+Program inlineSingleCalls(const Program &p) {
   std::vector<const Function *> all;
   for (auto &f : p.functions) all.push_back(&f);
   const std::set<std::string> recursive = recursiveFunctions(all);
   Program out = p;
   for (auto &f : out.functions) {
     if (!f.marked) continue;
+    std::map<std::string, int> sites = reachableCallSites(p, f);
     TopLevelCalls top;
     top.visitExpr(f.body);
     std::map<std::string, const Function *> inlinable;

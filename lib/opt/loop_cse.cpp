@@ -32,7 +32,7 @@ protected:
   void chain(Lets &lets, Expr &body) override {
     for (size_t m = 0; m < lets.size(); ++m) {
       const Expr &v = lets[m].second;
-      if (!(v->is<Fold>() || v->is<While>() || v->is<Call>()) || !shareable(v)) continue;
+      if (!(v->is<Fold>() || v->is<While>() || v->is<Call>() || v->is<If>()) || !shareable(v)) continue;
       const MemoryEffects reader = memoryEffects(v);
       for (size_t k = m; k-- > 0;) {
         const Expr &u = lets[k].second;
