@@ -17,6 +17,10 @@ namespace {
 // per-iteration save it avoids is worth).
 constexpr size_t kMaxInlinedSize = 400;
 
+// Loop-free helpers this small are inlined where a loop calls them (see
+// inlineSmallHelpers).
+constexpr size_t kMaxSmallHelperSize = 120;
+
 // Every binder of `e` renamed to a fresh name (the inlined copy must not
 // capture or shadow the caller's names).
 class Freshen : public Mutator {
@@ -189,24 +193,15 @@ Program inlineSingleCalls(const Program &p) {
   return out;
 }
 
-Program inlineArrayWriters(const Program &p) {
+// Every call to a function of `inlinable` (none recursive) replaced by its
+// body, in every function; the inlinable bodies first get their own calls
+// to inlinable functions inlined (callees first).
+static Program inlineEverywhere(const Program &p, const std::map<std::string, const Function *> &inlinable,
+                                bool onlyInLoops = false) {
+  if (inlinable.empty()) return p;
   std::map<std::string, std::set<std::string>> callees;
   for (auto &f : p.functions)
     for (auto &c : ir::callees(f.body)) callees[f.name].insert(c);
-  std::vector<const Function *> all;
-  for (auto &f : p.functions) all.push_back(&f);
-  const std::set<std::string> recursive = recursiveFunctions(all);
-  std::set<std::string> aliased = calledWithAliases(p);
-  std::map<std::string, const Function *> inlinable;
-  for (auto &f : p.functions) {
-    bool writes = false;
-    for (auto &q : f.params) writes |= q.type->isArray() && q.written;
-    if (writes && !recursive.count(f.name) && (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
-      inlinable[f.name] = &f;
-  }
-  if (inlinable.empty()) return p;
-  // Inlined bodies, callees first (an inlinable helper's own calls to
-  // writers are inlined before it is copied anywhere).
   std::map<std::string, Expr> bodies;
   std::function<void(const Function &)> prepare = [&](const Function &f) {
     if (bodies.count(f.name)) return;
@@ -225,9 +220,67 @@ Program inlineArrayWriters(const Program &p) {
     ns.reserveAll(f.body);
     for (auto &q : f.params) ns.reserve(q.name);
     for (auto &[name, b] : bodies) ns.reserveAll(b); // the copies' names stay distinct from the caller's
-    f.body = Inliner(inlinable, bodies, ns).mutate(f.body);
+    std::set<const Call *> inLoops;
+    if (onlyInLoops) {
+      TopLevelCalls top;
+      top.visitExpr(f.body);
+      struct All : Visitor {
+        std::vector<const Call *> calls;
+        void visit(const Call *c) override {
+          calls.push_back(c);
+          Visitor::visit(c);
+        }
+      } all;
+      all.visitExpr(f.body);
+      const std::set<const Call *> outside(top.calls.begin(), top.calls.end());
+      for (const Call *c : all.calls)
+        if (!outside.count(c)) inLoops.insert(c);
+    }
+    f.body = Inliner(inlinable, bodies, ns, onlyInLoops ? &inLoops : nullptr).mutate(f.body);
   }
   return out;
+}
+
+// (Helpers with loops stay calls: their pullbacks keep the program's
+// structure, and a call costs little next to the loop it runs.)
+static bool hasLoop(const Expr &e) {
+  struct Find : Visitor {
+    bool found = false;
+    void visit(const Fold *) override { found = true; }
+    void visit(const While *) override { found = true; }
+    void visit(const Build *) override { found = true; }
+    void visit(const Sum *) override { found = true; }
+  } find;
+  find.visitExpr(e);
+  return find.found;
+}
+
+static std::set<std::string> recursiveIn(const Program &p) {
+  std::vector<const Function *> all;
+  for (auto &f : p.functions) all.push_back(&f);
+  return recursiveFunctions(all);
+}
+
+Program inlineArrayWriters(const Program &p) {
+  const std::set<std::string> recursive = recursiveIn(p);
+  std::set<std::string> aliased = calledWithAliases(p);
+  std::map<std::string, const Function *> inlinable;
+  for (auto &f : p.functions) {
+    bool writes = false;
+    for (auto &q : f.params) writes |= q.type->isArray() && q.written;
+    if (writes && !recursive.count(f.name) && (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
+      inlinable[f.name] = &f;
+  }
+  return inlineEverywhere(p, inlinable);
+}
+
+Program inlineSmallHelpers(const Program &p) {
+  const std::set<std::string> recursive = recursiveIn(p);
+  std::map<std::string, const Function *> inlinable;
+  for (auto &f : p.functions)
+    if (!f.marked && f.cxx.customPullback.empty() && !recursive.count(f.name) && size(f.body) <= kMaxSmallHelperSize && !hasLoop(f.body))
+      inlinable[f.name] = &f;
+  return inlineEverywhere(p, inlinable, /*onlyInLoops=*/true);
 }
 
 } // namespace unfad::inlining

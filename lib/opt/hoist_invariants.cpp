@@ -2,7 +2,8 @@
 // when the loop runs zero times: scratch buffers of an invariant size (a
 // tape filled and read within one iteration is reused by the next, one
 // allocation instead of one per iteration) and trap-free scalar arithmetic
-// on invariant values (such as that size):
+// on invariant values (such as that size, or a scalar fold counting an inner
+// loop's stores):
 //   let r = fold i .. -> (let x = e in body)  ~>  let x = e in let r = fold i .. -> body
 // A zero-filled local buffer of an invariant size that is not small enough
 // for the stack (a `std::vector<double> t(k)` declared in a loop body, or
@@ -88,6 +89,10 @@ private:
       return std::all_of(p->args.begin(), p->args.end(), trapFree);
     }
     if (auto i = e->as<If>()) return trapFree(i->cond) && trapFree(i->thenE) && trapFree(i->elseE);
+    if (auto l = e->as<Let>()) return trapFree(l->value) && trapFree(l->body);
+    // an integer fold (the number of stores an inner loop makes: a tape's size)
+    if (auto f = e->as<Fold>())
+      return f->type->isScalar() && trapFree(f->lo) && trapFree(f->hi) && trapFree(f->init) && trapFree(f->body);
     return false;
   }
 };

@@ -28,7 +28,18 @@ ir::Program inlineArrayWriters(const ir::Program &p);
 // iteration's worth.)
 ir::Program inlineSingleCalls(const ir::Program &p);
 
-// Both, as the pipeline runs them before reverse mode.
-inline ir::Program inlineForReverse(const ir::Program &p) { return inlineSingleCalls(inlineArrayWriters(p)); }
+// Small loop-free helpers (a `sigmoid`, a `sq`) called in a loop, inlined at
+// those calls. Why: a call in a loop costs the helper's value in the forward
+// sweep and then its pullback, which computes its forward part again (a
+// sigmoid's exp twice per gate and step); inlined, the loop's sweep shares
+// those values. Calls outside loops and helpers with loops stay calls (one
+// pullback per helper, called wherever the helper is: the generated code
+// keeps the program's structure where that costs little).
+ir::Program inlineSmallHelpers(const ir::Program &p);
+
+// All three, as the pipeline runs them before reverse mode.
+inline ir::Program inlineForReverse(const ir::Program &p) {
+  return inlineSingleCalls(inlineSmallHelpers(inlineArrayWriters(p)));
+}
 
 } // namespace unfad::inlining
