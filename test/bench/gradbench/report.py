@@ -13,7 +13,7 @@ TOOLS = ["unfad", "hand", "adolc"]
 COLOURS = {"unfad": "#1f77b4", "hand": "#2ca02c", "adolc": "#d62728"}
 # GradBench's published Enzyme ratios (issue 13), for reference in the table.
 ENZYME = {"lse": "~2.1", "llsq": "1.44", "kmeans": "", "gmm": "4.7–9.1", "ode": "2.0", "det": "11–30",
-          "ba": "9.1–9.6", "lstm": "2.8"}
+          "ba": "9.1–9.6", "lstm": "2.8", "ht": "~48"}
 
 
 def load(paths):
