@@ -28,17 +28,18 @@ constexpr int kTheta = 26;
   m.bones, m.vertices, m.parents, m.base_relatives, m.inverse_base_absolutes, m.base_positions, m.weights,          \
       m.triangles, m.mirrored
 
-// poseJacobian: pose size x 26, row-major.
+// The pose at theta, and its Jacobian (pose size x 26, row-major): row k is the pose's gradient
+// with a unit cotangent on pose value k.
 void poseJacobian(const gb::HandModel &m, const double *theta, std::vector<double> &pose,
-                  std::vector<double> &poseJacobian) {
+                  std::vector<double> &jacobian, std::vector<double> &dpose) {
   const int size = gb::ht_pose_size(m.bones);
   pose.resize(size);
-  poseJacobian.assign(size * kTheta, 0.0);
-  std::vector<double> dpose(size);
+  dpose.resize(size);
+  jacobian.assign(size * kTheta, 0.0);
   for (int k = 0; k < size; ++k) {
     std::fill(dpose.begin(), dpose.end(), 0.0);
     dpose[k] = 1.0;
-    gb_ht_pose_grad(theta, HT_MODEL_ARGS(m), pose.data(), &poseJacobian[k * kTheta], dpose.data());
+    gb_ht_pose_grad(theta, HT_MODEL_ARGS(m), pose.data(), &jacobian[k * kTheta], dpose.data());
   }
 }
 
@@ -47,10 +48,9 @@ void poseJacobian(const gb::HandModel &m, const double *theta, std::vector<doubl
 void unfad_ht_jacobian(const HtProblem &p, const double *theta, double *J) {
   const gb::HandModel &m = p.model;
   thread_local std::vector<double> pose, dPose, dpose;
-  poseJacobian(m, theta, pose, dPose);
+  poseJacobian(m, theta, pose, dPose, dpose);
   const int size = gb::ht_pose_size(m.bones);
   const int uColumns = p.us ? 2 : 0, columns = uColumns + kTheta;
-  dpose.resize(size);
   double err[3];
   for (int i = 0; i < p.points; ++i)
     for (int j = 0; j < 3; ++j) {

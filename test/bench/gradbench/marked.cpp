@@ -39,37 +39,32 @@ double gb_lstm(int l, int c, int b, const double *main, const double *extra, con
 // bone transforms and the global transform) and one residual's gradient (pose -> 3 errors).
 // The model's arrays come one by one: unfad refuses a struct of pointers (gb::HandModel) as a
 // parameter of a marked function ("supported as local variables ... and parameters of
-// helpers, not here"), so the wrappers build it as a local.
-#define GB_HT_MODEL_PARAMS                                                                                              \
-  int bones, int vertices, const int *parents, const double *base_relatives, const double *inverse_base_absolutes,      \
-      const double *base_positions, const double *weights, const int *triangles, bool mirrored
-#define GB_HT_MODEL                                                                                                     \
-  gb::HandModel model;                                                                                                  \
-  model.bones = bones;                                                                                                  \
-  model.vertices = vertices;                                                                                            \
-  model.parents = parents;                                                                                              \
-  model.base_relatives = base_relatives;                                                                                \
-  model.inverse_base_absolutes = inverse_base_absolutes;                                                                \
-  model.base_positions = base_positions;                                                                                \
-  model.weights = weights;                                                                                              \
-  model.triangles = triangles;                                                                                          \
-  model.mirrored = mirrored
-
+// helpers, not here"), so each wrapper builds it as a local.
 UNFAD_GRADIENT_WRT(theta, pose)
-void gb_ht_pose(const double *theta, GB_HT_MODEL_PARAMS, double *pose) {
-  GB_HT_MODEL;
+void gb_ht_pose(const double *theta, int bones, int vertices, const int *parents, const double *base_relatives,
+                const double *inverse_base_absolutes, const double *base_positions, const double *weights,
+                const int *triangles, bool mirrored, double *pose) {
+  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
+                               base_positions, weights,  triangles, mirrored};
   gb::ht_pose(theta, model, pose);
 }
 
 UNFAD_GRADIENT_WRT(pose, err)
-void gb_ht_vertex_residual(const double *pose, GB_HT_MODEL_PARAMS, int vertex, const double *point, double *err) {
-  GB_HT_MODEL;
+void gb_ht_vertex_residual(const double *pose, int bones, int vertices, const int *parents,
+                           const double *base_relatives, const double *inverse_base_absolutes,
+                           const double *base_positions, const double *weights, const int *triangles, bool mirrored,
+                           int vertex, const double *point, double *err) {
+  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
+                               base_positions, weights,  triangles, mirrored};
   gb::ht_vertex_residual(pose, model, vertex, point, err);
 }
 
 UNFAD_GRADIENT_WRT(pose, u, err)
-void gb_ht_surface_residual(const double *pose, GB_HT_MODEL_PARAMS, int triangle, const double *u, const double *point,
-                            double *err) {
-  GB_HT_MODEL;
+void gb_ht_surface_residual(const double *pose, int bones, int vertices, const int *parents,
+                            const double *base_relatives, const double *inverse_base_absolutes,
+                            const double *base_positions, const double *weights, const int *triangles, bool mirrored,
+                            int triangle, const double *u, const double *point, double *err) {
+  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
+                               base_positions, weights,  triangles, mirrored};
   gb::ht_surface_residual(pose, model, triangle, u, point, err);
 }
