@@ -94,3 +94,24 @@ void adolc_jacobian(int tag, int m, int n, const double *x, double *J) {
   for (int i = 0; i < m; ++i) rows[i] = J + i * n;
   jacobian(short(tag), m, n, const_cast<double *>(x), rows.data());
 }
+
+int adolc_tape_ht(const HtProblem &p, const double *theta) {
+  std::vector<double> x(theta, theta + 26);
+  if (p.us) x.insert(x.end(), p.us, p.us + 2 * p.points);
+  return tape(x, 3 * p.points, [&](const adouble *a, adouble *err) {
+    gb::ht_objective(a, p.us ? a + 26 : nullptr, p.model, p.points, p.correspondences, p.observed, err);
+  });
+}
+
+void adolc_forward_jacobian(int tag, int m, int n, int p, const double *x, const double *seed, double *J) {
+  // ADOL-C's drivers take arrays of row pointers.
+  static thread_local std::vector<double *> seedRows, jRows;
+  static thread_local std::vector<double> seedCopy, y;
+  seedCopy.assign(seed, seed + size_t(n) * p);
+  seedRows.resize(n);
+  jRows.resize(m);
+  y.resize(m);
+  for (int i = 0; i < n; ++i) seedRows[i] = &seedCopy[size_t(i) * p];
+  for (int i = 0; i < m; ++i) jRows[i] = J + size_t(i) * p;
+  fov_forward(short(tag), m, n, p, const_cast<double *>(x), seedRows.data(), y.data(), jRows.data());
+}

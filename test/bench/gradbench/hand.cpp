@@ -146,3 +146,92 @@ double hand_gmm_grad(int d, int k, int n, const double *alpha, const double *mu,
   }
   return result;
 }
+
+// lstm (workloads.h's lstm_objective). The forward sweep keeps, per step t and layer, the cell's
+// input, its old hidden and cell state, the four gates (forget f, input i, output o, change g)
+// and tanh of the new cell state; the reverse sweep runs t and the layers backwards with the
+// adjoints dh, dc of each layer's hidden and cell state:
+//   h' = o tanh(c'):           do = dh tanh(c'),  dc' = dc + dh o (1 - tanh(c')^2)
+//   c' = c f + i g:            dc_old = dc' f, df = dc' c, di = dc' g, dg = dc' i
+//   f = s(in wf + bf), i = s(h wi + bi), o = s(in wo + bo), g = tanh(h wg + bg), s' = s (1 - s)
+// and the output y = top wout + bout with objective -1/count sum gold (y - log(sum exp y + 2)):
+//   dy = -1/count (gold - (sum gold) exp(y) / (sum exp y + 2)).
+// g: main (l x 8b: per layer 4b weights, 4b biases) then extra (3b), overwritten.
+double hand_lstm_grad(int l, int c, int b, const double *main, const double *extra, const double *state0,
+                      const double *sequence, double *g) {
+  enum { In, HOld, COld, F, I, O, G, TanhC, Saved };
+  const int steps = c - 1;
+  std::vector<double> state(state0, state0 + 2 * l * b), tape(size_t(steps) * l * Saved * b), y(b);
+  auto saved = [&](int t, int layer, int what) { return &tape[((size_t(t) * l + layer) * Saved + what) * b]; };
+  auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+  double total = 0.0;
+  for (int t = 0; t < steps; ++t) {
+    const double *x = sequence + t * b;
+    for (int layer = 0; layer < l; ++layer) {
+      const double *w = main + 8 * b * layer, *bias = w + 4 * b;
+      double *h = &state[2 * b * layer], *cell = h + b;
+      for (int i = 0; i < b; ++i) {
+        const double in = layer == 0 ? x[i] * extra[i] : state[2 * b * (layer - 1) + i];
+        const double f = sigmoid(in * w[i] + bias[i]), ig = sigmoid(h[i] * w[b + i] + bias[b + i]);
+        const double o = sigmoid(in * w[2 * b + i] + bias[2 * b + i]), ch = std::tanh(h[i] * w[3 * b + i] + bias[3 * b + i]);
+        const double cnew = cell[i] * f + ig * ch, tc = std::tanh(cnew);
+        const double keep[Saved] = {in, h[i], cell[i], f, ig, o, ch, tc};
+        for (int k = 0; k < Saved; ++k) saved(t, layer, k)[i] = keep[k];
+        cell[i] = cnew;
+        h[i] = o * tc;
+      }
+    }
+    const double *top = &state[2 * b * (l - 1)], *gold = sequence + (t + 1) * b;
+    double sum = 0.0;
+    for (int i = 0; i < b; ++i) sum += std::exp(y[i] = top[i] * extra[b + i] + extra[2 * b + i]);
+    const double lse = std::log(sum + 2.0);
+    for (int i = 0; i < b; ++i) total += gold[i] * (y[i] - lse);
+  }
+  const double count = double(steps) * b, scale = -1.0 / count;
+  for (int i = 0; i < 8 * l * b + 3 * b; ++i) g[i] = 0.0;
+  double *dextra = g + 8 * l * b;
+  std::vector<double> dh(l * b, 0.0), dc(l * b, 0.0);
+  for (int t = steps - 1; t >= 0; --t) {
+    const double *gold = sequence + (t + 1) * b, *x = sequence + t * b;
+    const double *o = saved(t, l - 1, O), *tc = saved(t, l - 1, TanhC);
+    double sum = 0.0, goldSum = 0.0;
+    for (int i = 0; i < b; ++i) {
+      sum += std::exp(y[i] = o[i] * tc[i] * extra[b + i] + extra[2 * b + i]);
+      goldSum += gold[i];
+    }
+    for (int i = 0; i < b; ++i) {
+      const double dy = scale * (gold[i] - goldSum * std::exp(y[i]) / (sum + 2.0));
+      dextra[b + i] += dy * o[i] * tc[i];
+      dextra[2 * b + i] += dy;
+      dh[(l - 1) * b + i] += dy * extra[b + i];
+    }
+    for (int layer = l - 1; layer >= 0; --layer) {
+      const double *w = main + 8 * b * layer;
+      double *dw = g + 8 * b * layer, *dbias = dw + 4 * b, *dhl = &dh[layer * b], *dcl = &dc[layer * b];
+      const double *in = saved(t, layer, In), *hOld = saved(t, layer, HOld), *cOld = saved(t, layer, COld);
+      const double *f = saved(t, layer, F), *ig = saved(t, layer, I), *og = saved(t, layer, O);
+      const double *ch = saved(t, layer, G), *tcl = saved(t, layer, TanhC);
+      for (int i = 0; i < b; ++i) {
+        const double dcnew = dcl[i] + dhl[i] * og[i] * (1.0 - tcl[i] * tcl[i]);
+        const double dF = dcnew * cOld[i] * f[i] * (1.0 - f[i]);
+        const double dI = dcnew * ch[i] * ig[i] * (1.0 - ig[i]);
+        const double dO = dhl[i] * tcl[i] * og[i] * (1.0 - og[i]);
+        const double dG = dcnew * ig[i] * (1.0 - ch[i] * ch[i]);
+        dw[i] += dF * in[i];
+        dw[b + i] += dI * hOld[i];
+        dw[2 * b + i] += dO * in[i];
+        dw[3 * b + i] += dG * hOld[i];
+        dbias[i] += dF;
+        dbias[b + i] += dI;
+        dbias[2 * b + i] += dO;
+        dbias[3 * b + i] += dG;
+        const double din = dF * w[i] + dO * w[2 * b + i];
+        if (layer == 0) dextra[i] += din * x[i];
+        else dh[(layer - 1) * b + i] += din;
+        dhl[i] = dI * w[b + i] + dG * w[3 * b + i];
+        dcl[i] = dcnew * f[i];
+      }
+    }
+  }
+  return -total / count;
+}

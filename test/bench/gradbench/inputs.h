@@ -3,6 +3,7 @@
 // shapes generated from a fixed seed.
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -24,17 +25,21 @@ struct Sizes {
   int baCams, baPoints, baObs;
   std::string lstmFile;
   int lstmL, lstmC, lstmB;
+  std::string htSimpleFile, htComplicatedFile; // in ht/simple_small/ and ht/complicated_small/
+  int htVertices, htTriangles, htPoints;       // the generated hand's shape when a file is missing
 };
 
 // tiny: the correctness test (finite differences affordable); small and large: GradBench sizes.
 inline Sizes sizesFor(const std::string &size) {
-  if (size == "tiny") return {7, 5, 9, 3, 10, 2, 5, 3, 4, "", 3, 2, 4, "", 2, 3, 4, "", 2, 4, 3};
+  if (size == "tiny") return {7, 5, 9, 3, 10, 2, 5, 3, 4, "", 3, 2, 4, "", 2, 3, 4, "", 2, 4, 3, "", "", 12, 10, 5};
   if (size == "small")
     return {5000, 128, 256, 10, 1000, 8, 1000, 10, 6, "gmm_d2_K5.txt", 2, 5, 1000, "ba1_n49_m7776_p31843.txt",
-            49, 7776, 31843, "lstm_l2_c1024.txt", 2, 1024, 14};
+            49, 7776, 31843, "lstm_l2_c1024.txt", 2, 1024, 14,
+            "hand1_t26_c100.txt", "hand1_t26_c100.txt", 544, 1084, 100};
   if (size == "large")
     return {640000, 128, 16392, 100, 1000, 16, 10000, 10, 9, "gmm_d10_K25.txt", 10, 25, 1000,
-            "ba3_n161_m48126_p182072.txt", 161, 48126, 182072, "lstm_l4_c4096.txt", 4, 4096, 14};
+            "ba3_n161_m48126_p182072.txt", 161, 48126, 182072, "lstm_l4_c4096.txt", 4, 4096, 14,
+            "hand8_t26_c6400.txt", "hand4_t26_c400.txt", 544, 1084, 6400};
   throw std::runtime_error("unknown size class '" + size + "' (tiny, small or large)");
 }
 
@@ -153,6 +158,133 @@ inline LstmInput loadLstm(const std::string &dir, const std::string &file, int l
   in.params = uniform(8 * l * b + 3 * b, 17, -1.0, 1.0);
   in.state = uniform(2 * l * b, 19, -1.0, 1.0);
   in.sequence = uniform(c * b, 23, 0.0, 1.0);
+  return in;
+}
+
+// ht: the hand model (ht/<variant>/model/{bones,vertices,triangles}.txt, ':'-separated) and one
+// instance (N points with their correspondences, for the complicated variant N u pairs, then
+// 26 theta), or, without the files, a generated hand of 22 bones in the same tree (wrist, five
+// fingers of four bones, forearm) from a fixed seed.
+struct HtInput {
+  int bones = 0, vertices = 0, points = 0;
+  bool complicated = false;
+  std::vector<std::string> boneNames;
+  std::vector<int> parents, triangles, correspondences;
+  std::vector<double> baseRelatives, inverseBaseAbsolutes, basePositions, weights; // weights: vertices x bones
+  std::vector<double> observed, us, theta;
+};
+
+inline std::vector<std::string> splitColons(const std::string &line) {
+  std::vector<std::string> parts;
+  size_t from = 0;
+  for (size_t at; (at = line.find(':', from)) != std::string::npos; from = at + 1) parts.push_back(line.substr(from, at - from));
+  parts.push_back(line.substr(from));
+  return parts;
+}
+
+inline void readHandModel(const std::string &dir, HtInput &in) {
+  std::ifstream bones(dir + "/bones.txt"), vertices(dir + "/vertices.txt"), triangles(dir + "/triangles.txt");
+  std::string line;
+  while (std::getline(bones, line)) {
+    if (line.empty()) continue;
+    const auto f = splitColons(line);
+    if (f.size() < 34) throw std::runtime_error("ht: bad bone line in " + dir);
+    in.boneNames.push_back(f[0]);
+    in.parents.push_back(std::stoi(f[1]));
+    for (int i = 0; i < 16; ++i) in.baseRelatives.push_back(std::stod(f[2 + i]));
+    for (int i = 0; i < 16; ++i) in.inverseBaseAbsolutes.push_back(std::stod(f[18 + i]));
+  }
+  in.bones = int(in.parents.size());
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(vertices, line))
+    if (!line.empty()) rows.push_back(splitColons(line));
+  in.vertices = int(rows.size());
+  in.weights.assign(size_t(in.vertices) * in.bones, 0.0);
+  for (int v = 0; v < in.vertices; ++v) {
+    const auto &f = rows[v];
+    for (int i = 0; i < 3; ++i) in.basePositions.push_back(std::stod(f[i]));
+    const int count = std::stoi(f[8]);
+    for (int i = 0; i < count; ++i) in.weights[size_t(v) * in.bones + std::stoi(f[9 + 2 * i])] = std::stod(f[10 + 2 * i]);
+  }
+  while (std::getline(triangles, line))
+    if (!line.empty())
+      for (const auto &f : splitColons(line)) in.triangles.push_back(std::stoi(f));
+  if (in.bones < 22 || in.vertices == 0) throw std::runtime_error("ht: cannot read the model in " + dir);
+}
+
+// A random affine 4 x 4 (row-major): a rotation from three angles, a translation.
+inline void randomAffine(std::mt19937_64 &rng, double *m) {
+  std::uniform_real_distribution<double> angle(-1.0, 1.0), shift(-0.3, 0.3);
+  const double a = angle(rng), b = angle(rng), c = angle(rng);
+  const double ca = std::cos(a), sa = std::sin(a), cb = std::cos(b), sb = std::sin(b), cc = std::cos(c), sc = std::sin(c);
+  const double R[9] = {cb * cc, sa * sb * cc - ca * sc, ca * sb * cc + sa * sc, cb * sc, sa * sb * sc + ca * cc,
+                       ca * sb * sc - sa * cc, -sb, sa * cb, ca * cb};
+  for (int r = 0; r < 3; ++r) {
+    for (int k = 0; k < 3; ++k) m[4 * r + k] = R[3 * r + k];
+    m[4 * r + 3] = shift(rng);
+  }
+  m[12] = m[13] = m[14] = 0.0;
+  m[15] = 1.0;
+}
+
+inline void generateHand(HtInput &in, int vertices, int triangles) {
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  in.bones = 22, in.vertices = vertices;
+  in.parents = {-1};
+  for (int finger = 0; finger < 5; ++finger)
+    for (int k = 0; k < 4; ++k) in.parents.push_back(k == 0 ? 0 : 4 * finger + k);
+  in.parents.push_back(0); // the forearm
+  in.baseRelatives.resize(16 * in.bones);
+  in.inverseBaseAbsolutes.resize(16 * in.bones);
+  for (int b = 0; b < in.bones; ++b) {
+    randomAffine(rng, &in.baseRelatives[16 * b]);
+    randomAffine(rng, &in.inverseBaseAbsolutes[16 * b]);
+  }
+  in.basePositions = uniform(3 * vertices, 41, -1.0, 1.0);
+  in.weights.assign(size_t(vertices) * in.bones, 0.0);
+  for (int v = 0; v < vertices; ++v) { // three bones per vertex, weights summing to 1
+    double w[3], sum = 0;
+    for (double &x : w) sum += (x = 0.1 + u01(rng));
+    for (int k = 0; k < 3; ++k) in.weights[size_t(v) * in.bones + (v + 7 * k) % in.bones] += w[k] / sum;
+  }
+  for (int t = 0; t < triangles; ++t)
+    for (int k = 0; k < 3; ++k) in.triangles.push_back((t + k * (vertices / 3 + 1)) % vertices);
+}
+
+inline HtInput loadHt(const std::string &dir, bool complicated, const std::string &file, int vertices, int triangles,
+                      int points) {
+  HtInput in;
+  in.complicated = complicated;
+  const std::string folder = dir + "/ht/" + (complicated ? "complicated_small" : "simple_small");
+  const std::string path = folder + "/" + file;
+  if (!file.empty() && readable(path)) {
+    readHandModel(folder + "/model", in);
+    std::ifstream f(path);
+    int count = 0;
+    f >> in.points >> count;
+    if (count != 26) throw std::runtime_error("ht: " + path + " has not 26 parameters");
+    for (int i = 0; i < in.points; ++i) {
+      int c;
+      double p[3];
+      f >> c >> p[0] >> p[1] >> p[2];
+      in.correspondences.push_back(c);
+      in.observed.insert(in.observed.end(), p, p + 3);
+    }
+    in.us.resize(complicated ? 2 * in.points : 0);
+    for (auto &v : in.us) f >> v;
+    in.theta.resize(26);
+    for (auto &v : in.theta) f >> v;
+    if (!f) throw std::runtime_error("cannot read " + path);
+    return in;
+  }
+  generateHand(in, vertices, triangles);
+  in.points = points;
+  std::mt19937_64 rng(complicated ? 43 : 47);
+  for (int i = 0; i < points; ++i) in.correspondences.push_back(int(rng() % (complicated ? triangles : vertices)));
+  in.observed = uniform(3 * points, 53, -1.0, 1.0);
+  if (complicated) in.us = uniform(2 * points, 59, 0.0, 0.5);
+  in.theta = uniform(26, 61, -0.5, 0.5);
   return in;
 }
 

@@ -3,6 +3,7 @@
 // this file with the freshly built unfad).
 #include <unfad/unfad.h>
 
+#include "ht.h"
 #include "workloads.h"
 
 UNFAD_GRADIENT double gb_lse(const double *x, int n) { return gb::lse(x, n); }
@@ -32,4 +33,38 @@ void gb_ba(const double *cam, const double *X, const double *w, const double *fe
 UNFAD_GRADIENT_WRT(main, extra)
 double gb_lstm(int l, int c, int b, const double *main, const double *extra, const double *state, const double *sequence) {
   return gb::lstm_objective(l, c, b, main, extra, state, sequence);
+}
+
+// ht: the Jacobian is chained by hand (ht_jacobian.cpp) from the pose's gradient (theta -> the
+// bone transforms and the global transform) and one residual's gradient (pose -> 3 errors).
+// The model's arrays come one by one: unfad refuses a struct of pointers (gb::HandModel) as a
+// parameter of a marked function ("supported as local variables ... and parameters of
+// helpers, not here"), so each wrapper builds it as a local.
+UNFAD_GRADIENT_WRT(theta, pose)
+void gb_ht_pose(const double *theta, int bones, int vertices, const int *parents, const double *base_relatives,
+                const double *inverse_base_absolutes, const double *base_positions, const double *weights,
+                const int *triangles, bool mirrored, double *pose) {
+  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
+                               base_positions, weights,  triangles, mirrored};
+  gb::ht_pose(theta, model, pose);
+}
+
+UNFAD_GRADIENT_WRT(pose, err)
+void gb_ht_vertex_residual(const double *pose, int bones, int vertices, const int *parents,
+                           const double *base_relatives, const double *inverse_base_absolutes,
+                           const double *base_positions, const double *weights, const int *triangles, bool mirrored,
+                           int vertex, const double *point, double *err) {
+  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
+                               base_positions, weights,  triangles, mirrored};
+  gb::ht_vertex_residual(pose, model, vertex, point, err);
+}
+
+UNFAD_GRADIENT_WRT(pose, u, err)
+void gb_ht_surface_residual(const double *pose, int bones, int vertices, const int *parents,
+                            const double *base_relatives, const double *inverse_base_absolutes,
+                            const double *base_positions, const double *weights, const int *triangles, bool mirrored,
+                            int triangle, const double *u, const double *point, double *err) {
+  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
+                               base_positions, weights,  triangles, mirrored};
+  gb::ht_surface_residual(pose, model, triangle, u, point, err);
 }

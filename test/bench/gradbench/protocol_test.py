@@ -230,6 +230,137 @@ def lstm_jacobian(main_params, extra, state, sequence):
     return fd(f, flat)
 
 
+def matmul(a, b):
+    return [[sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))]
+
+
+def axis_angle(w):
+    """Rodrigues in matrix form: I + sin(t) K + (1 - cos(t)) K^2 with K the cross-product matrix
+    of the unit axis."""
+    t = math.sqrt(sum(v * v for v in w))
+    eye = [[float(i == j) for j in range(3)] for i in range(3)]
+    if t < 1e-4:
+        return eye
+    x, y, z = (v / t for v in w)
+    K = [[0, -z, y], [z, 0, -x], [-y, x, 0]]
+    K2 = matmul(K, K)
+    return [[eye[i][j] + math.sin(t) * K[i][j] + (1 - math.cos(t)) * K2[i][j] for j in range(3)] for i in range(3)]
+
+
+def ba_residual(cam, X, w, feat):
+    """One observation's weighted reprojection error: rotate X - centre by the camera's
+    angle-axis, divide by depth, distort radially, scale by the focal length, add the principal
+    point (ADBench's camera model)."""
+    R = axis_angle(cam[0:3])
+    d = [X[i] - cam[3 + i] for i in range(3)]
+    p = [sum(R[i][k] * d[k] for k in range(3)) for i in range(3)]
+    u, v = p[0] / p[2], p[1] / p[2]
+    r2 = u * u + v * v
+    dist = 1 + cam[9] * r2 + cam[10] * r2 * r2
+    return [w * (cam[6] * dist * u + cam[7] - feat[0]), w * (cam[6] * dist * v + cam[8] - feat[1])]
+
+
+def ba_expected(inp):
+    n, m, p, cam, X, w, feat = (inp[k] for k in ("n", "m", "p", "cam", "x", "w", "feat"))
+    err = ba_residual(cam, X, w, feat)
+    objective = {"reproj_error": {"elements": err, "repeated": p}, "w_err": {"element": 1 - w * w, "repeated": p}}
+    # Compressed sparse rows: 2 rows of 15 (camera 11, point 3, weight 1) per observation, then
+    # one row per weight error; GradBench keeps the first 30 entries of each list and the last.
+    x15 = cam + X + [w]
+    rows = [15 * k for k in range(2 * p + 1)] + [30 * p + j for j in range(1, p + 1)]
+    cols, vals = [], []
+    for row in range(2):
+        cols += list(range(11)) + [11 * n + k for k in range(3)] + [11 * n + 3 * m]
+        vals += fd(lambda v: ba_residual(v[0:11], v[11:14], v[14], feat)[row], x15)
+    jacobian = {"rows": rows[:30] + [rows[-1]], "cols": cols + [11 * n + 3 * m + p - 1], "vals": vals + [-2 * w]}
+    return objective, jacobian
+
+
+def ht_model(rng, mirrored):
+    """A made-up hand: 22 bones (wrist, five fingers of four bones, forearm), eight vertices
+    skinned by two or three bones each, four triangles."""
+    parents = [-1] + [0 if k == 0 else 4 * f + k for f in range(5) for k in range(4)] + [0]
+
+    def affine():
+        R = axis_angle([rng.uniform(-1, 1) for _ in range(3)])
+        return [R[i] + [rng.uniform(-0.3, 0.3)] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]]
+
+    verts = 8
+    weights = []
+    for v in range(verts):
+        row = [0.0] * 22
+        for k in range(2 + v % 2):
+            row[(3 * v + 5 * k) % 22] += rng.uniform(0.1, 1.0)
+        total = sum(row)
+        weights.append([x / total for x in row])
+    return {"bone_count": 22, "bone_names": [f"bone{i}" for i in range(22)], "parents": parents,
+            "base_relatives": [affine() for _ in range(22)],
+            "inverse_base_absolutes": [affine() for _ in range(22)],
+            "base_positions": [[rng.uniform(-1, 1) for _ in range(3)] + [1.0] for _ in range(verts)],
+            "weights": weights, "triangles": [[0, 1, 2], [3, 4, 5], [6, 7, 0], [1, 3, 5]], "is_mirrored": mirrored}
+
+
+def ht_vertices(theta, model):
+    """Every posed vertex: per bone the rotation Rz Ry Rx of its angles (the (x, z, y) slots
+    theta drives: per finger the second bone's x and z, the third's and fourth's x), the chain of
+    relative transforms down the tree, linear blend skinning, the mirroring, then the global
+    rotation and translation."""
+    angles = [[0.0, 0.0, 0.0] for _ in range(22)]
+    for f in range(5):
+        angles[2 + 4 * f][0], angles[2 + 4 * f][1] = theta[6 + 4 * f], theta[7 + 4 * f]
+        angles[3 + 4 * f][0], angles[4 + 4 * f][0] = theta[8 + 4 * f], theta[9 + 4 * f]
+    absolutes = []
+    for b in range(22):
+        tx, tz, ty = angles[b]
+        Rx = [[1, 0, 0], [0, math.cos(tx), -math.sin(tx)], [0, math.sin(tx), math.cos(tx)]]
+        Ry = [[math.cos(ty), 0, math.sin(ty)], [0, 1, 0], [-math.sin(ty), 0, math.cos(ty)]]
+        Rz = [[math.cos(tz), -math.sin(tz), 0], [math.sin(tz), math.cos(tz), 0], [0, 0, 1]]
+        R = matmul(matmul(Rz, Ry), Rx)
+        T = [R[i] + [0.0] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]]
+        rel = matmul(model["base_relatives"][b], T)
+        parent = model["parents"][b]
+        absolutes.append(rel if parent < 0 else matmul(absolutes[parent], rel))
+    skin = [matmul(absolutes[b], model["inverse_base_absolutes"][b]) for b in range(22)]
+    G = axis_angle(theta[0:3])
+    out = []
+    for base, weights in zip(model["base_positions"], model["weights"]):
+        p = [sum(weights[b] * sum(skin[b][i][k] * base[k] for k in range(4)) for b in range(22)) for i in range(3)]
+        if model["is_mirrored"]:
+            p[0] = -p[0]
+        out.append([sum(G[i][k] * p[k] for k in range(3)) + theta[3 + i] for i in range(3)])
+    return out
+
+
+def ht_objective(theta, us, data):
+    V = ht_vertices(theta, data["model"])
+    err = []
+    for i, (c, point) in enumerate(zip(data["correspondences"], data["points"])):
+        if us:
+            a, b, t = (V[v] for v in data["model"]["triangles"][c])
+            u0, u1 = us[i]
+            err += [point[j] - (u0 * a[j] + u1 * b[j] + (1 - u0 - u1) * t[j]) for j in range(3)]
+        else:
+            err += [point[j] - V[c][j] for j in range(3)]
+    return err
+
+
+def ht_jacobian(theta, us, data):
+    """Rows: 3 per point; columns: with us d/du0 and d/du1 of each point's own u (all points' u0
+    moved at once: a residual reads only its own u), then theta; central differences."""
+    columns = []
+    h = 1e-6
+    for which in ([0, 1] if us else []):
+        moved = lambda s: [[u[0] + s * h * (which == 0), u[1] + s * h * (which == 1)] for u in us]
+        up, down = ht_objective(theta, moved(1), data), ht_objective(theta, moved(-1), data)
+        columns.append([(a - b) / (2 * h) for a, b in zip(up, down)])
+    for k in range(len(theta)):
+        up, down = list(theta), list(theta)
+        up[k] += h
+        down[k] -= h
+        columns.append([(a - b) / (2 * h) for a, b in zip(ht_objective(up, us, data), ht_objective(down, us, data))])
+    return [list(row) for row in zip(*columns)]
+
+
 def main():
     tool = sys.argv[1]
     rng = random.Random(31337)
@@ -251,6 +382,19 @@ def main():
             "state": [[rng.uniform(-1, 1) for _ in range(B)] for _ in range(2 * L)],
             "sequence": [[rng.random() for _ in range(B)] for _ in range(C)]}
     lstm_args = (lstm["main_params"], lstm["extra_params"], lstm["state"], lstm["sequence"])
+    ba = {"n": 2, "m": 3, "p": 12, "cam": [0.1, -0.2, 0.15, 0.3, -0.1, -5.0, 1.2, 0.05, -0.03, 0.01, -0.002],
+          "x": [0.4, -0.3, 0.8], "w": 0.9, "feat": [0.2, -0.1]}
+    ba_objective, ba_jacobian = ba_expected(ba)
+    ht_inputs = []
+    for complicated, mirrored in ((False, False), (True, True)):
+        model = ht_model(rng, mirrored)
+        observed = 3
+        data = {"model": model,
+                "correspondences": [rng.randrange(4 if complicated else 8) for _ in range(observed)],
+                "points": [[rng.uniform(-1, 1) for _ in range(3)] for _ in range(observed)]}
+        theta = [rng.uniform(-0.5, 0.5) for _ in range(26)]
+        us = [[rng.uniform(0, 0.5), rng.uniform(0, 0.5)] for _ in range(observed)] if complicated else []
+        ht_inputs.append({"theta": theta, "data": data, "us": us})
     runs = {"min_runs": 3, "min_seconds": 0}
     # (message, expected reply fields, expected output)
     script = [
@@ -293,6 +437,17 @@ def main():
          lstm_objective(*lstm_args)),
         ({"kind": "evaluate", "module": "lstm", "function": "jacobian", "input": lstm | runs}, {"success": True},
          lstm_jacobian(*lstm_args)),
+        ({"kind": "define", "module": "ba"}, {"success": True}, None),
+        ({"kind": "evaluate", "module": "ba", "function": "objective", "input": ba | runs}, {"success": True},
+         ba_objective),
+        ({"kind": "evaluate", "module": "ba", "function": "jacobian", "input": ba | runs}, {"success": True},
+         ba_jacobian),
+        ({"kind": "define", "module": "ht"}, {"success": True}, None),
+    ] + [
+        ({"kind": "evaluate", "module": "ht", "function": function, "input": inp | runs}, {"success": True},
+         (ht_objective if function == "objective" else ht_jacobian)(inp["theta"], inp["us"], inp["data"]))
+        for inp in ht_inputs for function in ("objective", "jacobian")
+    ] + [
         # Refusals: an unknown module, an unknown function.
         ({"kind": "define", "module": "no_such_eval"}, {"success": False}, None),
         ({"kind": "evaluate", "module": "lse", "function": "hessian", "input": {"x": x5} | runs},

@@ -13,7 +13,7 @@ TOOLS = ["unfad", "hand", "adolc"]
 COLOURS = {"unfad": "#1f77b4", "hand": "#2ca02c", "adolc": "#d62728"}
 # GradBench's published Enzyme ratios (issue 13), for reference in the table.
 ENZYME = {"lse": "~2.1", "llsq": "1.44", "kmeans": "", "gmm": "4.7–9.1", "ode": "2.0", "det": "11–30",
-          "ba": "9.1–9.6", "lstm": "2.8"}
+          "ba": "9.1–9.6", "lstm": "2.8", "ht": "~48"}
 
 
 def load(paths):
@@ -62,14 +62,15 @@ def svg(runs):
     for run in runs:
         rows = []
         seen = []
-        for res in run["results"]:
-            if res["workload"] not in seen:
-                seen.append(res["workload"])
-        for w in seen:
+        for res in run["results"]:  # one group per workload and size (ht has two variants)
+            key = (res["workload"], res["description"])
+            if key not in seen:
+                seen.append(key)
+        for key in seen:
             for t in TOOLS:
                 for res in run["results"]:
-                    if res["workload"] == w and res["tool"] == t:
-                        rows.append((w, res["description"], t, res["ratio"]))
+                    if (res["workload"], res["description"]) == key and res["tool"] == t:
+                        rows.append((key, res["description"], t, res["ratio"]))
         panels.append((run["size"], seen, rows))
     lo = 0.5
     hi = max([r[3]["max"] for _, _, rows in panels for r in rows] + [10])
@@ -84,9 +85,9 @@ def svg(runs):
         out.append(f'<text x="{left}" y="{y - 18}" font-size="13" font-weight="bold">size class: {size}</text>')
         y0 = y
         start = len(out)
-        for w in workloads:
-            group = [r for r in rows if r[0] == w]
-            desc = group[0][1] if group else ""
+        for key in workloads:
+            group = [r for r in rows if r[0] == key]
+            w, desc = key
             gh = len(group) * (bar + 2)
             out.append(f'<text x="{left - 6}" y="{y + gh / 2}" font-size="11" text-anchor="end">{w}</text>')
             out.append(f'<text x="{left - 6}" y="{y + gh / 2 + 11}" font-size="8" fill="#666" '

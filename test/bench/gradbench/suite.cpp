@@ -1,5 +1,7 @@
 // The GradBench suite: every workload of workloads.h at one size class (tiny, small, large), with
-// the primal, unfad's generated gradient, hand-written adjoints (lse, llsq, kmeans, gmm) and ADOL-C.
+// the primal, unfad's generated gradient, hand-written adjoints (lse, llsq, kmeans, gmm, lstm) and
+// ADOL-C (ht: the dense Jacobian, unfad's reverse mode chained by hand against ADOL-C's vector
+// forward mode).
 // For each workload it first checks every derivative against every other one (GradBench's rule
 // |x - y| / max(1, |x| + |y|) <= 1e-4; with --fd also against central finite differences), then
 // times the primal and each derivative and prints derivative/primal per tool (min, median and
@@ -21,6 +23,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -315,6 +318,11 @@ Case lstmCase(const Sizes &z, const std::string &data) {
            volatile double r = gb_lstm(l, c, b, p, p + 8 * l * b, in->state.data(), in->sequence.data());
            (void)r;
          }, {}, {}};
+  k.tools.push_back({"hand", [in, l, c, b, total](std::vector<double> &g) {
+                       g.resize(total);
+                       const double *p = in->params.data();
+                       hand_lstm_grad(l, c, b, p, p + 8 * l * b, in->state.data(), in->sequence.data(), g.data());
+                     }});
 #ifdef UNFAD_HAVE_ADOLC
   const int tag = adolc_tape_lstm(l, c, b, in->params, in->state, in->sequence);
   k.tools.push_back({"adolc", [in, tag, total](std::vector<double> &g) { g.resize(total); adolc_gradient(tag, in->params, g); }});
@@ -331,6 +339,91 @@ Case lstmCase(const Sizes &z, const std::string &data) {
     });
   };
   return k;
+}
+
+// ht: the dense Jacobian of the 3 N residuals, row-major, in GradBench's layout (ht_jacobian.cpp):
+// for the complicated variant the columns d/du0 and d/du1 of each point's own u come first.
+struct HtCase {
+  HtInput in;
+  HtProblem problem;
+  int rows = 0, columns = 0;
+  std::vector<double> err;
+  explicit HtCase(HtInput input) : in(std::move(input)) {
+    problem.model.bones = in.bones;
+    problem.model.vertices = in.vertices;
+    problem.model.parents = in.parents.data();
+    problem.model.base_relatives = in.baseRelatives.data();
+    problem.model.inverse_base_absolutes = in.inverseBaseAbsolutes.data();
+    problem.model.base_positions = in.basePositions.data();
+    problem.model.weights = in.weights.data();
+    problem.model.triangles = in.triangles.data();
+    problem.points = in.points;
+    problem.correspondences = in.correspondences.data();
+    problem.observed = in.observed.data();
+    problem.us = in.complicated ? in.us.data() : nullptr;
+    rows = 3 * in.points;
+    columns = (in.complicated ? 2 : 0) + 26;
+    err.resize(rows);
+  }
+  HtCase(const HtCase &) = delete; // problem points into in
+  // The independents (theta, then us) and the directions of a column: theta_c, or every u0
+  // (every u1) at once, each residual depending on its own point's u only.
+  std::vector<double> independents() const {
+    std::vector<double> x = in.theta;
+    if (in.complicated) x.insert(x.end(), in.us.begin(), in.us.end());
+    return x;
+  }
+  std::vector<double> seed() const {
+    const int uColumns = columns - 26, n = 26 + int(in.complicated ? in.us.size() : 0);
+    std::vector<double> s(size_t(n) * columns, 0.0);
+    for (int i = 0; i < 26; ++i) s[size_t(i) * columns + uColumns + i] = 1.0;
+    for (int j = 26; j < n; ++j) s[size_t(j) * columns + (j - 26) % 2] = 1.0;
+    return s;
+  }
+};
+
+Case htCase(const Sizes &z, const std::string &data, bool complicated) {
+  auto h = std::make_shared<HtCase>(loadHt(data, complicated, complicated ? z.htComplicatedFile : z.htSimpleFile,
+                                           z.htVertices, z.htTriangles, z.htPoints));
+  const int rows = h->rows, columns = h->columns;
+  Case c{"ht", std::string(complicated ? "complicated" : "simple") + ",N=" + std::to_string(h->in.points) +
+                   ",verts=" + std::to_string(h->in.vertices),
+         [h] { ht_objective(h->problem, h->in.theta.data(), h->err.data()); }, {}, {}};
+#ifdef UNFAD_HAVE_ADOLC
+  const int tag = adolc_tape_ht(h->problem, h->in.theta.data());
+  auto x = std::make_shared<std::vector<double>>(h->independents());
+  auto seed = std::make_shared<std::vector<double>>(h->seed());
+  c.tools.push_back({"adolc", [h, x, seed, tag, rows, columns](std::vector<double> &J) {
+                       J.resize(size_t(rows) * columns);
+                       adolc_forward_jacobian(tag, rows, int(x->size()), columns, x->data(), seed->data(), J.data());
+                     }});
+#endif
+  c.tools.push_back({"unfad", [h, rows, columns](std::vector<double> &J) {
+                       J.resize(size_t(rows) * columns);
+                       unfad_ht_jacobian(h->problem, h->in.theta.data(), J.data());
+                     }});
+  c.reference = [h, rows, columns] {
+    std::vector<double> J(size_t(rows) * columns), up(rows), down(rows);
+    const std::vector<double> seed = h->seed();
+    const int n = int(seed.size()) / columns;
+    for (int col = 0; col < columns; ++col) {
+      const double step = 1e-6;
+      auto evaluate = [&](double sign, std::vector<double> &out) {
+        std::vector<double> x = h->independents();
+        for (int i = 0; i < n; ++i) x[i] += sign * step * seed[size_t(i) * columns + col];
+        HtInput moved = h->in;
+        std::copy(x.begin(), x.begin() + 26, moved.theta.begin());
+        std::copy(x.begin() + 26, x.end(), moved.us.begin());
+        const HtCase fresh(std::move(moved));
+        ht_objective(fresh.problem, fresh.in.theta.data(), out.data());
+      };
+      evaluate(1.0, up);
+      evaluate(-1.0, down);
+      for (int r = 0; r < rows; ++r) J[size_t(r) * columns + col] = (up[r] - down[r]) / (2 * step);
+    }
+    return J;
+  };
+  return c;
 }
 
 std::string jsonString(const std::string &s) { return "\"" + s + "\""; }
@@ -367,8 +460,9 @@ int main(int argc, char **argv) {
   std::vector<std::function<Case()>> makers = {
       [&] { return lseCase(z); },         [&] { return llsqCase(z); },       [&] { return kmeansCase(z); },
       [&] { return gmmCase(z, o.data); }, [&] { return odeCase(z); },        [&] { return detCase(z); },
-      [&] { return baCase(z, o.data); },  [&] { return lstmCase(z, o.data); }};
-  const char *names[] = {"lse", "llsq", "kmeans", "gmm", "ode", "det", "ba", "lstm"};
+      [&] { return baCase(z, o.data); },  [&] { return lstmCase(z, o.data); },
+      [&] { return htCase(z, o.data, false); }, [&] { return htCase(z, o.data, true); }};
+  const char *names[] = {"lse", "llsq", "kmeans", "gmm", "ode", "det", "ba", "lstm", "ht", "ht"};
   std::ostringstream json;
   json << "{\"size\": " << jsonString(o.size) << ", \"reps\": " << o.reps << ", \"min_seconds\": " << o.minSeconds
        << ", \"results\": [";

@@ -3,8 +3,8 @@
 // crates/gradbench/src/protocol.rs), with the outputs in the shapes of GradBench's evals
 // (evals/<name>/README.md). The derivatives are unfad's generated gradients of marked.cpp.
 //
-// Modules: lse, llsq, det, ode (primal, gradient); kmeans (cost, dir); gmm and lstm (objective,
-// jacobian). kmeans' dir is J H^-1 with H the Hessian's diagonal, 2 x (the centroid's cluster
+// Modules: lse, llsq, det, ode (primal, gradient); kmeans (cost, dir); gmm, lstm, ba and ht
+// (objective, jacobian). kmeans' dir is J H^-1 with H the Hessian's diagonal, 2 x (the centroid's cluster
 // size), written by hand (unfad has no forward mode yet); J is unfad's gradient.
 #include "tools.h"
 #include "workloads.h"
@@ -16,6 +16,8 @@
 #include <iostream>
 #include <set>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 using json = nlohmann::json;
@@ -51,6 +53,118 @@ json rows(const double *v, int count, int width) {
   json out = json::array();
   for (int i = 0; i < count; ++i) out.push_back(std::vector<double>(v + i * width, v + (i + 1) * width));
   return out;
+}
+
+// ba: one camera, point, weight and feature replicated as GradBench's ba.hpp does (n cameras,
+// m points, p observations; observation i uses camera i mod n and point i mod m). The work is
+// done for every observation; the output keeps GradBench's abridged shapes: the objective's
+// first reprojection error and first weight error with their repetition counts, and of the
+// Jacobian (compressed sparse rows: 2 rows of 15 values per observation, then one row per
+// weight error) the first 30 entries of rows, cols and vals and the last entry of each.
+std::pair<json, json> evaluateBa(const std::string &function, const json &in) {
+  const int n = in.at("n").get<int>(), m = in.at("m").get<int>(), p = in.at("p").get<int>();
+  const std::vector<double> cam = in.at("cam").get<std::vector<double>>(), x = in.at("x").get<std::vector<double>>();
+  const std::vector<double> feat = in.at("feat").get<std::vector<double>>();
+  if (cam.size() != 11 || x.size() != 3 || feat.size() != 2 || n < 1 || m < 1 || p < 1)
+    throw std::runtime_error("ba: inconsistent shapes");
+  std::vector<double> cams, points, w(p, in.at("w").get<double>()), feats;
+  for (int i = 0; i < n; ++i) cams.insert(cams.end(), cam.begin(), cam.end());
+  for (int i = 0; i < m; ++i) points.insert(points.end(), x.begin(), x.end());
+  for (int i = 0; i < p; ++i) feats.insert(feats.end(), feat.begin(), feat.end());
+  const double *C = cams.data(), *X = points.data();
+  json output, timings;
+  if (function == "objective") {
+    std::vector<double> reproj(2 * p), werr(p);
+    timings = timed(in, [&] {
+      for (int i = 0; i < p; ++i) gb_ba(C + 11 * (i % n), X + 3 * (i % m), &w[i], &feats[2 * i], &reproj[2 * i]);
+      for (int i = 0; i < p; ++i) werr[i] = 1.0 - w[i] * w[i];
+    });
+    output = {{"reproj_error", {{"elements", {reproj[0], reproj[1]}}, {"repeated", p}}},
+              {"w_err", {{"element", werr[0]}, {"repeated", p}}}};
+  } else if (function == "jacobian") {
+    const int nnz = 31 * p;
+    std::vector<int> rowStart(3 * p + 1), cols(nnz);
+    std::vector<double> vals(nnz);
+    timings = timed(in, [&] {
+      double err[2];
+      for (int i = 0; i < p; ++i)
+        for (int row = 0; row < 2; ++row) {
+          const int at = 30 * i + 15 * row, cameraCol = 11 * (i % n), pointCol = 11 * n + 3 * (i % m);
+          rowStart[2 * i + row + 1] = at + 15;
+          for (int k = 0; k < 15; ++k) cols[at + k] = k < 11 ? cameraCol + k : k < 14 ? pointCol + k - 11 : 11 * n + 3 * m + i;
+          double *r = &vals[at];
+          std::fill(r, r + 15, 0.0);
+          double derr[2] = {row == 0 ? 1.0 : 0.0, row == 1 ? 1.0 : 0.0};
+          gb_ba_grad(C + 11 * (i % n), X + 3 * (i % m), &w[i], &feats[2 * i], err, r, r + 11, r + 14, derr);
+        }
+      for (int i = 0; i < p; ++i) {
+        rowStart[2 * p + i + 1] = 30 * p + i + 1;
+        cols[30 * p + i] = 11 * n + 3 * m + i;
+        vals[30 * p + i] = -2.0 * w[i];
+      }
+    });
+    auto abridged = [](const auto &v) {
+      std::vector<typename std::decay_t<decltype(v)>::value_type> out(v.begin(), v.begin() + 30);
+      out.push_back(v.back());
+      return out;
+    };
+    output = {{"rows", abridged(rowStart)}, {"cols", abridged(cols)}, {"vals", abridged(vals)}};
+  } else throw std::runtime_error("unknown function " + function);
+  return {output, timings};
+}
+
+// ht: GradBench's HTInput (theta, us: N x 2 or empty, data: model, correspondences, points);
+// the objective's 3 N residuals, or the 3 N x (26, or 2 + 26 with us) Jacobian as rows.
+std::pair<json, json> evaluateHt(const std::string &function, const json &in) {
+  const json &data = in.at("data"), &model = data.at("model");
+  const std::vector<double> theta = in.at("theta").get<std::vector<double>>();
+  if (theta.size() != 26) throw std::runtime_error("ht: theta has not 26 values");
+  int r, w;
+  std::vector<double> us = flatten(in.value("us", json::array()), r, w);
+  const std::vector<double> observed = flatten(data.at("points"), r, w);
+  const std::vector<int> corr = data.at("correspondences").get<std::vector<int>>();
+  const std::vector<int> parents = model.at("parents").get<std::vector<int>>();
+  const int bones = int(parents.size()), points = int(corr.size());
+  auto matrices = [](const json &list) { // bones x 4 x 4, row-major
+    std::vector<double> flat;
+    for (const auto &matrix : list)
+      for (const auto &row : matrix)
+        for (const auto &v : row) flat.push_back(v.get<double>());
+    return flat;
+  };
+  const std::vector<double> relatives = matrices(model.at("base_relatives"));
+  const std::vector<double> inverses = matrices(model.at("inverse_base_absolutes"));
+  std::vector<double> positions;
+  for (const auto &row : model.at("base_positions"))
+    for (int k = 0; k < 3; ++k) positions.push_back(row.at(k).get<double>());
+  const std::vector<double> weights = flatten(model.at("weights"), r, w);
+  std::vector<int> triangles;
+  for (const auto &t : model.at("triangles"))
+    for (const auto &v : t) triangles.push_back(v.get<int>());
+  const int vertices = int(positions.size() / 3);
+  if (bones < 22 || relatives.size() != 16u * bones || inverses.size() != 16u * bones ||
+      weights.size() != size_t(vertices) * bones || observed.size() != 3u * points ||
+      (!us.empty() && us.size() != 2u * points))
+    throw std::runtime_error("ht: inconsistent shapes");
+  HtProblem problem;
+  problem.model = {bones, vertices, parents.data(), relatives.data(), inverses.data(), positions.data(),
+                   weights.data(), triangles.data(), model.value("is_mirrored", false)};
+  problem.points = points;
+  problem.correspondences = corr.data();
+  problem.observed = observed.data();
+  problem.us = us.empty() ? nullptr : us.data();
+  json output, timings;
+  std::vector<double> err(3 * points);
+  if (function == "objective") {
+    timings = timed(in, [&] { ht_objective(problem, theta.data(), err.data()); });
+    output = err;
+  } else if (function == "jacobian") {
+    const int columns = (us.empty() ? 0 : 2) + 26;
+    std::vector<double> J(size_t(3) * points * columns);
+    timings = timed(in, [&] { unfad_ht_jacobian(problem, theta.data(), J.data()); });
+    output = rows(J.data(), 3 * points, columns);
+  } else throw std::runtime_error("unknown function " + function);
+  return {output, timings};
 }
 
 // Returns {output, timings} or throws.
@@ -180,6 +294,10 @@ std::pair<json, json> evaluate(const std::string &module, const std::string &fun
       });
       output = g;
     } else throw std::runtime_error("unknown function " + function);
+  } else if (module == "ba") {
+    std::tie(output, timings) = evaluateBa(function, in);
+  } else if (module == "ht") {
+    std::tie(output, timings) = evaluateHt(function, in);
   } else throw std::runtime_error("unknown module " + module);
   return {output, timings};
 }
@@ -187,7 +305,7 @@ std::pair<json, json> evaluate(const std::string &module, const std::string &fun
 } // namespace
 
 int main() {
-  const std::set<std::string> modules = {"lse", "llsq", "det", "ode", "kmeans", "gmm", "lstm"};
+  const std::set<std::string> modules = {"lse", "llsq", "det", "ode", "kmeans", "gmm", "lstm", "ba", "ht"};
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
