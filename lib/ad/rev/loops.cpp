@@ -157,7 +157,8 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
     // copied from before the loop either: its stores are undone even where
     // the loop does not read it.
     if ((record.reads.count(a) && !rewritesBeforeReading(body, a)) || !sizes_.at(a)) {
-      if (Expr instrumented = tapeOverwrites(body, array, record.n, at, lets, iterationStart, saved.undo)) {
+      if (Expr instrumented = tapeOverwrites(body, array, record.n, at, lets, iterationStart, saved.undo,
+                                             bodyStack[bodyStack.size() - 2].value)) {
         body = instrumented;
       } else if (Expr logged = logOverwrites(body, array, record, bodyStack, at, lets, iterationStart, saved.log)) {
         body = logged;
@@ -177,9 +178,11 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
   for (auto &c : snapshot(copyBefore, stack, lets)) record.copies.push_back(c);
 }
 
-// In the J^T's iteration `at`: the state and the local memory as the
-// forward iteration found them. Returns the state.
-Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const Expr &at, Lets &body) {
+// In the J^T's iteration `index` (it runs over the forward loop's indices):
+// the state and the local memory as the forward iteration found them.
+// Returns the state.
+Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const Expr &index, Lets &body) {
+  const Expr at = Prim::make(Op::Sub, {index, record.lo});
   std::vector<Expr> restored;
   for (auto &tape : record.stateTapes) restored.push_back(Index::make(tape, at));
   size_t pos = 0;
@@ -188,8 +191,8 @@ Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const
     if (saved.perIteration)
       bind(body, "_", copyLoop(saved.array, Const::makeInt(0), saved.perIteration,
                                Prim::make(Op::Mul, {at, saved.len}), saved.len));
-    undoStores(saved.array, saved.undo, at, body);
-    if (saved.log.top) undoLogged(saved.array, saved.log, at, body);
+    undoStores(saved.array, saved.undo, at, body, index);
+    if (saved.log.used()) undoLogged(saved.array, saved.log, at, body);
   }
   return state;
 }
@@ -212,7 +215,7 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
   std::string j = fresh(isWhile ? "iteration" : in.indexName), acc = fresh("d_" + in.state + "_loop");
   Expr index = Var::make(j, Type::i64()), accVar = Var::make(acc, Type::tuple(types));
   Lets body;
-  Expr state = restoreIteration(in, record, Prim::make(Op::Sub, {index, record.lo}), body);
+  Expr state = restoreIteration(in, record, index, body);
   Stack ctx(stack.begin(), stack.begin() + n);
   std::vector<Expr> cts;
   for (int k = 0; k < n + 2; ++k) {

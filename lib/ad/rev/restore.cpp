@@ -101,7 +101,9 @@ bool Reverser::rewritesBeforeReading(const Expr &body, const std::string &array)
       covered.push_back({Const::makeInt(k->ivalue), Const::makeInt(k->ivalue + 1)});
       continue;
     }
-    if (auto f = value->as<Fold>(); f && f->init->type->isUnit()) {
+    // (a loop with a state of its own, as a running sum feeding the stores,
+    // covers the same interval: the state is no memory)
+    if (auto f = value->as<Fold>(); f && !touches(f->init) && !touches(f->lo) && !touches(f->hi)) {
       LetChain inner = unzipLets(f->body);
       bool sweep = false, other = false;
       for (auto &[n, v] : inner.lets) {
@@ -144,9 +146,11 @@ bool Reverser::writesBeforeReads(const Expr &body, const std::string &array) {
 // Forward code `e` of a loop body with every store to `array` preceded by
 //   let old = array[i]; index_k[at] = i; old_k[at] = old
 // (sites in program order, which is the order of execution on every path).
-// Null when `array` is also written otherwise (in a nested loop, by a call).
+// A store at the loop's own index (`loopIndex`, unguarded) needs no index
+// tape: the J^T's iteration knows it. Null when `array` is also written
+// otherwise (in a nested loop, by a call).
 Expr Reverser::tapeOverwrites(const Expr &e, const Expr &array, const Expr &n, const Expr &at, Lets &lets,
-                              Lets &iterationStart, std::vector<UndoSite> &sites) {
+                              Lets &iterationStart, std::vector<UndoSite> &sites, const Expr &loopIndex) {
   const std::string &a = array->as<Var>()->name;
   bool ok = true;
   std::vector<UndoSite> found;
@@ -154,14 +158,16 @@ Expr Reverser::tapeOverwrites(const Expr &e, const Expr &array, const Expr &n, c
   std::function<Expr(const Expr &, bool)> instrument = [&](const Expr &code, bool guarded) -> Expr {
     if (auto let = code->as<Let>()) {
       if (auto write = let->value->as<Store>(); write && write->array->is<Var>() && write->array->as<Var>()->name == a) {
-        UndoSite site{bind(tapes, "tape_" + a + "_index", NewArray::make(n, Type::i64(), true)),
-                      bind(tapes, "tape_" + a + "_old", NewArray::make(n, array->type->elem(), true)), guarded};
+        const bool atLoopIndex = !guarded && loopIndex && alphaEqual(write->index, loopIndex);
+        UndoSite site{atLoopIndex ? nullptr : bind(tapes, "tape_" + a + "_index", NewArray::make(n, Type::i64(), true)),
+                      bind(tapes, "tape_" + a + "_old", NewArray::make(n, array->type->elem(), true)), guarded,
+                      atLoopIndex};
         if (guarded) bind(starts, "_", Store::make(site.index, at, Const::makeInt(-1), Store::Mode::Set));
         found.push_back(site);
         std::string old = fresh("old_" + a);
         Expr rest = Let::make(let->name, let->value, instrument(let->body, guarded));
         rest = Let::make(fresh("_"), Store::make(site.old, at, Var::make(old, array->type->elem()), Store::Mode::Set), rest);
-        rest = Let::make(fresh("_"), Store::make(site.index, at, write->index, Store::Mode::Set), rest);
+        if (!atLoopIndex) rest = Let::make(fresh("_"), Store::make(site.index, at, write->index, Store::Mode::Set), rest);
         return Let::make(old, Index::make(array, write->index), rest);
       }
       Expr value = instrument(let->value, guarded); // (its sites come first)
@@ -183,11 +189,14 @@ Expr Reverser::tapeOverwrites(const Expr &e, const Expr &array, const Expr &n, c
   return out;
 }
 
-// Puts back what the stores of `sites` overwrote (tape entry `at`), last
-// first; a store in a branch not taken (index -1) is skipped.
-void Reverser::undoStores(const Expr &array, const std::vector<UndoSite> &sites, const Expr &at, Lets &out) {
+// Puts back what the stores of `sites` overwrote (tape entry `at`, the
+// J^T's iteration `loopIndex`), last first; a store in a branch not taken
+// (index -1) is skipped.
+void Reverser::undoStores(const Expr &array, const std::vector<UndoSite> &sites, const Expr &at, Lets &out,
+                          const Expr &loopIndex) {
   for (auto site = sites.rbegin(); site != sites.rend(); ++site) {
-    Expr k = bind(out, "k", Index::make(site->index, at));
+    if (site->atLoopIndex && !loopIndex) throw IRError("reverse: an undo tape without indices outside its loop");
+    Expr k = site->atLoopIndex ? loopIndex : bind(out, "k", Index::make(site->index, at));
     Expr undo = Store::make(array, k, Index::make(site->old, at), Store::Mode::Set);
     if (site->guarded)
       undo = If::make(Prim::make(Op::Ge, {k, Const::makeInt(0)}), Let::make(fresh("_"), undo, ir::Tuple::make({})),

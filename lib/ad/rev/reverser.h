@@ -26,6 +26,7 @@
 #include "unfad/ir/ir.h"
 #include "unfad/unf/unf.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -63,6 +64,7 @@ using InstrValues = std::vector<std::pair<const unf::Instr *, ir::Expr>>;
 struct UndoSite {
   ir::Expr index, old; // tapes, one entry per iteration
   bool guarded;        // in a branch: index -1 when the iteration did not store
+  bool atLoopIndex = false; // stores at the loop's own index: `index` is null
 };
 
 // One undo log for an array a loop overwrites at any depth (in nested loops,
@@ -72,6 +74,11 @@ struct UndoLog {
   ir::Expr index, old; // the log's entries
   ir::Expr top;        // a one-element cell: the number of entries
   ir::Expr mark;       // the top at each iteration's start
+  // Or, for the one nested loop that stores at its own index (a dense
+  // overwrite of [lo, lo + stride)): `old` holds stride elements per
+  // iteration, at (iteration, index - lo); no index, top or mark.
+  ir::Expr stride, lo;
+  bool used() const { return top || stride; }
 };
 
 // A local array a loop writes, and how its J^T gets back the memory each
@@ -81,7 +88,7 @@ struct SavedArray {
   ir::Expr perIteration;      // a copy of the whole array per iteration, or null
   std::vector<UndoSite> undo; // the stores of an iteration, in program order
   UndoLog log;                // or every store of an iteration, at any depth (log.top non-null)
-  bool undone() const { return !undo.empty() || log.top; }
+  bool undone() const { return !undo.empty() || log.used(); }
 };
 
 // A selection loop (selection.cpp): the one instruction of its body that
@@ -219,7 +226,7 @@ private:
   ir::Expr loopForward(const unf::Instr &in, const Stack &stack, Lets &lets, LoopRecord &record);
   void saveWrittenArrays(const unf::Instr &in, const Stack &stack, const Stack &bodyStack, ir::Expr &body,
                          Lets &iterationStart, const ir::Expr &at, Lets &lets, LoopRecord &record);
-  ir::Expr restoreIteration(const unf::Instr &in, const LoopRecord &record, const ir::Expr &at, Lets &body);
+  ir::Expr restoreIteration(const unf::Instr &in, const LoopRecord &record, const ir::Expr &index, Lets &body);
   void loopTranspose(const unf::Instr &in, Stack &stack, int n, ir::Expr *Y, Lets &lets, LoopRecord &record);
 
   // --- build and sum (parallel.cpp)
@@ -244,14 +251,18 @@ private:
   bool rewritesBeforeReading(const ir::Expr &body, const std::string &array) const;
   bool writesBeforeReads(const ir::Expr &body, const std::string &array);
   ir::Expr tapeOverwrites(const ir::Expr &e, const ir::Expr &array, const ir::Expr &n, const ir::Expr &at, Lets &lets,
-                          Lets &iterationStart, std::vector<UndoSite> &sites);
-  void undoStores(const ir::Expr &array, const std::vector<UndoSite> &sites, const ir::Expr &at, Lets &out);
+                          Lets &iterationStart, std::vector<UndoSite> &sites, const ir::Expr &loopIndex = nullptr);
+  void undoStores(const ir::Expr &array, const std::vector<UndoSite> &sites, const ir::Expr &at, Lets &out,
+                  const ir::Expr &loopIndex = nullptr);
 
   // --- undo logs of stores at any depth (undo_log.cpp)
   ir::Expr logOverwrites(const ir::Expr &e, const ir::Expr &array, const LoopRecord &record, const Stack &bodyStack,
                          const ir::Expr &at, Lets &lets, Lets &iterationStart, UndoLog &log);
   ir::Expr logCapacity(const ir::Expr &perIteration, const LoopRecord &record, const ir::Expr &index);
   ir::Expr logStores(const ir::Expr &e, const ir::Expr &array, const UndoLog &log, size_t &logged);
+  ir::Expr logDenseSweep(const ir::Expr &e, const ir::Expr &array, const LoopRecord &record, const ir::Expr &at,
+                         const std::function<ir::Expr(const ir::Expr &)> &resolve, const std::string &outerIndex,
+                         Lets &lets, UndoLog &log);
   void undoLogged(const ir::Expr &array, const UndoLog &log, const ir::Expr &at, Lets &out);
   size_t writesTo(const ir::Expr &e, const std::string &array) const;
   ArrayCopies snapshot(const std::set<std::string> &names, const Stack &stack, Lets &lets);

@@ -146,6 +146,8 @@ Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord 
   if (!perIteration || bound.sweeps) return nullptr;
   // (the index may appear in the bound: `for j < i` in iteration i)
   const std::string index = bodyStack[bodyStack.size() - 2].value->as<Var>()->name;
+  auto resolve = [&bound](const Expr &x) { return bound.resolve(x); };
+  if (Expr dense = logDenseSweep(e, array, record, at, resolve, index, lets, log)) return dense;
   Expr capacity = sumCounts(record.lo, record.hi, record.n, index, perIteration, freshName);
   Expr size = bind(lets, "log_" + a + "_size", capacity);
   log.index = bind(lets, "log_" + a + "_index", NewArray::make(size, Type::i64(), true));
@@ -191,9 +193,73 @@ Expr Reverser::logStores(const Expr &e, const Expr &array, const UndoLog &log, s
   return logger.mutate(e);
 }
 
+// The common shape of an in-place update, `for (i = lo; i < hi; ++i) a[i] = ...`
+// nested in the loop (the RK4 step's `y[i] += ...`): when that loop's store
+// is the body's only write to `array`, at the inner loop's own index, and
+// its bounds are fixed before the outer loop, each iteration overwrites the
+// dense segment [lo, hi): its old elements go to row `at` of a slab of
+// (hi - lo) per iteration, with no index, top or mark (half the memory of
+// a log, and no store-to-load chain through the log's top in the hot loop).
+Expr Reverser::logDenseSweep(const Expr &e, const Expr &array, const LoopRecord &record, const Expr &at,
+                             const std::function<Expr(const Expr &)> &resolve, const std::string &outerIndex,
+                             Lets &lets, UndoLog &log) {
+  const std::string &a = array->as<Var>()->name;
+  if (writesTo(e, a) != 1) return nullptr;
+  const Fold *sweep = nullptr;
+  for (auto &[name, value] : unzipLets(e).lets) {
+    if (writesTo(value, a) == 0) continue;
+    auto f = value->as<Fold>();
+    if (!f) return nullptr;
+    Expr counter = Var::make(f->index, Type::i64());
+    for (auto &[n, v] : unzipLets(f->body).lets)
+      if (isStoreTo(v, a) && alphaEqual(v->as<Store>()->index, counter)) sweep = f;
+    break;
+  }
+  if (!sweep) return nullptr;
+  Expr lo = resolve(sweep->lo), hi = resolve(sweep->hi);
+  if (!lo || !hi || countUses(lo, outerIndex) || countUses(hi, outerIndex)) return nullptr;
+  log.lo = bind(lets, "sweep_" + a + "_lo", lo);
+  log.stride = bind(lets, "sweep_" + a + "_length", tripCount(log.lo, hi));
+  log.old = bind(lets, "tape_" + a + "_old",
+                 NewArray::make(Prim::make(Op::Mul, {record.n, log.stride}), array->type->elem(), true));
+  struct Slab : Mutator {
+    Reverser *self;
+    const Expr *array, *at;
+    const UndoLog *log;
+    const Fold *sweep;
+    Expr visit(const Let *l, const Expr &me) override {
+      auto s = l->value->as<Store>();
+      auto v = s ? s->array->as<Var>() : nullptr;
+      if (!v || v->name != array->get()->as<Var>()->name) return Mutator::visit(l, me);
+      Lets pre;
+      Expr old = self->bind(pre, "old_" + v->name, Index::make(*array, s->index));
+      Expr offset = Prim::make(Op::Sub, {s->index, sweep->lo});
+      Expr row = Prim::make(Op::Mul, {*at, log->stride});
+      self->bind(pre, "_", Store::make(log->old, Prim::make(Op::Add, {row, offset}), old, Store::Mode::Set));
+      return unf::wrapLets(pre, Let::make(l->name, l->value, mutate(l->body)));
+    }
+  } slab;
+  slab.self = this;
+  slab.array = &array;
+  slab.at = &at;
+  slab.log = &log;
+  slab.sweep = sweep;
+  return slab.mutate(e);
+}
+
 // Before the J^T recomputes iteration `at`: its log entries put back, last
-// first, and popped.
+// first, and popped (a dense sweep's row: its elements are distinct, any
+// order).
 void Reverser::undoLogged(const Expr &array, const UndoLog &log, const Expr &at, Lets &out) {
+  if (log.stride) {
+    std::string q = fresh("k"), unit = fresh("undo");
+    Expr qv = Var::make(q, Type::i64());
+    Expr from = Prim::make(Op::Add, {Prim::make(Op::Mul, {at, log.stride}), qv});
+    Expr undo = Store::make(array, Prim::make(Op::Add, {log.lo, qv}), Index::make(log.old, from), Store::Mode::Set);
+    bind(out, "_", Fold::make(Const::makeInt(0), log.stride, ir::Tuple::make({}), q, unit,
+                              Let::make(fresh("_"), undo, ir::Tuple::make({}))));
+    return;
+  }
   Expr top = bind(out, "log_top", Index::make(log.top, Const::makeInt(0)));
   Expr from = bind(out, "log_from", Index::make(log.mark, at));
   std::string q = fresh("q"), unit = fresh("undo");
