@@ -34,6 +34,12 @@ using namespace clang;
 namespace {
 
 bool isZeroConstant(const Expr *e, ASTContext &ctx) {
+  if (const auto *il = dyn_cast_or_null<InitListExpr>(e ? e->IgnoreImplicit() : nullptr)) { // an array member's `= {}`
+    for (const Expr *x : il->inits())
+      if (!isa<ImplicitValueInitExpr>(x) && !isZeroConstant(x, ctx)) return false;
+    return !il->hasArrayFiller() || isa<ImplicitValueInitExpr>(il->getArrayFiller()) ||
+           isZeroConstant(il->getArrayFiller(), ctx);
+  }
   Expr::EvalResult r;
   if (!e || e->isValueDependent() || !e->EvaluateAsRValue(r, ctx)) return false;
   if (r.Val.isFloat()) return r.Val.getFloat().isZero();
@@ -267,11 +273,10 @@ ir::Expr Lowering::constructedObject(const CXXConstructorDecl *ctor, const VarDe
     es.push_back(convert(lowerExpr(base->getInit(), inner), t->elems[0]));
   }
   for (const FieldDecl *f : rd->fields()) {
-    ir::TypeP ft = t->elems[es.size()];
     const Expr *init = nullptr;
     if (const CXXCtorInitializer *ci = initializerOf(ctor, f)) init = ci->getInit();
     if (!init && f->hasInClassInitializer()) init = f->getInClassInitializer();
-    es.push_back(init ? convert(lowerExpr(init, inner), ft) : ir::Const::zero(ft));
+    memberValues(init, f->getType(), t, inner, es); // (an array member: its elements, member_arrays.cpp)
   }
   return ir::Tuple::makeStruct(t, es);
 }
