@@ -52,8 +52,10 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreParenImpCasts(); // f(x) returning a vector
   if (ir::Expr a, st; flatRow(x, env, a, st))
     fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
-  if (const auto *m = dyn_cast<MemberExpr>(x))
+  if (const auto *m = dyn_cast<MemberExpr>(x)) {
     if (ir::Expr leaf = viewMember(m, env)) return leaf; // `s.w` of a struct of views
+    if (isMemberArrayBase(m)) lowerMember(m, env); // (member_arrays.cpp: an error)
+  }
   if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee() && c->getType()->isPointerType() &&
                                              inlinedHelper(c->getDirectCallee()))
     return lowerCall(c, env); // a helper returning a pointer
