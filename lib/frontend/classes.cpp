@@ -134,6 +134,12 @@ bool classBuiltAsWritten(const CXXRecordDecl *crd, ASTContext &ctx);
 bool Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, SourceLocation loc) {
   for (const FieldDecl *f : crd->fields()) // a const method's writes would be lost (`this` is a value there)
     if (f->isMutable()) fail(loc, "type " + spelled + " has a mutable data member ('" + f->getNameAsString() + "')");
+  for (const FieldDecl *f : crd->fields()) // (array members of a constant size are fields: member_arrays.cpp)
+    if (ArrayInfo ai; memberArrayLength(f->getType(), nullptr) <= 0 && !f->getType()->isPointerType() &&
+                      arrayInfo(f->getType(), ai, SourceLocation()))
+      fail(loc, "type " + spelled + " has a member array of a run-time size ('" + f->getNameAsString() +
+                    "'), which is not supported yet (members of a constant size, 'double r[3]' or "
+                    "'std::array<double, 3>', are)");
   bool plain = !crd->getNumBases() && !crd->isPolymorphic() && crd->isTriviallyCopyable();
   if (plain && crd->isAggregate()) return false;
   if (sm_.isInSystemHeader(sm_.getExpansionLoc(crd->getLocation())))
