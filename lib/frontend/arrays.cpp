@@ -52,8 +52,10 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreParenImpCasts(); // f(x) returning a vector
   if (ir::Expr a, st; flatRow(x, env, a, st))
     fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
-  if (const auto *m = dyn_cast<MemberExpr>(x))
+  if (const auto *m = dyn_cast<MemberExpr>(x)) {
     if (ir::Expr leaf = viewMember(m, env)) return leaf; // `s.w` of a struct of views
+    if (isMemberArrayBase(m)) lowerMember(m, env); // (member_arrays.cpp: an error)
+  }
   if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee() && c->getType()->isPointerType() &&
                                              inlinedHelper(c->getDirectCallee()))
     return lowerCall(c, env); // a helper returning a pointer
@@ -221,8 +223,10 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   const Expr *base = lhs->IgnoreParens();
   const Expr *arrow = nullptr; // p->f...: the element *p
   const VarDecl *self = nullptr; // this->f...: the object of a method (classes.cpp)
+  int64_t pending = -1; // an element of a member array: its offset from the member's first field
   while (true) {
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && c->getCastKind() == CK_NoOp) base = c->getSubExpr()->IgnoreParens();
+    if (peelMemberElement(base, env, path, pending)) continue; // member_arrays.cpp
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && isBaseCast(c) && !c->getType()->isPointerType()) {
       path.insert(path.begin(), c->path_size(), 0); // the base object (class_layout.cpp)
       base = c->getSubExpr()->IgnoreParens();
@@ -231,7 +235,8 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
     const auto *m = dyn_cast<MemberExpr>(base);
     const auto *f = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
     if (!f) break;
-    path.insert(path.begin(), fieldIndex(f));
+    path.insert(path.begin(), fieldIndex(f) + int(pending > 0 ? pending : 0));
+    pending = -1;
     base = m->getBase()->IgnoreParens();
     if (m->isArrow()) {
       int up = 0;

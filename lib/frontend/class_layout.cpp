@@ -116,11 +116,7 @@ void Lowering::checkBoundaryType(const ir::TypeP &t, const ParmVarDecl *pd) {
 
 namespace unfad::frontend {
 
-// The IR field of a data member: after the base object, if any.
-int Lowering::fieldIndex(const FieldDecl *f) {
-  const auto *crd = dyn_cast<CXXRecordDecl>(f->getParent());
-  return int(f->getFieldIndex()) + (crd && crd->getNumBases() ? 1 : 0);
-}
+// (Lowering::fieldIndex, the IR field of a data member: member_arrays.cpp.)
 
 std::string baseFieldName(const CXXRecordDecl *crd) {
   for (const FieldDecl *f : crd->fields())

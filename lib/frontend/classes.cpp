@@ -34,6 +34,12 @@ using namespace clang;
 namespace {
 
 bool isZeroConstant(const Expr *e, ASTContext &ctx) {
+  if (const auto *il = dyn_cast_or_null<InitListExpr>(e ? e->IgnoreImplicit() : nullptr)) { // an array member's `= {}`
+    for (const Expr *x : il->inits())
+      if (!isa<ImplicitValueInitExpr>(x) && !isZeroConstant(x, ctx)) return false;
+    return !il->hasArrayFiller() || isa<ImplicitValueInitExpr>(il->getArrayFiller()) ||
+           isZeroConstant(il->getArrayFiller(), ctx);
+  }
   Expr::EvalResult r;
   if (!e || e->isValueDependent() || !e->EvaluateAsRValue(r, ctx)) return false;
   if (r.Val.isFloat()) return r.Val.getFloat().isZero();
@@ -128,6 +134,12 @@ bool classBuiltAsWritten(const CXXRecordDecl *crd, ASTContext &ctx);
 bool Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, SourceLocation loc) {
   for (const FieldDecl *f : crd->fields()) // a const method's writes would be lost (`this` is a value there)
     if (f->isMutable()) fail(loc, "type " + spelled + " has a mutable data member ('" + f->getNameAsString() + "')");
+  for (const FieldDecl *f : crd->fields()) // (array members of a constant size are fields: member_arrays.cpp)
+    if (ArrayInfo ai; memberArrayLength(f->getType(), nullptr) <= 0 && !f->getType()->isPointerType() &&
+                      arrayInfo(f->getType(), ai, SourceLocation()))
+      fail(loc, "type " + spelled + " has a member array of a run-time size ('" + f->getNameAsString() +
+                    "'), which is not supported yet (members of a constant size, 'double r[3]' or "
+                    "'std::array<double, 3>', are)");
   bool plain = !crd->getNumBases() && !crd->isPolymorphic() && crd->isTriviallyCopyable();
   if (plain && crd->isAggregate()) return false;
   if (sm_.isInSystemHeader(sm_.getExpansionLoc(crd->getLocation())))
@@ -267,11 +279,10 @@ ir::Expr Lowering::constructedObject(const CXXConstructorDecl *ctor, const VarDe
     es.push_back(convert(lowerExpr(base->getInit(), inner), t->elems[0]));
   }
   for (const FieldDecl *f : rd->fields()) {
-    ir::TypeP ft = t->elems[es.size()];
     const Expr *init = nullptr;
     if (const CXXCtorInitializer *ci = initializerOf(ctor, f)) init = ci->getInit();
     if (!init && f->hasInClassInitializer()) init = f->getInClassInitializer();
-    es.push_back(init ? convert(lowerExpr(init, inner), ft) : ir::Const::zero(ft));
+    memberValues(init, f->getType(), t, inner, es); // (an array member: its elements, member_arrays.cpp)
   }
   return ir::Tuple::makeStruct(t, es);
 }

@@ -74,6 +74,7 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
     fail(loc, "this 'sizeof'/'alignof' expression is not supported");
   }
   if (isa<ArraySubscriptExpr>(e)) {
+    if (ir::Expr m = lowerMemberArrayRead(e, env)) return m; // `v.r[i]` (member_arrays.cpp)
     ir::Expr a, i;
     if (elementRef(e, env, a, i)) return read(a, i, loc);
     fail(loc, "this subscript is not supported");
@@ -108,6 +109,9 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
 ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (field && !indexingMember_ && memberArrayLength(field->getType(), nullptr) > 0) // (member_arrays.cpp)
+    fail(loc, "member array '" + field->getNameAsString() + "' is only supported indexed with constants or loop indices ('" +
+                  field->getNameAsString() + "[i]'), not as a whole array");
   int up = 0; // this->x of a base class (class_layout.cpp)
   if (const VarDecl *self = m->isArrow() && field ? thisDeclUp(m->getBase(), up) : nullptr) // this->x in a method
     return noGradMarked(field, ir::Proj::make(projUp(lookupVar(self, env, loc), up), fieldIndex(field)));
@@ -278,12 +282,11 @@ ir::Expr Lowering::lowerInitList(const InitListExpr *il, Env &env) {
     else es.push_back(ir::Const::zero(t->elems[0]));
     ++i;
   }
-  for (const FieldDecl *f : rd->fields()) {
-    ir::TypeP ft = t->elems[es.size()];
-    if (i < il->getNumInits()) es.push_back(convert(lowerExpr(il->getInit(i), env), ft));
+  for (const FieldDecl *f : rd->fields()) { // (an array member: its elements, member_arrays.cpp)
+    if (i < il->getNumInits()) memberValues(il->getInit(i), f->getType(), t, env, es);
     else if (f->hasInClassInitializer() && f->getInClassInitializer())
-      es.push_back(convert(lowerExpr(f->getInClassInitializer(), env), ft));
-    else es.push_back(ir::Const::zero(ft));
+      memberValues(f->getInClassInitializer(), f->getType(), t, env, es);
+    else memberValues(nullptr, f->getType(), t, env, es);
     ++i;
   }
   return ir::Tuple::makeStruct(t, es);

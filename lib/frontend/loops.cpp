@@ -285,6 +285,7 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
       return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, e2, tail, cv);
     });
   }
+  if (ir::Expr unrolled = lowerUnrolledFor(fs, c, rest, env, tail)) return unrolled; // member_arrays.cpp
   ir::TypeP i64 = ir::Type::i64();
   ir::Expr start = convert(lowerExpr(c.index->getInit(), env), i64);
   ir::Expr bound = convert(lowerExpr(c.bound, env), i64);

@@ -113,6 +113,16 @@ const clang::AnnotateAttr *markAttr(const clang::FunctionDecl *fd);
 bool isTrivialStructAssign(const clang::CXXOperatorCallExpr *oc);
 // `let binds... in body`
 ir::Expr wrap(const Binds &binds, ir::Expr body);
+// Member arrays held as fields (member_arrays.cpp): a member's number of
+// elements (0: no such array) and of IR fields; `obj.r[i][j]`'s member and
+// indices; an accessor's `return E;` (a method returning a reference).
+int64_t memberArrayLength(clang::QualType t, clang::QualType *elem);
+int64_t memberWidth(clang::QualType t);
+const clang::MemberExpr *memberArrayShape(const clang::Expr *e, std::vector<const clang::Expr *> &idx);
+const clang::Expr *accessorReturn(const clang::Expr *e, const clang::CXXMethodDecl *&m, const clang::Expr *&object,
+                                  std::vector<const clang::Expr *> &args);
+bool isMemberArrayBase(const clang::Expr *e);
+bool holdsMemberArray(const clang::CXXRecordDecl *rd, int depth = 0);
 
 // A call that changes the length of a growing local std::vector
 // (growing_vectors.cpp), keyed by the let that binds the new length.
@@ -430,6 +440,21 @@ private:
                       clang::SourceLocation loc, Env &env, const ThisBinding *self = nullptr);
   void bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds, std::vector<const clang::VarDecl *> &roots);
   ir::Expr constructedObject(const clang::CXXConstructorDecl *ctor, const clang::VarDecl *self, Env &inner);
+
+  // ---------------------------------------------- member_arrays.cpp --
+  void addMemberFields(const std::string &name, clang::QualType t, const clang::FieldDecl *f,
+                       std::vector<std::string> &fields, std::vector<ir::TypeP> &types);
+  void memberValues(const clang::Expr *init, clang::QualType t, const ir::TypeP &st, Env &env, std::vector<ir::Expr> &es);
+  ir::Expr memberArrayOffset(const clang::MemberExpr *m, const std::vector<const clang::Expr *> &idx, Env &env);
+  bool memberArrayElement(const clang::Expr *e, Env &env, const clang::MemberExpr *&member, int64_t &offset);
+  ir::Expr lowerMemberArrayRead(const clang::Expr *e, Env &env);
+  bool accessorPath(const clang::Expr *e, Env *env, const clang::Expr *&object, std::vector<int> &path);
+  ir::Expr lowerUnrolledFor(const clang::ForStmt *fs, const Counted &c, const Seq *rest, Env &env, const Tail &tail);
+  bool memberElementRoot(const clang::Expr *lhs, std::vector<int> &path, bool diagnose, const clang::VarDecl *&root);
+  bool memberElementTarget(const clang::Expr *e, Env &env, RefTarget &t, Binds &binds, bool &ok);
+  bool peelMemberElement(const clang::Expr *&base, Env &env, std::vector<int> &path, int64_t &pending);
+  Env *indexEnv_ = nullptr;
+  bool indexingMember_ = false; // lowerMember is asked for a member array's first element // where assignedRoot lowers the indices of member array elements (null: look-ahead)
 
   // ----------------------------------------------- view_structs.cpp --
   // Structs whose members are pointers into arrays ("view structs", e.g.

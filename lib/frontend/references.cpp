@@ -72,6 +72,7 @@ ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
 // from do not move it. False when `e` is nothing a reference can be bound to.
 bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds) {
   e = stripNoOps(e);
+  if (bool ok = false; memberElementTarget(e, env, t, binds, ok)) return ok; // member_arrays.cpp
   if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && isBaseCast(c)) { // the base object (class_layout.cpp)
     if (!lvalueTarget(c->getSubExpr(), env, t, binds)) return false;
     t.path.insert(t.path.end(), c->path_size(), 0);
@@ -243,8 +244,13 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
       inner[p] = a;
       continue;
     }
+    ir::Expr v = convert(lowerExpr(arg, env), pt);
+    if (v->is<ir::Const>() && pt->isInt()) { // a constant index stays one (member_arrays.cpp)
+      inner[p] = v;
+      continue;
+    }
     std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());
-    binds.push_back({n, convert(lowerExpr(arg, env), pt)});
+    binds.push_back({n, v});
     inner[p] = ir::Var::make(n, pt);
   }
   if (self) bindThis(*self, env, inner, binds, roots);

@@ -223,6 +223,11 @@ ir::Expr Lowering::lowerSideEffect(const Expr *e, Env &env) {
   std::vector<int> path;
   const Expr *lhs = modifiedOperand(e);
   ir::Expr old;
+  struct IndexEnv { // (the indices of member array elements: member_arrays.cpp)
+    Env *&slot, *saved;
+    ~IndexEnv() { slot = saved; }
+  } indexEnv{indexEnv_, indexEnv_};
+  indexEnv_ = &env;
   if (post) {
     const VarDecl *r = assignedRoot(lhs, path, true);
     auto it = env.find(r);

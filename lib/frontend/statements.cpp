@@ -327,6 +327,7 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
     path.insert(path.end(), c->path_size(), 0);
     return root;
   }
+  if (const VarDecl *root = nullptr; memberElementRoot(lhs, path, diagnose, root)) return root; // member_arrays.cpp
   SourceLocation loc = lhs->getExprLoc();
   const VarDecl *self = thisDecl(lhs) ? thisDecl(lhs) : thisDecl(lhs, true); // the object of a method (classes.cpp)
   if (self || isa<DeclRefExpr>(lhs)) {
@@ -407,7 +408,12 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
     fail(e->getExprLoc(), "assignment of whole arrays or pointers is not supported yet (copy the elements in a loop)");
   }
   std::vector<int> path;
-  root = assignedRoot(lhs, path, true);
+  {
+    Env *saved = indexEnv_; // (the indices of member array elements: member_arrays.cpp)
+    indexEnv_ = &env;
+    root = assignedRoot(lhs, path, true);
+    indexEnv_ = saved;
+  }
   if (!env.count(root)) fail(lhs->getExprLoc(), "assignment to '" + root->getNameAsString() + "' which is not a local variable");
   // the right operand first: its side effects (`x = (y = 2)`, checked by
   // checkSequenced) come before the assignment

@@ -70,8 +70,7 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
     if (f->getType()->isPointerType() || isViewStruct(f->getType()))
       fail(loc, "type " + spelled + " has pointer members: such structs are supported as local variables, local arrays "
                 "of a constant size and parameters of helpers, not here");
-    fields.push_back(f->getNameAsString());
-    types.push_back(typeOf(f->getType(), f->getLocation()));
+    addMemberFields(f->getNameAsString(), f->getType(), f, fields, types); // (an array member: its elements)
     mirror = mirror || types.back()->mirror; // `Outer{...}` cannot hold a mirrored field
   }
   QualType bare = ctx_.getRecordType(rd);

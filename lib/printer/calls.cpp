@@ -42,9 +42,9 @@ std::string integerArg(const std::string &text, const Function &callee, size_t p
 
 std::string zeroLiteral(const TypeP &t) {
   if (!t->isStruct()) return t->isFloat() ? formatFloating(0.0, t->scalar == Scalar::F32) : t->isBool() ? "false" : "0";
-  std::string s = t->structName + "{";
-  for (size_t i = 0; i < t->elems.size(); ++i) s += (i ? ", " : "") + zeroLiteral(t->elems[i]);
-  return s + "}";
+  std::vector<std::string> fields;
+  for (const TypeP &e : t->elems) fields.push_back(zeroLiteral(e));
+  return detail::bracedStruct(t, fields);
 }
 
 // `double d_g_x = 0.0;`: where a pullback adds a cotangent.

@@ -39,9 +39,30 @@ std::vector<ir::TypeP> mirrorStructs(const ir::Function &f) {
   return out;
 }
 
+// A member array is one field per element, `r[0]`, `r[1]`, ... (or
+// `m[0][0]`, ...; lib/frontend/member_arrays.cpp): declared as the array.
 std::string printMirrorStruct(const ir::TypeP &t) {
   std::string s = "struct " + t->structName + " {\n";
-  for (size_t i = 0; i < t->elems.size(); ++i) s += "  " + detail::cxxType(t->elems[i]) + " " + t->fieldNames[i] + ";\n";
+  for (size_t i = 0; i < t->elems.size();) {
+    const std::string &f = t->fieldNames[i];
+    size_t bracket = f.find('[');
+    if (bracket == std::string::npos) {
+      s += "  " + detail::cxxType(t->elems[i]) + " " + f + ";\n";
+      ++i;
+      continue;
+    }
+    std::string name = f.substr(0, bracket);
+    size_t j = i;
+    while (j < t->elems.size() && t->fieldNames[j].compare(0, bracket + 1, name + "[") == 0) ++j;
+    std::string dims, last = t->fieldNames[j - 1].substr(bracket); // `[2][1]`: the bounds are one more
+    for (size_t p = 0; p < last.size();) {
+      size_t q = last.find(']', p);
+      dims += "[" + std::to_string(std::stoll(last.substr(p + 1, q - p - 1)) + 1) + "]";
+      p = q + 1;
+    }
+    s += "  " + detail::cxxType(t->elems[i]) + " " + name + dims + ";\n";
+    i = j;
+  }
   return s + "};\n";
 }
 

@@ -121,6 +121,7 @@ CVal leaf(TypeP t, std::string text, int prec, bool atom = false);
 bool isAtom(const CVal &v);
 bool allZero(const CVal &v);
 std::string render(const CVal &v);
+std::string bracedStruct(const TypeP &t, const std::vector<std::string> &fields); // `T{a, {b, c}}` (types.cpp)
 // `v` as an operand needing at least precedence `min`; a right operand that
 // starts with '-' is parenthesised too (`a - (-b)`, never `a - -b`).
 std::string operand(const CVal &v, int min, bool guardMinus = false);

@@ -78,19 +78,57 @@ std::string operand(const CVal &v, int min, bool guardMinus) {
   return s;
 }
 
+namespace {
+
+// The indices of an element of a member array from its field's name
+// (`m[2][1]` -> 2, 1; none for other fields: lib/frontend/member_arrays.cpp).
+std::vector<long> elementIndices(const std::string &field) {
+  std::vector<long> out;
+  for (size_t p = field.find('['); p != std::string::npos; p = field.find('[', p + 1))
+    out.push_back(std::strtol(field.c_str() + p + 1, nullptr, 10));
+  return out;
+}
+
+} // namespace
+
+// `T{f1, f2, ...}`: a member array's elements in braces of their own, a
+// row's too (`T{{a, b}, {c, d}, e}`), as -Wmissing-braces likes them.
+std::string bracedStruct(const TypeP &t, const std::vector<std::string> &fields) {
+  std::string s = t->structName + "{";
+  std::vector<long> prev;
+  auto member = [&](size_t i) { return t->fieldNames[i].substr(0, t->fieldNames[i].find('[')); };
+  for (size_t i = 0; i <= fields.size(); ++i) {
+    std::vector<long> cur = i < fields.size() ? elementIndices(t->fieldNames[i]) : std::vector<long>{};
+    size_t keep = 0; // the braces this element shares with the previous one
+    if (i > 0 && i < fields.size() && !cur.empty() && !prev.empty() && member(i) == member(i - 1)) {
+      keep = 1;
+      while (keep < cur.size() && keep < prev.size() && cur[keep - 1] == prev[keep - 1]) ++keep;
+    }
+    s += std::string(prev.size() > keep ? prev.size() - keep : 0, '}');
+    if (i == fields.size()) break;
+    if (i > 0) s += ", ";
+    s += std::string(cur.size() > keep ? cur.size() - keep : 0, '{') + fields[i];
+    prev = cur;
+  }
+  return s + "}";
+}
+
 std::string render(const CVal &v) {
   if (!v.agg) return v.text;
   if (!v.type->isStruct()) fail("a plain tuple has no C++ expression form");
-  std::string s = v.type->structName + "{";
+  std::vector<std::string> fields;
   for (size_t i = 0; i < v.elems.size(); ++i) {
     std::string e = render(v.elems[i]);
     // integers are i64 in the IR: an int field would be a narrowing
     // conversion inside braces (a literal that fits is not)
     if (v.type->elems[i]->isInt() && e.find_first_not_of("0123456789") != std::string::npos)
-      e = "static_cast<decltype(" + v.type->structName + "::" + v.type->fieldNames.at(i) + ")>(" + e + ")";
-    s += (i ? ", " : "") + e;
+      e = v.type->fieldNames.at(i).find('[') == std::string::npos // (an element of a member array: an lvalue)
+              ? "static_cast<decltype(" + v.type->structName + "::" + v.type->fieldNames.at(i) + ")>(" + e + ")"
+              : "static_cast<std::remove_reference_t<decltype(" + v.type->structName + "::" + v.type->fieldNames.at(i) +
+                    ")>>(" + e + ")";
+    fields.push_back(e);
   }
-  return s + "}";
+  return bracedStruct(v.type, fields);
 }
 
 void leafNames(const CVal &v, std::set<std::string> &out) {

@@ -14,7 +14,8 @@ them with their last use.
            accumulator struct with a non-const method updating members and a
            passive count, a Particle deriving from a Body (a base
            constructor in the initialiser list), a Poly functor called as
-           p(t).
+           p(t), an Arr3 with a `double r[3]` member (operator[] returning
+           double&, methods looping over the elements).
   lambdas  lambdas stored in locals and called (no capture, [&] capturing
            generated expressions, [c] and init-captures by value, a [&]
            lambda summing into a captured double), and lambdas passed to
@@ -127,6 +128,26 @@ DECLS = {
         "}",
     ]),
     "Kind": ((), ["enum class $PKind { Linear, Square, Wave };"]),
+    "Arr3": ((), [
+        "struct $PArr3 {",
+        "  double r[3] = {};",
+        "  double& operator[](int i) { return r[i]; }",
+        "  double operator[](int i) const { return r[i]; }",
+        "  double dot(const $PArr3& o) const {",
+        "    double s = 0.0;",
+        "    for (int i = 0; i < 3; ++i) {",
+        "      s += r[i] * o.r[i];",
+        "    }",
+        "    return s;",
+        "  }",
+        "  $PArr3& axpy(double a, const $PArr3& o) {",
+        "    for (int i = 0; i < 3; ++i) {",
+        "      r[i] += a * o[i];",
+        "    }",
+        "    return *this;",
+        "  }",
+        "};",
+    ]),
 }
 
 
@@ -214,6 +235,30 @@ def c_vec(g):
     r = g.rng.randrange(3)
     e = (f"{u}.dot({w})" if r == 0 else f"{w}.norm2() * 0.25" if r == 1 else f"({u} + {w}).x()")
     M.result(g, b, "", e)
+    return b.stmt()
+
+
+def c_arr(g):
+    """An object with an array member: elements written through operator[]
+    and directly, methods looping over them (unrolled), one updated in a
+    loop over n when there is one."""
+    b = M.Block(g)
+    u, w = "ar" + g.fresh("double"), "ar" + g.fresh("double")
+    b.lines.append(f"$PArr3 {u};")
+    b.lines.append(f"{u}[0] = {b.x(bounded(g))};")
+    b.lines.append(f"{u}.r[1] = {b.x(bounded(g, 1))};")
+    b.lines.append(f"{u}[2] = 0.5 * {u}[0];")
+    b.lines.append(f"$PArr3 {w};")
+    if arrays_ok(g) and g.chance(0.5):
+        i = b.local("loop", "int")
+        b.use("n")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        b.lines.append(f"  {w}.axpy(0.25, {u});")
+        b.lines.append(f"  {w}[1] *= 0.5;")
+        b.lines.append("}")
+    else:
+        b.lines.append(f"{w}.axpy({b.x(bounded(g))}, {u});")
+    M.result(g, b, "", g.pick([f"{u}.dot({w})", f"{w}[1] * {u}[0] + {w}.r[2]"]))
     return b.stmt()
 
 
@@ -443,7 +488,7 @@ def s_switch(g):
     return b.stmt()
 
 
-STMTS = {"c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "c_particle": c_particle, "c_functor": c_functor,
+STMTS = {"c_arr": c_arr, "c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "c_particle": c_particle, "c_functor": c_functor,
          "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
          "l_template": l_template, "s_switch": s_switch}
 
@@ -454,7 +499,7 @@ def options(g):
         return []
     opts = []
     if "classes" in g.features:
-        opts += ["c_vec"] * 2 + ["c_spring", "c_acc", "c_acc", "c_functor"]
+        opts += ["c_vec"] * 2 + ["c_spring", "c_acc", "c_acc", "c_functor", "c_arr"]
         if "avoid-base-classes" not in g.features:
             opts += ["c_particle"]
     if "lambdas" in g.features:
