@@ -1,14 +1,16 @@
-// CSE of whole loops and of calls to helpers that write nothing: a later
-// let computing what an earlier one in the same block computed (up to
-// bound names, ir::alphaEqual), with nothing in between writing what it
-// reads, reuses it. After fusion, this is what removes the sweep's
+// CSE of whole loops, of pure ifs and of calls to helpers that write
+// nothing: a later let computing what an earlier one in the same block
+// computed (up to bound names, ir::alphaEqual), with nothing in between
+// writing what it reads, reuses it. After fusion, this is what removes the sweep's
 // recomputation of inner loops the forward half already ran.
 //
 // A later loop that computes the same as an earlier pure one and also
 // tapes (stores into arrays it never reads: the sweep's tape of an inner
 // loop's state) replaces it: the earlier loop goes, the pure code that
 // used its value moves after the later one. (A k-means point's distance
-// loop ran twice: once for the value, once to fill the tape.)
+// loop ran twice: once for the value, once to fill the tape. Equal ifs are
+// merged first so that loops starting from a selected value, llsq's
+// `r = t > 0 ? 1 : -1`, are seen as twins.)
 #include "support.h"
 #include "unfad/opt/passes.h"
 #include "unfad/ir/equal.h"
