@@ -119,19 +119,32 @@ std::set<std::string> calledWithAliases(const Program &p) {
   return calls.aliased;
 }
 
-// The calls of a function's body outside its loops (a Fold, While, Build
-// or Sum body runs many times).
-struct TopLevelCalls : Visitor {
-  std::vector<const Call *> calls;
+// The calls of a function's body by where they run: once (outside its
+// loops) or per iteration (in a Fold, While, Build or Sum body, or a
+// while's condition).
+struct CallsByPlace : Visitor {
+  std::vector<const Call *> once, inLoops;
+  int loopDepth = 0;
   void visit(const Call *c) override {
-    calls.push_back(c);
+    (loopDepth ? inLoops : once).push_back(c);
     Visitor::visit(c);
   }
-  void visit(const Fold *n) override { visitExpr(n->lo), visitExpr(n->hi), visitExpr(n->init); }
-  void visit(const While *n) override { visitExpr(n->init); }
-  void visit(const Build *n) override { visitExpr(n->size); }
-  void visit(const Sum *n) override { visitExpr(n->lo), visitExpr(n->hi); }
+  void visit(const Fold *n) override { visitExpr(n->lo), visitExpr(n->hi), visitExpr(n->init), repeated(n->body); }
+  void visit(const While *n) override { visitExpr(n->init), repeated(n->cond), repeated(n->body); }
+  void visit(const Build *n) override { visitExpr(n->size), repeated(n->body); }
+  void visit(const Sum *n) override { visitExpr(n->lo), visitExpr(n->hi), repeated(n->body); }
+  void repeated(const Expr &e) {
+    ++loopDepth;
+    visitExpr(e);
+    --loopDepth;
+  }
 };
+
+std::set<std::string> recursiveIn(const Program &p) {
+  std::vector<const Function *> all;
+  for (auto &f : p.functions) all.push_back(&f);
+  return recursiveFunctions(all);
+}
 
 } // namespace
 
@@ -163,19 +176,17 @@ static std::map<std::string, int> reachableCallSites(const Program &p, const Fun
 }
 
 Program inlineSingleCalls(const Program &p) {
-  std::vector<const Function *> all;
-  for (auto &f : p.functions) all.push_back(&f);
-  const std::set<std::string> recursive = recursiveFunctions(all);
+  const std::set<std::string> recursive = recursiveIn(p);
   Program out = p;
   for (auto &f : out.functions) {
     if (!f.marked) continue;
     std::map<std::string, int> sites = reachableCallSites(p, f);
-    TopLevelCalls top;
-    top.visitExpr(f.body);
+    CallsByPlace calls;
+    calls.visitExpr(f.body);
     std::map<std::string, const Function *> inlinable;
     std::map<std::string, Expr> bodies;
     std::set<const Call *> only;
-    for (const Call *c : top.calls) {
+    for (const Call *c : calls.once) {
       const Function *g = p.find(c->callee);
       // (a function with the user's derivative has only a stand-in body)
       if (!g || g->marked || !g->cxx.customPullback.empty() || recursive.count(g->name) || sites[g->name] != 1) continue;
@@ -220,22 +231,9 @@ static Program inlineEverywhere(const Program &p, const std::map<std::string, co
     ns.reserveAll(f.body);
     for (auto &q : f.params) ns.reserve(q.name);
     for (auto &[name, b] : bodies) ns.reserveAll(b); // the copies' names stay distinct from the caller's
-    std::set<const Call *> inLoops;
-    if (onlyInLoops) {
-      TopLevelCalls top;
-      top.visitExpr(f.body);
-      struct All : Visitor {
-        std::vector<const Call *> calls;
-        void visit(const Call *c) override {
-          calls.push_back(c);
-          Visitor::visit(c);
-        }
-      } all;
-      all.visitExpr(f.body);
-      const std::set<const Call *> outside(top.calls.begin(), top.calls.end());
-      for (const Call *c : all.calls)
-        if (!outside.count(c)) inLoops.insert(c);
-    }
+    CallsByPlace calls;
+    if (onlyInLoops) calls.visitExpr(f.body);
+    const std::set<const Call *> inLoops(calls.inLoops.begin(), calls.inLoops.end());
     f.body = Inliner(inlinable, bodies, ns, onlyInLoops ? &inLoops : nullptr).mutate(f.body);
   }
   return out;
@@ -253,12 +251,6 @@ static bool hasLoop(const Expr &e) {
   } find;
   find.visitExpr(e);
   return find.found;
-}
-
-static std::set<std::string> recursiveIn(const Program &p) {
-  std::vector<const Function *> all;
-  for (auto &f : p.functions) all.push_back(&f);
-  return recursiveFunctions(all);
 }
 
 Program inlineArrayWriters(const Program &p) {

@@ -138,10 +138,10 @@ Expr simplifyLogic(Op op, const std::vector<Expr> &a) {
 // branches that store alike). Not for floating point: x < x and x == x
 // differ from this for NaN.
 Expr simplifySelfComparison(Op op, const std::vector<Expr> &a) {
-  if (a[0]->type->isFloat() || mayWrite(a[0]) || !alphaEqual(a[0], a[1])) return nullptr;
-  if (op == Op::Lt || op == Op::Gt || op == Op::Ne) return Const::makeBool(false);  // e < e ~> false
-  if (op == Op::Le || op == Op::Ge || op == Op::Eq) return Const::makeBool(true);   // e <= e ~> true
-  return nullptr;
+  const bool never = op == Op::Lt || op == Op::Gt || op == Op::Ne;  // e < e ~> false
+  const bool always = op == Op::Le || op == Op::Ge || op == Op::Eq; // e <= e ~> true
+  if (!(never || always) || a[0]->type->isFloat() || mayWrite(a[0]) || !alphaEqual(a[0], a[1])) return nullptr;
+  return Const::makeBool(always);
 }
 
 } // namespace
@@ -156,8 +156,7 @@ Expr simplify(Op op, std::vector<Expr> a, const TypeP &castTo, bool strict) {
     if (Expr r = simplifyIntOffset(op, a)) return r;
   if (op == Op::And || op == Op::Or)
     if (Expr r = simplifyLogic(op, a)) return r;
-  if (a.size() == 2 && opIsPredicate(op) && op != Op::And && op != Op::Or)
-    if (Expr r = simplifySelfComparison(op, a)) return r;
+  if (Expr r = simplifySelfComparison(op, a)) return r;
   if (op == Op::Cast && sameType(a[0]->type, t)) return a[0];                     // cast<T>(e: T) ~> e
   return op == Op::Cast ? Prim::makeCast(a[0], t) : Prim::make(op, std::move(a));
 }
