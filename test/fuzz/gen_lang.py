@@ -23,6 +23,10 @@ them with their last use.
            std::for_each, std::inner_product, std::transform_reduce and to a
            template of the program's own (`$Papply_sum(f, a, n)`, also given
            the Poly functor).
+  custom   calls of functions with a registered derivative
+           (UNFAD_CUSTOM_GRADIENT with an exact pullback): softplus on a
+           value, on each element in a loop and given by name to
+           std::transform_reduce, and a weighted sum of squares of an array.
   switch   `switch` on an int of the scope (a loop index, n, an int local,
            or an enum class made from one) with `break`, fall-through
            (`[[fallthrough]]` and stacked labels), `default` first, last or
@@ -128,6 +132,30 @@ DECLS = {
         "}",
     ]),
     "Kind": ((), ["enum class $PKind { Linear, Square, Wave };"]),
+    # Custom derivatives (feature "custom"): the pullbacks are exact, so the
+    # checker's finite differences must agree with the gradient that calls them.
+    "softplus": ((), [
+        "double $Psoftplus(double x) { return std::log1p(std::exp(x)); }",
+        "void $Psoftplus_pullback(double x, double d_result, double* d_x) {",
+        "  *d_x += d_result / (1.0 + std::exp(-x));",
+        "}",
+        "UNFAD_CUSTOM_GRADIENT($Psoftplus, $Psoftplus_pullback);",
+    ]),
+    "wsq": ((), [
+        "double $Pwsq(const double* x, int n) {",
+        "  double s = 0.0;",
+        "  for (int i = 0; i < n; ++i) {",
+        "    s += (i + 1.0) * x[i] * x[i];",
+        "  }",
+        "  return 0.5 * s;",
+        "}",
+        "void $Pwsq_pullback(const double* x, int n, double d_result, double* d_x) {",
+        "  for (int i = 0; i < n; ++i) {",
+        "    d_x[i] += d_result * (i + 1.0) * x[i];",
+        "  }",
+        "}",
+        "UNFAD_CUSTOM_GRADIENT($Pwsq, $Pwsq_pullback);",
+    ]),
     "Arr3": ((), [
         "struct $PArr3 {",
         "  double r[3] = {};",
@@ -434,6 +462,36 @@ def l_template(g):
     return b.stmt()
 
 
+# -- custom derivatives ------------------------------------------------------
+
+def x_custom(g):
+    """Calls of functions with a registered derivative: a scalar one on a
+    generated value or on each element in a loop, given by name to
+    std::transform_reduce, and one taking an array."""
+    b = M.Block(g)
+    r = g.rng.randrange(4) if arrays_ok(g) else 0
+    if r == 0:
+        M.result(g, b, "", f"$Psoftplus({b.x(g.squash(g.dexpr(2)))}) {g.pick('+*')} {b.x(bounded(g, 1))}")
+    elif r == 1:
+        a = g.pick(M.readable(g))
+        s, _ = M.accumulator(g, b)
+        i = b.local("loop", "int")
+        b.use("n")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        rd = M.pread(f"{b.use(a)}[{i}]", i)
+        b.lines.append(f"  {s} += {b.x(positive(g))} * $Psoftplus({b.x(rd)});")
+        b.lines.append("}")
+    elif r == 2:
+        first, last = range_of(g, b, g.pick(M.readable(g)))
+        M.result(g, b, "", f"std::transform_reduce({first}, {last}, 0.0, std::plus<>(), $Psoftplus)")
+    else:
+        a = g.pick(M.readable(g))
+        p = ptr_of(g, b, a)
+        b.use("n")
+        M.result(g, b, "", f"{b.x(positive(g))} * $Pwsq({p}, n)")
+    return b.stmt()
+
+
 # -- switch ------------------------------------------------------------------
 
 def selector(g, b):
@@ -490,7 +548,7 @@ def s_switch(g):
 
 STMTS = {"c_arr": c_arr, "c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "c_particle": c_particle, "c_functor": c_functor,
          "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
-         "l_template": l_template, "s_switch": s_switch}
+         "l_template": l_template, "s_switch": s_switch, "x_custom": x_custom}
 
 
 def options(g):
@@ -508,4 +566,6 @@ def options(g):
             opts += ["l_transform"] * 2 + ["l_reduce"] * 3 + ["l_template"]
     if "switch" in g.features:
         opts += ["s_switch"] * 3
+    if "custom" in g.features:
+        opts += ["x_custom"] * 3
     return ["lang:" + o for o in opts]
