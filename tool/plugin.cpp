@@ -206,6 +206,9 @@ public:
 
   void error(const std::string &message) { add({DiagnosticsEngine::Error, message, "", 0}); }
 
+  // Forgets the warnings of a round of generation that another round repeats.
+  void discardPending() { pending_.clear(); }
+
   // Reports what was collected through the real compile's DiagnosticsEngine
   // (its diagnostic client must have begun the source file).
   void flush(CompilerInstance &outer) {
@@ -243,11 +246,24 @@ private:
 };
 
 // --------------------------------------------------------- nested parse --
+// One round of generation (see UnfadPluginAction::generate).
 struct Generated {
   bool ran = false;
   bool failed = false;            // lowering or generation failed (reported)
   std::string dumpText;           // with the dump option
   std::map<std::string, std::string> files; // file name (as the nested parse saw it) -> rewritten text
+  // Per rewritten file: its text on disk, its blocks' places there, and the
+  // rewrite that made `files[name]` (to map the next round's places back).
+  struct FileState {
+    std::string original;
+    std::vector<unfad::rewrite::Splice> splices;
+    unfad::rewrite::Rewrite rewritten;
+  };
+  std::map<std::string, FileState> states;
+  unfad::rewrite::CodeMap code;
+  bool anotherRound = false; // a marked function waits for this round's blocks, or read a stale one
+  bool deferred = false;     // a marked function waits for a gradient (frontend::Options::deferGradientCalls)
+  bool deferGradientCalls = true; // (the last round: false, for the diagnostics of one still waiting)
 };
 
 class GenConsumer : public ASTConsumer {
@@ -264,13 +280,15 @@ public:
     // Code after f calls f_grad, which does not exist yet in this parse.
     unfad::rewrite::Lowering lowering;
     fwd_.lowering = true;
-    bool ok = unfad::rewrite::lowerTranslationUnit(ctx, diags, /*lowerDespiteErrors=*/true, lowering, opts_.numericalFallback);
+    bool ok = unfad::rewrite::lowerTranslationUnit(ctx, diags, /*lowerDespiteErrors=*/true, lowering, opts_.numericalFallback,
+                                                   out_.deferGradientCalls);
     fwd_.lowering = false;
     if (!ok) {
       out_.failed = true;
       if (fwd_.errors == 0) fwd_.error("unfad: the marked functions could not be differentiated");
       return;
     }
+    out_.deferred = lowering.deferred;
     if (lowering.files.empty()) return;
     if (opts_.dump && !dump(lowering.program)) return;
     unfad::rewrite::CodeMap code;
@@ -280,16 +298,38 @@ public:
       out_.failed = true;
       return;
     }
+    out_.files.clear(); // (each round rewrites the texts on disk anew)
+    std::map<std::string, Generated::FileState> states;
+    std::vector<const unfad::rewrite::Rewrite *> plainRewrites;
+    std::vector<unfad::rewrite::Rewrite> plain;
+    plain.reserve(lowering.files.size());
     for (const unfad::rewrite::FileBlocks &file : lowering.files) {
+      // This round parsed the previous round's text of the file, or the file on disk.
+      Generated::FileState state{file.text, file.splices, {}};
+      if (auto prev = out_.states.find(file.name); prev != out_.states.end()) {
+        state.original = prev->second.original;
+        for (unfad::rewrite::Splice &s : state.splices)
+          if (!unfad::rewrite::inputOffset(prev->second.rewritten, s.offset, s.offset)) {
+            fwd_.error("internal error in unfad: a marked function inside a generated block");
+            out_.failed = true;
+            return;
+          }
+      }
       unfad::rewrite::LineDirectives lines;
       lines.enabled = opts_.lineDirectives;
       lines.atTop = false; // the rewritten text is compiled under its own name
       lines.originalName = file.name;
       lines.generatedName = lines.originalName + " (unfad)";
-      std::string plain = unfad::rewrite::rewrite(file.text, file.splices, code).text;
-      if (plain == file.text) continue; // blocks already there and up to date
-      out_.files[file.name] = unfad::rewrite::rewrite(file.text, file.splices, code, lines).text;
+      plain.push_back(unfad::rewrite::rewrite(state.original, state.splices, code));
+      plainRewrites.push_back(&plain.back());
+      if (plain.back().text == state.original) continue; // blocks already there and up to date
+      state.rewritten = unfad::rewrite::rewrite(state.original, state.splices, code, lines);
+      out_.files[file.name] = state.rewritten.text;
+      states[file.name] = std::move(state);
     }
+    out_.anotherRound = code != out_.code && (lowering.deferred || unfad::rewrite::readsChangedBlock(lowering.program, plainRewrites));
+    out_.states = std::move(states);
+    out_.code = std::move(code);
   }
 
 private:
@@ -415,9 +455,29 @@ private:
     }
   }
 
-  // The nested parse: a copy of this invocation, as -fsyntax-only, with no
-  // outputs, on `file`.
+  // The nested parses: a copy of this invocation, as -fsyntax-only, with no
+  // outputs, on `file`; again on the rewritten texts while a marked function
+  // waits for the gradient of another (second derivatives: its body calls
+  // g_grad, which only the previous round's text has) or read a stale block.
   void generate(CompilerInstance &ci, const std::string &file, InputKind kind, Generated &gen) {
+    constexpr int kMaxRounds = 8;
+    for (int round = 0; round < kMaxRounds; ++round) {
+      gen.anotherRound = false;
+      gen.ran = false;
+      if (round > 0) fwd_.discardPending();
+      parseOnce(ci, file, kind, gen);
+      if (gen.failed || !gen.anotherRound) break;
+    }
+    if (!gen.failed && gen.deferred) { // still waiting for a gradient no round made: its errors
+      gen.deferGradientCalls = false;
+      fwd_.discardPending();
+      parseOnce(ci, file, kind, gen);
+    }
+    if (!gen.dumpText.empty()) llvm::errs() << gen.dumpText;
+    if (gen.failed) gen.files.clear();
+  }
+
+  void parseOnce(CompilerInstance &ci, const std::string &file, InputKind kind, Generated &gen) {
     auto inv = std::make_shared<CompilerInvocation>(ci.getInvocation());
     FrontendOptions &fe = inv->getFrontendOpts();
     fe.ProgramAction = frontend::ParseSyntaxOnly;
@@ -436,6 +496,8 @@ private:
     inv->getDiagnosticOpts().ErrorLimit = 0;
     inv->getDiagnosticOpts().ShowCarets = false; // no "N errors generated."
     inv->getPreprocessorOpts().addMacroDef("__UNFAD__=1");
+    for (auto &[name, text] : gen.files) // the previous round's
+      inv->getPreprocessorOpts().addRemappedFile(name, llvm::MemoryBuffer::getMemBufferCopy(text, name).release());
     // unfad's include directory: in -E mode ParseArgs added it to the
     // options copied here; otherwise to the live HeaderSearch only.
     std::string incDir = includeDir();
@@ -451,8 +513,6 @@ private:
     ++nestedDepth;
     nested.ExecuteAction(action);
     --nestedDepth;
-    if (!gen.dumpText.empty()) llvm::errs() << gen.dumpText;
-    if (gen.failed) gen.files.clear();
   }
 
   void runBeforeMain(CompilerInstance &ci) {

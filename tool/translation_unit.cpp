@@ -15,6 +15,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <map>
+#include <set>
 
 #ifndef UNFAD_CLANG_RESOURCE_DIR
 #define UNFAD_CLANG_RESOURCE_DIR ""
@@ -35,6 +36,7 @@ struct Parse {
   bool lowered = false; // lowered (maybe despite compile errors, with allowErrors)
   bool ok = false;      // compiled without errors and lowered
   bool numericalFallback = false; // an option of the lowering (ParseSettings)
+  bool deferGradientCalls = true;  // frontend::Options::deferGradientCalls
   rewrite::Lowering lowering;
   std::vector<std::string> deps;
   std::string diagnostics; // printed, as the compiler prints them
@@ -56,7 +58,8 @@ public:
     }
     clang::DiagnosticsEngine &diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred() && !allowErrors_) return;
-    parse_.lowered = rewrite::lowerTranslationUnit(ctx, diags, allowErrors_, parse_.lowering, parse_.numericalFallback);
+    parse_.lowered = rewrite::lowerTranslationUnit(ctx, diags, allowErrors_, parse_.lowering, parse_.numericalFallback,
+                                                   parse_.deferGradientCalls);
     parse_.ok = parse_.lowered && !diags.hasErrorOccurred();
   }
 
@@ -90,9 +93,11 @@ std::vector<std::string> unfadArguments(const std::string &includeDir) {
 }
 
 // Runs Clang on `absPath` with `mapped` over the files' contents.
-Parse parse(const ParseSettings &settings, const std::string &absPath, const Texts &mapped, bool allowErrors = false) {
+Parse parse(const ParseSettings &settings, const std::string &absPath, const Texts &mapped, bool allowErrors = false,
+            bool deferGradientCalls = true) {
   Parse result;
   result.numericalFallback = settings.numericalFallback;
+  result.deferGradientCalls = deferGradientCalls;
   clang::tooling::ClangTool tool(*settings.database, {absPath});
   for (auto &[path, text] : mapped) tool.mapVirtualFile(path, text);
   tool.appendArgumentsAdjuster(
@@ -103,6 +108,7 @@ Parse parse(const ParseSettings &settings, const std::string &absPath, const Tex
     tool.appendArgumentsAdjuster(getInsertArgumentAdjuster({"-xc++-header"}, ArgumentInsertPosition::BEGIN));
   llvm::raw_string_ostream os(result.diagnostics);
   auto options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  options->ShowPresumedLoc = true; // as clang does: #line directives count (the rounds of `regenerate`)
   clang::TextDiagnosticPrinter printer(os, options.get());
   tool.setDiagnosticConsumer(&printer);
   tool.setPrintErrorMessage(false);
@@ -126,10 +132,15 @@ bool generateCode(const Parse &parse, rewrite::CodeMap &code, const std::string 
   return false;
 }
 
+// How the texts a parse saw were made from the texts on disk (by real
+// path): their splices are mapped back through it. Files not in it were
+// parsed as on disk.
+using ParsedFrom = std::map<std::string, rewrite::Rewrite>;
+
 // The files of `parse` with their blocks, spliced into their texts on disk
 // (the input's: `inputText`). False when an included file cannot be read.
 bool spliceFiles(const Parse &parse, const rewrite::CodeMap &code, const TranslationUnit &unit,
-                 const std::string &inputText, std::vector<FileEdit> &out) {
+                 const std::string &inputText, std::vector<FileEdit> &out, const ParsedFrom &parsedFrom = {}) {
   out.clear();
   for (const rewrite::FileBlocks &file : parse.lowering.files) {
     FileEdit edit;
@@ -142,6 +153,12 @@ bool spliceFiles(const Parse &parse, const rewrite::CodeMap &code, const Transla
       return false;
     }
     edit.splices = file.splices;
+    if (auto from = parsedFrom.find(file.path); from != parsedFrom.end())
+      for (rewrite::Splice &splice : edit.splices)
+        if (!rewrite::inputOffset(from->second, splice.offset, splice.offset)) {
+          llvm::errs() << file.path << ": error: internal error in unfad: a marked function inside a generated block\n";
+          return false;
+        }
     edit.out = rewrite::rewrite(edit.original, edit.splices, code);
     out.push_back(std::move(edit));
   }
@@ -163,8 +180,13 @@ Texts withoutBlocks(const Parse &first, const std::string &absPath, const std::s
   return texts;
 }
 
-// Regenerates a unit that does not compile from its texts without blocks;
-// accepted when the result compiles and a further run changes nothing.
+// Regenerates a unit that does not compile from its texts without blocks,
+// in rounds: each round parses the texts on disk with the blocks generated so
+// far, so that a marked function calling the gradient of another (a second
+// derivative: `UNFAD_GRADIENT double dir(...) { ... f_grad(x, g) ... }`) is
+// lowered once f_grad's block is there (frontend::Options::lowerDespiteErrors
+// leaves it out until then). Accepted when a round compiles and generates
+// what the previous one did.
 bool regenerate(const ParseSettings &settings, const Parse &first, const std::string &inputText,
                 TranslationUnit &unit, std::string &diagnostics) {
   Parse blank = parse(settings, unit.absPath, withoutBlocks(first, unit.absPath, inputText), /*allowErrors=*/true);
@@ -176,19 +198,56 @@ bool regenerate(const ParseSettings &settings, const Parse &first, const std::st
   std::vector<FileEdit> files;
   if (!blank.lowered || !generateCode(blank, code, unit.input) || !spliceFiles(blank, code, unit, inputText, files))
     return false;
-  Texts rewritten{{unit.absPath, inputText}};
-  for (const FileEdit &file : files) rewritten[file.isInput ? unit.absPath : file.path] = file.out.text;
-  Parse again = parse(settings, unit.absPath, rewritten);
-  rewrite::CodeMap againCode;
-  if (!again.ok || !generateCode(again, againCode, unit.input)) return false;
-  for (const rewrite::FileBlocks &file : again.lowering.files)
-    if (rewrite::rewrite(file.text, file.splices, againCode).text != file.text) return false;
-  diagnostics = again.diagnostics;
-  unit.program = std::move(again.lowering.program);
-  unit.deps = std::move(again.deps);
-  unit.code = std::move(code);
-  unit.files = std::move(files);
-  return true;
+  constexpr int kMaxRounds = 8; // gradients of gradients of ... (each level one round)
+  for (int round = 0; round < kMaxRounds; ++round) {
+    // The round's texts, with #line directives so that its diagnostics point
+    // at the lines on disk.
+    Texts texts{{unit.absPath, inputText}};
+    ParsedFrom parsedFrom;
+    for (const FileEdit &file : files) {
+      rewrite::LineDirectives lines;
+      lines.enabled = true;
+      lines.atTop = false;
+      lines.originalName = file.isInput ? unit.absPath : file.path;
+      lines.generatedName = lines.originalName + " (unfad)";
+      rewrite::Rewrite r = rewrite::rewrite(file.original, file.splices, code, lines);
+      texts[file.isInput ? unit.absPath : file.path] = r.text;
+      parsedFrom[file.realPath] = std::move(r);
+    }
+    Parse again = parse(settings, unit.absPath, texts, /*allowErrors=*/true);
+    rewrite::CodeMap againCode;
+    if (!again.lowered) {
+      if (again.ran) diagnostics = again.diagnostics;
+      return false;
+    }
+    if (!generateCode(again, againCode, unit.input)) return false;
+    if (againCode == code) {
+      diagnostics = again.diagnostics; // (only the errors that remain, not "undeclared 'f_grad'")
+      if (again.ok && again.lowering.deferred) {
+        // A marked function still waits for a gradient no round made (a
+        // `g_grad` of no marked `g`): lowered now, for its diagnostics.
+        diagnostics = parse(settings, unit.absPath, texts, /*allowErrors=*/true, /*deferGradientCalls=*/false).diagnostics;
+        return false;
+      }
+      if (!again.ok) return false;
+      unit.program = std::move(again.lowering.program);
+      unit.deps = std::move(again.deps);
+      unit.code = std::move(code);
+      unit.files = std::move(files);
+      return true;
+    }
+    if (!spliceFiles(again, againCode, unit, inputText, files, parsedFrom)) return false;
+    code = std::move(againCode);
+  }
+  return false;
+}
+
+// Whether a marked function read a block this run changes (see
+// rewrite::readsChangedBlock).
+bool readsChangedBlock(const TranslationUnit &unit) {
+  std::vector<const rewrite::Rewrite *> rewrites;
+  for (const FileEdit &file : unit.files) rewrites.push_back(&file.out);
+  return rewrite::readsChangedBlock(unit.program, rewrites);
 }
 
 } // namespace
@@ -226,6 +285,11 @@ bool processInput(const ParseSettings &settings, const std::string &input, Trans
          spliceFiles(first, unit.code, unit, text, unit.files);
     unit.program = std::move(first.lowering.program);
     unit.deps = std::move(first.deps);
+    // A marked function waits for a gradient this run generates (it calls a
+    // declared `g_grad`), or differentiated one whose block is stale: in
+    // rounds, from the texts without blocks.
+    if (ok && settings.generate && (first.lowering.deferred || readsChangedBlock(unit)))
+      ok = regenerate(settings, first, text, unit, diagnostics);
   } else {
     ok = regenerate(settings, first, text, unit, diagnostics);
   }

@@ -20,6 +20,31 @@ namespace {
 constexpr llvm::StringLiteral kMark = "unfad_gradient";
 constexpr llvm::StringLiteral kMarkWrt = "unfad_gradient_wrt:";
 
+// Whether `fd` calls the gradient of a marked function before it exists:
+// its body holds an expression Clang could not make sense of (a call of an
+// undeclared `g_grad`, kept as a RecoveryExpr), or calls a function without
+// a definition named `<g>_grad` for a marked `g` (declared by the user, to
+// be generated). Such a function waits for the next round of generation
+// (second derivatives: tool/translation_unit.cpp, tool/plugin.cpp).
+bool waitsForGradient(const FunctionDecl *fd, const std::vector<const FunctionDecl *> &markedDecls) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const std::vector<const FunctionDecl *> &marked;
+    bool found = false;
+    explicit Finder(const std::vector<const FunctionDecl *> &m) : marked(m) {}
+    bool VisitExpr(Expr *e) {
+      found = found || e->containsErrors();
+      if (const auto *call = dyn_cast<CallExpr>(e); call && !found)
+        if (const FunctionDecl *callee = call->getDirectCallee(); callee && !callee->getDefinition())
+          for (const FunctionDecl *m : marked)
+            found = found || (callee->getName() == m->getName().str() + "_grad" &&
+                              callee->getDeclContext()->getRedeclContext()->Equals(m->getDeclContext()->getRedeclContext()));
+      return !found;
+    }
+  } finder(markedDecls);
+  finder.TraverseStmt(fd->getBody());
+  return finder.found;
+}
+
 class MarkFinder : public RecursiveASTVisitor<MarkFinder> {
 public:
   std::vector<const FunctionDecl *> found;
@@ -275,6 +300,13 @@ std::vector<const FunctionDecl *> Lowering::findRoots() {
       continue;
     }
     if (opts_.mainFileOnly && !inMain) continue;
+    // A marked function calling `g_grad` of another marked `g`, not
+    // generated yet, waits for the next round, which parses the text with
+    // g_grad's block.
+    if (opts_.deferGradientCalls && waitsForGradient(fd, finder.found)) {
+      deferred_ = true;
+      continue;
+    }
     if (const CXXMethodDecl *m = markedMethod(fd); m && !unmarkableMethod(m).empty()) {
       report(fd->getLocation(), unmarkableMethod(m));
       failed_ = true;
@@ -319,9 +351,11 @@ void Lowering::emit(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
 bool isMarked(const FunctionDecl *fd) { return fd && markAttr(fd) != nullptr; }
 
 bool lowerMarkedFunctions(ASTContext &ctx, DiagnosticsEngine &diags, ir::Program &out,
-                          std::vector<MarkedFunction> *marked, const Options &options) {
+                          std::vector<MarkedFunction> *marked, const Options &options, bool *deferred) {
   Lowering l(ctx, diags, options);
-  return l.run(out, marked);
+  bool ok = l.run(out, marked);
+  if (deferred) *deferred = l.deferred();
+  return ok;
 }
 
 } // namespace unfad::frontend

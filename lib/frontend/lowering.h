@@ -138,6 +138,7 @@ public:
   Lowering(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, const Options &opts);
 
   bool run(ir::Program &out, std::vector<MarkedFunction> *markedOut);
+  bool deferred() const { return deferred_; }
 
 private:
   struct Entry {
@@ -214,6 +215,7 @@ private:
   std::deque<size_t> queue_;
   std::map<const clang::RecordDecl *, ir::TypeP> structs_;
   bool failed_ = false;
+  bool deferred_ = false; // a marked function with errors in its body was left out (Options::lowerDespiteErrors)
 
   // per function
   clang::SourceLocation callSite_; // of the entry being lowered (see Entry::callSite)

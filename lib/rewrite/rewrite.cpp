@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <set>
 
 namespace unfad::rewrite {
 namespace {
@@ -121,7 +122,10 @@ Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, c
   // class in source order, each after the previous one's block)
   std::stable_sort(splices.begin(), splices.end(), [](const Splice &a, const Splice &b) { return a.offset < b.offset; });
   size_t cur = 0, previous = std::string::npos;
-  if (lines.enabled && lines.atTop) r.text += "#line 1 " + quoteLine(lines.originalName) + nl;
+  if (lines.enabled && lines.atTop) {
+    r.text += "#line 1 " + quoteLine(lines.originalName) + nl;
+    r.edits.push_back({0, 0, 0, r.text.size()});
+  }
   for (const Splice &s : splices) {
     auto it = code.find(s.irName);
     if (it == code.end() || s.offset > text.size()) continue;
@@ -145,6 +149,7 @@ Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, c
     }
     r.status.push_back({s.block, status});
     r.text.append(text, cur, at - cur);
+    size_t outBegin = r.text.size();
     if (lines.enabled && !lines.generatedName.empty()) {
       // The block's lines are numbered as the physical lines of this text:
       // the directive is on line n+1, the begin marker on line n+2.
@@ -160,10 +165,32 @@ Rewrite rewrite(const std::string &text, const std::vector<Splice> &splicesIn, c
     } else if (codeFollowsOnLine(text, end)) {
       r.text += nl; // (`double f() const { ... } };`: the class's end is not commented out by the end marker)
     }
+    r.edits.push_back({at, end, outBegin, r.text.size()});
     cur = end;
   }
   r.text.append(text, cur, std::string::npos);
   return r;
+}
+
+bool inputOffset(const Rewrite &r, size_t outOffset, size_t &inOffset) {
+  size_t shiftFrom = 0, shiftTo = 0; // out offset shiftFrom is input offset shiftTo
+  for (const Rewrite::Edit &e : r.edits) {
+    if (outOffset <= e.outBegin) break;
+    if (outOffset < e.outEnd) return false;
+    shiftFrom = e.outEnd, shiftTo = e.inEnd;
+  }
+  inOffset = outOffset - shiftFrom + shiftTo;
+  return true;
+}
+
+bool readsChangedBlock(const ir::Program &program, const std::vector<const Rewrite *> &rewrites) {
+  std::set<std::string> changed; // unqualified: "Model::loss_grad" -> "loss_grad"
+  for (const Rewrite *r : rewrites)
+    for (auto &[block, status] : r->status)
+      if (status != "ok") changed.insert(block.substr(block.rfind(':') == std::string::npos ? 0 : block.rfind(':') + 1));
+  for (const ir::Function &f : program.functions)
+    if (!f.marked && changed.count(f.cxx.name)) return true;
+  return false;
 }
 
 bool generateCode(const ir::Program &program, CodeMap &code, std::string &error) {

@@ -130,6 +130,20 @@ def case_up_to_date(e):
     check(e.read("run.cpp") == stale, "the plugin wrote to the source")
 
 
+def case_second_order(e):
+    """A marked function calling the gradient of another (second.cpp): both
+    gradients exist in the one compile, the second checked against finite
+    differences of the first; a warning after both blocks points at its
+    line."""
+    p = e.cxx("-Wall", "second.cpp", "-o", "second")
+    check("second.cpp:25:7: warning: unused variable 'unused_after_the_blocks'" in p.stderr,
+          "the warning after the generated blocks is not at second.cpp:25:7:\n" + p.stderr)
+    out = run([e.path("second")], e.tmp).stdout
+    print(out)
+    check("PASSED" in out, "Hessian-vector product check failed")
+    check("unfad:begin" not in e.read("second.cpp"), "the plugin wrote to the source")
+
+
 def case_methods(e):
     """Marked member functions and a functor's operator() (methods.cpp): their
     gradients are members, declared in the class and defined after it; the

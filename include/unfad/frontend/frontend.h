@@ -29,12 +29,19 @@ struct Options {
   bool mainFileOnly = false;
   // Lower even when the translation unit already has errors (the tool uses
   // this to regenerate stale blocks that no longer compile, then verifies
-  // the result by parsing it again). Only errors of the lowering count then.
+  // the result by parsing it again). Only errors of the lowering count then
+  // (a marked function with errors in its own body may be waiting for a
+  // gradient: see deferGradientCalls).
   bool lowerDespiteErrors = false;
   // A call of a function without a visible body and without a registered
   // derivative, on values that may carry derivatives, is differentiated by
   // central differences (a warning at the call) instead of refused.
   bool numericalFallback = false;
+  // A marked function that calls the gradient of another marked function
+  // before it is generated (an undeclared or only declared `g_grad`) is left
+  // out (lowerMarkedFunctions' `deferred`) for the caller's next round;
+  // false: lowered, so that its errors are reported.
+  bool deferGradientCalls = true;
 };
 
 // One marked function that was lowered, for splicing its generated block.
@@ -56,9 +63,11 @@ struct MarkedFunction {
 // Lowers every marked function definition of the translation unit, and the
 // functions they call (transitively), into `out` (appended, in source order).
 // Returns false when any diagnostic error was emitted (by this call or
-// earlier: a translation unit with errors is never lowered).
+// earlier: a translation unit with errors is never lowered). `deferred`: a
+// marked function was left out (see Options::lowerDespiteErrors).
 bool lowerMarkedFunctions(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, ir::Program &out,
-                          std::vector<MarkedFunction> *marked = nullptr, const Options &options = {});
+                          std::vector<MarkedFunction> *marked = nullptr, const Options &options = {},
+                          bool *deferred = nullptr);
 
 // True when `fd` carries UNFAD_GRADIENT or UNFAD_GRADIENT_WRT(...).
 bool isMarked(const clang::FunctionDecl *fd);

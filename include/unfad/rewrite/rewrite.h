@@ -57,13 +57,29 @@ struct Rewrite {
   // begin marker (`// unfad:begin f_grad checksum=xxxxxxxx`): changed by hand.
   std::vector<std::pair<std::string, std::string>> status;
   std::vector<std::pair<std::string, unsigned>> editedLines; // (name, line of f's end)
+  // Where the text changed: input [inBegin, inEnd) became output [outBegin,
+  // outEnd), in order; the text between them is copied.
+  struct Edit {
+    size_t inBegin, inEnd, outBegin, outEnd;
+  };
+  std::vector<Edit> edits;
 };
+
+// The input offset of `outOffset`, an offset into `r.text` outside the
+// generated code (the start of an inserted block counts as outside: a
+// splice there is the input's splice at the same place); false inside it.
+bool inputOffset(const Rewrite &r, size_t outOffset, size_t &inOffset);
 
 // Inserts (or replaces the existing, possibly stale, block of) every splice
 // whose code is in `code`. Without line directives the result is exactly what
 // `unfad` prints and `unfad -i` writes.
 Rewrite rewrite(const std::string &text, const std::vector<Splice> &splices, const CodeMap &code,
                 const LineDirectives &lines = {});
+
+// Whether `program` lowered a function named like a block that one of
+// `rewrites` changes: a marked function differentiated another's gradient
+// as it was before (stale), so another round must run on the new text.
+bool readsChangedBlock(const ir::Program &program, const std::vector<const Rewrite *> &rewrites);
 
 // The text with the contents of every `// unfad:begin` ... `// unfad:end`
 // block blanked (line structure kept), for parsing without stale blocks.

@@ -15,6 +15,18 @@ double gb_kmeans(const double *points, const double *centroids, int n, int k, in
   return gb::kmeans_cost(points, centroids, n, k, d);
 }
 
+// The k-means Hessian is diagonal (2 x the cluster's size on its centroid's coordinates), so it is
+// H times a vector of ones: the gradient of the sum of the gradient's entries, a second derivative
+// unfad takes by differentiating the gb_kmeans_grad it generates (README, "Second derivatives").
+UNFAD_GRADIENT_WRT(centroids)
+double gb_kmeans_curvature(const double *points, const double *centroids, int n, int k, int d) {
+  std::vector<double> g(k * d, 0.0);
+  gb_kmeans_grad(points, centroids, n, k, d, g.data());
+  double s = 0.0;
+  for (int i = 0; i < k * d; ++i) s += g[i];
+  return s;
+}
+
 UNFAD_GRADIENT_WRT(x, y) void gb_ode(const double *x, int n, int s, double *y) { gb::ode_solve(x, n, s, y); }
 
 UNFAD_GRADIENT double gb_det(const double *a, int ell) { return gb::det_by_minors(a, ell); }

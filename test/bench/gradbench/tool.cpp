@@ -4,8 +4,8 @@
 // (evals/<name>/README.md). The derivatives are unfad's generated gradients of marked.cpp.
 //
 // Modules: lse, llsq, det, ode (primal, gradient); kmeans (cost, dir); gmm, lstm, ba and ht
-// (objective, jacobian). kmeans' dir is J H^-1 with H the Hessian's diagonal, 2 x (the centroid's cluster
-// size), written by hand (unfad has no forward mode yet); J is unfad's gradient.
+// (objective, jacobian). kmeans' dir is J H^-1 with J unfad's gradient and H the Hessian's diagonal,
+// unfad's gradient of the sum of J's entries (second derivatives by reverse over reverse: marked.cpp).
 #include "tools.h"
 #include "workloads.h"
 
@@ -229,24 +229,13 @@ std::pair<json, json> evaluate(const std::string &module, const std::string &fun
       timings = timed(in, [&] { y = gb_kmeans(p.data(), c.data(), n, k, d); });
       output = y;
     } else if (function == "dir") {
-      std::vector<double> g(k * d), h(k);
+      std::vector<double> g(k * d), h(k * d);
       timings = timed(in, [&] {
         std::fill(g.begin(), g.end(), 0.0);
         gb_kmeans_grad(p.data(), c.data(), n, k, d, g.data());
-        // The Hessian's diagonal: 2 x the number of points nearest to each centroid.
         std::fill(h.begin(), h.end(), 0.0);
-        for (int i = 0; i < n; ++i) {
-          int best = 0;
-          double closest = 0;
-          for (int j = 0; j < k; ++j) {
-            double dist = 0;
-            for (int l = 0; l < d; ++l) dist += (c[j * d + l] - p[i * d + l]) * (c[j * d + l] - p[i * d + l]);
-            if (j == 0 || dist < closest) closest = dist, best = j;
-          }
-          h[best] += 2.0;
-        }
-        for (int j = 0; j < k; ++j)
-          for (int l = 0; l < d; ++l) g[j * d + l] /= h[j];
+        gb_kmeans_curvature_grad(p.data(), c.data(), n, k, d, h.data()); // the Hessian's diagonal
+        for (int i = 0; i < k * d; ++i) g[i] /= h[i];
       });
       output = rows(g.data(), k, d);
     } else throw std::runtime_error("unknown function " + function);

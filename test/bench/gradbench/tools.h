@@ -13,6 +13,9 @@ double gb_llsq(const double *x, int m, int n);
 double gb_llsq_grad(const double *x, int m, int n, double *d_x);
 double gb_kmeans(const double *points, const double *centroids, int n, int k, int d);
 double gb_kmeans_grad(const double *points, const double *centroids, int n, int k, int d, double *d_centroids);
+// (d_centroids += the Hessian's diagonal)
+double gb_kmeans_curvature_grad(const double *points, const double *centroids, int n, int k, int d,
+                                double *d_centroids);
 void gb_ode(const double *x, int n, int s, double *y);
 void gb_ode_grad(const double *x, int n, int s, double *y, double *d_x, double *d_y);
 double gb_det(const double *a, int ell);
