@@ -5,6 +5,9 @@
 // on invariant values (such as that size, or a scalar fold counting an inner
 // loop's stores):
 //   let r = fold i .. -> (let x = e in body)  ~>  let x = e in let r = fold i .. -> body
+// A scratch buffer whose size depends on the index (a tape of an inner
+// triangular loop) is allocated before the loop at the largest size an
+// iteration asks for (loop_bounds.cpp) and reused.
 // A zero-filled local buffer of an invariant size that is not small enough
 // for the stack (a `std::vector<double> t(k)` declared in a loop body, or
 // its adjoint) is allocated once before the loop and zeroed where it was
@@ -31,6 +34,8 @@ protected:
       if (!f) continue;
       std::unordered_set<std::string> inner{f->index, f->state};
       Lets hoisted, kept;
+      std::unordered_map<std::string, Expr> defs; // the body's integer arithmetic, for sizes
+      std::unordered_map<std::string, Expr> boundNames; // a size variable -> its bound, hoisted
       Expr tail = f->body;
       while (auto l = tail->as<Let>()) {
         bool invariant = true;
@@ -40,9 +45,12 @@ protected:
         } else if (invariant && reusableBuffer(l->value)) {
           hoisted.push_back({l->name, l->value});
           kept.push_back({names_.fresh("_"), zeroFill(l->name, l->value)});
+        } else if (Expr bounded = boundedScratch(*f, l->value, defs, inner, hoisted, boundNames)) {
+          hoisted.push_back({l->name, bounded}); // a tape sized by the index: its largest size
         } else {
           kept.push_back({l->name, l->value});
           inner.insert(l->name);
+          if (l->value->type->isInt() && trapFree(l->value)) defs[l->name] = l->value;
         }
         tail = l->body;
       }
@@ -76,6 +84,27 @@ private:
     Expr store = Store::make(buffer, Var::make(k, Type::i64()), Const::zero(a->type->elem()), Store::Mode::Set);
     return Fold::make(Const::makeInt(0), a->size, ir::Tuple::make({}), k, unit,
                       Let::make(names_.fresh("_"), store, ir::Tuple::make({})));
+  }
+  // A scratch buffer whose size depends on the loop index, allocated
+  // before the loop at its largest size over the loop (loop_bounds.cpp).
+  // Tapes of one size share the bound's let.
+  Expr boundedScratch(const Fold &f, const Expr &v, const std::unordered_map<std::string, Expr> &defs,
+                      const std::unordered_set<std::string> &inner, Lets &hoisted,
+                      std::unordered_map<std::string, Expr> &boundNames) {
+    auto a = v->as<NewArray>();
+    if (!a || !a->scratch || !trapFree(f.lo) || !trapFree(f.hi)) return nullptr;
+    auto sizeVar = a->size->as<Var>();
+    if (sizeVar && boundNames.count(sizeVar->name))
+      return NewArray::make(boundNames[sizeVar->name], a->type->elem(), true);
+    Expr size = loopSizeBound(f, a->size, defs, inner);
+    if (!size) return nullptr;
+    if (!size->is<Const>() && !size->is<Var>()) {
+      std::string n = names_.fresh(sizeVar ? sizeVar->name : std::string("n"));
+      hoisted.push_back({n, size});
+      size = Var::make(n, size->type);
+    }
+    if (sizeVar) boundNames[sizeVar->name] = size;
+    return NewArray::make(size, a->type->elem(), true);
   }
   static bool movable(const Expr &v) {
     if (auto a = v->as<NewArray>()) return a->scratch;

@@ -8,6 +8,7 @@
 #include "unfad/ir/traverse.h"
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -44,5 +45,13 @@ public:
 protected:
   virtual void chain(Lets &lets, ir::Expr &body) = 0;
 };
+
+// The largest value the integer `size`, computed in an iteration of `loop`,
+// takes over the loop (0 when it runs no time), as an expression valid
+// before the loop; null when unknown (loop_bounds.cpp). `defs` are the
+// body's integer lets `size` may use, `inner` every name the body binds.
+ir::Expr loopSizeBound(const ir::Fold &loop, const ir::Expr &size,
+                       const std::unordered_map<std::string, ir::Expr> &defs,
+                       const std::unordered_set<std::string> &inner);
 
 } // namespace unfad::opt

@@ -97,7 +97,7 @@ struct Selection {
   size_t at;           // its position in the body
   int stateArg;        // fmin/fmax: the argument that is the state (0 or 1)
   bool thenPicksValue; // if: the then-branch yields the value
-  int valueSlot;       // the value's slot when the selection runs
+  int valueSlot;       // the value's slot when the selection runs (-1: computed by the branch)
 };
 
 // What a loop's forward pass leaves for its J^T.

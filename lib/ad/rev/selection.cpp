@@ -10,6 +10,9 @@
 // O(one body) instead of O(trip count): a k-means point's gradient reaches
 // its nearest centroid only, and no tape of the distances is kept.
 //
+// The chosen value may be a slot of the body or the result of the branch
+// that chooses it (`if (x[i] > s) s = x[i]` reads x[i] again there).
+//
 // Which argument wins follows the partials' table (minMaxChoosesSecond for
 // fmin/fmax, the branch taken for an if), so ties and NaNs go where the
 // per-iteration rule of loops.cpp would send them.
@@ -154,6 +157,19 @@ std::optional<Selection> Reverser::selectionOf(const Instr &loop, int n) const {
           break;
         }
       }
+      // `if (x[i] > s) s = x[i]`: the chosen branch computes its value
+      // (reads again what the condition read) from clean slots only.
+      for (int v = 0; v < 2 && (cond == Dep::Clean || cond == Dep::Passive); ++v) {
+        const int other = picked[1 - v];
+        if (picked[v] >= 0 || other < 0 || deps[size_t(other)] != Dep::State) continue;
+        if (readsDirty(in.branches[size_t(v)], deps, depth)) continue;
+        sel = Selection{at, 0, v == 0, -1};
+        break;
+      }
+      if (sel) {
+        deps.push_back(Dep::Selected);
+        break;
+      }
       bool anyDirty = dirty(cond) || readsDirty(in.branches[0], deps, depth) || readsDirty(in.branches[1], deps, depth);
       deps.push_back(anyDirty ? derived(in) : Dep::Clean);
       break;
@@ -226,14 +242,19 @@ void Reverser::selectionLoop(const Instr &in, Stack &stack, Expr *Y, Lets &lets,
   // The body up to the select: its value slot receives ȳ.
   Term prefix;
   prefix.instrs.assign(in.branches[0].instrs.begin(), in.branches[0].instrs.begin() + long(sel.at));
+  if (sel.valueSlot < 0) { // the value is the chosen branch's result: the prefix runs that branch too
+    const Term &branch = in.branches[0].instrs[sel.at].branches[sel.thenPicksValue ? 0 : 1];
+    prefix.instrs.insert(prefix.instrs.end(), branch.instrs.begin(), branch.instrs.end());
+  }
   std::vector<TypeP> types;
   for (int k = 0; k < n; ++k) types.push_back(stack[size_t(k)].value->type);
   types.push_back(Type::i64());
   types.push_back(in.type);
   types = unf::run(prefix, types);
+  const int valueSlot = sel.valueSlot < 0 ? int(types.size()) - 1 : sel.valueSlot;
   std::vector<Expr> cts;
   for (size_t k = 0; k < types.size(); ++k)
-    cts.push_back(int(k) == sel.valueSlot ? ybar : Const::zero(cotangentType(types[k])));
+    cts.push_back(int(k) == valueSlot ? ybar : Const::zero(cotangentType(types[k])));
   std::vector<int> free = slotsWithCotangents({&prefix}, stack, n);
   Lets won;
   Stack ctx(stack.begin(), stack.begin() + n);

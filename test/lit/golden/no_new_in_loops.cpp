@@ -1,0 +1,66 @@
+// No heap allocation inside a loop. (1) The backward sweep of a triangular
+// update (`for row in [col + 1, d)` inside `for col in [0, d)`, gmm's
+// Cholesky-factor product) tapes d - col - 1 values per column: the tapes
+// are allocated once before the sweep at the largest size, d - 1
+// (hoist-invariants with loop_bounds.cpp), and reused by every column.
+// (2) A helper's pullback called once per row (gmm's per-point
+// log-sum-exp) allocates nothing: its max loop records the winner's index
+// in a one-element stack cell instead of taping the running maximum.
+// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
+#include <unfad/unfad.h>
+#include <cmath>
+#include <vector>
+UNFAD_GRADIENT double tri(const double* l, const double* x, int n, int d) {
+  std::vector<double> q(d);
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < d; ++j) q[j] = x[i * d + j];
+    int li = 0;
+    for (int col = 0; col < d; ++col)
+      for (int row = col + 1; row < d; ++row) q[row] += l[li++] * q[col];
+    for (int j = 0; j < d; ++j) total += q[j] * q[j];
+  }
+  return total;
+}
+// CHECK-LABEL: double tri_grad(
+// CHECK:         const long [[B:tmp[_0-9]*]] = d - 1;
+// CHECK-NEXT:    long [[N:n_[_0-9]+]];
+// CHECK-NEXT:    if (0 < [[B]]) {
+// CHECK-NEXT:      [[N]] = [[B]];
+// CHECK:         std::unique_ptr<long[]> tape_state_{{[0-9]+}}(new long[[[N]]]);
+// CHECK-NEXT:    std::unique_ptr<double[]> tape_q_old(new double[[[N]]]);
+// CHECK-NEXT:    for (long [[I:i_[0-9]+]] = n - 1; [[I]] >= 0; --[[I]]) {
+// CHECK-NOT:       new
+// CHECK:         return
+
+static double row_lse(const double* v, int n) {
+  double top = v[0];
+  for (int i = 1; i < n; ++i)
+    if (v[i] > top) top = v[i];
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += std::exp(v[i] - top);
+  return top + std::log(s);
+}
+UNFAD_GRADIENT double rows(const double* a, double w, int m, int k) {
+  double total = 0.0;
+  for (int r = 0; r < m; ++r) total += w * row_lse(a + r * k, k);
+  return total;
+}
+// CHECK-LABEL: void row_lse_pullback(
+// CHECK-NOT:     new
+// CHECK:         std::array<long, 1> top_at;
+// CHECK-NEXT:    top_at[0] = 0;
+// CHECK-NOT:     new
+// CHECK:         if ([[W:top_winner]] >= 1) {
+// CHECK-NEXT:      d_v[[[W]]] += {{.*}};
+// CHECK-NOT:     new
+// CHECK:       }
+// CHECK-LABEL: double rows_grad(
+// CHECK:         for (long r = 0; r < m; ++r) {
+// CHECK-NOT:       new
+// CHECK:         for (long [[R:r_[0-9]+]] = 0; [[R]] < m; ++[[R]]) {
+// CHECK-NOT:       new
+// CHECK:             row_lse_pullback(
+// CHECK-NOT:       new
+// CHECK:         return
