@@ -3,7 +3,9 @@
 // members (`const Model& m` -> `Model* d_m`, whose vectors the caller sizes
 // like m's), a struct of pointers into arrays (`const LayerView& l` ->
 // `LayerView* d_l` pointing at the caller's adjoint arrays), a nested one,
-// passed on to helpers and bound to reference locals. main compares every
+// one with an output member (`double* y`: `d_o->y` carries the output's
+// cotangent in, as `d_out` does), passed on to helpers and bound to
+// reference locals. main compares every
 // partial with central differences (g++ and clang++).
 // RUN: cp %s %t.cpp
 // RUN: %unfad -i %t.cpp -- -std=c++17 -I%unfad_include
@@ -90,6 +92,16 @@ UNFAD_GRADIENT double stack(const TwoLayers& t, double x) {
   return t.scale * h;
 }
 
+struct Out {
+  double* y;
+  int n;
+};
+
+UNFAD_GRADIENT void waves(const double* x, const Out& o) {
+  for (int i = 0; i < o.n; ++i) o.y[i] = std::sin(x[i]) * x[i];
+}
+// CODE-LABEL: void waves_grad(const double* x, const Out& o, double* d_x, Out* d_o)
+
 #ifdef STRUCT_PARAMS_MAIN
 #include <cstdio>
 
@@ -157,8 +169,28 @@ static int checkStack() {
   return bad + check("stack d_scale", t.scale, d_t.scale, f) + check("stack d_x", x, dx, f);
 }
 
+// The output's cotangent w: d_x must be the gradient of sum_i w_i y_i.
+static int checkWaves() {
+  double x[3] = {0.5, -1.0, 2.0}, y[3] = {0, 0, 0}, dx[3] = {0, 0, 0};
+  const double w[3] = {1.0, -0.5, 0.25};
+  double dy[3] = {w[0], w[1], w[2]};
+  double y2[3] = {0, 0, 0};
+  Out o{y, 3}, d_o{dy, 3};
+  waves_grad(x, o, dx, &d_o);
+  Out o2{y2, 3};
+  waves(x, o2);
+  int bad = 0;
+  for (int i = 0; i < 3; ++i) bad += y[i] == y2[i] && dy[i] == 0.0 ? 0 : 1; // f's writes done, d_o->y consumed
+  auto f = [&] {
+    waves(x, o2);
+    return w[0] * y2[0] + w[1] * y2[1] + w[2] * y2[2];
+  };
+  for (int i = 0; i < 3; ++i) bad += check("waves d_x", x[i], dx[i], f);
+  return bad;
+}
+
 int main() {
-  const int bad = checkLoss() + checkLength() + checkLayer() + checkStack();
+  const int bad = checkLoss() + checkLength() + checkLayer() + checkStack() + checkWaves();
   std::printf(bad ? "FAILED\n" : "PASSED\n");
   return bad;
 }
