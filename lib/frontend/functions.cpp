@@ -205,6 +205,12 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
   Env env;
   unsigned k = 0;
   for (const ParmVarDecl *pd : fd->parameters()) {
+    if (en.marked && isViewStruct(pd->getType())) { // split into its members (struct_params.cpp)
+      bool named = !hasWrt || std::find(wrt.begin(), wrt.end(), pd->getNameAsString()) != wrt.end();
+      lowerSplitParam(pd, named, env, f);
+      ++k;
+      continue;
+    }
     ir::Param p;
     p.name = pd->getName().empty() ? names_.fresh("arg" + std::to_string(k)) : pd->getNameAsString();
     names_.reserve(p.name);
@@ -254,7 +260,13 @@ void Lowering::describeCxx(const Entry &en, ir::Function &f) {
   cx.isConstexpr = fd->isConstexpr();
   bool written = en.marked;
   cx.result = describeCxxType(fd->getReturnType(), ctx_, policy_, !written);
-  for (const ParmVarDecl *pd : fd->parameters()) cx.params.push_back(describeCxxType(pd->getType(), ctx_, policy_, !written));
+  for (const ParmVarDecl *pd : fd->parameters()) {
+    if (en.marked && isViewStruct(pd->getType())) {
+      for (ir::CxxType &m : describeSplitParam(pd)) cx.params.push_back(m);
+      continue;
+    }
+    cx.params.push_back(describeCxxType(pd->getType(), ctx_, policy_, !written));
+  }
   if (const CXXMethodDecl *m = en.marked ? markedMethod(fd) : nullptr) describeMethod(m, cx);
   SourceLocation at = sm_.getExpansionLoc(fd->getLocation());
   cx.file = sm_.getFilename(at).str();

@@ -468,6 +468,7 @@ private:
     std::vector<int> path;
     clang::QualType type;
     bool pointer = false;
+    bool vector = false; // a std::vector member: an array (struct_params.cpp)
   };
   // Where a view struct (or one of its members) lives: a local (index null)
   // or an element of a local array of view structs.
@@ -484,6 +485,12 @@ private:
   std::map<const clang::VarDecl *, clang::QualType> viewArrays_; // -> element type
   std::map<const clang::VarDecl *, ir::Expr> leafBase_;      // array of offsets -> the array pointed into
   bool isViewStruct(clang::QualType t);
+  bool vectorMember(clang::QualType t);
+  bool hasVectorMember(clang::QualType t);
+  void checkVectorStructCopy(const clang::VarDecl *vd, clang::QualType t);
+  // struct_params.cpp: a marked function's struct parameter split into its members
+  void lowerSplitParam(const clang::ParmVarDecl *pd, bool active, Env &env, ir::Function &f);
+  std::vector<ir::CxxType> describeSplitParam(const clang::ParmVarDecl *pd);
   std::vector<ViewLeaf> viewLeaves(clang::QualType t);
   const clang::VarDecl *leafVar(const clang::VarDecl *root, const std::vector<int> &path, clang::QualType type);
   bool viewPlaceShape(const clang::Expr *e, const clang::VarDecl *&root, const clang::Expr *&index,

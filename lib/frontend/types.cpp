@@ -67,9 +67,9 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
   for (const FieldDecl *f : rd->fields()) {
     if (f->isBitField()) fail(f->getLocation(), "bit-fields are not supported");
     if (f->getType()->isReferenceType()) fail(f->getLocation(), "reference members are not supported");
-    if (f->getType()->isPointerType() || isViewStruct(f->getType()))
-      fail(loc, "type " + spelled + " has pointer members: such structs are supported as local variables, local arrays "
-                "of a constant size and parameters of helpers, not here");
+    if (f->getType()->isPointerType() || isViewStruct(f->getType()) || vectorMember(f->getType()))
+      fail(loc, "type " + spelled + " has pointer or std::vector members: such structs are supported as parameters, "
+                "local variables and local arrays of a constant size, not here");
     addMemberFields(f->getNameAsString(), f->getType(), f, fields, types); // (an array member: its elements)
     mirror = mirror || types.back()->mirror; // `Outer{...}` cannot hold a mirrored field
   }

@@ -20,6 +20,15 @@
 // the parameter's members are bound to the argument's, and a returned
 // pointer must point into one of the caller's arrays (not into the helper's
 // own local arrays, which no longer exist after the call).
+//
+// Aggregates with std::vector members (`struct Model { std::vector<double>
+// w; double bias; }`) are split the same way, a vector member being a leaf
+// that is an array (the IR's array variable itself: a vector's view always
+// starts at its first element). A copy of such a struct would copy its
+// vectors, which the split cannot do (its leaves would alias the original's
+// arrays), so only references to them and `const` copies (which nothing can
+// write) are taken: marked-function parameters (struct_params.cpp), helper
+// parameters, reference locals.
 #include "lowering.h"
 
 #include "unfad/ir/equal.h"
@@ -75,15 +84,38 @@ bool Lowering::isViewStruct(QualType t) {
     QualType ft = f->getType();
     if (ArrayInfo ai; ft->isPointerType() && arrayInfo(ft, ai, SourceLocation())) return true;
     if (ft->isRecordType() && isViewStruct(ft)) return true;
+    if (vectorMember(ft)) return true;
   }
   return false;
+}
+
+// A member that is a std::vector of scalars or of structs of scalars.
+bool Lowering::vectorMember(QualType t) {
+  ArrayInfo ai;
+  return !t->isReferenceType() && arrayInfo(t, ai, SourceLocation()) && ai.kind == ArrayInfo::Vector;
+}
+
+bool Lowering::hasVectorMember(QualType t) {
+  for (const ViewLeaf &l : viewLeaves(t))
+    if (l.vector) return true;
+  return false;
+}
+
+// A copy of a struct with std::vector members that could be written: its
+// leaves would be the original's arrays.
+void Lowering::checkVectorStructCopy(const VarDecl *vd, QualType t) {
+  if (vd->getType()->isReferenceType() || t.isConstQualified() || !hasVectorMember(t)) return;
+  std::string what = isa<ParmVarDecl>(vd) ? "by-value parameters" : "local objects";
+  fail(vd->getLocation(), what + " of '" + typeStr(t.getUnqualifiedType()) +
+                              "' (a struct with std::vector members) are not supported yet (bind a reference, "
+                              "'const " + typeStr(t.getUnqualifiedType()) + "&', or make the copy const)");
 }
 
 std::vector<Lowering::ViewLeaf> Lowering::viewLeaves(QualType t) {
   std::vector<ViewLeaf> out;
   t = t.getNonReferenceType();
   if (!isViewStruct(t)) {
-    out.push_back({{}, t.getUnqualifiedType(), t->isPointerType()});
+    out.push_back({{}, t.getUnqualifiedType(), t->isPointerType(), vectorMember(t)});
     return out;
   }
   const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
@@ -188,8 +220,11 @@ std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) 
   const Expr *x = e ? stripCopies(e) : nullptr;
   if (!x || isa<ImplicitValueInitExpr>(x) || isa<CXXScalarValueInitExpr>(x) ||
       (isa<CXXConstructExpr>(x) && cast<CXXConstructExpr>(x)->getNumArgs() == 0)) {
-    for (const ViewLeaf &l : viewLeaves(t))
+    for (const ViewLeaf &l : viewLeaves(t)) {
+      if (l.vector) fail(loc, "objects of '" + typeStr(t.getUnqualifiedType()) + "' (a struct with std::vector members) "
+                              "made here are not supported yet (pass one by reference)");
       out.push_back(l.pointer ? nullptr : ir::Const::zero(typeOf(l.type, loc)));
+    }
     return out;
   }
   if (const auto *il = dyn_cast<InitListExpr>(x)) {
@@ -199,6 +234,10 @@ std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) 
       unsigned k = f->getFieldIndex();
       const Expr *init = k < il->getNumInits() ? il->getInit(k) : nullptr;
       QualType ft = f->getType();
+      if (vectorMember(ft) || (isViewStruct(ft) && hasVectorMember(ft)))
+        fail(init ? init->getExprLoc() : loc, "objects of '" + typeStr(t.getUnqualifiedType()) +
+                                                  "' (a struct with std::vector members) made here are not supported yet "
+                                                  "(pass one by reference)");
       if (isViewStruct(ft)) {
         for (ir::Expr &v : viewValues(init, ft, env)) out.push_back(v);
       } else if (ft->isPointerType()) {
@@ -229,10 +268,15 @@ std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) 
 void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector<ir::Expr> &vals, Env &env,
                               Binds &binds) {
   std::vector<ViewLeaf> leaves = viewLeaves(t);
+  checkVectorStructCopy(root, t);
   viewLocals_.insert(root);
   for (size_t k = 0; k < leaves.size(); ++k) {
     const VarDecl *leaf = leafVar(root, leaves[k].path, leaves[k].type);
     ir::Expr v = vals[k];
+    if (leaves[k].vector) { // the array itself (never rebound)
+      env[leaf] = v;
+      continue;
+    }
     std::string n = leaf->getNameAsString();
     if (leaves[k].pointer) {
       ptrBase_.erase(leaf);
@@ -256,6 +300,7 @@ void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector
 // its members, which a non-const reference may not do).
 ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail &k) {
   QualType t = vd->getType().getNonReferenceType();
+  checkVectorStructCopy(vd, t);
   Binds pre, binds;
   std::vector<ir::Expr> vals;
   {
@@ -276,6 +321,8 @@ ir::Expr Lowering::lowerViewStructArray(const VarDecl *vd, const ArrayInfo &ai, 
   if (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::Pointer || ai.size < 0 || vd->getType()->isReferenceType())
     fail(loc, "arrays of '" + typeStr(ai.elem) + "' (a struct with pointer members) are supported only as local "
               "arrays of a constant size ('" + typeStr(ai.elem) + " a[N]', 'std::array')");
+  if (hasVectorMember(ai.elem))
+    fail(loc, "arrays of '" + typeStr(ai.elem) + "' (a struct with std::vector members) are not supported yet");
   viewArrays_[vd] = ai.elem;
   std::vector<ViewLeaf> leaves = viewLeaves(ai.elem);
   std::vector<std::vector<ir::Expr>> elems(leaves.size());
@@ -389,6 +436,10 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
   while (k < full.size() && isViewStruct(t)) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), full[k++])->getType();
   if (isViewStruct(t)) {
     if (diagnose) fail(lhs->getExprLoc(), "assigning a whole struct with pointer members is not supported (assign its members)");
+    return nullptr;
+  }
+  if (vectorMember(t)) {
+    if (diagnose) fail(lhs->getExprLoc(), "assigning a std::vector member of a struct is not supported yet (write its elements)");
     return nullptr;
   }
   if (viewReadOnly_.count(root)) {

@@ -212,6 +212,8 @@ json toJson(const CxxType &t) {
             {"unsigned", t.isUnsigned}, {"bound", t.bound}, {"value", t.valueSpelling},
             {"decl", {t.declBefore, t.declAfter}}, {"adjoint", {t.adjointBefore, t.adjointAfter}}};
   if (!t.element.empty()) j["element"] = toJson(t.element.front());
+  if (!t.parent.empty())
+    j["member_of"] = {t.parent, t.member, t.parentDecl[0], t.parentDecl[1], t.parentAdjoint[0], t.parentAdjoint[1]};
   return j;
 }
 
@@ -234,6 +236,12 @@ CxxType cxxTypeFromJson(const json &j) {
   parts("decl", t.declBefore, t.declAfter);
   parts("adjoint", t.adjointBefore, t.adjointAfter);
   if (j.contains("element")) t.element.push_back(cxxTypeFromJson(j.at("element")));
+  if (j.contains("member_of")) {
+    const json &m = j.at("member_of");
+    t.parent = m.at(0), t.member = m.at(1);
+    t.parentDecl[0] = m.at(2), t.parentDecl[1] = m.at(3);
+    t.parentAdjoint[0] = m.at(4), t.parentAdjoint[1] = m.at(5);
+  }
   return t;
 }
 

@@ -55,6 +55,24 @@ std::string declareAdjoint(const Function &f, size_t i, const std::string &name)
   return cxxType(t->isArray() ? t->elem() : t) + "* " + name;
 }
 
+// A member of a struct parameter the front end split (CxxType::parent).
+const CxxType *splitMember(const Function &f, size_t i) {
+  return described(f) && !f.cxx.params[i].parent.empty() ? &f.cxx.params[i] : nullptr;
+}
+
+// The adjoint of a split member: `d_m->w` (for a `const double*` member,
+// which the adjoint struct holds as such, the caller's adjoint array cast
+// writable again).
+std::string memberAdjoint(const CxxType &m, const std::string &parent) {
+  std::string a = parent + "->" + m.member;
+  if (m.kind == CxxType::Kind::Pointer && m.isConst) {
+    std::string t = m.adjointBefore;
+    while (!t.empty() && t.back() == ' ') t.pop_back();
+    a = "const_cast<" + t + ">(" + a + ")";
+  }
+  return a;
+}
+
 bool returnsVoid(const Function &f) { return f.result->isUnit() || f.cxx.result.kind == CxxType::Kind::Void; }
 
 // The C++ type f returns (not void), without cv and reference.
@@ -74,12 +92,26 @@ std::string generatedName(const Function &f, bool isGrad) {
 FnPrinter::Params FnPrinter::nameParams(const Function &f, bool isGrad) {
   size_t n = f.params.size(), bufferAt = n + (isGrad ? 0 : 1), buffer = 0;
   Params names;
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
+    if (const CxxType *m = splitMember(f, i)) { // `m.w`, of the parameter `m`
+      std::string &p = names.parent[m->parent];
+      if (p.empty()) p = fresh(m->parent, true);
+      names.primal.push_back(p + "." + m->member);
+      continue;
+    }
     names.primal.push_back(i == 0 && isMethod(f) ? std::string(kThisObject) : fresh(gen_.params[i].name, true));
+  }
   if (!isGrad && !gen_.params[n].type->isUnit()) names.dret = fresh("d_return", true); // a void helper has none
   for (size_t i = 0; i < n; ++i) {
     if (!f.params[i].active) continue;
     names.active.push_back(i);
+    if (const CxxType *m = splitMember(f, i)) {
+      std::string &d = names.parentAdjoint[m->parent];
+      if (d.empty()) d = fresh("d_" + names.parent[m->parent], true);
+      if (f.params[i].type->isArray()) ++buffer;
+      names.adjoint.push_back(memberAdjoint(*m, d));
+      continue;
+    }
     names.adjoint.push_back(f.params[i].type->isArray() ? fresh(gen_.params[bufferAt + buffer++].name, true)
                                                         : fresh(i == 0 && isMethod(f) ? "d_this" : "d_" + names.primal[i], true));
   }
@@ -133,7 +165,7 @@ void FnPrinter::finishBody(const Function &f, const Params &names, const CVal &r
     const TypeP &ct = res.elems[j + off].type;
     if (pt->isArray() ? !ct->isUnit() : !sameType(pt, ct))
       fail("cotangent of '" + f.params[names.active[j]].name + "' has type " + str(ct));
-    accumulate(res.elems[j + off], names.adjoint[j], true, body);
+    accumulate(res.elems[j + off], names.adjoint[j], !splitMember(f, names.active[j]), body);
   }
   if (isGrad && !returnsVoid(f)) {
     Stmt s;
@@ -157,11 +189,24 @@ Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad
   if (method) out.memberHead = ret + " " + generatedName(f, isGrad);
   if (method && f.cxx.isConstMethod) out.qualifiers = " const";
   std::vector<std::pair<std::string, std::string>> params; // declaration, name
-  for (size_t i = method ? 1 : 0; i < f.params.size(); ++i) // (a method's `*this` is implicit)
+  std::set<std::string> declared; // the split struct parameters, declared once (at their first member)
+  for (size_t i = method ? 1 : 0; i < f.params.size(); ++i) { // (a method's `*this` is implicit)
+    if (const CxxType *m = splitMember(f, i)) {
+      const std::string &p = names.parent.at(m->parent);
+      if (declared.insert(p).second) params.emplace_back(m->parentDecl[0] + p + m->parentDecl[1], p);
+      continue;
+    }
     params.emplace_back(declareParam(f, i, names.primal[i]), names.primal[i]);
+  }
   if (!names.dret.empty()) params.emplace_back(returnSpelling(f) + " " + names.dret, names.dret);
-  for (size_t j = 0; j < names.active.size(); ++j)
+  for (size_t j = 0; j < names.active.size(); ++j) {
+    if (const CxxType *m = splitMember(f, names.active[j])) {
+      const std::string &d = names.parentAdjoint.at(m->parent);
+      if (declared.insert(d).second) params.emplace_back(m->parentAdjoint[0] + d + m->parentAdjoint[1], d);
+      continue;
+    }
     params.emplace_back(declareAdjoint(f, names.active[j], names.adjoint[j]), names.adjoint[j]);
+  }
   for (size_t i = 0; i < params.size(); ++i) {
     std::string sep = i ? ", " : "";
     out.protoArgs += sep + params[i].first;

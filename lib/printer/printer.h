@@ -45,6 +45,7 @@
 
 #include "unfad/ir/ir.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -212,6 +213,8 @@ private:
     std::string dret;                 // d_return ("" when there is none)
     std::vector<size_t> active;       // indices of the active primal parameters
     std::vector<std::string> adjoint; // one per active parameter
+    // a struct parameter split into members (CxxType::parent) -> its names
+    std::map<std::string, std::string> parent, parentAdjoint;
   };
 
   const Function &gen_;

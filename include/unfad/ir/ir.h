@@ -490,6 +490,15 @@ struct CxxType {
   // its adjoint, `adjointBefore + name + adjointAfter` ("double* ", "").
   std::string declBefore, declAfter;
   std::string adjointBefore, adjointAfter;
+  // A member of a marked function's struct parameter that the front end
+  // split into its members (a struct of pointers or of std::vectors, which
+  // has no IR type): the IR parameter is the C++ parameter `parent`'s
+  // member `member` ("w", "layer.b"); the struct is declared once, as
+  // `parentDecl[0] + name + parentDecl[1]`, and its adjoint, a pointer to a
+  // struct of the same type whose members receive the derivatives, as
+  // `parentAdjoint[0] + name + parentAdjoint[1]`.
+  std::string parent, member;
+  std::string parentDecl[2], parentAdjoint[2];
 
   bool isArray() const { return kind == Kind::Pointer || kind == Kind::CArray || isContainer(); }
   // std::vector and std::array know their size()
