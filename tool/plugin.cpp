@@ -252,11 +252,10 @@ struct Generated {
   bool failed = false;            // lowering or generation failed (reported)
   std::string dumpText;           // with the dump option
   std::map<std::string, std::string> files; // file name (as the nested parse saw it) -> rewritten text
-  // Per rewritten file: its text on disk, its blocks' places there, and the
-  // rewrite that made `files[name]` (to map the next round's places back).
+  // Per rewritten file: its text on disk, and the rewrite that made
+  // `files[name]` (to map the next round's places back to the disk text).
   struct FileState {
     std::string original;
-    std::vector<unfad::rewrite::Splice> splices;
     unfad::rewrite::Rewrite rewritten;
   };
   std::map<std::string, FileState> states;
@@ -305,10 +304,11 @@ public:
     plain.reserve(lowering.files.size());
     for (const unfad::rewrite::FileBlocks &file : lowering.files) {
       // This round parsed the previous round's text of the file, or the file on disk.
-      Generated::FileState state{file.text, file.splices, {}};
+      Generated::FileState state{file.text, {}};
+      std::vector<unfad::rewrite::Splice> splices = file.splices;
       if (auto prev = out_.states.find(file.name); prev != out_.states.end()) {
         state.original = prev->second.original;
-        for (unfad::rewrite::Splice &s : state.splices)
+        for (unfad::rewrite::Splice &s : splices)
           if (!unfad::rewrite::inputOffset(prev->second.rewritten, s.offset, s.offset)) {
             fwd_.error("internal error in unfad: a marked function inside a generated block");
             out_.failed = true;
@@ -320,10 +320,10 @@ public:
       lines.atTop = false; // the rewritten text is compiled under its own name
       lines.originalName = file.name;
       lines.generatedName = lines.originalName + " (unfad)";
-      plain.push_back(unfad::rewrite::rewrite(state.original, state.splices, code));
+      plain.push_back(unfad::rewrite::rewrite(state.original, splices, code));
       plainRewrites.push_back(&plain.back());
       if (plain.back().text == state.original) continue; // blocks already there and up to date
-      state.rewritten = unfad::rewrite::rewrite(state.original, state.splices, code, lines);
+      state.rewritten = unfad::rewrite::rewrite(state.original, splices, code, lines);
       out_.files[file.name] = state.rewritten.text;
       states[file.name] = std::move(state);
     }
