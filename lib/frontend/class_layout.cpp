@@ -14,7 +14,9 @@
 // Where such an object would cross into or out of generated code it would
 // have to be read or built as written: so helpers taking or returning one
 // are lowered into their callers (inlinedHelper), and a parameter of the
-// marked function of such a type is refused (checkBoundaryType).
+// marked function of such a type is read member by member where its data
+// members are public (`p.m` of a derived `p`, printer CVal::userObject),
+// and refused otherwise (checkBoundaryType).
 #include "lowering.h"
 
 #include <clang/AST/DeclCXX.h>
@@ -95,12 +97,45 @@ bool holdsMirror(const ir::TypeP &t) {
 // A parameter of a generated signature (the marked function's, a
 // recursive helper's) whose type the generated code mirrors: it would have
 // to read the caller's object as written.
-void Lowering::checkBoundaryType(const ir::TypeP &t, const ParmVarDecl *pd) {
+// A marked function's parameter is the user's object: the generated code
+// reads and writes it member by member, so every data member, the bases'
+// included, must be public and none hidden.
+void Lowering::checkBoundaryType(const ir::TypeP &t, const ParmVarDecl *pd, bool marked) {
   if (!holdsMirror(t)) return;
+  std::string why = "it is a parameter of a helper the generated code calls";
+  if (marked) {
+    QualType c = pd->getType().getNonReferenceType();
+    if (c->isPointerType()) c = c->getPointeeType();
+    for (ArrayInfo ai; arrayInfo(c, ai, SourceLocation());) c = ai.elem;
+    const auto *rd = c->getAsCXXRecordDecl();
+    why = rd ? unreadableAsWritten(rd) : "its objects cannot be read as written";
+    if (why.empty()) return;
+  }
   fail(pd->getLocation(), "parameter '" + pd->getNameAsString() + "' of type '" + typeStr(pd->getType()) +
-                              "' is not supported: the generated code cannot read its objects as written (a class with "
-                              "non-public data members or a constructor that computes); such objects are supported "
-                              "inside the function and its helpers, so pass the values they are built from");
+                              "' is not supported: " + why + "; such objects are supported inside the function and its "
+                              "helpers, so pass the values they are built from");
+}
+
+// Why the generated code cannot read and write an object of `rd` member by
+// member from outside the class ("" when it can).
+std::string Lowering::unreadableAsWritten(const CXXRecordDecl *rd, int depth) {
+  if (depth > 8) return "its class nests too deeply";
+  if (std::string why = unreachableBaseMember(rd); !why.empty()) return why;
+  for (const CXXRecordDecl *c = rd;;) {
+    for (const FieldDecl *f : c->fields()) {
+      if (f->getAccess() != AS_public)
+        return "its data member '" + f->getNameAsString() + "' of '" + c->getNameAsString() + "' is not public";
+      QualType ft = f->getType();
+      for (ArrayInfo ai; arrayInfo(ft, ai, SourceLocation());) ft = ai.elem;
+      if (const auto *member = ft->getAsCXXRecordDecl(); member && mirroredClass(ft))
+        if (std::string why = unreadableAsWritten(member, depth + 1); !why.empty()) return why;
+    }
+    if (c->getNumBases() != 1) return "";
+    if (c->bases_begin()->getAccessSpecifier() != AS_public)
+      return "'" + c->getNameAsString() + "' derives from its base class privately";
+    c = c->bases_begin()->getType()->getAsCXXRecordDecl();
+    if (!c) return "";
+  }
 }
 
 } // namespace unfad::frontend

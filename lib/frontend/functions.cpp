@@ -219,7 +219,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     bool single = en.marked && outReferenceParam(pd);
     p.type = single ? ir::Type::array(typeOf(pd->getType().getNonReferenceType().getUnqualifiedType(), pd->getLocation()))
                     : paramType(pd);
-    checkBoundaryType(p.type, pd); // class_layout.cpp
+    checkBoundaryType(p.type, pd, en.marked); // class_layout.cpp
     p.active = ir::isActive(p.type);
     if (hasWrt && std::find(wrt.begin(), wrt.end(), p.name) == wrt.end()) p.active = false;
     else if (hasWrt && !p.active)

@@ -428,7 +428,8 @@ private:
   std::string mirrorName(const clang::RecordDecl *rd);
   bool mirroredClass(clang::QualType t, int depth = 0);
   bool touchesMirroredClass(const clang::FunctionDecl *fd);
-  void checkBoundaryType(const ir::TypeP &t, const clang::ParmVarDecl *pd);
+  void checkBoundaryType(const ir::TypeP &t, const clang::ParmVarDecl *pd, bool marked);
+  std::string unreadableAsWritten(const clang::CXXRecordDecl *rd, int depth = 0);
   // a base class is the first field (class_layout.cpp)
   static int fieldIndex(const clang::FieldDecl *f);
   const clang::VarDecl *thisDeclUp(const clang::Expr *e, int &up, bool deref = false);
@@ -692,6 +693,7 @@ private:
   // a member of its class.
   static const clang::CXXMethodDecl *markedMethod(const clang::FunctionDecl *fd);
   static std::string unmarkableMethod(const clang::CXXMethodDecl *m);
+  static std::string unreachableBaseMember(const clang::CXXRecordDecl *rd);
   void addThisParam(const clang::CXXMethodDecl *m, bool hasWrt, const std::vector<std::string> &wrt, Env &env,
                     ir::Function &f);
   static std::string className(const clang::CXXMethodDecl *m);

@@ -21,6 +21,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <set>
 
 namespace unfad::frontend {
 
@@ -39,14 +40,35 @@ std::string Lowering::unmarkableMethod(const CXXMethodDecl *m) {
     return "operator overloads cannot be marked, except 'operator()' (mark a named method)";
   if (m->isVirtual()) return "virtual member functions cannot be marked";
   if (m->getRefQualifier() != RQ_None || m->isVolatile()) return "ref- or volatile-qualified member functions cannot be marked";
-  if (m->getParent()->getNumBases()) // (the generated code would name the base part as a field)
-    return "member functions of derived classes cannot be marked yet";
+  if (std::string why = unreachableBaseMember(m->getParent()); !why.empty()) return why;
   for (const DeclContext *dc = m->getParent(); dc; dc = dc->getParent()) {
     if (dc->isFunctionOrMethod()) return "member functions of local classes cannot be marked";
     if (const auto *rd = dyn_cast<CXXRecordDecl>(dc); rd && (rd->isDependentContext() || isa<ClassTemplateSpecializationDecl>(rd)))
       return "member functions of class templates cannot be marked yet";
     if (const auto *rd = dyn_cast<CXXRecordDecl>(dc); rd && !rd->getIdentifier())
       return "member functions of unnamed classes cannot be marked";
+  }
+  return "";
+}
+
+// A derived class's gradient reaches its bases' data members as inherited
+// members (`this->k`, `d_this->k`; printer CVal::userObject): why it cannot
+// for `rd` ("" when it can): a private member of a base, or a member name
+// that hides a base's.
+std::string Lowering::unreachableBaseMember(const CXXRecordDecl *rd) {
+  std::set<std::string> names;
+  for (const FieldDecl *f : rd->fields()) names.insert(f->getNameAsString());
+  for (const CXXRecordDecl *base = rd; base->getNumBases() == 1;) {
+    base = base->bases_begin()->getType()->getAsCXXRecordDecl();
+    if (!base || !base->hasDefinition()) return ""; // (diagnosed where the class is lowered)
+    for (const FieldDecl *f : base->fields()) {
+      std::string quoted = "'" + f->getNameAsString() + "' of base class '" + base->getNameAsString() + "'";
+      if (f->getAccess() == AS_private)
+        return "the gradient, a member of '" + rd->getNameAsString() + "', cannot reach the private data member " +
+               quoted + " (make it protected to mark this method)";
+      if (!names.insert(f->getNameAsString()).second)
+        return "a data member of '" + rd->getNameAsString() + "' or a base between hides the data member " + quoted;
+    }
   }
   return "";
 }

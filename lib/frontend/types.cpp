@@ -74,7 +74,8 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
     mirror = mirror || types.back()->mirror; // `Outer{...}` cannot hold a mirrored field
   }
   QualType bare = ctx_.getRecordType(rd);
-  auto t = ir::Type::structure(mirror ? mirrorName(rd) : qualTypeStr(bare), fields, types, mirror);
+  auto t = ir::Type::structure(mirror ? mirrorName(rd) : qualTypeStr(bare), fields, types, mirror,
+                                    crd && crd->getNumBases());
   structs_[rd] = t;
   return t;
 }

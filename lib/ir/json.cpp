@@ -17,6 +17,8 @@ json toJson(const TypeP &t) {
     if (t->isStruct()) {
       j["struct"] = t->structName;
       j["fields"] = t->fieldNames;
+      if (t->mirror) j["mirror"] = true;
+      if (t->baseFirst) j["base_first"] = true;
     }
     return j;
   }
@@ -44,7 +46,8 @@ TypeP typeFromJson(const json &j) {
     std::vector<TypeP> es;
     for (auto &e : j["tuple"]) es.push_back(typeFromJson(e));
     if (j.contains("struct"))
-      return Type::structure(j["struct"], j["fields"].get<std::vector<std::string>>(), std::move(es));
+      return Type::structure(j["struct"], j["fields"].get<std::vector<std::string>>(), std::move(es),
+                             j.value("mirror", false), j.value("base_first", false));
     return Type::tuple(std::move(es));
   }
   std::vector<TypeP> ps;

@@ -35,7 +35,8 @@ TypeP Type::tuple(std::vector<TypeP> elems) {
   return t;
 }
 
-TypeP Type::structure(std::string name, std::vector<std::string> fields, std::vector<TypeP> elems, bool mirror) {
+TypeP Type::structure(std::string name, std::vector<std::string> fields, std::vector<TypeP> elems, bool mirror,
+                      bool baseFirst) {
   if (fields.size() != elems.size()) throw IRError("struct type: field names and types differ in number");
   auto t = std::make_shared<Type>();
   t->kind = Kind::Tuple;
@@ -43,6 +44,8 @@ TypeP Type::structure(std::string name, std::vector<std::string> fields, std::ve
   t->fieldNames = std::move(fields);
   t->elems = std::move(elems);
   t->mirror = mirror;
+  t->baseFirst = baseFirst;
+  if (baseFirst && (t->elems.empty() || !t->elems[0]->isStruct())) throw IRError("struct type: the base field is not a struct");
   return t;
 }
 

@@ -130,6 +130,7 @@ void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) 
     const TypeP &t = gen_.params[i].type;
     if (t->isTuple() && !t->isStruct()) fail("parameter '" + gen_.params[i].name + "' has a plain tuple type");
     CVal v = leaf(t, names.primal[i], PPrimary, true);
+    v.userObject = true; // (the caller's objects: see CVal::userObject)
     const CxxType *shape = described(f) ? &f.cxx.params[i] : nullptr;
     if (t->isArray()) setArrayShape(v, shape);
     if (t->isArray() && shape && (shape->kind == CxxType::Kind::Scalar || shape->kind == CxxType::Kind::Struct))
@@ -150,6 +151,7 @@ void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) 
       v.single = true;
       v.text = "(*" + names.adjoint[j] + ")";
     }
+    v.userObject = true;
     push(bp.name, v);
   }
 }
@@ -165,7 +167,8 @@ void FnPrinter::finishBody(const Function &f, const Params &names, const CVal &r
     const TypeP &ct = res.elems[j + off].type;
     if (pt->isArray() ? !ct->isUnit() : !sameType(pt, ct))
       fail("cotangent of '" + f.params[names.active[j]].name + "' has type " + str(ct));
-    accumulate(res.elems[j + off], names.adjoint[j], !splitMember(f, names.active[j]), body);
+    accumulate(res.elems[j + off], names.adjoint[j], !splitMember(f, names.active[j]), body,
+               true);
   }
   if (isGrad && !returnsVoid(f)) {
     Stmt s;

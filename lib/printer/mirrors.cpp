@@ -67,3 +67,50 @@ std::string printMirrorStruct(const ir::TypeP &t) {
 }
 
 } // namespace unfad::printer
+
+namespace unfad::printer::detail {
+
+namespace {
+
+// `(*this)` -> `*this`, inside a cast's parentheses.
+std::string unparenthesized(const std::string &object) {
+  return object.size() > 2 && object.front() == '(' && object.back() == ')' && object.find(')') == object.size() - 1
+             ? object.substr(1, object.size() - 2)
+             : object;
+}
+
+} // namespace
+
+// A mirror's value read from the user's object `object` (CVal::userObject):
+// `Particle_fields{static_cast<const Body&>(*this), this->v}`. The base part
+// has no member name: it is the object itself, converted (or, when the base
+// is mirrored too, read member by member the same way).
+std::string mirrorFromObject(const ir::TypeP &t, const std::string &object) {
+  std::vector<std::string> fields;
+  for (size_t i = 0; i < t->elems.size(); ++i) {
+    const ir::TypeP &ft = t->elems[i];
+    bool base = t->baseFirst && i == 0;
+    std::string from = base ? object : fieldOf(object, t->fieldNames[i]);
+    if (ft->isStruct() && ft->mirror) fields.push_back(mirrorFromObject(ft, from));
+    else if (base) fields.push_back("static_cast<const " + ft->structName + "&>(" + unparenthesized(from) + ")");
+    else fields.push_back(from);
+  }
+  return bracedStruct(t, fields);
+}
+
+// The statements setting the user's object `object` to the mirror value
+// `value` (an atom), member by member (`this->v = t.v;`; a base that is not
+// mirrored at once: `static_cast<Body&>(*this) = t.base;`).
+void assignObjectFromMirror(const ir::TypeP &t, const std::string &object, const std::string &value,
+                            std::vector<std::string> &lines) {
+  for (size_t i = 0; i < t->elems.size(); ++i) {
+    const ir::TypeP &ft = t->elems[i];
+    bool base = t->baseFirst && i == 0;
+    std::string to = base ? object : fieldOf(object, t->fieldNames[i]), from = value + "." + t->fieldNames[i];
+    if (ft->isStruct() && ft->mirror) assignObjectFromMirror(ft, to, from, lines);
+    else if (base) lines.push_back("static_cast<" + ft->structName + "&>(" + unparenthesized(to) + ") = " + from + ";");
+    else lines.push_back(to + " = " + from + ";");
+  }
+}
+
+} // namespace unfad::printer::detail

@@ -115,6 +115,11 @@ struct CVal {
   // a scalar or struct reference parameter (`double& out`), which the IR
   // sees as an array of one element: its element 0 is the variable itself
   bool single = false;
+  // an object of the user's class itself (a marked method's `*this` and
+  // `*d_this`) while its IR type may be the class's mirror: a derived
+  // class's base field (ir::Type::baseFirst) has no name in it, the base's
+  // members are the object's inherited members (`this->k`)
+  bool userObject = false;
 };
 
 CVal unitVal();
@@ -187,6 +192,10 @@ inline bool isMethod(const Function &f) { return !f.cxx.memberOf.empty(); }
 // How the generated code names a method's object and its fields.
 constexpr const char *kThisObject = "(*this)";
 std::string fieldOf(const std::string &object, const std::string &field);
+// The user's object and its mirror (mirrors.cpp; CVal::userObject).
+std::string mirrorFromObject(const TypeP &t, const std::string &object);
+void assignObjectFromMirror(const TypeP &t, const std::string &object, const std::string &value,
+                            std::vector<std::string> &lines);
 
 // A generated function's primal and whether it is the gradient (f$grad) or
 // a pullback (g$pullback).
@@ -290,7 +299,9 @@ private:
   CVal declareLeaves(const TypeP &t, const Hint &h, Block &b);
   void assign(const CVal &dst, const CVal &src, Block &b);
   CVal materialize(const CVal &v, const std::string &hint, Block &b);
-  void accumulate(const CVal &ct, const std::string &lhs, bool viaPointer, Block &b);
+  CVal copyOfObject(const CVal &object);
+  // (`userObject`: `lhs` is the user's object, see CVal::userObject)
+  void accumulate(const CVal &ct, const std::string &lhs, bool viaPointer, Block &b, bool userObject = false);
   void invalidateArray(const CVal &array);
 
   // calls.cpp

@@ -143,7 +143,13 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
     CVal t = tr(p->tuple, b, Hint{"tmp", false});
     if (t.agg) return t.elems.at(p->index);
     if (!t.type->isStruct()) fail("projection from an unflattened tuple");
-    return leaf(p->type, fieldOf(operand(t, PPrimary), t.type->fieldNames.at(p->index)), PPrimary);
+    if (t.userObject && t.type->baseFirst && p->index == 0) { // the base part: the object itself
+      t.type = p->type;
+      return t;
+    }
+    CVal field = leaf(p->type, fieldOf(operand(t, PPrimary), t.type->fieldNames.at(p->index)), PPrimary);
+    field.userObject = t.userObject;
+    return field;
   }
   case Kind::Call: return trCall(e->as<Call>(), b, h);
   case Kind::Opaque: return trOpaque(e->as<Opaque>(), b, h);
@@ -226,7 +232,9 @@ CVal FnPrinter::trIndex(const Index *x, Block &b) {
   }
   if (elementShape && elementShape->isUnsigned && x->type->isInt())
     return leaf(x->type, "static_cast<long>(" + element + ")", PPrimary);
-  return leaf(x->type, element, PPrimary);
+  CVal r = leaf(x->type, element, PPrimary);
+  r.userObject = a.userObject; // an element of the caller's array (a non-const method's `*this`)
+  return r;
 }
 
 // `a[i]`; the variable itself for a reference parameter seen as an array.
@@ -269,6 +277,7 @@ CVal FnPrinter::lookup(const std::string &name) const {
 // A non-atomic value as a named const local (atoms are returned as they are).
 CVal FnPrinter::materialize(const CVal &v, const std::string &hint, Block &b) {
   if (isAtom(v)) return v;
+  if (v.userObject && v.type->isStruct() && v.type->mirror) return materialize(copyOfObject(v), hint, b);
   std::string n = fresh(hint, false);
   Stmt s;
   s.k = Stmt::Decl;
@@ -281,10 +290,16 @@ CVal FnPrinter::materialize(const CVal &v, const std::string &hint, Block &b) {
   return leaf(v.type, n, PPrimary, true);
 }
 
+// A copy of the user's object as its mirror (mirrors.cpp).
+CVal FnPrinter::copyOfObject(const CVal &object) {
+  return leaf(object.type, mirrorFromObject(object.type, operand(object, PPrimary)), PPrimary);
+}
+
 // The value of `let <h.name> = ...`: atoms are substituted, anything else
 // becomes const locals (one per component for plain tuples).
 CVal FnPrinter::bind(const CVal &v, const Hint &h, Block &b) {
   if (isAtom(v)) return v;
+  if (v.userObject && v.type->isStruct() && v.type->mirror) return bind(copyOfObject(v), h, b);
   if (v.type->isArray()) return bindRow(v, h, b);
   if (v.agg && !v.type->isStruct()) {
     std::string base = h.ir ? sanitize(h.name) : h.name;
@@ -396,12 +411,28 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   if (add && allZero(v)) return unitVal(); // += 0: nothing happens
   std::string lhs = elementText(a, i);
   TypeP ft = st->array->type->elem();
+  bool userObject = a.userObject;
   for (int k : st->path) { // a[i].x
-    lhs = fieldOf(lhs, ft->fieldNames.at(size_t(k)));
+    if (!(userObject && k == 0 && ft->baseFirst)) { // (the base part of the user's object: the object)
+      lhs = fieldOf(lhs, ft->fieldNames.at(size_t(k)));
+    }
     ft = ft->elems.at(size_t(k));
   }
   if (add && v.type->isStruct()) { // a[i] += {x, y}: field by field, zeros skipped
-    accumulate(v, lhs, false, b);
+    accumulate(v, lhs, false, b, userObject);
+    invalidateArray(a);
+    return unitVal();
+  }
+  if (!add && userObject && ft->isStruct() && ft->mirror) { // the user's object set from its mirror's value
+    std::vector<std::string> lines;
+    assignObjectFromMirror(ft, lhs, render(materialize(v, "value", b)), lines);
+    for (std::string &line : lines) {
+      Stmt s;
+      s.k = Stmt::Effect;
+      s.line = std::move(line);
+      collectIdents(s.line, s.uses);
+      b.push_back(std::move(s));
+    }
     invalidateArray(a);
     return unitVal();
   }
@@ -464,14 +495,15 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
 }
 
 // `lhs += ct` for a float, field by field for a struct; zeros are skipped.
-void FnPrinter::accumulate(const CVal &ct, const std::string &lhs, bool viaPointer, Block &b) {
+void FnPrinter::accumulate(const CVal &ct, const std::string &lhs, bool viaPointer, Block &b, bool userObject) {
   const TypeP &t = ct.type;
   if (allZero(ct)) return;
   if (t->isStruct()) {
     CVal v = ct.agg ? ct : materialize(ct, "ct", b);
     for (size_t i = 0; i < t->elems.size(); ++i) {
       CVal f = v.agg ? v.elems[i] : leaf(t->elems[i], fieldOf(v.text, t->fieldNames[i]), PPrimary, true);
-      accumulate(f, lhs + (viaPointer ? "->" : ".") + t->fieldNames[i], false, b);
+      if (userObject && i == 0 && t->baseFirst) accumulate(f, lhs, viaPointer, b, true); // inherited members
+      else accumulate(f, lhs + (viaPointer ? "->" : ".") + t->fieldNames[i], false, b, userObject);
     }
     return;
   }

@@ -144,6 +144,22 @@ def case_second_order(e):
     check("unfad:begin" not in e.read("second.cpp"), "the plugin wrote to the source")
 
 
+def case_class_params(e):
+    """Objects of mirrored classes (a base class, a constructor that computes)
+    as parameters of marked functions (class_params.cpp): through the plugin,
+    and the command's output compiled by another run of the compiler."""
+    e.cxx("-Wall", "-Wextra", "-Werror", "class_params.cpp", "-o", "class_params_plugin")
+    out = run([e.path("class_params_plugin")], e.tmp).stdout
+    print(out)
+    check("PASSED" in out and "MISMATCH" not in out, "gradient check failed (plugin)")
+    gen = run([e.a.unfad, "class_params.cpp", "--", "-std=c++17"], e.tmp).stdout
+    with open(e.path("class_params_gen.cpp"), "w") as f:
+        f.write(gen)
+    run([e.a.clangxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I" + INCLUDE, "class_params_gen.cpp",
+         "-o", "class_params_cmd"], e.tmp)
+    check("PASSED" in run([e.path("class_params_cmd")], e.tmp).stdout, "gradient check failed (command output)")
+
+
 def case_methods(e):
     """Marked member functions and a functor's operator() (methods.cpp): their
     gradients are members, declared in the class and defined after it; the

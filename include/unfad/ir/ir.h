@@ -42,6 +42,10 @@ public:
   // written (private members, a constructor that computes); see
   // lib/frontend/class_layout.cpp.
   bool mirror = false;
+  // The first field is a derived class's base-class object (a mirror's
+  // `base`, lib/frontend/class_layout.cpp). In the user's own object that
+  // field has no name: its members are reached as inherited members.
+  bool baseFirst = false;
 
   static TypeP f64();
   static TypeP f32();
@@ -50,7 +54,8 @@ public:
   static TypeP scalarOf(Scalar s);
   static TypeP tuple(std::vector<TypeP> elems);
   static TypeP structure(std::string name, std::vector<std::string> fields,
-                         std::vector<TypeP> elems, bool mirror = false);
+                         std::vector<TypeP> elems, bool mirror = false,
+                         bool baseFirst = false);
   static TypeP func(std::vector<TypeP> params, TypeP result);
   // A mutable buffer of scalars with a run-time size (C arrays, pointers,
   // std::vector, std::array). Reads and writes are ordered by the let chain.

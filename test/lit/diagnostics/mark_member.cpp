@@ -1,6 +1,7 @@
 // UNFAD_GRADIENT on member functions unfad cannot give a member gradient (a
 // virtual one, an operator other than operator(), a method of a class
-// template, of a local class, of a derived class, a constructor): an error at each, non-zero
+// template, of a local class, of a derived class whose base has a private
+// data member or a member the derived class hides, a constructor): an error at each, non-zero
 // exit, and a failed -i leaves the file byte-identical. (Marked methods
 // themselves work: test/lit/golden/marked_method.cpp.)
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
@@ -16,9 +17,26 @@ struct S {
 // CHECK: mark_member.cpp:[[@LINE+1]]:18: error: cannot differentiate 'S': constructors, destructors and conversion functions cannot be marked
   UNFAD_GRADIENT S(double x) : w(x) {}
 };
-struct Derived : S {
-// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'k': member functions of derived classes cannot be marked yet
-  UNFAD_GRADIENT double k(double x) const { return x; }
+class Sealed {
+  double p_;
+
+public:
+  double p() const { return p_; }
+};
+struct Derived : Sealed {
+// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'k': the gradient, a member of 'Derived', cannot reach the private data member 'p_' of base class 'Sealed' (make it protected to mark this method)
+  UNFAD_GRADIENT double k(double x) const { return x * p(); }
+};
+struct Plain {
+  double w;
+};
+struct Middle : Plain {
+  double u;
+};
+struct Hiding : Middle {
+  double w;
+// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'k': a data member of 'Hiding' or a base between hides the data member 'w' of base class 'Plain'
+  UNFAD_GRADIENT double k(double x) const { return x * w * u; }
 };
 template <class T> struct Box {
   T w;

@@ -4,7 +4,8 @@
 // scope), `inline` as the method is; `*this` is read as `this->a`, its
 // adjoint is `Model* d_this`, first among the adjoints, added into field by
 // field; a functor's operator() gets `grad`. (`sq`, small and called in the
-// loop, is inlined there: no pullback for it.)
+// loop, is inlined there: no pullback for it.) A derived class's method reaches
+// the base's members as inherited members.
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -48,3 +49,23 @@ struct Gaussian {
 // CHECK:      // unfad:begin Gaussian::grad checksum=
 // CHECK:      inline double Gaussian::grad(double v, Gaussian* d_this, double* d_v) const {
 // CHECK:        d_this->mu
+
+// A method of a derived class: the base's members are the object's
+// inherited members (`this->m`, `d_this->m`), never a `base` field.
+struct Body {
+  double m;
+};
+struct Particle : Body {
+  double v;
+  UNFAD_GRADIENT double kinetic(double s) const { return 0.5 * m * v * v * s; }
+};
+
+// CHECK:      // unfad:begin Particle::kinetic_grad:declaration checksum=
+// CHECK-NEXT: double kinetic_grad(double s, Particle* d_this, double* d_s) const;
+// CHECK:      inline double Particle::kinetic_grad(double s, Particle* d_this, double* d_s) const {
+// CHECK-NOT:  base
+// CHECK:        this->m
+// CHECK-NOT:  base
+// CHECK:        d_this->m +=
+// CHECK-NOT:  base
+// CHECK:      // unfad:end Particle::kinetic_grad

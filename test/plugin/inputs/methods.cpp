@@ -1,7 +1,8 @@
 // Marked member functions: a const method defined in its class, one defined
 // out of line, a non-const method that updates its members (an in/out
 // `*this`), a functor's operator() (gradient `grad`), a method of a nested
-// class, and UNFAD_GRADIENT_WRT leaving `this` passive. main checks every
+// class, UNFAD_GRADIENT_WRT leaving `this` passive, and methods of derived
+// classes (their gradients reach the bases' members as inherited members). main checks every
 // gradient against central finite differences (of f itself, never of f_grad).
 #include <unfad/unfad.h>
 
@@ -72,6 +73,58 @@ public:
   UNFAD_GRADIENT double energy(double theta, double omega) const {
     return 0.5 * length_ * length_ * omega * omega * std::exp(-damping_) + 9.81 * length_ * (1.0 - std::cos(theta));
   }
+};
+
+// Derived classes: the base's members are read and written by the marked
+// methods of the derived class and by the base's methods they call.
+struct Body {
+  double m;
+  explicit Body(double mass) : m(mass) {}
+  double weight() const { return 9.81 * m; }
+};
+
+struct Particle : Body {
+  double v;
+  Particle(double mass, double vel) : Body(mass), v(vel) {}
+  UNFAD_GRADIENT double energy(double h) const { return 0.5 * m * v * v + weight() * h; }
+  // Writes the base's member and its own: an in/out `*this`.
+  UNFAD_GRADIENT double kick(double dv) {
+    v += dv / m;
+    m *= 1.0 + 0.1 * dv;
+    return m * v;
+  }
+};
+
+// Two levels, protected members, a member of the middle class read through
+// a method of the top one.
+class Shape {
+public:
+  explicit Shape(double scale) : scale_(scale) {}
+
+protected:
+  double scale_;
+};
+
+class Rect : public Shape {
+public:
+  Rect(double s, double w, double h) : Shape(s), w_(w), h_(h) {}
+  double area() const { return scale_ * scale_ * w_ * h_; }
+
+protected:
+  double w_, h_;
+};
+
+class Box : public Rect {
+public:
+  Box(double s, double w, double h, double d) : Rect(s, w, h), d_(d) {}
+  UNFAD_GRADIENT double volume_cost(double price) const { return price * area() * d_ + std::sin(scale_ * w_); }
+  double depth() const { return d_; }
+  double width() const { return w_; }
+  double height() const { return h_; }
+  double scale() const { return scale_; }
+
+private:
+  double d_;
 };
 
 } // namespace fit
@@ -163,10 +216,51 @@ int check_pendulum() {
   return bad;
 }
 
+int check_particle() {
+  const fit::Particle p(2.0, 0.7);
+  fit::Particle d(0.0, 0.0);
+  double dh = 0.0;
+  int bad = p.energy_grad(1.5, &d, &dh) == p.energy(1.5) ? 0 : 1;
+  bad += fd_check("particle/dm", d.m, 0.5 * 0.7 * 0.7 + 9.81 * 1.5);
+  bad += fd_check("particle/dv", d.v, 2.0 * 0.7);
+  bad += fd_check("particle/dh", dh, 9.81 * 2.0);
+  // kick: d_this in is the cotangent of the members after the call (here
+  // m: 0.3, v: -0.2, and the value's 1), out that of the members before.
+  auto phi = [](double m, double v, double dv) {
+    fit::Particle t(m, v);
+    const double r = t.kick(dv);
+    return r + 0.3 * t.m - 0.2 * t.v;
+  };
+  fit::Particle q(2.0, 0.7), r(2.0, 0.7), dq(0.3, -0.2);
+  double ddv = 0.0;
+  bad += q.kick_grad(0.4, &dq, &ddv) == r.kick(0.4) && q.m == r.m && q.v == r.v ? 0 : 1;
+  bad += fd_check("kick/dm", dq.m, (phi(2.0 + kH, 0.7, 0.4) - phi(2.0 - kH, 0.7, 0.4)) / (2 * kH));
+  bad += fd_check("kick/dv", dq.v, (phi(2.0, 0.7 + kH, 0.4) - phi(2.0, 0.7 - kH, 0.4)) / (2 * kH));
+  bad += fd_check("kick/ddv", ddv, (phi(2.0, 0.7, 0.4 + kH) - phi(2.0, 0.7, 0.4 - kH)) / (2 * kH));
+  return bad;
+}
+
+int check_box() {
+  const double s = 1.1, w = 0.6, h = 0.9, dd = 1.3, price = 2.5;
+  const fit::Box b(s, w, h, dd);
+  fit::Box d(0.0, 0.0, 0.0, 0.0);
+  double dprice = 0.0;
+  int bad = b.volume_cost_grad(price, &d, &dprice) == b.volume_cost(price) ? 0 : 1;
+  // by hand: price s^2 w h d + sin(s w)
+  bad += fd_check("box/dscale", d.scale(), 2.0 * price * s * w * h * dd + std::cos(s * w) * w);
+  bad += fd_check("box/dwidth", d.width(), price * s * s * h * dd + std::cos(s * w) * s);
+  bad += fd_check("box/ddepth", d.depth(), price * s * s * w * h);
+  bad += fd_check("box/dheight", d.height(),
+                  (fit::Box(s, w, h + kH, dd).volume_cost(price) - fit::Box(s, w, h - kH, dd).volume_cost(price)) / (2 * kH));
+  bad += fd_check("box/dprice", dprice, s * s * w * h * dd);
+  return bad;
+}
+
 } // namespace
 
 int main() {
-  int bad = check_loss() + check_penalty() + check_advance() + check_functor() + check_spring() + check_pendulum();
+  int bad = check_loss() + check_penalty() + check_advance() + check_functor() + check_spring() + check_pendulum() +
+            check_particle() + check_box();
   std::printf("%s\n", bad ? "FAILED" : "PASSED");
   return bad;
 }
