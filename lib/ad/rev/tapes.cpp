@@ -20,15 +20,10 @@ bool Reverser::worthTaping(const Instr &in) {
   return expensive && in.type && in.type->isFloat();
 }
 
-// In a sum, whose J^T recomputes each element's code anyway: calls, loops
-// and the primitives that are library calls (exp, tanh, pow...: tens of
-// cycles each, against a store and a load of one double). Not sqrt, one
-// instruction: its tape would cost more memory traffic (and page faults for
-// large n) than recomputing it. (log-sum-exp's exp(x[i] - m) is computed
-// once, in the forward sum, and read back by the sweep.)
-bool Reverser::worthTapingInSum(const Instr &in) {
-  return worthTaping(in) && (in.kind != Instr::Kind::Op || in.op != Op::Sqrt);
-}
+// In a sum, whose J^T recomputes each element anyway, only calls and
+// loops: a tape of n primitive results costs more memory traffic (and
+// page faults for large n) than recomputing them saves.
+bool Reverser::worthTapingInSum(const Instr &in) { return worthTaping(in) && in.kind != Instr::Kind::Op; }
 
 // The forward code of a loop body run on `stack`, capturing the values of
 // its top-level instructions worth taping: its lets, and its result.

@@ -3,9 +3,8 @@
 // the hidden state below, GradBench's lstm shape), over time steps, with a
 // log-sum-exp of the top layer per step. The backward sweep does not rerun
 // the `if` that ends the layer loop's body before its J^T (it recomputes
-// the branch taken itself), the tapes of that J^T are allocated once per
-// call, and the exp of each sum is taped by the forward sum and read back.
-// Checked against finite differences.
+// the branch taken itself), and the tapes of that J^T are allocated once per
+// call. Checked against finite differences.
 #include <unfad/unfad.h>
 
 #include <cmath>
