@@ -5,6 +5,8 @@
 // on invariant values (such as that size, or a scalar fold counting an inner
 // loop's stores):
 //   let r = fold i .. -> (let x = e in body)  ~>  let x = e in let r = fold i .. -> body
+// Scratch buffers allocated in the arms of an `if` in the body (a branch's
+// J^T: a layer chosen by its index) are hoisted the same way.
 // A scratch buffer whose size depends on the index (a tape of an inner
 // triangular loop) is allocated before the loop at the largest size an
 // iteration asks for (loop_bounds.cpp) and reused.
@@ -48,7 +50,9 @@ protected:
         } else if (Expr bounded = boundedScratch(*f, l->value, defs, inner, hoisted, boundNames)) {
           hoisted.push_back({l->name, bounded}); // a tape sized by the index: its largest size
         } else {
-          kept.push_back({l->name, l->value});
+          Expr value = l->value;
+          if (Expr lighter = hoistFromArms(value, inner, hoisted)) value = lighter;
+          kept.push_back({l->name, value});
           inner.insert(l->name);
           if (l->value->type->isInt() && trapFree(l->value)) defs[l->name] = l->value;
         }
@@ -105,6 +109,55 @@ private:
     }
     if (sizeVar) boundNames[sizeVar->name] = size;
     return NewArray::make(size, a->type->elem(), true);
+  }
+  // The scratch buffers of an invariant size allocated in the arms of an
+  // `if` in the loop body (the tapes of a branch's J^T, at any depth of
+  // nested `if`s), with the invariant arithmetic their sizes need, go to
+  // `hoisted`: allocated once before the loop instead of in every iteration
+  // that takes the branch. Returns the `if` without them, or null.
+  Expr hoistFromArms(const Expr &v, const std::unordered_set<std::string> &inner, Lets &hoisted) {
+    auto i = v->as<If>();
+    if (!i) return nullptr;
+    Expr thenE = hoistFromArm(i->thenE, inner, hoisted), elseE = hoistFromArm(i->elseE, inner, hoisted);
+    if (thenE == i->thenE && elseE == i->elseE) return nullptr;
+    return If::make(i->cond, thenE, elseE);
+  }
+  Expr hoistFromArm(const Expr &arm, std::unordered_set<std::string> inner, Lets &hoisted) {
+    // Lets that could run before the loop (candidates), then those that go:
+    // the buffers and, transitively, the candidates they read.
+    Lets lets;
+    std::vector<bool> candidate;
+    bool nested = false;
+    Expr tail = arm;
+    while (auto l = tail->as<Let>()) {
+      bool invariant = true;
+      for (auto &v : freeVars(l->value)) invariant &= !inner.count(v);
+      Expr value = l->value;
+      const bool movesOut = invariant && movable(value);
+      if (!movesOut) {
+        if (Expr lighter = hoistFromArms(value, inner, hoisted)) {
+          value = lighter;
+          nested = true;
+        }
+        inner.insert(l->name);
+      }
+      lets.push_back({l->name, value});
+      candidate.push_back(movesOut);
+      tail = l->body;
+    }
+    std::unordered_set<std::string> needed;
+    std::vector<bool> goes(lets.size(), false);
+    for (size_t k = lets.size(); k-- > 0;) {
+      if (!candidate[k]) continue;
+      auto a = lets[k].second->as<NewArray>();
+      if (!(a && a->scratch) && !needed.count(lets[k].first)) continue;
+      goes[k] = true;
+      for (auto &v : freeVars(lets[k].second)) needed.insert(v);
+    }
+    if (!nested && std::none_of(goes.begin(), goes.end(), [](bool b) { return b; })) return arm;
+    Lets kept;
+    for (size_t k = 0; k < lets.size(); ++k) (goes[k] ? hoisted : kept).push_back(lets[k]);
+    return zipLets(kept, tail);
   }
   static bool movable(const Expr &v) {
     if (auto a = v->as<NewArray>()) return a->scratch;

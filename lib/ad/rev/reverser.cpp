@@ -126,10 +126,55 @@ void Reverser::precompose(Expr *Y, Lets &lets, Transpose &t) {
   *Y = bind(lets, "Y", Lambda::make(t.binders, body));
 }
 
+namespace {
+
+// Whether a value of type t holds an array (it has no zero to stand for it).
+bool holdsArray(const TypeP &t) {
+  if (t->isArray()) return true;
+  if (t->isTuple())
+    for (auto &e : t->elems)
+      if (holdsArray(e)) return true;
+  return false;
+}
+
+// The last `if` of `t` when only instructions whose J^T reads no forward
+// value and no memory follow it (drops, copies, constants, tuples and their
+// components: a body's unit state `()`).
+const Instr *endingBranch(const Term &t) {
+  for (auto in = t.instrs.rbegin(); in != t.instrs.rend(); ++in)
+    switch (in->kind) {
+    case Instr::Kind::Drop: case Instr::Kind::Var: case Instr::Kind::Const: case Instr::Kind::Tuple:
+    case Instr::Kind::Elem:
+      continue;
+    case Instr::Kind::If: return &*in;
+    default: return nullptr;
+    }
+  return nullptr;
+}
+
+} // namespace
+
+bool Reverser::skipsForward(const Instr &in) const {
+  if (!unusedResults_.count(&in)) return false;
+  if (in.kind == Instr::Kind::If) return !holdsArray(in.type) && !hasFunc(in.type);
+  return in.type->isScalar();
+}
+
 // The reverse pass of a term run from `ctx` plus `extra` slots, from the
 // identity continuation: the cotangents of ctx+extra given `cts`, the
 // cotangents of ctx+extra+result. Its forward values are recomputed.
-Expr Reverser::localGradient(const Term &t, const Stack &ctx, const Stack &extra, const std::vector<Expr> &cts) {
+//
+// For a whole body (a loop's, an element's, a branch's), an `if` that ends
+// it (see endingBranch) is not recomputed forward: nothing after it in the
+// body reads its value or the memory it writes (the body's J^T reads only
+// the cotangent of its result), and its own J^T recomputes the branch taken
+// from the memory it found. Without this, a loop whose body ends in an `if`
+// over an inner loop (a layer chosen by its index) ran that inner loop once
+// more per iteration of its J^T, only to undo it.
+Expr Reverser::localGradient(const Term &t, const Stack &ctx, const Stack &extra, const std::vector<Expr> &cts,
+                             bool wholeBody) {
+  const Instr *unused = wholeBody ? endingBranch(t) : nullptr;
+  const bool marked = unused && unusedResults_.insert(unused).second;
   Stack stack = ctx;
   stack.insert(stack.end(), extra.begin(), extra.end());
   Lets lets;
@@ -140,6 +185,7 @@ Expr Reverser::localGradient(const Term &t, const Stack &ctx, const Stack &extra
   ++recomputing_;
   build(t, stack, &Y, lets);
   --recomputing_;
+  if (marked) unusedResults_.erase(unused);
   return unf::wrapLets(lets, App::make(Y, cts));
 }
 

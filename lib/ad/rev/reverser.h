@@ -139,7 +139,7 @@ public:
   // drops follow it): nothing reads its forward value, and its J^T
   // recomputes it from the memory it found, so a branch or a call there
   // is not run forward at all.
-  void setUnusedResult(const unf::Instr *in) { unusedResult_ = in; }
+  void setUnusedResult(const unf::Instr *in) { unusedResults_.insert(in); }
 
 private:
   const ir::Program &prog_;
@@ -159,8 +159,11 @@ private:
   std::unordered_set<std::string> params_;
   int recomputing_ = 0;   // > 0 inside a local gradient (forward recomputed)
   bool pullback_ = false; // differentiating a helper: its call already wrote its outputs
-  const unf::Instr *unusedResult_ = nullptr;
-  bool skipsForward(const unf::Instr &in) const { return &in == unusedResult_ && in.type->isScalar(); }
+  // The pullback's result (setUnusedResult, a scalar), and the branches
+  // that end the bodies whose local gradients are being built (see
+  // localGradient).
+  std::unordered_set<const unf::Instr *> unusedResults_;
+  bool skipsForward(const unf::Instr &in) const;
 
   // Values a loop's forward pass tapes besides its state (tapes.cpp).
   std::unordered_map<const unf::Instr *, ir::Expr> taped_; // instr -> tape read (recomputation)
@@ -189,7 +192,8 @@ private:
   std::vector<ir::Binder> cotangentBinders(const Stack &stack);
   Transpose openTranspose(const Stack &stack);
   void precompose(ir::Expr *Y, Lets &lets, Transpose &t);
-  ir::Expr localGradient(const unf::Term &t, const Stack &ctx, const Stack &extra, const std::vector<ir::Expr> &cts);
+  ir::Expr localGradient(const unf::Term &t, const Stack &ctx, const Stack &extra, const std::vector<ir::Expr> &cts,
+                         bool wholeBody = true);
   ir::Expr forwardOnly(const unf::Term &t, const Stack &stack);
   ir::Expr bufferOf(const ir::Expr &array);
   static std::vector<int> slotsWithCotangents(const std::vector<const unf::Term *> &terms, const Stack &stack, int n);

@@ -259,7 +259,7 @@ void Reverser::selectionLoop(const Instr &in, Stack &stack, Expr *Y, Lets &lets,
   Lets won;
   Stack ctx(stack.begin(), stack.begin() + n);
   // Any value of the state will do: the prefix reads it only passively.
-  Expr g = bind(won, "d_" + in.state + "_body", localGradient(prefix, ctx, {{winner, in.indexName}, {state, in.state}}, cts));
+  Expr g = bind(won, "d_" + in.state + "_body", localGradient(prefix, ctx, {{winner, in.indexName}, {state, in.state}}, cts, false));
   std::vector<Expr> fromWinner, zeros;
   for (int f : free) {
     fromWinner.push_back(Proj::make(g, f));
