@@ -14,17 +14,19 @@ static std::array<double, 2> halves(const std::array<double, 2> &a, bool flip) {
     return {a[1] / 2, a[0] / 2};
   return {a[0] / 2, a[1] / 2};
 }
-static std::vector<double> down(const std::vector<double> &x, int k) {
-  if (k == 0) return x;
-// CHECK-DAG: array_returning_helper.cpp:[[@LINE+1]]:10: error: cannot differentiate 'recursive': 'down' returns an array by value before its end
-  return down(x, k - 1);
+static std::array<double, 2> down(const std::array<double, 2> &a, int k) {
+  std::array<double, 2> r = a;
+  if (k > 0)
+// CHECK-DAG: array_returning_helper.cpp:[[@LINE+1]]:9: error: cannot differentiate 'recursive': recursive calls of a function returning an array are not supported ('down')
+    r = down(a, k - 1);
+  return r;
 }
 UNFAD_GRADIENT double conditional(const std::vector<double> &x) {
-// CHECK-DAG: array_returning_helper.cpp:[[@LINE+1]]:22: error: cannot differentiate 'conditional': a call of 'twice', which returns an array, is not supported here: it is evaluated conditionally or repeatedly (an operand of '?:', '&&', '||', a loop condition; call it in a statement of its own before)
+// CHECK-DAG: array_returning_helper.cpp:[[@LINE+1]]:21: error: cannot differentiate 'conditional': a call of 'twice', which returns an array, is not supported here: it is evaluated conditionally or repeatedly (an operand of '?:', '&&', '||', a loop condition; call it in a statement of its own before)
   return x[0] > 0 ? twice(x)[0] : x[1];
 }
 UNFAD_GRADIENT double early(const std::array<double, 2> &a) { return halves(a, a[0] > 1)[0]; }
-UNFAD_GRADIENT double recursive(const std::vector<double> &x) { return down(x, 2)[0]; }
+UNFAD_GRADIENT double recursive(const std::array<double, 2> &a) { return down(a, 2)[0]; }
 UNFAD_GRADIENT double reassigned(const std::vector<double> &x) {
   std::vector<double> y = twice(x);
 // CHECK-DAG: array_returning_helper.cpp:[[@LINE+1]]:5: error: cannot differentiate 'reassigned': assigning the std::vector 'twice' returns to an existing vector is not supported yet (declare a new local, 'auto y = twice(...);', or use a std::array of a fixed size)
