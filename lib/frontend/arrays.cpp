@@ -50,6 +50,7 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   const Expr *x = e->IgnoreParenImpCasts();
   if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreParenImpCasts();
   if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreParenImpCasts(); // f(x) returning a vector
+  if (const Expr *c = hoistedArray(x)) return returnedArrays_.at(cast<CallExpr>(c)); // returned_arrays.cpp
   if (ir::Expr a, st; flatRow(x, env, a, st))
     fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
   if (const auto *m = dyn_cast<MemberExpr>(x)) {
@@ -87,6 +88,10 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
       fail(loc, "increment or decrement of a pointer inside an expression is not supported (use a separate statement)");
     if (u->getOpcode() == UO_AddrOf) fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
   }
+  if (const CallExpr *c = returnedArrayCall(x))
+    fail(loc, "a call of '" + c->getDirectCallee()->getNameAsString() +
+                  "', which returns an array, is not supported here: it is evaluated conditionally or repeatedly (an "
+                  "operand of '?:', '&&', '||', a loop condition; call it in a statement of its own before)");
   if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee())
     fail(loc, "'" + c->getDirectCallee()->getNameAsString() +
                   "' returns an array or a pointer, which is not supported (write into an output parameter instead)");

@@ -64,6 +64,7 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
+  if (auto it = returnedArrays_.find(ce); it != returnedArrays_.end()) return it->second; // returned_arrays.cpp
   if (ir::Expr m = lowerMemberArrayRead(ce, env)) return m; // `v.c[i]` of a std::array member (member_arrays.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
     if (ir::Expr called = lowerClosureCall(oc, env)) return called; // a lambda (lambdas.cpp)
@@ -172,6 +173,9 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
     fail(loc, "call to '" + fname + "' whose body is not visible (give it a derivative with UNFAD_CUSTOM_GRADIENT, or differentiate it numerically with --numerical-fallback)");
   }
   QualType drt = def->getReturnType().getNonReferenceType();
+  if (returnedArrayCall(ce))
+    fail(loc, "a call of '" + fname + "', which returns an array, is not supported here: it is evaluated conditionally or "
+              "repeatedly (an operand of '?:', '&&', '||', a loop condition; call it in a statement of its own before)");
   if (ArrayInfo ai; drt->isPointerType() || drt->isArrayType() || arrayInfo(drt, ai, SourceLocation()))
     fail(loc, "'" + fname + "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
   std::vector<ir::Expr> args;

@@ -43,6 +43,13 @@ const CXXConstructExpr *rowConstructor(const Expr *row) {
 ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k) {
   if (ai.kind == ArrayInfo::Pointer) return lowerPointerLocal(vd, env, k);
   SourceLocation loc = vd->getLocation();
+  if (const Expr *c = hoistedArray(vd->getInit())) { // `auto y = f(x);`: the array f returned (returned_arrays.cpp)
+    if (ai.kind == ArrayInfo::Vector && growingVector(vd))
+      fail(loc, "a std::vector initialised by a call cannot grow ('push_back', 'resize' on '" + vd->getNameAsString() +
+                    "'; copy it into a new vector first)");
+    env[vd] = returnedArrays_.at(cast<CallExpr>(c));
+    return k(env);
+  }
   std::string spelled = "'" + typeStr(vd->getType()) + "'";
   ArrayInfo inner;
   bool nested = arrayInfo(ai.elem, inner, SourceLocation(), 1);
@@ -198,7 +205,8 @@ ir::Expr Lowering::bindLocalArray(const VarDecl *vd, const ir::TypeP &et, bool n
     fill = ir::Var::make(fn, fill->type);
   }
   binds.insert(binds.begin(), start.shape.begin(), start.shape.end());
-  std::string n = names_.fresh(vd->getName().empty() ? "a" : vd->getNameAsString());
+  std::string n = names_.fresh(arrayNameHints_.count(vd) ? arrayNameHints_.at(vd)
+                                                         : vd->getName().empty() ? "a" : vd->getNameAsString());
   arrNames_[n] = vd->getNameAsString();
   ir::Expr arr = ir::Var::make(n, ir::Type::array(et));
   binds.push_back({n, ir::NewArray::make(start.size, et)});

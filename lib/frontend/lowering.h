@@ -405,6 +405,29 @@ private:
   ir::Expr lowerReferenceLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr lowerInlinedCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
   ir::Expr packInlined(const ir::Expr &v, Env &env);
+  void bindInlinedParams(const clang::FunctionDecl *def, const std::vector<const clang::Expr *> &args, Env &env,
+                         Env &inner, Binds &binds, std::vector<const clang::VarDecl *> &roots);
+
+  // -------------------------------------------- returned_arrays.cpp --
+  // Helpers returning a std::vector or a std::array by value: each call is
+  // lowered into its caller before the statement that makes it, the array
+  // the helper returns becoming a local of the caller (returnedArrays_
+  // holds it while the statement is lowered).
+  using ArrayTail = std::function<ir::Expr(Env &, const ir::Expr &)>;
+  std::map<const clang::CallExpr *, ir::Expr> returnedArrays_;
+  std::map<const clang::VarDecl *, std::string> arrayNameHints_; // a returned local array -> the caller's name
+  const clang::CallExpr *returnedArrayCall(const clang::Expr *e) const;
+  // The statement part whose returned-array calls are lowered before it (or null).
+  static const clang::Stmt *hoistablePart(const clang::Stmt *st);
+  // The returned-array calls `s` makes, in evaluation order, that are not lowered yet.
+  void collectReturnedArrays(const clang::Stmt *s, std::vector<const clang::CallExpr *> &out) const;
+  // Lowers the calls of `s` (see collectReturnedArrays), then k; `named`:
+  // the local the statement declares (its array takes that name).
+  ir::Expr hoistReturnedArrays(const clang::Stmt *s, Env &env, const Tail &k, const clang::VarDecl *named = nullptr);
+  ir::Expr lowerReturnedArray(const clang::CallExpr *ce, const std::string &name, Env &env, const ArrayTail &k);
+  // `a = f(x)` of a returned std::array into an existing one.
+  bool lowerReturnedArrayAssign(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  const clang::Expr *hoistedArray(const clang::Expr *init) const;
 
   // ---------------------------------------------------- classes.cpp --
   // Classes (constructors, methods, operators) lowered into their callers:

@@ -216,43 +216,7 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
   Env inner = env;
   Binds binds;
   std::vector<const VarDecl *> roots; // the caller's variables it may assign
-  for (unsigned k = 0; k < args.size(); ++k) {
-    const ParmVarDecl *p = def->getParamDecl(k);
-    const Expr *arg = args[k];
-    if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
-    if (isViewStruct(p->getType())) { // its members are bound to the argument's
-      QualType pt = p->getType().getNonReferenceType();
-      bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds);
-      if (p->getType()->isReferenceType() && !pt.isConstQualified()) viewReadOnly_.insert(p);
-      else viewReadOnly_.erase(p);
-      continue;
-    }
-    if (outReferenceParam(p)) {
-      RefTarget t;
-      if (!lvalueTarget(arg, env, t, binds))
-        fail(arg->getExprLoc(), "this argument of '" + fname + "' cannot be passed by reference (only local variables, "
-                                "array elements and their fields can)");
-      refs_[p] = t;
-      if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) roots.push_back(t.var);
-      continue;
-    }
-    ir::TypeP pt = paramType(p);
-    if (pt->isArray()) {
-      ir::Expr a = lowerArrayRef(arg, env);
-      if (!ir::sameType(a->type, pt))
-        fail(arg->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
-      inner[p] = a;
-      continue;
-    }
-    ir::Expr v = convert(lowerExpr(arg, env), pt);
-    if (v->is<ir::Const>() && pt->isInt()) { // a constant index stays one (member_arrays.cpp)
-      inner[p] = v;
-      continue;
-    }
-    std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());
-    binds.push_back({n, v});
-    inner[p] = ir::Var::make(n, pt);
-  }
+  bindInlinedParams(def, args, env, inner, binds, roots);
   if (self) bindThis(*self, env, inner, binds, roots);
   QualType drt = def->getReturnType().getNonReferenceType(); // (a reference: read as a value)
   Inlined in;
@@ -321,6 +285,51 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
     return ir::View::make(in.base, ir::Proj::make(rv, 0));
   }
   return ir::Proj::make(rv, 0);
+}
+
+// The parameters of an inlined helper bound to the caller's arguments: a
+// value is a let, an array the caller's buffer, a reference parameter the
+// caller's variable (added to `roots`), a callable the caller's closure.
+void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<const Expr *> &args, Env &env, Env &inner,
+                                 Binds &binds, std::vector<const VarDecl *> &roots) {
+  std::string fname = def->getNameAsString();
+  for (unsigned k = 0; k < args.size(); ++k) {
+    const ParmVarDecl *p = def->getParamDecl(k);
+    const Expr *arg = args[k];
+    if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
+    if (isViewStruct(p->getType())) { // its members are bound to the argument's
+      QualType pt = p->getType().getNonReferenceType();
+      bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds);
+      if (p->getType()->isReferenceType() && !pt.isConstQualified()) viewReadOnly_.insert(p);
+      else viewReadOnly_.erase(p);
+      continue;
+    }
+    if (outReferenceParam(p)) {
+      RefTarget t;
+      if (!lvalueTarget(arg, env, t, binds))
+        fail(arg->getExprLoc(), "this argument of '" + fname + "' cannot be passed by reference (only local variables, "
+                                "array elements and their fields can)");
+      refs_[p] = t;
+      if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) roots.push_back(t.var);
+      continue;
+    }
+    ir::TypeP pt = paramType(p);
+    if (pt->isArray()) {
+      ir::Expr a = lowerArrayRef(arg, env);
+      if (!ir::sameType(a->type, pt))
+        fail(arg->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
+      inner[p] = a;
+      continue;
+    }
+    ir::Expr v = convert(lowerExpr(arg, env), pt);
+    if (v->is<ir::Const>() && pt->isInt()) { // a constant index stays one (member_arrays.cpp)
+      inner[p] = v;
+      continue;
+    }
+    std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());
+    binds.push_back({n, v});
+    inner[p] = ir::Var::make(n, pt);
+  }
 }
 
 // What an inlined helper's `return v` evaluates to: v and the caller's

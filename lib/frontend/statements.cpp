@@ -159,6 +159,12 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   const Seq *rest = &restNode;
   SourceLocation loc = st->getBeginLoc();
 
+  // helpers returning arrays, lowered before the statement (returned_arrays.cpp)
+  if (const Stmt *part = hoistablePart(st)) {
+    std::vector<const CallExpr *> calls;
+    collectReturnedArrays(part, calls);
+    if (!calls.empty()) return hoistReturnedArrays(part, env, [&](Env &e) { return lowerSeq(s, e, tail); });
+  }
   if (const auto *cs = dyn_cast<CompoundStmt>(st)) {
     Seq inner{cs->body_begin(), cs->body_end(), rest};
     return lowerSeq(&inner, env, tail);
@@ -238,6 +244,8 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   const VarDecl *vd = vars[k];
   if (vd->getType()->isReferenceType() && vd->getInit() && growingLength(vd->getInit()))
     fail(vd->getLocation(), "references to a growing std::vector are not supported (use the vector itself)");
+  if (std::vector<const CallExpr *> calls; vd->getInit() && (collectReturnedArrays(vd->getInit(), calls), !calls.empty()))
+    return hoistReturnedArrays(vd->getInit(), env, [&](Env &e) { return lowerVarDecls(vars, k, rest, e, tail); }, vd);
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
   if (closureRecord(vd->getType())) return lowerLambdaLocal(vd, env, next);
   if (isViewStruct(vd->getType())) return lowerViewStructLocal(vd, env, next);
@@ -289,6 +297,7 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
     return lowerSeq(rest, env, tail);
   }
   if (ir::Expr grown; lowerGrowCall(e, rest, env, tail, grown)) return grown; // v.push_back(x), ...
+  if (ir::Expr assigned; lowerReturnedArrayAssign(e, rest, env, tail, assigned)) return assigned; // a = f(x)
   Binds pre;
   ir::Expr eff, value, v;
   const VarDecl *root = nullptr;

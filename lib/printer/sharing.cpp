@@ -263,14 +263,16 @@ void FnPrinter::noteLocalShapes(const std::vector<Expr> &args, const Function &c
   }
 }
 
-// The arrays given to `callee`'s container parameters (std::vector&,
-// std::array&), and the adjoint buffers of those parameters (one per active
-// array parameter, in order): a C array would not bind there.
+// The arrays given to `callee`'s std::vector parameters, and the adjoint
+// buffers of those parameters (one per active array parameter, in order):
+// neither a C array nor a std::array would bind there. (A std::array
+// parameter takes the small constant-size local a std::array already is.)
 void FnPrinter::noteContainerArrays(const std::vector<Expr> &args, const std::vector<Expr> &buffers,
                                     const Function &callee) {
   if (callee.cxx.params.size() != callee.params.size()) return;
   auto note = [&](const Expr &a, size_t param) {
-    if (auto var = a->as<Var>(); var && callee.cxx.params[param].isContainer()) containerArrays_.insert(var->name);
+    if (auto var = a->as<Var>(); var && callee.cxx.params[param].kind == CxxType::Kind::Vector)
+      containerArrays_.insert(var->name);
   };
   size_t buffer = 0;
   for (size_t i = 0; i < callee.params.size(); ++i) {
