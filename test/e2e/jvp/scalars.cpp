@@ -1,6 +1,6 @@
 // Forward mode on scalar code: shared subexpressions, every kind of
 // primitive whose partials the table of derivatives gives, branches, a
-// ternary, an early return, float casts and a helper (inlined).
+// ternary, an early return, an integer cast (passive) and a helper (inlined).
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -14,8 +14,8 @@ UNFAD_JVP double scalars(double a, double b, double c, int mode) {
   else if (mode < 0) return s - t;
   t += a > b ? std::sqrt(a * a + 1.0) : std::hypot(b, c);
   const double u = std::fmax(s, t) + std::fmin(a, c) + softplus(c - a);
-  const float small = static_cast<float>(u);
-  return u * s + static_cast<double>(small) * 0.5 + std::erf(b) + std::cbrt(c + 2.0);
+  const int whole = static_cast<int>(std::floor(u)); // passive: no tangent
+  return u * s + whole * 0.5 + std::erf(b) + std::cbrt(c + 2.0);
 }
 
 UNFAD_GRADIENT double scalars_rev(double a, double b, double c, int mode) { return scalars(a, b, c, mode); }
