@@ -37,8 +37,8 @@ tangent direction v of the active inputs:
     (relative tolerance 1e-6);
   - for fixed random weights w of the outputs and in/out finals (1 for the
     return value), dot(f_rev_grad's gradient, v) equals w . jvp(v) (1e-9).
-Mutating the derivative of one operator in forward mode alone, or the
-direction the harness uses, makes it fail (see the README's "Forward mode").
+`--mutate` gives f_jvp a direction 1% off the one the references use: every
+case must then fail (the self-test of the checks).
 """
 import argparse
 import json
@@ -64,7 +64,7 @@ def lit(v):
     return repr(float(v))
 
 
-def driver(spec, returns_void):
+def driver(spec, returns_void, mutate=False):
     f, g = spec["function"], spec["gradient"]
     params = spec["params"]
     rng = random.Random(20261125)
@@ -128,11 +128,13 @@ def driver(spec, returns_void):
         L += ["    " + d for d in arrays("", None)]
         # tangents
         tangent_args = []
+        # (--mutate: f_jvp gets a direction 1% off the one the references use)
+        scale = 1.01 if mutate else 1.0
         for name, kind, v in decl_inputs:
             if kind == "scalar":
-                L.append(f"    double d_{name} = {lit(direction[name])};")
+                L.append(f"    double d_{name} = {lit(scale * direction[name])};")
             elif kind in ("in", "vec", "inout"):
-                L.append(f"    std::vector<double> d_{name}{{{', '.join(lit(d) for d in direction[name])}}};")
+                L.append(f"    std::vector<double> d_{name}{{{', '.join(lit(scale * d) for d in direction[name])}}};")
             elif kind == "out":
                 L.append(f"    std::vector<double> d_{name}({len(v)}, 0.0);")
             if kind in ACTIVE:
@@ -223,6 +225,8 @@ def main():
     ap.add_argument("--include", default="include")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--compilers", default="g++,clang++-19")
+    ap.add_argument("--mutate", action="store_true",
+                    help="self-test: give f_jvp a direction 1%% off the references' (every case must FAIL)")
     ap.add_argument("cases", nargs="+")
     a = ap.parse_args()
     unfad = os.path.abspath(a.unfad)
@@ -255,7 +259,7 @@ def main():
                 problems.append("unfad --check after generation: exit %d\n%s" % (r.returncode, r.stderr))
             returns_void = re.search(r"UNFAD_JVP(?:_WRT\([^)]*\))?\s+(?:static\s+|inline\s+)*void\s+" + re.escape(f) + r"\s*\(", once) is not None
             with open(path, "a") as out:
-                out.write("\n" + driver(spec, returns_void))
+                out.write("\n" + driver(spec, returns_void, a.mutate))
             for cxx in a.compilers.split(","):
                 exe = os.path.join(tmp, "case_" + re.sub(r"\W", "_", cxx))
                 r = run([cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I" + inc, path, "-o", exe])

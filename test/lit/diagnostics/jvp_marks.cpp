@@ -2,7 +2,7 @@
 // in forward mode yet.
 // RUN: not %unfad %s -- -std=c++17 -I%unfad_include 2>&1 | FileCheck %s
 #include <unfad/unfad.h>
-// CHECK-DAG: jvp_marks.cpp:[[@LINE+1]]:32: error: cannot differentiate 'both': a function carries either UNFAD_GRADIENT or UNFAD_JVP, not both
+// CHECK-DAG: jvp_marks.cpp:[[@LINE+1]]:33: error: cannot differentiate 'both': a function carries either UNFAD_GRADIENT or UNFAD_JVP, not both
 UNFAD_GRADIENT UNFAD_JVP double both(double x) { return x * x; }
 struct Model {
   double a;
