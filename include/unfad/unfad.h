@@ -6,7 +6,8 @@
 //   UNFAD_GRADIENT_WRT(x, k) double f(double x, double y, double k) { ... }
 //
 // and unfad (the command, the clang plugin or the CMake step) writes
-// `energy_grad` right after it. Under compilers other than Clang the marks
+// `energy_grad` right after it. `UNFAD_JVP` (`UNFAD_JVP_WRT(...)`) asks for
+// forward mode instead: `energy_jvp`, a Jacobian-vector product. Under compilers other than Clang the marks
 // expand to nothing, so marked sources build everywhere.
 #ifndef UNFAD_UNFAD_H
 #define UNFAD_UNFAD_H
@@ -21,11 +22,15 @@
 #if defined(__clang__)
 #define UNFAD_GRADIENT __attribute__((annotate("unfad_gradient")))
 #define UNFAD_GRADIENT_WRT(...) __attribute__((annotate("unfad_gradient_wrt:" #__VA_ARGS__)))
+#define UNFAD_JVP __attribute__((annotate("unfad_jvp")))
+#define UNFAD_JVP_WRT(...) __attribute__((annotate("unfad_jvp_wrt:" #__VA_ARGS__)))
 #define UNFAD_NO_GRAD __attribute__((annotate("unfad_no_grad")))
 #define UNFAD_DETAIL_CUSTOM_MARK __attribute__((annotate("unfad_custom_gradient")))
 #else
 #define UNFAD_GRADIENT
 #define UNFAD_GRADIENT_WRT(...)
+#define UNFAD_JVP
+#define UNFAD_JVP_WRT(...)
 #define UNFAD_NO_GRAD
 #define UNFAD_DETAIL_CUSTOM_MARK
 #endif

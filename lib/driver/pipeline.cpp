@@ -1,5 +1,6 @@
 // The back half of unfad: reverse mode on UNF, partial evaluation, C++.
 #include "unfad/driver/pipeline.h"
+#include "unfad/ad/forward.h"
 #include "unfad/ad/reverse.h"
 #include "unfad/inline/inline.h"
 #include "unfad/ir/json.h"
@@ -29,6 +30,43 @@ void reachableHelpers(const ir::Program &p, const ir::Function &f, std::set<std:
   }
 }
 
+// The program as reverse mode sees it: the UNFAD_JVP functions are not
+// marked there (they remain helpers another marked function may call).
+ir::Program reverseInput(const ir::Program &input) {
+  ir::Program p = input;
+  for (auto &f : p.functions) f.marked = f.marked && !f.tangent;
+  return p;
+}
+
+// The program as forward mode sees it: only the UNFAD_JVP functions are
+// marked, and every call is inlined.
+ir::Program forwardInput(const ir::Program &input) {
+  ir::Program p = input;
+  for (auto &f : p.functions) f.marked = f.marked && f.tangent;
+  return inlining::inlineAll(p);
+}
+
+bool anyTangent(const ir::Program &p) {
+  for (auto &f : p.functions)
+    if (f.marked && f.tangent) return true;
+  return false;
+}
+
+// The differentiated program of a stage (reverse mode's, then forward
+// mode's functions), optimised up to `pass` ("" for all, nullptr for none).
+ir::Program differentiated(const ir::Program &input, const std::string *pass) {
+  const ir::Program program = parallel::recognize(inlining::inlineForReverse(reverseInput(input)));
+  ir::Program out = ad::reverse(program);
+  if (pass) out = opt::optimizeUpTo(out, &program, *pass);
+  if (anyTangent(input)) {
+    const ir::Program fwd = forwardInput(input);
+    ir::Program jvps = ad::forward(fwd);
+    if (pass) jvps = opt::optimizeUpTo(jvps, &fwd, *pass);
+    out.functions.insert(out.functions.end(), jvps.functions.begin(), jvps.functions.end());
+  }
+  return out;
+}
+
 } // namespace
 
 bool parseDumpStage(const std::string &s, DumpStage &out) {
@@ -42,12 +80,26 @@ bool parseDumpStage(const std::string &s, DumpStage &out) {
 
 std::vector<GeneratedBlock> generate(const ir::Program &input) {
   return ir::onLargeStack<std::vector<GeneratedBlock>>([&] {
-    const ir::Program program = parallel::recognize(inlining::inlineForReverse(input));
+    const ir::Program program = parallel::recognize(inlining::inlineForReverse(reverseInput(input)));
     ir::Program gradients = opt::optimize(ad::reverse(program), &program);
+    const bool tangents = anyTangent(input);
+    const ir::Program fwd = tangents ? forwardInput(input) : ir::Program();
+    const ir::Program jvps = tangents ? opt::optimize(ad::forward(fwd), &fwd) : ir::Program();
     std::vector<GeneratedBlock> blocks;
     std::set<std::string> emitted;
-    for (auto &f : program.functions) {
-      if (!f.marked) continue;
+    for (auto &input_f : input.functions) {
+      if (!input_f.marked) continue;
+      if (input_f.tangent) { // forward mode: one function, every helper inlined
+        auto j = jvps.find(ad::jvpFunctionName(input_f.name));
+        if (!j) throw ir::IRError("no jvp generated for " + input_f.name);
+        GeneratedBlock b;
+        b.markedName = input_f.name;
+        b.cxxName = input_f.cxx.name;
+        b.code = printer::printFunction(*j, fwd);
+        blocks.push_back(std::move(b));
+        continue;
+      }
+      const ir::Function &f = *program.find(input_f.name);
       GeneratedBlock b;
       b.markedName = f.name;
       b.cxxName = f.cxx.name;
@@ -100,11 +152,12 @@ std::string dump(const ir::Program &input, DumpStage stage, bool json) {
       return json ? j.dump(2) + "\n" : text;
     }
     case DumpStage::Reverse: {
-      auto r = ad::reverse(program);
+      auto r = differentiated(input, nullptr);
       return json ? ir::toJson(r).dump(2) + "\n" : ir::print(r);
     }
     case DumpStage::Optimized: {
-      auto r = opt::optimize(ad::reverse(program), &program);
+      static const std::string all;
+      auto r = differentiated(input, &all);
       return json ? ir::toJson(r).dump(2) + "\n" : ir::print(r);
     }
     }
@@ -117,8 +170,7 @@ bool isPassName(const std::string &pass) { return opt::findPass(pass) != nullptr
 std::string dumpAfterPass(const ir::Program &input, const std::string &pass, bool json) {
   if (!isPassName(pass)) throw ir::IRError("unknown optimiser pass '" + pass + "'");
   return ir::onLargeStack<std::string>([&]() -> std::string {
-    const ir::Program program = parallel::recognize(inlining::inlineForReverse(input));
-    auto r = opt::optimizeUpTo(ad::reverse(program), &program, pass);
+    auto r = differentiated(input, &pass);
     return json ? ir::toJson(r).dump(2) + "\n" : ir::print(r);
   });
 }

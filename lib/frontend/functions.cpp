@@ -19,6 +19,11 @@ namespace {
 
 constexpr llvm::StringLiteral kMark = "unfad_gradient";
 constexpr llvm::StringLiteral kMarkWrt = "unfad_gradient_wrt:";
+constexpr llvm::StringLiteral kTangentMark = "unfad_jvp";
+constexpr llvm::StringLiteral kTangentMarkWrt = "unfad_jvp_wrt:";
+
+bool isTangentAnnotation(llvm::StringRef s) { return s == kTangentMark || s.starts_with(kTangentMarkWrt); }
+bool isGradientAnnotation(llvm::StringRef s) { return s == kMark || s.starts_with(kMarkWrt); }
 
 // Whether `fd` calls the gradient of a marked function before it exists:
 // its body holds an expression Clang could not make sense of (a call of an
@@ -60,9 +65,25 @@ public:
 const AnnotateAttr *markAttr(const FunctionDecl *fd) {
   for (const auto *a : fd->specific_attrs<AnnotateAttr>()) {
     llvm::StringRef s = a->getAnnotation();
-    if (s == kMark || s.starts_with(kMarkWrt)) return a;
+    if (isGradientAnnotation(s) || isTangentAnnotation(s)) return a;
   }
   return nullptr;
+}
+
+bool tangentMarked(const FunctionDecl *fd) {
+  const AnnotateAttr *a = markAttr(fd);
+  return a && isTangentAnnotation(a->getAnnotation());
+}
+
+// UNFAD_GRADIENT and UNFAD_JVP on one function: one block follows a
+// function, so each mode is asked for on a function of its own.
+static bool bothMarks(const FunctionDecl *fd) {
+  bool gradient = false, tangent = false;
+  for (const auto *a : fd->specific_attrs<AnnotateAttr>()) {
+    gradient |= isGradientAnnotation(a->getAnnotation());
+    tangent |= isTangentAnnotation(a->getAnnotation());
+  }
+  return gradient && tangent;
 }
 
 Lowering::Lowering(ASTContext &ctx, DiagnosticsEngine &diags, const Options &opts)
@@ -133,6 +154,7 @@ void Lowering::lowerEntry(size_t i) {
     ir::Function f;
     f.name = en.irName;
     f.marked = en.marked;
+    f.tangent = en.marked && tangentMarked(fd);
     Env env = lowerParams(en, f);
     if (en.marked) checkMarkedResult(fd, f);
     QualType rt = fd->getReturnType();
@@ -175,9 +197,12 @@ std::vector<std::string> Lowering::wrtList(const FunctionDecl *fd, bool &hasWrt)
   std::vector<std::string> wrt;
   hasWrt = false;
   const AnnotateAttr *a = markAttr(fd);
-  if (!a || !a->getAnnotation().starts_with(kMarkWrt)) return wrt;
+  if (!a) return wrt;
+  const llvm::StringRef prefix = a->getAnnotation().starts_with(kMarkWrt) ? kMarkWrt : kTangentMarkWrt;
+  if (!a->getAnnotation().starts_with(prefix)) return wrt;
   hasWrt = true;
-  llvm::StringRef list = a->getAnnotation().drop_front(kMarkWrt.size());
+  const std::string macro = prefix == kMarkWrt ? "UNFAD_GRADIENT_WRT" : "UNFAD_JVP_WRT";
+  llvm::StringRef list = a->getAnnotation().drop_front(prefix.size());
   llvm::SmallVector<llvm::StringRef, 8> parts;
   list.split(parts, ',', -1, false);
   for (auto p : parts) {
@@ -186,12 +211,12 @@ std::vector<std::string> Lowering::wrtList(const FunctionDecl *fd, bool &hasWrt)
     bool found = false;
     for (const ParmVarDecl *pd : fd->parameters()) found |= pd->getName() == p;
     found |= p == "this" && markedMethod(fd); // a marked method's object
-    if (!found) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "', which is not a parameter");
+    if (!found) fail(a->getLocation(), "'" + macro + "' names '" + p.str() + "', which is not a parameter");
     if (std::find(wrt.begin(), wrt.end(), p.str()) != wrt.end())
-      fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names '" + p.str() + "' twice");
+      fail(a->getLocation(), "'" + macro + "' names '" + p.str() + "' twice");
     wrt.push_back(p.str());
   }
-  if (wrt.empty()) fail(a->getLocation(), "'UNFAD_GRADIENT_WRT' names no parameter");
+  if (wrt.empty()) fail(a->getLocation(), "'" + macro + "' names no parameter");
   return wrt;
 }
 
@@ -290,6 +315,7 @@ bool Lowering::run(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
     }
   }
   if (!failed_) checkArrays();
+  if (!failed_) checkForwardMode(); // forward_mode.cpp
   if (failed_ || diags_.getNumErrors() != errorsBefore) return false;
   emit(out, markedOut);
   return true;
@@ -317,6 +343,18 @@ std::vector<const FunctionDecl *> Lowering::findRoots() {
     // g_grad's block.
     if (opts_.deferGradientCalls && waitsForGradient(fd, finder.found)) {
       deferred_ = true;
+      continue;
+    }
+    if (bothMarks(fd)) {
+      report(fd->getLocation(), "a function carries either UNFAD_GRADIENT or UNFAD_JVP, not both (mark a wrapper "
+                                "function calling it for the other mode)");
+      failed_ = true;
+      continue;
+    }
+    if (tangentMarked(fd) && isa<CXXMethodDecl>(fd) && !cast<CXXMethodDecl>(fd)->isStatic()) {
+      report(fd->getLocation(), "forward mode (UNFAD_JVP) does not support member functions yet (mark a free "
+                                "function calling the method)");
+      failed_ = true;
       continue;
     }
     if (const CXXMethodDecl *m = markedMethod(fd); m && !unmarkableMethod(m).empty()) {
@@ -352,7 +390,7 @@ void Lowering::emit(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
       m.irName = entries_[i].irName;
       m.cxxName = entries_[i].def->getNameAsString();
       if (m.block.empty()) {
-        m.block = m.cxxName + "_grad";
+        m.block = m.cxxName + (entries_[i].fn.tangent ? "_jvp" : "_grad");
         m.bodyEnd = sm_.getExpansionLoc(entries_[i].def->getBody()->getEndLoc());
       }
       markedOut->push_back(m);

@@ -107,8 +107,11 @@ bool alwaysReturns(const clang::Stmt *s, clang::ASTContext &ctx);
 // A function returning `const T&` / `T&` to a scalar or a struct, which a
 // call read as a value lowers as returning T (calls.cpp).
 bool returnsReadableReference(const clang::FunctionDecl *fd);
-// The UNFAD_GRADIENT / UNFAD_GRADIENT_WRT annotation of `fd`, if any.
+// The UNFAD_GRADIENT / UNFAD_GRADIENT_WRT (or UNFAD_JVP / UNFAD_JVP_WRT)
+// annotation of `fd`, if any.
 const clang::AnnotateAttr *markAttr(const clang::FunctionDecl *fd);
+// Whether that mark asks for forward mode (UNFAD_JVP, UNFAD_JVP_WRT).
+bool tangentMarked(const clang::FunctionDecl *fd);
 // `a = b` on a struct whose copy/move assignment is trivial (a value copy).
 bool isTrivialStructAssign(const clang::CXXOperatorCallExpr *oc);
 // `let binds... in body`
@@ -319,6 +322,9 @@ private:
   void reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &v);
   bool checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses);
   std::set<std::string> recursive_; // the recursive functions (checkArrays)
+  // After checkArrays: what forward mode refuses in the code a UNFAD_JVP
+  // function reaches (forward_mode.cpp).
+  void checkForwardMode();
   void reportAt(const Entry &en, const ir::Node *at, const std::string &what);
 
   // ------------------------------------------------------ types.cpp --

@@ -275,4 +275,12 @@ Program inlineSmallHelpers(const Program &p) {
   return inlineEverywhere(p, inlinable, /*onlyInLoops=*/true);
 }
 
+Program inlineAll(const Program &p) {
+  const std::set<std::string> recursive = recursiveIn(p);
+  std::map<std::string, const Function *> inlinable;
+  for (auto &f : p.functions)
+    if (f.cxx.customPullback.empty() && !recursive.count(f.name)) inlinable[f.name] = &f;
+  return inlineEverywhere(p, inlinable);
+}
+
 } // namespace unfad::inlining

@@ -267,8 +267,10 @@ json toJson(const Function &f) {
   cxx["result"] = toJson(f.cxx.result);
   cxx["params"] = json::array();
   for (auto &p : f.cxx.params) cxx["params"].push_back(toJson(p));
-  return {{"name", f.name}, {"params", ps}, {"result", toJson(f.result)},
-          {"marked", f.marked}, {"body", toJson(f.body)}, {"cxx", cxx}};
+  json out = {{"name", f.name}, {"params", ps}, {"result", toJson(f.result)},
+              {"marked", f.marked}, {"body", toJson(f.body)}, {"cxx", cxx}};
+  if (f.tangent) out["tangent"] = true; // (absent otherwise: older dumps stay as they were)
+  return out;
 }
 
 Function functionFromJson(const json &j) {
@@ -279,6 +281,7 @@ Function functionFromJson(const json &j) {
                           p.value("inout", false)});
   f.result = typeFromJson(j.at("result"));
   f.marked = j.value("marked", false);
+  f.tangent = j.value("tangent", false);
   f.body = exprFromJson(j.at("body"));
   if (j.contains("cxx")) {
     auto &c = j["cxx"];

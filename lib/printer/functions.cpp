@@ -15,7 +15,8 @@ Signature classify(const Function &gen, const Program &primal) {
   std::string base = gen.name.substr(0, d), suffix = gen.name.substr(d + 1);
   Signature s;
   if (suffix == "grad") s.isGrad = true;
-  else if (suffix != "pullback") fail("'" + gen.name + "' is neither a $grad nor a $pullback function");
+  else if (suffix == "jvp") s.isJvp = true;
+  else if (suffix != "pullback") fail("'" + gen.name + "' is neither a $grad, a $jvp nor a $pullback function");
   s.primal = primal.find(base);
   if (!s.primal) fail("no primal function '" + base + "' for '" + gen.name + "'");
   return s;
@@ -218,9 +219,105 @@ Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad
   return out;
 }
 
+Printed FnPrinter::runJvp(const Function &f) {
+  const size_t n = f.params.size();
+  std::vector<size_t> active;
+  for (size_t i = 0; i < n; ++i)
+    if (f.params[i].active) active.push_back(i);
+  if (gen_.params.size() != n + active.size()) fail("'" + gen_.name + "' does not have the parameters of '" + f.name + "'");
+  scan(gen_.body);
+  const std::string name = generatedBase(f) + "_jvp";
+  used_.insert(name);
+  // the primal parameters' names, as for a gradient; the tangents' d_<name>
+  Params names;
+  std::vector<std::string> tangent;
+  std::map<std::string, std::string> tangentParent; // a split struct parameter -> its tangent's name
+  for (size_t i = 0; i < n; ++i) {
+    if (const CxxType *m = splitMember(f, i)) {
+      std::string &p = names.parent[m->parent];
+      if (p.empty()) p = fresh(m->parent, true);
+      names.primal.push_back(p + "." + m->member);
+      continue;
+    }
+    names.primal.push_back(fresh(gen_.params[i].name, true));
+  }
+  for (size_t j = 0; j < active.size(); ++j) {
+    if (const CxxType *m = splitMember(f, active[j])) {
+      std::string &d = tangentParent[m->parent];
+      if (d.empty()) d = fresh("d_" + names.parent[m->parent], true);
+      tangent.push_back(d + "." + m->member);
+      continue;
+    }
+    tangent.push_back(fresh(gen_.params[n + j].name, true));
+  }
+  const bool isVoid = returnsVoid(f);
+  const std::string dret = isVoid ? "" : fresh("d_return", true);
+  if (described(f))
+    for (auto &p : f.cxx.params) reserveIdents(p.declBefore + " " + p.declAfter);
+  bindParams(f, names, /*isGrad=*/true); // (names.active is empty: the primal parameters only)
+  for (size_t j = 0; j < active.size(); ++j) {
+    size_t i = active[j];
+    const TypeP &t = gen_.params[n + j].type;
+    CVal v = leaf(t, tangent[j], PPrimary, true);
+    const CxxType *shape = described(f) ? &f.cxx.params[i] : nullptr;
+    if (t->isArray()) setArrayShape(v, shape);
+    if (t->isArray() && shape && (shape->kind == CxxType::Kind::Scalar || shape->kind == CxxType::Kind::Struct))
+      v.single = true; // `double& d_out`, as its parameter
+    push(gen_.params[n + j].name, v);
+  }
+
+  Block body;
+  CVal res = tr(gen_.body, body, Hint{"res", false});
+  if (!isVoid) {
+    if (!res.agg || res.type->isStruct() || res.elems.size() != 2) fail("body of '" + gen_.name + "' is not a (value, tangent) pair");
+    Stmt set;
+    set.k = Stmt::Accum; // (an effect: kept)
+    std::string d = render(res.elems[1]);
+    set.line = "*" + dret + " = " + d + ";";
+    collectIdents(dret + " " + d, set.uses);
+    body.push_back(std::move(set));
+    Stmt ret;
+    ret.k = Stmt::Return;
+    std::string r = render(res.elems[0]);
+    ret.line = "return " + r + ";";
+    collectIdents(r, ret.uses);
+    body.push_back(std::move(ret));
+  }
+  std::set<std::string> live;
+  dce(body, live);
+  dropUnassignedDecls(body);
+
+  Printed out;
+  std::string link;
+  if (f.cxx.isStatic) link += !f.cxx.isInline && !f.cxx.isConstexpr ? "[[maybe_unused]] static " : "static ";
+  if (f.cxx.isInline || f.cxx.isConstexpr) link += "inline ";
+  out.head = link + (isVoid ? std::string("void") : returnSpelling(f)) + " " + name;
+  std::vector<std::pair<std::string, std::string>> params; // declaration, name
+  std::set<std::string> declared;
+  auto add = [&](size_t i, const std::string &nm, bool isTangent) {
+    if (const CxxType *m = splitMember(f, i)) {
+      const std::string &p = isTangent ? tangentParent.at(m->parent) : names.parent.at(m->parent);
+      if (declared.insert(p).second) params.emplace_back(m->parentDecl[0] + p + m->parentDecl[1], p);
+      return;
+    }
+    params.emplace_back(declareParam(f, i, nm), nm);
+  };
+  for (size_t i = 0; i < n; ++i) add(i, names.primal[i], false);
+  for (size_t j = 0; j < active.size(); ++j) add(active[j], tangent[j], true);
+  if (!isVoid) params.emplace_back(returnSpelling(f) + "* " + dret, dret);
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string sep = i ? ", " : "";
+    out.protoArgs += sep + params[i].first;
+    out.defArgs += sep + (live.count(params[i].second) ? "" : "[[maybe_unused]] ") + params[i].first;
+  }
+  emit(body, 1, out.body);
+  return out;
+}
+
 Printed FnPrinter::run() {
   Signature sig = classify(gen_, primal_);
   const Function &f = *sig.primal;
+  if (sig.isJvp) return runJvp(f);
   checkParams(gen_, f, sig.isGrad);
   scan(gen_.body);
   used_.insert(generatedName(f, sig.isGrad));
@@ -270,6 +367,7 @@ std::string printMemberDeclaration(const ir::Function &generated, const ir::Prog
 
 std::string cxxName(const ir::Function &generated, const ir::Program &primal) {
   detail::Signature s = detail::classify(generated, primal);
+  if (s.isJvp) return detail::generatedBase(*s.primal) + "_jvp";
   return detail::generatedName(*s.primal, s.isGrad);
 }
 

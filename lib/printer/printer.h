@@ -202,6 +202,7 @@ void assignObjectFromMirror(const TypeP &t, const std::string &object, const std
 struct Signature {
   const Function *primal = nullptr;
   bool isGrad = false;
+  bool isJvp = false; // f$jvp (forward mode): printed as f_jvp
 };
 Signature classify(const Function &gen, const Program &primal);
 
@@ -322,6 +323,9 @@ private:
   void bindParams(const Function &f, const Params &names, bool isGrad);
   void finishBody(const Function &f, const Params &names, const CVal &res, bool isGrad, Block &body);
   Printed signature(const Function &f, const Params &names, bool isGrad, const std::set<std::string> &live);
+  // f$jvp, whole (functions.cpp): `R f_jvp(P1 p1, ..., Pn pn, T1 d_a1, ...,
+  // Tk d_ak, R* d_return)`, each tangent declared as its parameter is.
+  Printed runJvp(const Function &f);
 };
 
 } // namespace unfad::printer::detail

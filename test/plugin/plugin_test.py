@@ -72,6 +72,16 @@ def case_run(e):
     check("unfad:begin" not in e.read("run.cpp"), "the plugin wrote to the source")
 
 
+def case_forward(e):
+    """UNFAD_JVP through the plugin: f_jvp in the same translation unit, checked
+    against finite differences and a reverse-mode gradient; nothing written."""
+    e.cxx("-Wall", "-Werror", "forward.cpp", "-o", "forward")
+    out = run([e.path("forward")], e.tmp).stdout
+    print(out)
+    check("PASSED" in out, "jvp check failed")
+    check("unfad:begin" not in e.read("forward.cpp"), "the plugin wrote to the source")
+
+
 def case_modes(e):
     """-S, -fsyntax-only, -MD and -E keep working with the plugin loaded."""
     e.cxx("-S", "run.cpp", "-o", "run.s")

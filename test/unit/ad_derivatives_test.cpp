@@ -5,6 +5,7 @@
 // and after optimisation) and compared with 4-point central differences of
 // the primal run by the IR evaluator (an independent reference).
 #include "unfad/ad/derivatives.h"
+#include "unfad/ad/forward.h"
 #include "unfad/ad/reverse.h"
 #include "unfad/ir/ir.h"
 #include "unfad/opt/optimize.h"
@@ -97,6 +98,20 @@ std::vector<double> reverseGradient(const Program &primal, const Program &grad, 
   return g;
 }
 
+// Forward mode's tangents along each unit direction: the partials, column
+// by column, from the same table.
+std::vector<double> forwardGradient(const Program &primal, const Program &jvps, const std::vector<double> &xs) {
+  Program all = primal;
+  for (auto &g : jvps.functions) all.functions.push_back(g);
+  std::vector<double> g;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    std::vector<double> args = xs;
+    for (size_t j = 0; j < xs.size(); ++j) args.push_back(j == k ? 1.0 : 0.0);
+    g.push_back(evaluate(all, ad::jvpFunctionName("f"), values(args)).elems.at(1).scalar);
+  }
+  return g;
+}
+
 // Points inside every operator's domain (asin, log, pow, ...) and away from
 // the jumps of floor/round/...; the binary ones once with a < b, once a > b.
 const std::vector<std::vector<double>> kUnaryPoints{{0.3}, {0.8}};
@@ -133,6 +148,31 @@ TEST(Derivatives, EveryFloatOperatorAgainstFiniteDifferences) {
   // The operators that take no floats at all: a new one must be added here
   // knowingly (a float operator is tested above without any change).
   EXPECT_EQ(withoutFloats, (std::set<std::string>{"mod", "and", "or", "not"}));
+}
+
+TEST(Derivatives, ForwardModeAgainstFiniteDifferences) {
+  for (const OpInfo &info : kOps) {
+    for (const TypeP &t : {Type::f64(), Type::f32()}) {
+      Program p = wrapInFunction(info, t);
+      if (p.functions.empty()) continue;
+      p.functions[0].tangent = true;
+      Program fwd = ad::forward(p);
+      ASSERT_EQ(fwd.functions.size(), 1u);
+      Program opt = opt::optimize(fwd);
+      double tol = p.functions[0].result->scalar == Scalar::F32 ? 1e-3 : 1e-6;
+      for (auto &xs : info.arity == 1 ? kUnaryPoints : kBinaryPoints) {
+        auto fd = finiteDifferences(p, xs);
+        for (const Program *g : {&fwd, &opt}) {
+          auto ad = forwardGradient(p, *g, xs);
+          ASSERT_EQ(ad.size(), fd.size()) << info.name;
+          for (size_t k = 0; k < fd.size(); ++k)
+            EXPECT_NEAR(ad[k], fd[k], tol * std::max(1.0, std::fabs(fd[k])))
+                << info.name << " on " << str(t) << ", direction " << k << " at x0 = " << xs[0]
+                << (g == &opt ? " (optimised)" : "");
+        }
+      }
+    }
+  }
 }
 
 TEST(Derivatives, OneRuleResultPerArgument) {

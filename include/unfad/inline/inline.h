@@ -37,6 +37,15 @@ ir::Program inlineSingleCalls(const ir::Program &p);
 // keeps the program's structure where that costs little).
 ir::Program inlineSmallHelpers(const ir::Program &p);
 
+// Every call of a non-recursive helper without a registered derivative,
+// inlined everywhere (callees first). Forward mode (UNFAD_JVP) runs on the
+// result: a pushforward costs about one primal wherever it runs, so unlike
+// a pullback it gains nothing from staying a call, and one function with
+// the tangent next to each primal line is what a person would write. (The
+// front end refuses recursive and custom-derivative callees of UNFAD_JVP
+// functions: lib/frontend/forward_mode.cpp.)
+ir::Program inlineAll(const ir::Program &p);
+
 // All three, as the pipeline runs them before reverse mode.
 inline ir::Program inlineForReverse(const ir::Program &p) {
   return inlineSingleCalls(inlineSmallHelpers(inlineArrayWriters(p)));

@@ -562,7 +562,10 @@ struct Function {
   std::vector<Param> params;
   TypeP result;
   Expr body;
-  bool marked = false; // carries UNFAD_GRADIENT
+  bool marked = false; // carries UNFAD_GRADIENT (or UNFAD_JVP)
+  // Marked with UNFAD_JVP: forward mode makes `f_jvp` (ad/forward.h)
+  // instead of reverse mode's `f_grad`.
+  bool tangent = false;
   CxxInfo cxx;
 };
 

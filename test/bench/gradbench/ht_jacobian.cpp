@@ -1,10 +1,10 @@
-// ht's dense Jacobian from unfad's reverse-mode gradients, chained by hand.
+// ht's dense Jacobian from unfad's forward-mode tangents and reverse-mode gradients, chained by hand.
 //
 // A residual depends on theta only through the pose (the bones' skinning transforms and the
 // global transform, 12 bones + 12 values), so
 //   d err_r / d theta = (d err_r / d pose) (d pose / d theta):
-// - d pose / d theta (pose size x 26) once per Jacobian: one gradient of the pose per pose
-//   value, with a unit cotangent on it;
+// - d pose / d theta (pose size x 26) once per Jacobian: forward mode, one tangent of the pose
+//   per column (gb_ht_pose_tangent_jvp along each unit direction of theta);
 // - per point, three gradients of its residual (one per coordinate) give d err_r / d pose and,
 //   for the complicated variant, d err_r / d u; the row is then the (sparse: only the bones
 //   skinning the point's vertices, and the global transform) product with d pose / d theta.
@@ -28,18 +28,21 @@ constexpr int kTheta = 26;
   m.bones, m.vertices, m.parents, m.base_relatives, m.inverse_base_absolutes, m.base_positions, m.weights,          \
       m.triangles, m.mirrored
 
-// The pose at theta, and its Jacobian (pose size x 26, row-major): row k is the pose's gradient
-// with a unit cotangent on pose value k.
+// The pose at theta, and its Jacobian (pose size x 26, row-major) by forward mode: column c is
+// the pose's tangent along theta's unit direction c (one sweep each; reverse mode needed one
+// gradient per pose value, a unit cotangent on each in turn).
 void poseJacobian(const gb::HandModel &m, const double *theta, std::vector<double> &pose,
                   std::vector<double> &jacobian, std::vector<double> &dpose) {
   const int size = gb::ht_pose_size(m.bones);
   pose.resize(size);
   dpose.resize(size);
   jacobian.assign(size * kTheta, 0.0);
-  for (int k = 0; k < size; ++k) {
-    std::fill(dpose.begin(), dpose.end(), 0.0);
-    dpose[k] = 1.0;
-    gb_ht_pose_grad(theta, HT_MODEL_ARGS(m), pose.data(), &jacobian[k * kTheta], dpose.data());
+  double direction[kTheta] = {};
+  for (int c = 0; c < kTheta; ++c) {
+    direction[c] = 1.0;
+    gb_ht_pose_tangent_jvp(theta, HT_MODEL_ARGS(m), pose.data(), direction, dpose.data());
+    direction[c] = 0.0;
+    for (int k = 0; k < size; ++k) jacobian[k * kTheta + c] = dpose[k];
   }
 }
 

@@ -61,6 +61,18 @@ void gb_ht_pose(const double *theta, int bones, int vertices, const int *parents
   gb::ht_pose(theta, model, pose);
 }
 
+// The same pose in forward mode: d pose / d theta one column (one direction of theta) per
+// call of gb_ht_pose_tangent_jvp, 26 in all, instead of one gradient per pose value (276).
+UNFAD_JVP_WRT(theta, pose)
+void gb_ht_pose_tangent(const double *theta, int bones, int vertices, const int *parents,
+                        const double *base_relatives, const double *inverse_base_absolutes,
+                        const double *base_positions, const double *weights, const int *triangles, bool mirrored,
+                        double *pose) {
+  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
+                               base_positions, weights,  triangles, mirrored};
+  gb::ht_pose(theta, model, pose);
+}
+
 UNFAD_GRADIENT_WRT(pose, err)
 void gb_ht_vertex_residual(const double *pose, int bones, int vertices, const int *parents,
                            const double *base_relatives, const double *inverse_base_absolutes,

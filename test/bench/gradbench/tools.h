@@ -36,6 +36,10 @@ double gb_lstm_grad(int l, int c, int b, const double *main, const double *extra
 void gb_ht_pose_grad(const double *theta, int bones, int vertices, const int *parents, const double *base_relatives,
                      const double *inverse_base_absolutes, const double *base_positions, const double *weights,
                      const int *triangles, bool mirrored, double *pose, double *d_theta, double *d_pose);
+void gb_ht_pose_tangent_jvp(const double *theta, int bones, int vertices, const int *parents,
+                            const double *base_relatives, const double *inverse_base_absolutes,
+                            const double *base_positions, const double *weights, const int *triangles,
+                            bool mirrored, double *pose, const double *d_theta, double *d_pose);
 void gb_ht_vertex_residual_grad(const double *pose, int bones, int vertices, const int *parents,
                                 const double *base_relatives, const double *inverse_base_absolutes,
                                 const double *base_positions, const double *weights, const int *triangles,
