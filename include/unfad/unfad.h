@@ -15,6 +15,7 @@
 // Generated gradients use these (math functions, tapes and buffers).
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -61,6 +62,30 @@ namespace unfad {
 // only steers the computation, or a fixed point already converged. The
 // generated code calls it too.
 template <class T> constexpr T no_grad(T x) { return x; }
+
+// A tape of `n` values in a helper's pullback: inside the object (on the
+// stack) when `n` is small, on the heap otherwise. A pullback runs once per
+// call of its helper, in a loop or a recursion, where a heap allocation per
+// tape per call would cost more than the work it records.
+template <class T, std::size_t Inline = 16> class tape {
+public:
+  explicit tape(long n)
+      : heap_(n > static_cast<long>(Inline) ? new T[static_cast<std::size_t>(n)] : nullptr),
+        data_(heap_ ? heap_.get() : inline_), size_(n) {}
+  tape(const tape &) = delete;
+  tape &operator=(const tape &) = delete;
+  T &operator[](long i) { return data_[i]; }
+  const T &operator[](long i) const { return data_[i]; }
+  T *data() { return data_; }
+  const T *data() const { return data_; }
+  long size() const { return size_; }
+
+private:
+  T inline_[Inline];
+  std::unique_ptr<T[]> heap_;
+  T *data_;
+  long size_;
+};
 
 namespace detail {
 // What UNFAD_CUSTOM_GRADIENT records (the front end reads its initialiser).

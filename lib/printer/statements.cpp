@@ -481,15 +481,20 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
                        !containerArrays_.count(h.name);
   // A scratch buffer (a tape) is written before it is read: no zero fill,
   // which for a large tape is a pass over memory the gradient would pay for.
+  // A tape in a helper's pullback, which runs once per call of the helper
+  // (in a loop, a recursion): unfad::tape keeps a small one on the stack.
+  const bool smallTape = !onStack && na->scratch && !classify(gen_, primal_).isGrad;
   if (onStack) // (a std::array: a C array only ever stored to would draw -Wunused-but-set-variable)
     s.line = "std::array<" + et + ", " + size + "> " + n + (na->scratch ? ";" : "{};");
+  else if (smallTape)
+    s.line = "unfad::tape<" + et + "> " + n + "(" + size + ");";
   else
     s.line = na->scratch ? "std::unique_ptr<" + et + "[]> " + n + "(new " + et + "[" + size + "]);"
                          : "std::vector<" + et + "> " + n + "(" + size + ");";
   collectIdents(size, s.uses);
   b.push_back(std::move(s));
   CVal v = leaf(na->type, n, PPrimary, true);
-  v.container = !na->scratch || onStack;
+  v.container = !na->scratch || onStack || smallTape;
   v.shape = shape;
   return v;
 }
