@@ -154,20 +154,28 @@ def case_second_order(e):
     check("unfad:begin" not in e.read("second.cpp"), "the plugin wrote to the source")
 
 
+def checked_both_ways(e, name):
+    """Compiles `name`.cpp (whose main checks its gradients and prints PASSED)
+    through the plugin and, as the command's output, by another run of the
+    compiler; runs both. Returns the command's output text."""
+    e.cxx("-Wall", "-Wextra", "-Werror", name + ".cpp", "-o", name + "_plugin")
+    out = run([e.path(name + "_plugin")], e.tmp).stdout
+    print(out)
+    check("PASSED" in out and "MISMATCH" not in out, "gradient check failed (plugin)")
+    gen = run([e.a.unfad, name + ".cpp", "--", "-std=c++17"], e.tmp).stdout
+    with open(e.path(name + "_gen.cpp"), "w") as f:
+        f.write(gen)
+    run([e.a.clangxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I" + INCLUDE, name + "_gen.cpp",
+         "-o", name + "_cmd"], e.tmp)
+    check("PASSED" in run([e.path(name + "_cmd")], e.tmp).stdout, "gradient check failed (command output)")
+    return gen
+
+
 def case_class_params(e):
     """Objects of mirrored classes (a base class, a constructor that computes)
     as parameters of marked functions (class_params.cpp): through the plugin,
     and the command's output compiled by another run of the compiler."""
-    e.cxx("-Wall", "-Wextra", "-Werror", "class_params.cpp", "-o", "class_params_plugin")
-    out = run([e.path("class_params_plugin")], e.tmp).stdout
-    print(out)
-    check("PASSED" in out and "MISMATCH" not in out, "gradient check failed (plugin)")
-    gen = run([e.a.unfad, "class_params.cpp", "--", "-std=c++17"], e.tmp).stdout
-    with open(e.path("class_params_gen.cpp"), "w") as f:
-        f.write(gen)
-    run([e.a.clangxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I" + INCLUDE, "class_params_gen.cpp",
-         "-o", "class_params_cmd"], e.tmp)
-    check("PASSED" in run([e.path("class_params_cmd")], e.tmp).stdout, "gradient check failed (command output)")
+    checked_both_ways(e, "class_params")
 
 
 def case_methods(e):
@@ -176,16 +184,7 @@ def case_methods(e):
     same through the plugin, the command's output compiled by another run of
     the compiler, and `unfad -i` twice (the second run changes nothing, and
     the plugin neither duplicates nor rewrites the blocks)."""
-    e.cxx("-Wall", "-Wextra", "-Werror", "methods.cpp", "-o", "methods_plugin")
-    out = run([e.path("methods_plugin")], e.tmp).stdout
-    print(out)
-    check("PASSED" in out and "MISMATCH" not in out, "gradient check failed (plugin)")
-    gen = run([e.a.unfad, "methods.cpp", "--", "-std=c++17"], e.tmp).stdout
-    with open(e.path("methods_gen.cpp"), "w") as f:
-        f.write(gen)
-    run([e.a.clangxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I" + INCLUDE, "methods_gen.cpp",
-         "-o", "methods_cmd"], e.tmp)
-    check("PASSED" in run([e.path("methods_cmd")], e.tmp).stdout, "gradient check failed (command output)")
+    gen = checked_both_ways(e, "methods")
     run([e.a.unfad, "-i", "methods.cpp", "--", "-std=c++17"], e.tmp)
     once = e.read("methods.cpp")
     check(once == gen, "unfad -i wrote other text than unfad printed")
