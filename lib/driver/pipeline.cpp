@@ -116,18 +116,16 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
       }
       auto g = gradients.find(ad::gradFunctionName(f.name));
       if (!g) throw ir::IRError("no gradient generated for " + f.name);
-      // The structs mirroring classes (printer/mirrors.cpp), once per
-      // namespace as the pullbacks.
+      // Prototypes first: pullbacks of recursive helpers call each other.
+      std::string code;
+      for (auto pb : pullbacks) code += printer::printPrototype(*pb, program) + "\n";
+      for (auto pb : pullbacks) code += printer::printFunction(*pb, program) + "\n";
+      code += printer::printFunction(*g, program);
+      // The structs mirroring classes (printer/mirrors.cpp) that the code
+      // names, once per namespace as the pullbacks.
       std::vector<const ir::Function *> printed = pullbacks;
       printed.push_back(g);
-      for (auto fn : printed)
-        for (auto &m : printer::mirrorStructs(*fn))
-          if (emitted.insert(f.cxx.enclosingNamespace + "::struct " + m->structName).second)
-            b.code += printer::printMirrorStruct(m) + "\n";
-      // Prototypes first: pullbacks of recursive helpers call each other.
-      for (auto pb : pullbacks) b.code += printer::printPrototype(*pb, program) + "\n";
-      for (auto pb : pullbacks) b.code += printer::printFunction(*pb, program) + "\n";
-      b.code += printer::printFunction(*g, program);
+      b.code = printer::printMirrorStructs(printed, code, f.cxx.enclosingNamespace, emitted) + code;
       if (!f.cxx.memberOf.empty()) b.declaration = printer::printMemberDeclaration(*g, program) + "\n";
       blocks.push_back(std::move(b));
     }

@@ -148,18 +148,18 @@ ir::Expr Lowering::lowerMathCall(const CallExpr *ce, const FunctionDecl *fd, Env
   return nullptr;
 }
 
+Lowering::CallSiteScope::CallSiteScope(Lowering &l, const CallExpr *call, const FunctionDecl *callee)
+    : l(l), site(l.callSite_), at(l.calledAt_) {
+  SourceLocation loc = call->getExprLoc();
+  if (!l.sm_.isInSystemHeader(l.sm_.getExpansionLoc(loc)))
+    l.callSite_ = loc, l.calledAt_ = stripAnon(callee->getQualifiedNameAsString());
+}
+
 // A call of a function whose body unfad lowers too.
 ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   std::string fname = fd->getNameAsString();
-  // errors in the library's declaration (its parameter types) are this call's
-  struct SiteScope {
-    Lowering &l;
-    SourceLocation site;
-    std::string at;
-    ~SiteScope() { l.callSite_ = site, l.calledAt_ = at; }
-  } siteScope{*this, callSite_, calledAt_};
-  if (!sm_.isInSystemHeader(sm_.getExpansionLoc(loc))) callSite_ = loc, calledAt_ = stripAnon(fd->getQualifiedNameAsString());
+  CallSiteScope site(*this, ce, fd); // (errors in its parameter types are this call's)
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (fd->getReturnType()->isReferenceType()) {
     if (ir::Expr k = tryConstant(ce)) return k;

@@ -223,6 +223,16 @@ private:
   // per function
   clang::SourceLocation callSite_; // of the entry being lowered (see Entry::callSite)
   std::string calledAt_;
+  // Errors in a library's body or declaration are reported at the user's
+  // call that reached it: a call lowered in place (a helper's parameters, a
+  // body inlined into the caller) is the call site while it lasts.
+  struct CallSiteScope {
+    CallSiteScope(Lowering &l, const clang::CallExpr *call, const clang::FunctionDecl *callee);
+    ~CallSiteScope() { l.callSite_ = site, l.calledAt_ = at; }
+    Lowering &l;
+    clang::SourceLocation site;
+    std::string at;
+  };
   ir::NameSupply names_;
   ir::TypeP result_;
   std::vector<const LoopCtx *> loops_;

@@ -117,14 +117,7 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   const FunctionDecl *fd = ce->getDirectCallee();
   std::string fname = fd->getNameAsString();
   SourceLocation loc = ce->getExprLoc();
-  // errors in a library body are this call's
-  struct SiteScope {
-    Lowering &l;
-    SourceLocation site;
-    std::string at;
-    ~SiteScope() { l.callSite_ = site, l.calledAt_ = at; }
-  } siteScope{*this, callSite_, calledAt_};
-  if (!sm_.isInSystemHeader(sm_.getExpansionLoc(loc))) callSite_ = loc, calledAt_ = fd->getQualifiedNameAsString();
+  CallSiteScope site(*this, ce, fd); // (errors in its body are this call's)
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || isa<CXXTryStmt>(def->getBody()))
     fail(loc, "call to '" + fname + "' whose body is not visible (it returns an array, which needs its body)");

@@ -135,11 +135,7 @@ CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
   }
   s += ")";
   if (c->type->isUnit()) { // a void helper: a statement
-    Stmt st;
-    st.k = Stmt::Effect;
-    st.line = s + ";";
-    collectIdents(s, st.uses);
-    b.push_back(std::move(st));
+    b.push_back(lineStmt(Stmt::Effect, s + ";", s));
     invalidateReads(&w);
     return unitVal();
   }

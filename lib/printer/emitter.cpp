@@ -75,6 +75,14 @@ void dropDeadDecls(Block &b, const std::set<std::string> &assigned) {
 
 // Effects (stores, calls that write, pullbacks into buffers) are always
 // kept, and so are the ifs and loops around them.
+Stmt lineStmt(Stmt::K k, std::string line, const std::string &reads) {
+  Stmt s;
+  s.k = k;
+  s.line = std::move(line);
+  collectIdents(reads, s.uses);
+  return s;
+}
+
 size_t dce(Block &b, std::set<std::string> &live, bool drop) {
   std::vector<char> keepv(b.size(), 1);
   size_t kept = 0;

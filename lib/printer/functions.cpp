@@ -24,6 +24,12 @@ Signature classify(const Function &gen, const Program &primal) {
 
 namespace {
 
+// `return <the primal value>;`, which f$grad and f$jvp end with.
+Stmt returnStmt(const CVal &value) {
+  std::string r = render(value);
+  return lineStmt(Stmt::Return, "return " + r + ";", r);
+}
+
 // f$grad: f's parameters, then one buffer per active array parameter;
 // g$pullback: g's parameters, d_return, then the buffers. Returns where the
 // buffers start.
@@ -168,17 +174,11 @@ void FnPrinter::finishBody(const Function &f, const Params &names, const CVal &r
     const TypeP &ct = res.elems[j + off].type;
     if (pt->isArray() ? !ct->isUnit() : !sameType(pt, ct))
       fail("cotangent of '" + f.params[names.active[j]].name + "' has type " + str(ct));
-    accumulate(res.elems[j + off], names.adjoint[j], !splitMember(f, names.active[j]), body,
-               true);
+    // (userObject: the adjoints are the caller's objects, whose inherited
+    // members are theirs, CVal::userObject)
+    accumulate(res.elems[j + off], names.adjoint[j], !splitMember(f, names.active[j]), body, /*userObject=*/true);
   }
-  if (isGrad && !returnsVoid(f)) {
-    Stmt s;
-    s.k = Stmt::Return;
-    std::string r = render(res.elems[0]);
-    s.line = "return " + r + ";";
-    collectIdents(r, s.uses);
-    body.push_back(std::move(s));
-  }
+  if (isGrad && !returnsVoid(f)) body.push_back(returnStmt(res.elems[0]));
 }
 
 Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad, const std::set<std::string> &live) {
@@ -270,18 +270,9 @@ Printed FnPrinter::runJvp(const Function &f) {
   CVal res = tr(gen_.body, body, Hint{"res", false});
   if (!isVoid) {
     if (!res.agg || res.type->isStruct() || res.elems.size() != 2) fail("body of '" + gen_.name + "' is not a (value, tangent) pair");
-    Stmt set;
-    set.k = Stmt::Accum; // (an effect: kept)
     std::string d = render(res.elems[1]);
-    set.line = "*" + dret + " = " + d + ";";
-    collectIdents(dret + " " + d, set.uses);
-    body.push_back(std::move(set));
-    Stmt ret;
-    ret.k = Stmt::Return;
-    std::string r = render(res.elems[0]);
-    ret.line = "return " + r + ";";
-    collectIdents(r, ret.uses);
-    body.push_back(std::move(ret));
+    body.push_back(lineStmt(Stmt::Accum, "*" + dret + " = " + d + ";", dret + " " + d)); // (Accum: an effect, kept)
+    body.push_back(returnStmt(res.elems[0]));
   }
   std::set<std::string> live;
   dce(body, live);

@@ -159,6 +159,10 @@ struct Stmt {
 };
 using Block = std::vector<Stmt>;
 
+// A one-line statement of kind `k` (not Decl, IfS or Loop) reading the
+// names in `reads` (its text without the written target's syntax).
+Stmt lineStmt(Stmt::K k, std::string line, const std::string &reads);
+
 // Backward liveness: drops statements whose results are never read (only
 // computes `live` when `drop` is false). Returns how many statements
 // (other than uninitialised declarations) survive.
@@ -194,7 +198,7 @@ constexpr const char *kThisObject = "(*this)";
 std::string fieldOf(const std::string &object, const std::string &field);
 // The user's object and its mirror (mirrors.cpp; CVal::userObject).
 std::string mirrorFromObject(const TypeP &t, const std::string &object);
-void assignObjectFromMirror(const TypeP &t, const std::string &object, const std::string &value,
+void assignObjectFromMirror(const TypeP &t, const std::string &object, const CVal &value,
                             std::vector<std::string> &lines);
 
 // A generated function's primal and whether it is the gradient (f$grad) or
@@ -301,6 +305,7 @@ private:
   void assign(const CVal &dst, const CVal &src, Block &b);
   CVal materialize(const CVal &v, const std::string &hint, Block &b);
   CVal copyOfObject(const CVal &object);
+  CVal snapshotOfObject(const CVal &object, const std::string &hint, Block &b); // (mirrors.cpp)
   // (`userObject`: `lhs` is the user's object, see CVal::userObject)
   void accumulate(const CVal &ct, const std::string &lhs, bool viaPointer, Block &b, bool userObject = false);
   void invalidateArray(const CVal &array);

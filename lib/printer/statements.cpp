@@ -299,7 +299,7 @@ CVal FnPrinter::copyOfObject(const CVal &object) {
 // becomes const locals (one per component for plain tuples).
 CVal FnPrinter::bind(const CVal &v, const Hint &h, Block &b) {
   if (isAtom(v)) return v;
-  if (v.userObject && v.type->isStruct() && v.type->mirror) return bind(copyOfObject(v), h, b);
+  if (v.userObject && v.type->isStruct() && v.type->mirror) return snapshotOfObject(v, h.ir ? sanitize(h.name) : h.name, b);
   if (v.type->isArray()) return bindRow(v, h, b);
   if (v.agg && !v.type->isStruct()) {
     std::string base = h.ir ? sanitize(h.name) : h.name;
@@ -425,14 +425,10 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   }
   if (!add && userObject && ft->isStruct() && ft->mirror) { // the user's object set from its mirror's value
     std::vector<std::string> lines;
-    assignObjectFromMirror(ft, lhs, render(materialize(v, "value", b)), lines);
-    for (std::string &line : lines) {
-      Stmt s;
-      s.k = Stmt::Effect;
-      s.line = std::move(line);
-      collectIdents(s.line, s.uses);
-      b.push_back(std::move(s));
-    }
+    // (an aggregate of atoms is read as it is: writing one member cannot
+    // change another's value)
+    assignObjectFromMirror(ft, lhs, v.agg && isAtom(v) ? v : materialize(v, "value", b), lines);
+    for (std::string &line : lines) b.push_back(lineStmt(Stmt::Effect, line, line));
     invalidateArray(a);
     return unitVal();
   }
@@ -441,11 +437,7 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
     op = " -= ";
     r = r.substr(1);
   }
-  Stmt s;
-  s.k = Stmt::Effect;
-  s.line = lhs + op + r + ";";
-  collectIdents(s.line, s.uses);
-  b.push_back(std::move(s));
+  b.push_back(lineStmt(Stmt::Effect, lhs + op + r + ";", lhs + " " + r));
   invalidateArray(a);
   return unitVal();
 }
@@ -513,13 +505,8 @@ void FnPrinter::accumulate(const CVal &ct, const std::string &lhs, bool viaPoint
     return;
   }
   if (!t->isFloat()) return; // passive fields carry no derivative
-  Stmt s;
-  s.k = Stmt::Accum;
-  std::string target = viaPointer ? "*" + lhs : lhs;
-  std::string r = render(ct);
-  s.line = target + " += " + r + ";";
-  collectIdents(target + " " + r, s.uses);
-  b.push_back(std::move(s));
+  std::string target = viaPointer ? "*" + lhs : lhs, r = render(ct);
+  b.push_back(lineStmt(Stmt::Accum, target + " += " + r + ";", target + " " + r));
 }
 
 } // namespace unfad::printer::detail

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "unfad/ir/ir.h"
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,13 @@ std::string printPrototype(const ir::Function &generated, const ir::Program &pri
 // (`double loss_grad(const double* x, Model* d_this, double* d_x) const;`);
 // printFunction prints its definition (`double Model::loss_grad(...) const`).
 std::string printMemberDeclaration(const ir::Function &generated, const ir::Program &primal);
-// The structs the generated code defines for `generated` (ir::Type::mirror),
-// those used by others first, and one's definition (`struct Spring_fields
-// { double k_; ... };`).
-std::vector<ir::TypeP> mirrorStructs(const ir::Function &generated);
-std::string printMirrorStruct(const ir::TypeP &mirror);
+// The definitions of the structs (ir::Type::mirror: `struct Spring_fields
+// { double k_; ... };`) that `code`, printed from `generated`, names, those
+// used by others first. A struct whose key `scope + "::struct " + name` is in
+// `done` is left out (it is defined already in that scope); the others' keys
+// are added.
+std::string printMirrorStructs(const std::vector<const ir::Function *> &generated, const std::string &code,
+                               const std::string &scope, std::set<std::string> &done);
 // The C++ name of a generated function: "energy_grad", "dot_pullback".
 std::string cxxName(const ir::Function &generated, const ir::Program &primal);
 

@@ -156,17 +156,6 @@ void ht_vertex_residual(const T *pose, const HandModel &model, int vertex, const
   for (int j = 0; j < 3; ++j) err[j] = point[j] - v[j];
 }
 
-// The residual of one observed point against the point u of triangle `triangle` ("complicated").
-template <class T>
-void ht_surface_residual(const T *pose, const HandModel &model, int triangle, const T *u, const double *point, T *err) {
-  const int *corner = model.triangles + 3 * triangle;
-  T a[3], b[3], c[3];
-  ht_skin_vertex(pose, model, corner[0], a);
-  ht_skin_vertex(pose, model, corner[1], b);
-  ht_skin_vertex(pose, model, corner[2], c);
-  for (int j = 0; j < 3; ++j) err[j] = point[j] - (u[0] * a[j] + u[1] * b[j] + (1.0 - u[0] - u[1]) * c[j]);
-}
-
 // The objective in GradBench's shape: every vertex of the hand is skinned, then the residuals
 // read the vertices they need. us: 2 per point, or null for the simple variant. err: 3 per point.
 template <class T>

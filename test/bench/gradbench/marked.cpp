@@ -47,8 +47,9 @@ double gb_lstm(int l, int c, int b, const double *main, const double *extra, con
   return gb::lstm_objective(l, c, b, main, extra, state, sequence);
 }
 
-// ht: the Jacobian is chained by hand (ht_jacobian.cpp) from the pose's gradient (theta -> the
-// bone transforms and the global transform) and one residual's gradient (pose -> 3 errors).
+// ht: the Jacobian is chained by hand (ht_jacobian.cpp) from the pose's tangents (theta -> the
+// bone transforms and the global transform) and one vertex's residual's gradients (pose -> 3
+// errors).
 // The model's arrays come one by one: unfad refuses a struct of pointers (gb::HandModel) as a
 // parameter of a marked function ("supported as local variables ... and parameters of
 // helpers, not here"), so each wrapper builds it as a local.
@@ -81,14 +82,4 @@ void gb_ht_vertex_residual(const double *pose, int bones, int vertices, const in
   const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
                                base_positions, weights,  triangles, mirrored};
   gb::ht_vertex_residual(pose, model, vertex, point, err);
-}
-
-UNFAD_GRADIENT_WRT(pose, u, err)
-void gb_ht_surface_residual(const double *pose, int bones, int vertices, const int *parents,
-                            const double *base_relatives, const double *inverse_base_absolutes,
-                            const double *base_positions, const double *weights, const int *triangles, bool mirrored,
-                            int triangle, const double *u, const double *point, double *err) {
-  const gb::HandModel model = {bones,          vertices, parents,   base_relatives, inverse_base_absolutes,
-                               base_positions, weights,  triangles, mirrored};
-  gb::ht_surface_residual(pose, model, triangle, u, point, err);
 }

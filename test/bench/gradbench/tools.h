@@ -45,11 +45,6 @@ void gb_ht_vertex_residual_grad(const double *pose, int bones, int vertices, con
                                 const double *base_positions, const double *weights, const int *triangles,
                                 bool mirrored, int vertex, const double *point, double *err, double *d_pose,
                                 double *d_err);
-void gb_ht_surface_residual_grad(const double *pose, int bones, int vertices, const int *parents,
-                                 const double *base_relatives, const double *inverse_base_absolutes,
-                                 const double *base_positions, const double *weights, const int *triangles,
-                                 bool mirrored, int triangle, const double *u, const double *point, double *err,
-                                 double *d_pose, double *d_u, double *d_err);
 
 // ht_jacobian.cpp: ht's objective (GradBench's shape) and its dense Jacobian from unfad's
 // gradients, in GradBench's layout: 3 rows per point, row-major; columns: with us (the
