@@ -18,6 +18,9 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__clang__)
@@ -85,6 +88,80 @@ private:
   std::unique_ptr<T[]> heap_;
   T *data_;
   long size_;
+};
+
+namespace detail {
+// Blocks of memory for the tapes of this thread's gradient calls, kept
+// between calls. A large tape is fresh memory from the system at every call
+// otherwise (glibc maps big blocks anew), and the page faults of touching it
+// cost more than the gradient's own work (GradBench's lse at large n, nested
+// loops' tapes). At most kKept blocks stay; they are freed with the thread.
+class tape_pool {
+  struct block {
+    void *memory;
+    std::size_t bytes;
+  };
+  static constexpr std::size_t kKept = 8;
+  std::vector<block> free_;
+
+public:
+  ~tape_pool() {
+    for (block &b : free_) ::operator delete(b.memory);
+  }
+  static tape_pool &of_thread() {
+    thread_local tape_pool pool;
+    return pool;
+  }
+  // The smallest kept block of at least `bytes`, or a new one.
+  void *acquire(std::size_t bytes) {
+    std::size_t best = free_.size();
+    for (std::size_t k = 0; k < free_.size(); ++k)
+      if (free_[k].bytes >= bytes && (best == free_.size() || free_[k].bytes < free_[best].bytes)) best = k;
+    if (best == free_.size()) return ::operator new(bytes);
+    void *memory = free_[best].memory;
+    free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(best));
+    return memory;
+  }
+  // Kept for the next call; the smallest goes when more than kKept are kept.
+  void release(void *memory, std::size_t bytes) {
+    free_.push_back({memory, bytes});
+    if (free_.size() <= kKept) return;
+    std::size_t smallest = 0;
+    for (std::size_t k = 1; k < free_.size(); ++k)
+      if (free_[k].bytes < free_[smallest].bytes) smallest = k;
+    ::operator delete(free_[smallest].memory);
+    free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(smallest));
+  }
+};
+} // namespace detail
+
+// A tape of `n` values in a gradient, written before it is read (no
+// initial value): its memory comes from, and goes back to, the thread's
+// tape_pool, so that calling a gradient in a loop touches the same memory
+// every time. (A thread keeps up to the 8 largest tapes' memory.)
+template <class T> class tape_buffer {
+  // (values of a class with constructors are made as new T[n])
+  static constexpr bool kPlain = std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>;
+
+public:
+  explicit tape_buffer(long n) : bytes_(sizeof(T) * static_cast<std::size_t>(n > 0 ? n : 1)) {
+    if constexpr (kPlain) data_ = static_cast<T *>(detail::tape_pool::of_thread().acquire(bytes_));
+    else data_ = new T[static_cast<std::size_t>(n > 0 ? n : 1)];
+  }
+  ~tape_buffer() {
+    if constexpr (kPlain) detail::tape_pool::of_thread().release(data_, bytes_);
+    else delete[] data_;
+  }
+  tape_buffer(const tape_buffer &) = delete;
+  tape_buffer &operator=(const tape_buffer &) = delete;
+  T &operator[](long i) { return data_[i]; }
+  const T &operator[](long i) const { return data_[i]; }
+  T *data() { return data_; }
+  const T *data() const { return data_; }
+
+private:
+  std::size_t bytes_;
+  T *data_;
 };
 
 namespace detail {

@@ -27,7 +27,7 @@
 //    `std::vector<T> v(n);` for NewArray (bool -> char; the element type of
 //    the helper parameter it is passed to when that is another integer type;
 //    a scratch buffer, never read before written:
-//    `std::unique_ptr<T[]> v(new T[n]);`), `a[i] = v;` / `a[i] += v;`
+//    `unfad::tape_buffer<T> v(n);`), `a[i] = v;` / `a[i] += v;`
 //    (`-= x` for a negation) for Store;
 //  - Fold -> `T s = init; for (long i = lo; i < hi; ++i) { ...; s = ...; }`
 //    (reversed: `for (long i = hi - 1; i >= lo; --i)`), While ->

@@ -475,13 +475,14 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
   // which for a large tape is a pass over memory the gradient would pay for.
   // A tape in a helper's pullback, which runs once per call of the helper
   // (in a loop, a recursion): unfad::tape keeps a small one on the stack.
+  // A gradient's tape: unfad::tape_buffer, memory kept for the next call.
   const bool smallTape = !onStack && na->scratch && !classify(gen_, primal_).isGrad;
   if (onStack) // (a std::array: a C array only ever stored to would draw -Wunused-but-set-variable)
     s.line = "std::array<" + et + ", " + size + "> " + n + (na->scratch ? ";" : "{};");
   else if (smallTape)
     s.line = "unfad::tape<" + et + "> " + n + "(" + size + ");";
   else
-    s.line = na->scratch ? "std::unique_ptr<" + et + "[]> " + n + "(new " + et + "[" + size + "]);"
+    s.line = na->scratch ? "unfad::tape_buffer<" + et + "> " + n + "(" + size + ");"
                          : "std::vector<" + et + "> " + n + "(" + size + ");";
   collectIdents(size, s.uses);
   b.push_back(std::move(s));

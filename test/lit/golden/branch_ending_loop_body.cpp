@@ -27,7 +27,7 @@ UNFAD_GRADIENT double stacked(const double* w, const double* x, int b, int layer
   return total;
 }
 // CHECK-LABEL: double stacked_grad(
-// CHECK:         std::unique_ptr<double[]> [[TAPE:tape_t[_0-9]*]](new double[
+// CHECK:         unfad::tape_buffer<double> [[TAPE:tape_t[_0-9]*]](
 // CHECK:         for (long [[T:t_[0-9]+]] = steps - 1; [[T]] >= 0; --[[T]]) {
 // CHECK-NOT:       new
 // The step's recomputation (both branches' code):

@@ -22,8 +22,8 @@ UNFAD_GRADIENT double tri(const double* l, const double* x, int n, int d) {
 // CHECK-LABEL: double tri_grad(
 // CHECK:         long [[N:stores[_0-9]*]] = 0;
 // CHECK-NEXT:    for (long {{.*}} = 0; {{.*}} < d; ++{{.*}}) {
-// CHECK:         std::unique_ptr<long[]> log_q_index(new long[[[N]]]);
-// CHECK-NEXT:    std::unique_ptr<double[]> log_q_old(new double[[[N]]]);
+// CHECK:         unfad::tape_buffer<long> log_q_index([[N]]);
+// CHECK-NEXT:    unfad::tape_buffer<double> log_q_old([[N]]);
 // CHECK:         for (long [[I:i_[0-9]+]] = n - 1; [[I]] >= 0; --[[I]]) {
-// CHECK-NOT:       new long[[[N]]]
+// CHECK-NOT:       tape_buffer
 // CHECK:         return

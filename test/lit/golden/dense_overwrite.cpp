@@ -34,7 +34,7 @@ UNFAD_GRADIENT_WRT(r, y) void midpoint(const double* r, int n, int steps, double
 // CHECK-LABEL: void midpoint_grad(
 // CHECK-NOT:     log_
 // CHECK:         long [[LEN:sweep_y_length]];
-// CHECK:         std::unique_ptr<double[]> [[SLAB:tape_y_old]](new double[[[N:n_[0-9]+]] * [[LEN]]]);
+// CHECK:         unfad::tape_buffer<double> [[SLAB:tape_y_old]]([[N:n_[0-9]+]] * [[LEN]]);
 // CHECK-NOT:     _index
 // CHECK:         for (long [[S:s]] = 0; [[S]] < steps; ++[[S]]) {
 // CHECK-NOT:       new

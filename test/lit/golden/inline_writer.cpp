@@ -27,7 +27,7 @@ UNFAD_GRADIENT double chain(const double* x, int n) {
 // CHECK-NOT:   set_pullback
 // CHECK-LABEL: double chain_grad(const double* x, int n, double* d_x) {
 // CHECK-NOT:     tape_a_index
-// CHECK:         std::unique_ptr<double[]> tape_a_old(new double[{{[a-z_0-9]+}}]);
+// CHECK:         unfad::tape_buffer<double> tape_a_old({{[a-z_0-9]+}});
 // CHECK-NOT:     tape_a(
 // CHECK:         for (long [[I:[a-z_0-9]+]] = 1; [[I]] < n; ++[[I]]) {
 // CHECK:           tape_a_old[{{[a-z_0-9]+}}] = {{[a-z_0-9]+}};

@@ -20,7 +20,7 @@ UNFAD_JVP double energy(const double* x, int n, double k) {
 
 // CHECK:      {{^}}// unfad:begin energy_jvp
 // CHECK-NEXT: {{^}}double energy_jvp(const double* x, int n, double k, const double* d_x, double d_k, double* d_return) {
-// CHECK-NOT:  unique_ptr
+// CHECK-NOT:  tape_buffer
 // CHECK-NOT:  std::vector
 // CHECK-NOT:  sq(
 // CHECK:      {{^}}  for (long i = 0; i < n; ++i) {

@@ -15,7 +15,7 @@ UNFAD_JVP void smooth(const double* x, double* out) {
 
 // CHECK:      {{^}}// unfad:begin smooth_jvp
 // CHECK-NEXT: {{^}}void smooth_jvp(const double* x, double* out, const double* d_x, double* d_out) {
-// CHECK-NOT:  unique_ptr
+// CHECK-NOT:  tape_buffer
 // CHECK-NOT:  d_return
 // CHECK-DAG:  {{^}}    out[i{{[_0-9]*}}] = {{.*}};
 // CHECK-DAG:  {{^}}    d_out[i{{[_0-9]*}}] = {{.*}};

@@ -28,8 +28,8 @@ UNFAD_GRADIENT double tri(const double* l, const double* x, int n, int d) {
 // CHECK-NEXT:    long [[N:n_[_0-9]+]];
 // CHECK-NEXT:    if (0 < [[B]]) {
 // CHECK-NEXT:      [[N]] = [[B]];
-// CHECK:         std::unique_ptr<long[]> tape_state_{{[0-9]+}}(new long[[[N]]]);
-// CHECK-NEXT:    std::unique_ptr<double[]> tape_q_old(new double[[[N]]]);
+// CHECK:         unfad::tape_buffer<long> tape_state_{{[0-9]+}}([[N]]);
+// CHECK-NEXT:    unfad::tape_buffer<double> tape_q_old([[N]]);
 // CHECK-NEXT:    for (long [[I:i_[0-9]+]] = n - 1; [[I]] >= 0; --[[I]]) {
 // CHECK-NOT:       new
 // CHECK:         return

@@ -24,10 +24,10 @@ UNFAD_GRADIENT double nested_accumulation(const double* x, int n) {
 // CHECK-LABEL: double nested_accumulation_grad(
 // CHECK-NOT:     for (
 // CHECK:         const long [[SIZE:log_pos_size]] = [[N:n_[0-9]+]] * 3;
-// CHECK-NEXT:    std::unique_ptr<long[]> [[IDX:log_pos_index]](new long[[[SIZE]]]);
-// CHECK-NEXT:    std::unique_ptr<double[]> [[OLD:log_pos_old]](new double[[[SIZE]]]);
+// CHECK-NEXT:    unfad::tape_buffer<long> [[IDX:log_pos_index]]([[SIZE]]);
+// CHECK-NEXT:    unfad::tape_buffer<double> [[OLD:log_pos_old]]([[SIZE]]);
 // CHECK-NEXT:    std::array<long, 1> [[TOP:log_pos_top]];
-// CHECK-NEXT:    std::unique_ptr<long[]> [[MARK:log_pos_mark]](new long[[[N]]]);
+// CHECK-NEXT:    unfad::tape_buffer<long> [[MARK:log_pos_mark]]([[N]]);
 // CHECK-NEXT:    [[TOP]][0] = 0;
 // CHECK-NEXT:    for (long [[V:v]] = 0; [[V]] < n; ++[[V]]) {
 // CHECK-NEXT:      const long [[T:top_pos]] = [[TOP]][0];

@@ -42,7 +42,7 @@ UNFAD_GRADIENT double prod(const double* a, int n) {
 // suffix product; no division anywhere.
 // CHECK-LABEL: double prod_grad(const double* a, int n, double* d_a) {
 // CHECK-NOT:     /
-// CHECK:         std::unique_ptr<double[]> [[TAPE:tape_[a-z_0-9]+]](new double[
+// CHECK:         unfad::tape_buffer<double> [[TAPE:tape_[a-z_0-9]+]](
 // CHECK:         for (long [[I:[a-z_0-9]+]] = 0; [[I]] < n; ++[[I]]) {
 // CHECK-NEXT:      [[TAPE]][[[I]]] = state;
 // CHECK:         for (long [[K:[a-z_0-9]+]] = n - 1; [[K]] >= 0; --[[K]]) {

@@ -20,7 +20,7 @@ UNFAD_GRADIENT double prefix_recurrence(const double* x, int n, double c) {
 // CHECK-LABEL: double prefix_recurrence_grad(
 // CHECK-NOT:     * n]
 // CHECK-NOT:     _index
-// CHECK:         std::unique_ptr<double[]> [[OLD:tape_a_old]](new double[[[N:n_[0-9]+]]]);
+// CHECK:         unfad::tape_buffer<double> [[OLD:tape_a_old]]([[N:n_[0-9]+]]);
 // CHECK:         for (long [[I:[a-z_0-9]+]] = 1; [[I]] < n; ++[[I]]) {
 // CHECK:           const double [[O:old_a[_0-9]*]] = a[[[I]]];
 // CHECK-NEXT:      [[OLD]][{{.*}}] = [[O]];

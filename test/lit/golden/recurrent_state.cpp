@@ -31,11 +31,11 @@ UNFAD_GRADIENT double rnn_loss(const double* W, const double* U, const double* b
 }
 // CHECK-LABEL: double rnn_loss_grad(
 // CHECK-NOT:     old_
-// CHECK:         std::unique_ptr<double[]> [[TAPE:tape_h]](new double[n * H]);
+// CHECK:         unfad::tape_buffer<double> [[TAPE:tape_h]](n * H);
 // The backward loop's scratch tapes are allocated once, before it.
-// CHECK:         std::unique_ptr<double[]> [[Y:tape_t[_0-9]*]](
+// CHECK:         unfad::tape_buffer<double> [[Y:tape_t[_0-9]*]](
 // CHECK:         for (long [[T:[a-z_0-9]+]] = T - 1; [[T]] >= 0; --[[T]]) {
-// CHECK-NOT:       std::{{vector|unique_ptr}}
+// CHECK-NOT:       {{std::vector|unfad::tape_buffer}}
 // CHECK:             const double [[TJ:[a-z_0-9]+]] = std::tanh(
 // CHECK:             [[Y]][[[J:[a-z_0-9]+]]] = [[TJ]];
 // CHECK:           const double [[YJ:[a-z_0-9]+]] = [[Y]][

@@ -20,7 +20,7 @@ UNFAD_GRADIENT double fit(const double* c, int m, int n) {
   return sum;
 }
 // CHECK-LABEL: double fit_grad(const double* c, int m, int n, double* d_c) {
-// CHECK:         std::unique_ptr<double[]> tape_state(new double[
+// CHECK:         unfad::tape_buffer<double> tape_state(
 // CHECK:         for (long i = 0; i < n; ++i) {
 // CHECK:           if (
 // CHECK-NOT:       if (
