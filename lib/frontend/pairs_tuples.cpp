@@ -128,6 +128,9 @@ ir::TypeP Lowering::tupleLikeType(QualType qt, const std::vector<QualType> &elem
   for (size_t k = 0; k < elems.size(); ++k) {
     QualType et = elems[k];
     ArrayInfo ai;
+    if (et->isReferenceType())
+      fail(loc, "'" + spelled + "', a tuple of references (as std::tie makes), is only supported as the target of an "
+                "assignment statement ('std::tie(a, b) = f(x);')");
     if (et->isReferenceType() || et->isPointerType() || arrayInfo(et, ai, SourceLocation()))
       fail(loc, "'" + spelled + "' is not supported: the elements of a std::pair or std::tuple must be scalars or "
                 "structs (not '" + typeStr(et) + "')");

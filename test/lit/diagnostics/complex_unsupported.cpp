@@ -5,8 +5,8 @@
 #include <vector>
 UNFAD_GRADIENT double f(double x) {
   std::complex<double> z(x, 1.0);
-  // CHECK: complex_unsupported.cpp:[[@LINE+1]]:10: error: cannot differentiate 'f': 'std::pow' of a std::complex is not supported
+  // CHECK: complex_unsupported.cpp:[[@LINE+1]]:19: error: cannot differentiate 'f': 'std::pow' of a std::complex is not supported
   return std::abs(std::pow(z, 2.0));
 }
-// CHECK: complex_unsupported.cpp:[[@LINE+1]]:58: error: cannot differentiate 'g': std::vectors of 'std::complex<double>' are not supported yet
+// CHECK: complex_unsupported.cpp:[[@LINE+1]]:66: error: cannot differentiate 'g': std::vectors of 'std::complex<double>' are not supported yet
 UNFAD_GRADIENT double g(const std::vector<std::complex<double>>& v) { return std::abs(v[0]); }
