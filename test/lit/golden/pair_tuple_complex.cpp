@@ -75,3 +75,14 @@ UNFAD_GRADIENT double escape(double re, double im) {
 // CHECK:           [[DZ]] = std::complex<double>{{[{]}}
 // CHECK:         *d_re += {{.*}}.real(){{.*}};
 // CHECK:         *d_im += {{.*}}.imag(){{.*}};
+
+// A marked function's parameters of these types: the adjoint is a pointer to a value of the
+// same type, added into member by member (a complex one whole).
+UNFAD_GRADIENT double params(const std::pair<double, double>& p, std::tuple<double, int> t, std::complex<double> z) {
+  return p.first * p.second + std::get<0>(t) * std::get<1>(t) + std::norm(z);
+}
+// CHECK-LABEL: double params_grad(const std::pair<double, double>& p, std::tuple<double, int> t, std::complex<double> z, std::pair<double, double>* d_p, std::tuple<double, int>* d_t, std::complex<double>* d_z) {
+// CHECK-DAG:     d_p->first += p.second;
+// CHECK-DAG:     d_p->second += p.first;
+// CHECK-DAG:     std::get<0>(*d_t) += {{[a-z_0-9]+}};
+// CHECK-DAG:     *d_z += std::complex<double>{{[{]}}2.0 * z.real(), 2.0 * z.imag()};
