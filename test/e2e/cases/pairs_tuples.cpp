@@ -71,8 +71,19 @@ UNFAD_GRADIENT double bindings_by_reference(double a, double b) {
   return s + p.first * p.second + x;
 }
 
+// A hand-derived reference as well: f = (2b)^2 + 3a, so df/da = 3, df/db = 8b.
+UNFAD_GRADIENT double swapped(double a, double b) {
+  auto p = std::make_pair(a, b);
+  std::tie(p.first, p.second) = std::make_pair(p.second * 2.0, p.first);
+  const auto [u, v] = p;
+  return u * u + 3.0 * v;
+}
+
 /* e2e
-[{"function": "range",
+[{"function": "swapped",
+  "points": [[0.5, 1.25], [-0.75, 0.4]],
+  "grad_formula": ["3", "8*b"]},
+ {"function": "range",
   "points": [[[0.5, -1.25, 2.0, 0.75], 4], [[1.5, 0.25, -0.5], 3]]},
  {"function": "tied",
   "points": [[[0.5, -1.25, 2.0, 0.75], 4, 0.7], [[1.5, 0.25, -0.5], 3, -1.3]]},
