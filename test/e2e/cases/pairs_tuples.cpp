@@ -79,8 +79,26 @@ UNFAD_GRADIENT double swapped(double a, double b) {
   return u * u + 3.0 * v;
 }
 
+// Bindings of a plain struct are its members; a `const auto&` binding of a
+// local pair sees later writes to the pair.
+UNFAD_GRADIENT double bindings_alias(double a, double b) {
+  Vec2 s{a, b};
+  auto [x, y] = s; // a copy
+  x *= y;
+  s.x = 7.0;
+  std::pair<double, double> p(a, b);
+  const auto &[first, second] = p;
+  p.first = 3.0 * b;
+  auto [c, d] = p;
+  for (int i = 0; i < 3; ++i) c += d * i;
+  return x + s.x * y + first * second + c;
+}
+
 /* e2e
-[{"function": "swapped",
+[{"function": "bindings_alias",
+  "points": [[0.5, 1.25], [-0.75, 0.4]],
+  "grad_formula": ["b", "a + 7 + 6*b + 6"]},
+ {"function": "swapped",
   "points": [[0.5, 1.25], [-0.75, 0.4]],
   "grad_formula": ["3", "8*b"]},
  {"function": "range",
