@@ -65,6 +65,7 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   if (auto it = returnedArrays_.find(ce); it != returnedArrays_.end()) return it->second; // returned_arrays.cpp
+  if (ir::Expr z = lowerComplexCall(ce, env)) return z; // std::complex's operators and functions (complex_numbers.cpp)
   if (ir::Expr m = lowerMemberArrayRead(ce, env)) return m; // `v.c[i]` of a std::array member (member_arrays.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
     if (ir::Expr called = lowerClosureCall(oc, env)) return called; // a lambda (lambdas.cpp)
@@ -102,6 +103,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
       fail(loc, "calls to member functions are not supported yet ('" + fname + "')");
     }
   }
+  if (ir::Expr t = lowerTupleLikeCall(ce, fd, env)) return t; // make_pair, std::get (pairs_tuples.cpp)
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
   if (ir::Expr math = lowerMoreMath(ce, fd, env)) return math; // fma, clamp, no_grad (math_calls.cpp)
   if (ir::Expr custom = lowerCustomCall(ce, fd, env)) return custom; // UNFAD_CUSTOM_GRADIENT (custom_derivatives.cpp)

@@ -101,6 +101,7 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
   SourceLocation loc = d->getExprLoc();
   const ValueDecl *vd = d->getDecl();
   if (const auto *v = dyn_cast<VarDecl>(vd)) return noGradMarked(v, lookupVar(v, env, loc)); // custom_derivatives.cpp
+  if (const auto *b = dyn_cast<BindingDecl>(vd); b && b->getBinding()) return lowerExpr(b->getBinding(), env); // auto [a, b] = ...
   if (const auto *ec = dyn_cast<EnumConstantDecl>(vd)) return ir::Const::makeInt(ec->getInitVal().getSExtValue());
   if (isa<FunctionDecl>(vd)) fail(loc, "function pointers are not supported");
   fail(loc, "reference to '" + vd->getNameAsString() + "' is not supported");
@@ -214,6 +215,8 @@ ir::Expr Lowering::lowerBinary(const BinaryOperator *b, Env &env) {
 ir::Expr Lowering::lowerConstruct(const CXXConstructExpr *c, Env &env) {
   SourceLocation loc = c->getExprLoc();
   const CXXConstructorDecl *ctor = c->getConstructor();
+  if (tupleLike(c->getType())) return lowerTupleLikeConstruct(c, env); // pairs_tuples.cpp
+  if (complexType(c->getType())) return lowerComplexConstruct(c, env); // complex_numbers.cpp
   if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isAggregate())) {
     if (c->getNumArgs() == 0 && !ctor->isTrivial()) // a default member initialiser makes it non-trivial
       return convert(constructedObject(ctor, nullptr, env), typeOf(c->getType(), loc));

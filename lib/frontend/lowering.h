@@ -101,6 +101,21 @@ struct ArrayInfo {
   int64_t size = -1; // known length (C arrays, std::array)
 };
 
+// std::pair<A, B> / std::tuple<T...> (pairs_tuples.cpp): its element types.
+bool tupleLike(clang::QualType t, std::vector<clang::QualType> *elems = nullptr);
+bool tupleLikeRecord(const clang::RecordDecl *rd);
+// `std::get<I>(t)` of a pair or tuple: its operand and I.
+const clang::Expr *tupleGet(const clang::Expr *e, unsigned &index);
+// `std::tie(a, b, std::ignore) = e`: the tied operands (null for std::ignore) and e.
+bool tieAssignment(const clang::Expr *e, std::vector<const clang::Expr *> &targets, const clang::Expr **rhs);
+// An assignment of one pair/tuple to another (converting elementwise).
+bool tupleLikeAssign(const clang::CXXOperatorCallExpr *oc);
+// std::complex<double> / <float> (complex_numbers.cpp); `z op= w` and its
+// operator; `z = x` of a real x; `z.real(x)` / `z.imag(x)` (0 / 1, else -1).
+bool complexType(clang::QualType t);
+bool complexCompound(const clang::CXXOperatorCallExpr *oc, ir::Op &op);
+bool complexRealAssign(const clang::CXXOperatorCallExpr *oc);
+int complexSetter(const clang::CXXMemberCallExpr *mc);
 // Whether control cannot reach the end of `s` (every path returns or loops
 // forever; conservative), switch.cpp.
 bool alwaysReturns(const clang::Stmt *s, clang::ASTContext &ctx);
@@ -444,6 +459,40 @@ private:
   // `a = f(x)` of a returned std::array into an existing one.
   bool lowerReturnedArrayAssign(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   const clang::Expr *hoistedArray(const clang::Expr *init) const;
+
+  // ----------------------------------------------- pairs_tuples.cpp --
+  // std::pair and std::tuple as value types (their library internals are
+  // never lowered): an IR struct of their elements, named as the user
+  // spells the type; a pair's fields are `first`/`second`, a tuple's
+  // `std::get<I>` (the printer writes `std::get<I>(t)` for them).
+  ir::TypeP tupleLikeType(clang::QualType qt, const std::vector<clang::QualType> &elems, clang::SourceLocation loc);
+  ir::Expr lowerTupleLikeConstruct(const clang::CXXConstructExpr *c, Env &env);
+  // make_pair, make_tuple, std::get; null when `fd` is none of them.
+  ir::Expr lowerTupleLikeCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env);
+  // `std::tie(a, std::ignore, c) = e;` as a statement.
+  bool lowerTieAssign(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  // The variables a structured binding of a std::pair/std::tuple refers to
+  // through (`auto [a, b] = p;`): references to the hidden object's fields.
+  std::set<const clang::VarDecl *> holdingVars_;
+  ir::Expr lowerHoldingVar(const clang::VarDecl *vd, Env &env, const Tail &k);
+  std::string decompositionName(const clang::VarDecl *vd);
+
+  // -------------------------------------------- complex_numbers.cpp --
+  // std::complex as two reals (the file comment says how).
+  struct Cx {
+    ir::Expr re, im; // im null: a real operand
+  };
+  ir::TypeP complexIRType(clang::QualType qt, clang::SourceLocation loc);
+  Cx complexOperand(const clang::Expr *e, Env &env, Binds &binds);
+  Cx complexParts(const ir::Expr &v, Binds &binds);
+  ir::Expr shareValue(const ir::Expr &v, const char *hint, Binds &binds);
+  ir::Expr complexValue(const Cx &c, const ir::TypeP &t);
+  Cx complexArith(ir::Op op, const Cx &a, const Cx &b, Binds &binds);
+  ir::Expr lowerComplexConstruct(const clang::CXXConstructExpr *c, Env &env);
+  // operators and <complex> functions; null when `ce` is none of them
+  ir::Expr lowerComplexCall(const clang::CallExpr *ce, Env &env);
+  // `old op= rhs` (rhs complex or real)
+  ir::Expr complexCompoundValue(ir::Op op, const ir::Expr &old, const ir::Expr &rhs);
 
   // ---------------------------------------------------- classes.cpp --
   // Classes (constructors, methods, operators) lowered into their callers:

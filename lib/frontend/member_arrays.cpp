@@ -60,7 +60,7 @@ int64_t memberWidth(QualType t) {
 // the base object, if any, and the fields of the members before it.
 int Lowering::fieldIndex(const FieldDecl *f) {
   const auto *crd = dyn_cast<CXXRecordDecl>(f->getParent());
-  int64_t k = crd && crd->getNumBases() ? 1 : 0;
+  int64_t k = crd && crd->getNumBases() && !tupleLikeRecord(crd) ? 1 : 0; // (std::pair's empty base: pairs_tuples.cpp)
   for (const FieldDecl *g : f->getParent()->fields()) {
     if (g == f) break;
     k += memberWidth(g->getType());

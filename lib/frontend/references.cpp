@@ -88,6 +88,8 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
     return true;
   }
   if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
+    if (const auto *b = dyn_cast<BindingDecl>(d->getDecl()); b && b->getBinding()) // a structured binding: what it names
+      return lvalueTarget(b->getBinding(), env, t, binds);
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (!vd) return false;
     if (const RefTarget *r = refOf(vd)) {
@@ -99,6 +101,11 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
         flatStride_.count(vd) || it->second->type->isArray())
       return false;
     t = RefTarget{vd, vd, nullptr, nullptr, {}};
+    return true;
+  }
+  if (unsigned index = 0; const Expr *obj = tupleGet(e, index)) { // std::get<I>(t) (pairs_tuples.cpp)
+    if (!lvalueTarget(obj, env, t, binds)) return false;
+    t.path.push_back(int(index));
     return true;
   }
   if (const auto *m = dyn_cast<MemberExpr>(e)) {

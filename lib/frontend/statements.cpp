@@ -98,7 +98,8 @@ bool mayBeModified(const Expr *e, const Stmt *body) {
 bool isTrivialStructAssign(const CXXOperatorCallExpr *oc) {
   if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return false;
   const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
-  return m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial();
+  return m && (((m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial()) ||
+               tupleLikeAssign(oc)); // a std::pair or std::tuple (pairs_tuples.cpp)
 }
 
 ir::Expr wrap(const Binds &binds, ir::Expr body) {
@@ -228,8 +229,13 @@ ir::Expr Lowering::lowerDeclStmt(const DeclStmt *ds, const Seq *rest, Env &env, 
       }
       if (vd->hasExternalStorage()) fail(vd->getLocation(), "local 'extern' declarations are not supported");
       if (vd->getType().isVolatileQualified()) fail(vd->getLocation(), "volatile values are not supported");
-      if (isa<DecompositionDecl>(vd)) fail(vd->getLocation(), "structured bindings are not supported");
       vars.push_back(vd);
+      if (const auto *dd = dyn_cast<DecompositionDecl>(vd)) // then its bindings' references (pairs_tuples.cpp)
+        for (const BindingDecl *b : dd->bindings())
+          if (const VarDecl *h = b->getHoldingVar()) {
+            holdingVars_.insert(h);
+            vars.push_back(h);
+          }
     } else if (isa<RecordDecl>(d)) {
       continue; // local types are rejected where used
     }
@@ -247,6 +253,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   if (std::vector<const CallExpr *> calls; vd->getInit() && (collectReturnedArrays(vd->getInit(), calls), !calls.empty()))
     return hoistReturnedArrays(vd->getInit(), env, [&](Env &e) { return lowerVarDecls(vars, k, rest, e, tail); }, vd);
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
+  if (holdingVars_.count(vd)) return lowerHoldingVar(vd, env, next); // auto [a, b] = pair (pairs_tuples.cpp)
   if (closureRecord(vd->getType())) return lowerLambdaLocal(vd, env, next);
   if (isViewStruct(vd->getType())) return lowerViewStructLocal(vd, env, next);
   if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation()) && isViewStruct(ai.elem))
@@ -262,7 +269,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
       return lowerVarDecls(vars, k + 1, rest, env, tail);
     }
     ir::TypeP t = typeOf(pt.getUnqualifiedType(), vd->getLocation());
-    std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+    std::string n = names_.fresh(decompositionName(vd));
     ir::Expr init = convert(lowerExpr(vd->getInit(), env), t);
     env[vd] = ir::Var::make(n, t);
     ir::Expr body = lowerVarDecls(vars, k + 1, rest, env, tail);
@@ -273,7 +280,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), vd->getLocation());
   Binds pre; // `int j = i++;`, `double t = (s += x);`
   ir::Expr init = vd->getInit() ? convert(lowerFull(vd->getInit(), env, pre), t) : ir::Const::zero(t);
-  std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
+  std::string n = names_.fresh(decompositionName(vd));
   env[vd] = ir::Var::make(n, t);
   ir::Expr body = lowerVarDecls(vars, k + 1, rest, env, tail);
   return wrap(pre, ir::Let::make(n, init, body));
@@ -298,6 +305,7 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
   }
   if (ir::Expr grown; lowerGrowCall(e, rest, env, tail, grown)) return grown; // v.push_back(x), ...
   if (ir::Expr assigned; lowerReturnedArrayAssign(e, rest, env, tail, assigned)) return assigned; // a = f(x)
+  if (ir::Expr tied; lowerTieAssign(e, rest, env, tail, tied)) return tied; // std::tie(a, b) = f(x) (pairs_tuples.cpp)
   Binds pre;
   ir::Expr eff, value, v;
   const VarDecl *root = nullptr;
@@ -338,6 +346,14 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
   }
   if (const VarDecl *root = nullptr; memberElementRoot(lhs, path, diagnose, root)) return root; // member_arrays.cpp
   SourceLocation loc = lhs->getExprLoc();
+  if (const auto *d = dyn_cast<DeclRefExpr>(lhs)) // a structured binding: what it names (pairs_tuples.cpp)
+    if (const auto *b = dyn_cast<BindingDecl>(d->getDecl()); b && b->getBinding())
+      return assignedRoot(b->getBinding(), path, diagnose);
+  if (unsigned index = 0; const Expr *obj = tupleGet(lhs, index)) { // std::get<I>(t) = v
+    const VarDecl *root = assignedRoot(obj, path, diagnose);
+    path.push_back(int(index));
+    return root;
+  }
   const VarDecl *self = thisDecl(lhs) ? thisDecl(lhs) : thisDecl(lhs, true); // the object of a method (classes.cpp)
   if (self || isa<DeclRefExpr>(lhs)) {
     const auto *vd = self ? self : dyn_cast<VarDecl>(cast<DeclRefExpr>(lhs)->getDecl());
@@ -352,6 +368,7 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
       path.insert(path.end(), t->path.begin(), t->path.end());
       return t->var;
     }
+    if (holdingVars_.count(vd)) return vd; // a structured binding's own local (pairs_tuples.cpp)
     if (vd->getType()->isReferenceType()) {
       // not bound yet (collectAssigned looks ahead into a loop body): what its initialiser names
       if (!diagnose && !isa<ParmVarDecl>(vd) && vd->getInit()) return assignedRoot(vd->getInit(), path, false);
@@ -386,8 +403,17 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
   const Expr *lhs = nullptr, *rhs = nullptr;
   ir::Op op = ir::Op::Add;
-  bool compound = false, incdec = false;
-  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) {
+  bool compound = false, incdec = false, complexOp = false;
+  int setField = -1; // z.real(v), z.imag(v) (complex_numbers.cpp)
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && complexCompound(oc, op)) {
+    lhs = oc->getArg(0), rhs = oc->getArg(1);
+    complexOp = true;
+  } else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && complexRealAssign(oc)) {
+    lhs = oc->getArg(0), rhs = oc->getArg(1);
+  } else if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && complexSetter(mc) >= 0) {
+    lhs = mc->getImplicitObjectArgument(), rhs = mc->getArg(0);
+    setField = complexSetter(mc);
+  } else if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) {
     lhs = b->getLHS(), rhs = b->getRHS();
     if (const auto *ca = dyn_cast<CompoundAssignOperator>(b)) {
       compound = true;
@@ -423,6 +449,7 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
     root = assignedRoot(lhs, path, true);
     indexEnv_ = saved;
   }
+  if (setField >= 0) path.push_back(setField);
   if (!env.count(root)) fail(lhs->getExprLoc(), "assignment to '" + root->getNameAsString() + "' which is not a local variable");
   // the right operand first: its side effects (`x = (y = 2)`, checked by
   // checkSequenced) come before the assignment
@@ -430,7 +457,9 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   ir::Expr cur = env.at(root);
   ir::Expr old = readPath(cur, path);
   ir::Expr value;
-  if (incdec) {
+  if (complexOp) {
+    value = complexCompoundValue(op, old, r);
+  } else if (incdec) {
     if (!old->type->isScalar() || old->type->isBool()) fail(e->getExprLoc(), "increment of a non-arithmetic value");
     value = ir::Prim::make(op, {old, one(old->type)});
   } else if (compound) {
@@ -454,6 +483,8 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
   else if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && isTrivialStructAssign(oc)) lhs = oc->getArg(0);
   std::vector<const Expr *> lhss{lhs};
+  if (std::vector<const Expr *> tied; tieAssignment(dyn_cast<Expr>(s), tied, nullptr)) // std::tie(a, b) = ...
+    lhss.insert(lhss.end(), tied.begin(), tied.end());
   // std::swap(x, y) assigns both (std_algorithms.cpp)
   if (const auto *c = dyn_cast<CallExpr>(s); c && c->getNumArgs() == 2 && c->getDirectCallee() &&
                                              c->getDirectCallee()->getIdentifier() && c->getDirectCallee()->getIdentifier()->isStr("swap") &&

@@ -50,6 +50,8 @@ ir::TypeP Lowering::typeOf(QualType qt, SourceLocation loc) {
 ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation loc) {
   auto it = structs_.find(rd);
   if (it != structs_.end()) return it->second;
+  if (std::vector<QualType> elems; tupleLike(qt, &elems)) return tupleLikeType(qt, elems, loc); // pairs_tuples.cpp
+  if (complexType(qt)) return complexIRType(qt, loc); // complex_numbers.cpp
   std::string spelled = "'" + typeStr(qt) + "'";
   if (rd->isUnion()) fail(loc, "unions are not supported (" + spelled + ")");
   const auto *crd = dyn_cast<CXXRecordDecl>(rd);
@@ -89,6 +91,10 @@ bool Lowering::arrayElement(QualType e, const char *what, ArrayInfo &out, Source
   bool ok = bt && !ce.isVolatileQualified() &&
             (bt->getKind() == BuiltinType::Double || bt->getKind() == BuiltinType::Float ||
              bt->getKind() == BuiltinType::Bool || bt->isInteger());
+  if (complexType(e)) { // (complex_numbers.cpp: not yet as array elements)
+    if (loc.isValid()) fail(loc, std::string(what) + " '" + typeStr(e) + "' are not supported yet");
+    return false;
+  }
   ArrayInfo inner;
   // structs (checked field by field where the type is used)
   if (!ok && !ce.isVolatileQualified() && ce->isStructureOrClassType() && !arrayInfo(e, inner, SourceLocation(), depth + 1))
@@ -194,6 +200,14 @@ ir::TypeP Lowering::paramType(const ParmVarDecl *p) {
 
 ir::Expr Lowering::convert(const ir::Expr &e, const ir::TypeP &to) {
   if (ir::sameType(e->type, to)) return e;
+  if (e->type->isStruct() && to->isStruct() && e->type->elems.size() == to->elems.size() &&
+      (to->structName.compare(0, 10, "std::pair<") == 0 || to->structName.compare(0, 11, "std::tuple<") == 0)) {
+    std::vector<ir::Expr> es; // a pair or tuple from another one: element by element (pairs_tuples.cpp)
+    for (size_t k = 0; k < to->elems.size(); ++k) es.push_back(convert(ir::Proj::make(e, int(k)), to->elems[k]));
+    return ir::Tuple::makeStruct(to, es);
+  }
+  if (e->type->isScalar() && to->isStruct() && to->structName.compare(0, 13, "std::complex<") == 0) // a real as a complex
+    return ir::Tuple::makeStruct(to, {convert(e, to->elems[0]), ir::Const::zero(to->elems[1])});
   if (!e->type->isScalar() || !to->isScalar())
     throw ir::IRError("conversion between " + ir::str(e->type) + " and " + ir::str(to));
   if (const auto *c = e->as<ir::Const>()) { // fold literal conversions: 2 -> 2.0
@@ -217,6 +231,19 @@ ir::Expr Lowering::constantFromAPValue(const APValue &v, QualType qt, SourceLoca
     if (t->isBool()) return ir::Const::makeBool(v.getInt().getBoolValue());
     if (t->isFloat()) return ir::Const::make(double(v.getInt().getSExtValue()), t);
     return ir::Const::makeInt(v.getInt().getSExtValue());
+  }
+  if (v.isStruct() && t->isStruct() && complexType(qt)) { // std::complex: its `__complex__` member
+    if (v.getStructNumFields() != 1 || !v.getStructField(0).isComplexFloat()) return nullptr;
+    const APValue &c = v.getStructField(0);
+    return ir::Tuple::makeStruct(t, {ir::Const::make(c.getComplexFloatReal().convertToDouble(), t->elems[0]),
+                                     ir::Const::make(c.getComplexFloatImag().convertToDouble(), t->elems[1])});
+  }
+  if (v.isStruct() && t->isStruct() && tupleLike(qt)) { // a std::pair's fields (a tuple's are its bases: not folded)
+    if (t->elems.size() != 2 || v.getStructNumFields() < 2) return nullptr;
+    std::vector<QualType> elems;
+    tupleLike(qt, &elems);
+    ir::Expr a = constantFromAPValue(v.getStructField(0), elems[0], loc), b = constantFromAPValue(v.getStructField(1), elems[1], loc);
+    return a && b ? ir::Tuple::makeStruct(t, {a, b}) : nullptr;
   }
   if (v.isStruct() && t->isStruct()) {
     const RecordDecl *rd = qt->getAsRecordDecl();

@@ -87,6 +87,11 @@ void collectIdents(const std::string &t, std::set<std::string> &out) {
 
 // `(*p).x` is spelled `p->x` (`this->a`, `d_this->a`).
 std::string fieldOf(const std::string &object, const std::string &field) {
+  // a std::tuple's elements (lib/frontend/pairs_tuples.cpp): std::get<I>(t)
+  if (field.compare(0, 9, "std::get<") == 0) {
+    bool wrapped = object.size() > 2 && object.front() == '(' && object.back() == ')' && object.find(')') == object.size() - 1;
+    return field + "(" + (wrapped ? object.substr(1, object.size() - 2) : object) + ")";
+  }
   bool pointee = object.size() > 3 && object.compare(0, 2, "(*") == 0 && object.back() == ')' &&
                  (validIdent(object.substr(2, object.size() - 3)) || object == kThisObject);
   if (pointee)

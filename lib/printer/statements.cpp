@@ -413,7 +413,9 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   TypeP ft = st->array->type->elem();
   bool userObject = a.userObject;
   for (int k : st->path) { // a[i].x
-    if (!(userObject && k == 0 && ft->baseFirst)) { // (the base part of the user's object: the object)
+    if (ft->structName.compare(0, 13, "std::complex<") == 0) // a part of a std::complex, as an lvalue
+      lhs = "reinterpret_cast<" + cxxType(ft->elems.at(0)) + "(&)[2]>(" + lhs + ")[" + std::to_string(k) + "]";
+    else if (!(userObject && k == 0 && ft->baseFirst)) { // (the base part of the user's object: the object)
       lhs = fieldOf(lhs, ft->fieldNames.at(size_t(k)));
     }
     ft = ft->elems.at(size_t(k));
@@ -496,16 +498,19 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
 void FnPrinter::accumulate(const CVal &ct, const std::string &lhs, bool viaPointer, Block &b, bool userObject) {
   const TypeP &t = ct.type;
   if (allZero(ct)) return;
-  if (t->isStruct()) {
+  // a std::complex (lib/frontend/complex_numbers.cpp): its parts are read
+  // with real()/imag() but written whole, `d_z += std::complex<double>{a, b};`
+  bool complex = t->isStruct() && t->structName.compare(0, 13, "std::complex<") == 0;
+  if (t->isStruct() && !complex) {
     CVal v = ct.agg ? ct : materialize(ct, "ct", b);
     for (size_t i = 0; i < t->elems.size(); ++i) {
       CVal f = v.agg ? v.elems[i] : leaf(t->elems[i], fieldOf(v.text, t->fieldNames[i]), PPrimary, true);
       if (userObject && i == 0 && t->baseFirst) accumulate(f, lhs, viaPointer, b, true); // inherited members
-      else accumulate(f, lhs + (viaPointer ? "->" : ".") + t->fieldNames[i], false, b, userObject);
+      else accumulate(f, fieldOf(viaPointer ? "(*" + lhs + ")" : lhs, t->fieldNames[i]), false, b, userObject);
     }
     return;
   }
-  if (!t->isFloat()) return; // passive fields carry no derivative
+  if (!t->isFloat() && !complex) return; // passive fields carry no derivative
   std::string target = viaPointer ? "*" + lhs : lhs, r = render(ct);
   b.push_back(lineStmt(Stmt::Accum, target + " += " + r + ";", target + " " + r));
 }

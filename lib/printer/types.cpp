@@ -121,8 +121,10 @@ std::string render(const CVal &v) {
     std::string e = render(v.elems[i]);
     // integers are i64 in the IR: an int field would be a narrowing
     // conversion inside braces (a literal that fits is not)
+    bool tupleLike = v.type->structName.compare(0, 10, "std::pair<") == 0 || v.type->structName.compare(0, 11, "std::tuple<") == 0;
     if (v.type->elems[i]->isInt() && e.find_first_not_of("0123456789") != std::string::npos)
-      e = v.type->fieldNames.at(i).find('[') == std::string::npos // (an element of a member array: an lvalue)
+      e = tupleLike ? "static_cast<std::tuple_element_t<" + std::to_string(i) + ", " + v.type->structName + ">>(" + e + ")"
+          : v.type->fieldNames.at(i).find('[') == std::string::npos // (an element of a member array: an lvalue)
               ? "static_cast<decltype(" + v.type->structName + "::" + v.type->fieldNames.at(i) + ")>(" + e + ")"
               : "static_cast<std::remove_reference_t<decltype(" + v.type->structName + "::" + v.type->fieldNames.at(i) +
                     ")>>(" + e + ")";
