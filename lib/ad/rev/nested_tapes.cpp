@@ -22,6 +22,7 @@
 // before it), and whose state is a float or nothing: the shapes of a
 // stepper over arrays. Anything else keeps the recomputing J^T.
 #include "reverser.h"
+#include "unfad/ad/reverse.h"
 
 namespace unfad::ad::rev {
 
@@ -103,15 +104,18 @@ static bool transcendental(const Instr &in) {
   }
 }
 
-// Store or recompute: the nested loops are taped when one of them computes
+// Only with --tape-nested-loops (setTapeNestedLoops; measured below and in
+// the README). Store or recompute: the nested loops are taped when one of them computes
 // a transcendental function per element. Steps of plain arithmetic (the
 // stages of a Runge-Kutta step over a linear right-hand side) are
 // recomputed: measured on GradBench's ode (n = 10,000, 10 steps), taping
 // them (nine steps x n tapes) gained nothing at n = 1,000 and made the
 // gradient 20x slower at n = 10,000, the fresh tape pages of every call
 // costing more than the arithmetic they save.
+static bool tapeNestedLoops = false;
+
 bool Reverser::tapesNestedLoops(const Instr &loop) const {
-  if (loop.kind != Instr::Kind::Fold || replaying()) return false;
+  if (!tapeNestedLoops || loop.kind != Instr::Kind::Fold || replaying()) return false;
   bool nests = false, costly = false;
   for (auto &in : loop.branches[0].instrs) {
     if (in.kind == Instr::Kind::Fold) {
@@ -194,3 +198,5 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
 }
 
 } // namespace unfad::ad::rev
+
+void unfad::ad::setTapeNestedLoops(bool on) { rev::tapeNestedLoops = on; }

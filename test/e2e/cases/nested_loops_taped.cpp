@@ -1,7 +1,7 @@
 // Time-stepping loops whose steps run inner loops over a state array: the
 // forward pass tapes each inner loop's state and reads per (step, element)
 // so that the backward sweep does not run a step forward again
-// (lib/ad/rev/nested_tapes.cpp). The shapes: inner loops of transcendental
+// (lib/ad/rev/nested_tapes.cpp, with unfad --tape-nested-loops). The shapes: inner loops of transcendental
 // functions, an inner loop carrying a running sum, a reversed inner loop,
 // an in/out state, scalar reads at the step's top level, and a step whose
 // inner bound changes with the step (not taped: the recomputing sweep).
@@ -52,7 +52,7 @@ UNFAD_GRADIENT double growing(const double* x, int n, int steps) {
 }
 
 /* e2e
-[{"function": "euler",
+[{"function": "euler", "unfad_flags": ["--tape-nested-loops"],
   "points": [[[0.5, -0.75, 1.25, 0.3], [0.2, 0.4, -0.6, 1.0], 4, 3], [[0.8, 0.1, -0.4], [1.5, -0.5, 0.25], 3, 1],
              [[0.3, 0.2], [0.1, -0.2], 2, 0]]},
  {"function": "sweep", "inouts": {"y": 4},

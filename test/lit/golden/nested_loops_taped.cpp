@@ -4,8 +4,9 @@
 // steps x n allocated once before the loop, so the backward loop replays
 // only the inner loops' reverse passes from them: it contains no forward
 // inner loop (no flux recomputed, no sin of a recomputed state), and the
-// reads only a sum uses (flux[i] - flux[i-1]) leave no tape.
-// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// reads only a sum uses (flux[i] - flux[i-1]) leave no tape. (Off by
+// default: --tape-nested-loops.)
+// RUN: %unfad %s --tape-nested-loops -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
 
