@@ -1,4 +1,5 @@
 #include "command_line.h"
+#include "unfad/ad/reverse.h"
 #include "unfad/opt/passes.h"
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
@@ -54,6 +55,10 @@ cl::opt<bool> lineDirectives("line-directives",
                              cl::cat(unfadCategory));
 cl::opt<bool> check("check", cl::desc("Change nothing; exit 1 when generated code is missing, stale or edited"),
                     cl::cat(unfadCategory));
+cl::opt<bool> tapeNestedLoops("tape-nested-loops",
+                              cl::desc("Tape the inner loops of a time-stepping loop per step instead of\n"
+                                       "recomputing each step in the backward loop (README, \"How it works\")"),
+                              cl::cat(unfadCategory));
 cl::opt<bool> force("force", cl::desc("Overwrite generated blocks that were edited by hand"), cl::cat(unfadCategory));
 cl::opt<bool> numericalFallback("numerical-fallback",
                                 cl::desc("Differentiate calls of functions without a visible body (and without "
@@ -192,6 +197,7 @@ std::optional<int> parseCommandLine(int argc, const char **argv, CommandLine &ou
     out.database = out.detectedDatabase.get();
   }
   out.parser = std::make_unique<CommonOptionsParser>(std::move(*parser));
+  ad::setTapeNestedLoops(tapeNestedLoops);
   return std::nullopt;
 }
 

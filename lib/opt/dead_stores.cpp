@@ -1,7 +1,7 @@
 // Dead and idle stores within one block (a local array's element saved,
 // overwritten by a recomputation and put back, with nothing reading it in
 // between):
-//   a[i] = x; ...; a[i] = y        ~>  ...; a[i] = y     (nothing between mentions a)
+//   a[i] = x; ...; a[i] = y        ~>  ...; a[i] = y     (nothing between mentions a; also a[i] += x)
 //   let v = a[i]; ...; a[i] = v    ~>  let v = a[i]; ...  (nothing between writes a)
 //   a[i] = v; ...; a[i] = v        ~>  a[i] = v; ...      (nothing between writes memory)
 //   s[k] = a[k] for k; ...; a[k] = s[k] for k  ~>  s[k] = a[k] for k; ...
@@ -25,8 +25,10 @@ protected:
     for (size_t k = 0; k < lets.size();) {
       auto st = lets[k].second->as<Store>();
       auto a = st ? st->array->as<Var>() : nullptr;
-      if ((a && st->mode == Store::Mode::Set &&
-           (overwritten(lets, k, a->name) || idle(lets, k, a->name) || repeated(lets, k, a->name))) ||
+      // (a `+=` overwritten is as dead as an `=`: the element it read and
+      // rewrote is replaced; a recomputed in-place update, then put back)
+      if ((a && (overwritten(lets, k, a->name) ||
+                 (st->mode == Store::Mode::Set && (idle(lets, k, a->name) || repeated(lets, k, a->name))))) ||
           idleRestore(lets, k)) {
         lets.erase(lets.begin() + long(k));
         changed = true;

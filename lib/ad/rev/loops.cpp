@@ -41,6 +41,17 @@ Expr tripCount(const Expr &lo, const Expr &hi) {
 void Reverser::loop(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Expr &forced) {
   const int n = int(stack.size()); // includes the loop's arguments
   if (auto sel = selectionOf(in, n)) return selectionLoop(in, stack, Y, lets, forced, *sel);
+  // A loop its enclosing loop's forward pass taped (nested_tapes.cpp): only
+  // its J^T, from the tapes; its value is taped too, or is ().
+  if (auto it = replayed_.find(&in); it != replayed_.end()) {
+    LoopRecord record = it->second;
+    record.lo = stack[size_t(n - 3)].value; // (as recomputed here)
+    record.hi = stack[size_t(n - 2)].value;
+    Expr result = forced ? forced : in.type->isUnit() ? ir::Tuple::make({}) : nullptr;
+    if (!result) throw IRError("reverse: the value of a taped nested loop is not taped");
+    stack.push_back({result, in.hint});
+    return loopTranspose(in, stack, n, Y, lets, record);
+  }
   LoopRecord record;
   if (in.kind == Instr::Kind::While) {
     record.lo = Const::makeInt(0);
@@ -101,7 +112,24 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
   bodyStack.push_back({state, in.state});
   Lets bodyLets;
   InstrValues captured;
-  Expr bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured);
+  Expr bodyResult;
+  if (tapesNestedLoops(in)) {
+    // (the tapes of the nested loops are allocated before this loop)
+    Lets before;
+    NestedTaping taping{&before, record.n, at, {i, s}, {}, false};
+    NestedTaping *outer = nested_;
+    nested_ = &taping;
+    bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured, worthTapingOrRead);
+    nested_ = outer;
+    if (taping.failed) {
+      bodyLets.clear();
+      captured.clear();
+    } else {
+      lets.insert(lets.end(), before.begin(), before.end());
+      record.nested = taping.loops;
+    }
+  }
+  if (!bodyResult || record.nested.empty()) bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured);
   record.valueTapes = tapeValues(captured, record.n, at, lets, bodyLets);
   Expr body = unf::wrapLets(bodyLets, bodyResult);
   saveWrittenArrays(in, stack, bodyStack, body, iterationStart, at, lets, record);
@@ -184,7 +212,7 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
 Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const Expr &index, Lets &body) {
   const Expr at = Prim::make(Op::Sub, {index, record.lo});
   std::vector<Expr> restored;
-  for (auto &tape : record.stateTapes) restored.push_back(Index::make(tape, at));
+  for (auto &tape : record.stateTapes) restored.push_back(Index::make(tape, tapePosition(record, at)));
   size_t pos = 0;
   Expr state = bind(body, in.state, rebuild(in.type, restored, pos));
   for (auto &saved : record.saved) {
@@ -223,11 +251,19 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
     cts.push_back(Const::zero(ct));
   }
   cts.push_back(Proj::make(accVar, 0));
-  readTapes(record.valueTapes, Prim::make(Op::Sub, {index, record.lo}));
+  readTapes(record.valueTapes, tapePosition(record, Prim::make(Op::Sub, {index, record.lo})));
   Enclosing enclosing{&record.reads, &record.scratch, {}};
   for (auto &[a, len] : sizes_) enclosing.known.insert(a);
   enclosingReads_.push_back(std::move(enclosing));
+  // The nested loops taped by the forward pass replay their J^Ts from this
+  // iteration's block of their tapes.
+  for (const Instr *inner : record.nested) {
+    LoopRecord nestedRecord = pretaped_.at(inner);
+    nestedRecord.base = Prim::make(Op::Mul, {Prim::make(Op::Sub, {index, record.lo}), nestedRecord.n});
+    replayed_[inner] = std::move(nestedRecord);
+  }
   Expr g = bind(body, "d_body", localGradient(bodyOf(in), ctx, {{index, j}, {state, in.state}}, cts));
+  for (const Instr *inner : record.nested) replayed_.erase(inner);
   enclosingReads_.pop_back();
   forgetTapes(record.valueTapes);
   std::vector<Expr> next{Proj::make(g, n + 1)};

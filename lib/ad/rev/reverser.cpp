@@ -23,7 +23,10 @@ Expr Reverser::bind(Lets &lets, const std::string &hint, Expr value) {
 }
 
 void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
-  if (!Y) return forwardPart(in, stack, lets, nullptr);
+  if (!Y) {
+    if (nested_ && in.kind == Instr::Kind::Fold && nestedLoopForward(in, stack, lets)) return;
+    return forwardPart(in, stack, lets, nullptr);
+  }
   Expr forced = tapedValue(in, lets); // recomputing a taped instruction reads its tape
   switch (in.kind) {
   case Instr::Kind::Const: case Instr::Kind::Var: case Instr::Kind::Op: case Instr::Kind::Elem:

@@ -109,6 +109,21 @@ struct LoopRecord {
   std::set<std::string> scratch;     // those it fills whole before its first read and reads after its last write
   ArrayCopies copies;                // arrays put back when the J^T is done
   std::vector<SavedArray> saved;     // every array the loop writes
+  // Tapes shared by every iteration of an enclosing loop (nested_tapes.cpp):
+  // this iteration's block starts at `base` (null: the tapes are this loop's own).
+  ir::Expr base;
+  // The loops nested in this one's body that its forward pass tapes (their
+  // records in Reverser::pretaped_): its J^T does not run them forward.
+  std::vector<const unf::Instr *> nested;
+};
+
+// While a loop's forward pass is built: where its nested loops' tapes go.
+struct NestedTaping {
+  Lets *before;                // the tapes' allocations: before the enclosing loop
+  ir::Expr outerN, outerAt;    // the enclosing loop's trip count and forward iteration
+  std::set<std::string> local; // its index and state (not invariant)
+  std::vector<const unf::Instr *> loops; // the nested loops taped so far
+  bool failed = false;         // a nested loop could not be taped: build the loop as usual
 };
 
 // "d_<name>": the hint for the cotangent of a slot.
@@ -249,6 +264,17 @@ private:
   ir::Expr tapedValue(const unf::Instr &in, Lets &lets);
   void readTapes(const InstrValues &valueTapes, const ir::Expr &at);
   void forgetTapes(const InstrValues &valueTapes);
+
+  // --- nested loops taped across their enclosing loop (nested_tapes.cpp)
+  NestedTaping *nested_ = nullptr; // set while the top level of such a loop's body is built forward
+  std::unordered_map<const unf::Instr *, LoopRecord> pretaped_; // nested loop -> its record
+  std::unordered_map<const unf::Instr *, LoopRecord> replayed_; // during the enclosing J^T: with its base
+  bool tapesNestedLoops(const unf::Instr &loop) const;
+  static bool tapeableNested(const unf::Instr &in);
+  static bool worthTapingOrRead(const unf::Instr &in);
+  bool readsConstantParam(const unf::Instr &in, const Stack &stack) const;
+  bool nestedLoopForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  static ir::Expr tapePosition(const LoopRecord &record, const ir::Expr &at);
 
   // --- local memory kept and restored (restore.cpp)
   void localArrays(const ir::Expr &e, std::set<std::string> &read, std::set<std::string> &written);

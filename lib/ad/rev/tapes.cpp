@@ -42,6 +42,7 @@ Expr Reverser::forwardCapturing(const Term &t, const Stack &stack, Lets &out, In
 // While capturing, records the value `in` just pushed.
 void Reverser::captureValue(const Instr &in, const Stack &stack) {
   if (!capture_) return;
+  if (readsConstantParam(in, stack)) return; // (a scalar read taped by nested_tapes.cpp)
   for (auto &[captured, value] : *capture_)
     if (captured == &in) value = stack.back().value;
 }
