@@ -194,7 +194,7 @@ ARRAYS = ("arr", "vec", "lvec", "carr", "io", "iov")
 VECS = ("vec", "lvec", "iov")
 INOUTS = ("io", "iov")
 MEM_FEATURES = ("views", "inplace", "effects", "inout", "alias", "grow")  # gen_mem.py
-LANG_FEATURES = ("classes", "lambdas", "switch", "custom")  # gen_lang.py
+LANG_FEATURES = ("classes", "lambdas", "switch", "custom", "nograd", "retarr")  # gen_lang.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -268,10 +268,14 @@ class Program:
         self.cols = cols  # the column count C of the matrices but mvec
         self.row_lens = dict(row_lens or {})  # mvec parameter -> its row lengths (n of them)
 
+        self.mode = "grad"  # "jvp" (feature "jvp"): marked UNFAD_JVP, checked through f_jvp
+
     def copy(self):
-        return Program(list(self.params), [h.copy() for h in self.helpers], copy_stmts(self.body),
-                       self.in_ns, self.uses_v2, self.size_n, self.ret, self.uses_structs, self.cols,
-                       self.row_lens)
+        q = Program(list(self.params), [h.copy() for h in self.helpers], copy_stmts(self.body),
+                    self.in_ns, self.uses_v2, self.size_n, self.ret, self.uses_structs, self.cols,
+                    self.row_lens)
+        q.mode = self.mode
+        return q
 
     def size(self):
         n = sum(stmts_size(h.body) for h in self.helpers if h is not None)
@@ -595,7 +599,7 @@ class Renderer:
             top = (before == "" or before.endswith(("=", "(", ";"))) and after[:1] in (";", ")", ",")
             return self.e(x, top)
         for line in s[1]:
-            out.append(pad + re.sub(r"@(\d+)@", hole, line).replace("$P", self.pre))
+            out.append(gen_lang.marks(pad + re.sub(r"@(\d+)@", hole, line).replace("$P", self.pre), self.probe))
 
     def if_(self, s, ind, out, head):
         pad = "  " * ind
@@ -655,7 +659,7 @@ class Renderer:
         if self.p.in_ns:
             out.append(f"namespace {self.pre}m {{")
         params = ", ".join(self.pdecl(n, t) for n, t in self.p.params)
-        mark = "UNFAD_GRADIENT " if marked else ""
+        mark = ("UNFAD_JVP " if self.p.mode == "jvp" else "UNFAD_GRADIENT ") if marked else ""
         out.append(f"{mark}{self.p.ret} {self.fname()}({params}) {{")
         self.stmts(self.p.body, 1, out)
         out.append("}")
@@ -672,7 +676,7 @@ class Renderer:
                     decls += [f"struct {self.pre}{S} {{"] + [
                         f"  {self.tname(t) if t in STRUCT_DEFS else t} {f};" for f, t in STRUCT_DEFS[S]] + ["};"]
             out[at:at] = decls
-        out[at:at] = gen_lang.declarations("\n".join(out), self.pre)  # (classes, templates, enums)
+        out[at:at] = gen_lang.declarations("\n".join(out), self.pre, self.probe)  # (classes, templates, enums)
         return "\n".join(out) + "\n"
 
 
@@ -2364,7 +2368,8 @@ class Gen:
         self.in_template = kind == "template"
         self.self_index = i
         self.max_callee = i  # helpers call earlier helpers only (no accidental recursion)
-        if r < 0.12 and not self.in_template:
+        if r < 0.12 and not self.in_template and "jvp" not in self.features:
+            # (not in forward mode: recursive helpers are refused there)
             # recursion on a passive depth
             h = Helper(f"h{i}", "static", "double", [("x", "double"), ("n", "int")], [], recursive=True)
             self.helpers.append(h)
@@ -2486,9 +2491,12 @@ class Gen:
         in_ns = self.chance(0.15)
         if in_ns and "avoid-ns-adl" in self.features and any(h.marked for h in self.helpers):
             in_ns = False
-        return Program(params, self.helpers, body, in_ns=in_ns,
+        prog = Program(params, self.helpers, body, in_ns=in_ns,
                        uses_v2=self.program_uses_v2, size_n=self.size_n, ret=ret,
                        uses_structs=self.program_uses_structs, cols=self.cols, row_lens=self.row_lens)
+        if "jvp" in self.features:
+            prog.mode = "jvp"
+        return prog
 
     def struct_params(self, params):
         """Arrays of structs (p0, p1) and arrays of arrays (A0, A1) as parameters;
@@ -2524,7 +2532,9 @@ FEATURE_STMTS = {
 # "outputs" (with "arrays"): some programs also write an output array
 # `double* out` of length n (never read back): their gradient is a
 # vector-Jacobian product.
-OPTIONS = ("outputs", "structs") + MEM_FEATURES + LANG_FEATURES
+# "jvp": the marked function is marked UNFAD_JVP instead; the checker builds
+# the Jacobian's columns from f_jvp along the unit directions (fuzz.py).
+OPTIONS = ("outputs", "structs", "jvp") + MEM_FEATURES + LANG_FEATURES
 
 # Feature flags that only steer away from known bugs (so that a long run
 # finds new ones; every bug named here is fixed, the flags stay so that old
