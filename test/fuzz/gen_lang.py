@@ -217,6 +217,27 @@ DECLS = {
         "  return s;",
         "}",
     ]),
+    # feature "cparams": the class of the marked function's object parameters
+    "CP": ((), [
+        "struct $PCP {",
+        "  double w = 1.0;",
+        "  double b = 0.0;",
+        "  int k = 1;",
+        "  $PCP() = default;",
+        "  $PCP(double w0, double b0) : w(w0), b(b0) {}",
+        "  double eval(double v) const { return w * std::tanh(v) + b * v; }",
+        "  double norm2() const { return w * w + b * b; }",
+        "};",
+    ]),
+    "cpsum": (("CP",), [
+        "static double $Pcpsum(const $PCP& c, const double* a, int n) {",
+        "  double s = 0.0;",
+        "  for (int i = 0; i < n; ++i) {",
+        "    s += c.eval(a[i]) * c.k;",
+        "  }",
+        "  return s;",
+        "}",
+    ]),
     "Arr3": ((), [
         "struct $PArr3 {",
         "  double r[3] = {};",
@@ -753,10 +774,46 @@ def r_array(g):
     return b.stmt()
 
 
+# -- object parameters (feature "cparams") ------------------------------------
+
+def objects(g):
+    return [n for n, t in g.scope.all() if t in G.CPARAMS]
+
+
+def p_read(g):
+    """The members and methods of an object parameter, a copy of it, and
+    the object passed on to a helper (in a loop over an array too)."""
+    b = M.Block(g)
+    c = b.use(g.pick(objects(g)))
+    r = g.rng.randrange(4) if arrays_ok(g) else g.rng.randrange(2)
+    if r == 0:
+        M.result(g, b, "", g.pick([f"{c}.w * {b.x(bounded(g))} + {c}.b",
+                                   f"{c}.eval({b.x(bounded(g))}) * {c}.k",
+                                   f"{c}.norm2() + {c}.eval({b.x(bounded(g, 1))})"]))
+    elif r == 1:
+        o = "cp" + g.fresh("double")
+        b.lines.append(f"$PCP {o} = {c};")
+        b.lines.append(f"{o}.w = {o}.w * 0.5 + {b.x(bounded(g, 1))};")
+        M.result(g, b, "", f"{o}.eval({c}.b) + {o}.w * {c}.w")
+    elif r == 2:
+        a = g.pick(M.readable(g))
+        s, _ = M.accumulator(g, b)
+        i = b.local("loop", "int")
+        b.use("n")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        b.lines.append(f"  {s} += {c}.eval({b.x(M.pread(f'{b.use(a)}[{i}]', i))}) * {c}.b;")
+        b.lines.append("}")
+    else:
+        a = g.pick(M.readable(g))
+        b.use("n")
+        M.result(g, b, "", f"$Pcpsum({c}, {ptr_of(g, b, a)}, n)")
+    return b.stmt()
+
+
 STMTS = {"c_arr": c_arr, "c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "c_particle": c_particle, "c_functor": c_functor,
          "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
          "l_template": l_template, "s_switch": s_switch, "x_custom": x_custom,
-         "n_var": n_var, "n_call": n_call, "n_member": n_member, "r_vector": r_vector, "r_array": r_array}
+         "p_read": p_read, "n_var": n_var, "n_call": n_call, "n_member": n_member, "r_vector": r_vector, "r_array": r_array}
 
 
 def options(g):
@@ -778,6 +835,8 @@ def options(g):
         opts += ["x_custom"] * 3
     if "nograd" in g.features:
         opts += ["n_var"] * 2 + ["n_call"] * 2 + ["n_member"] * 2
+    if "cparams" in g.features and objects(g):
+        opts += ["p_read"] * 4
     if "retarr" in g.features:
         opts += ["r_array"] * 2
         if arrays_ok(g):
