@@ -527,7 +527,7 @@ def grad_fn(prog, i, call, prefix=""):
                 pre.append(f"d_{n}{p} = g[{di}];")
                 post.append(f"g[{di}] = d_{n}{p};")
                 di += 1
-            adj.append(f"d_{n}")
+            adj.append(f"&d_{n}" if t in gen.CPARAMS else f"d_{n}")  # (an object's adjoint: CP* d_c)
             continue
         if t in gen.SOUTS:
             w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))

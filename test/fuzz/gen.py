@@ -119,6 +119,18 @@ kind "mem", expression kind "pread": a read through a pointer local):
 add small classes with constructors, methods, operators, a base class and a
 functor; lambdas called from locals, passed to std algorithms and to a
 template; and `switch` statements, as "mem" statements too.
+"nograd", "retarr", "cparams" (gen_lang.py too) add UNFAD_NO_GRAD marks and
+unfad::no_grad (checked against a reference that freezes the marked values),
+helpers returning std::vector / std::array by value, and parameters of class
+type.  Two features change the marked function itself: "methods" makes most
+of them a const member function `f` of a class M (members mc0.. read by the
+body, a passive int mk; M deriving from a base MB whose members mb0.. the
+body reads; or a functor whose operator() is marked), checked through
+`obj.f_grad(..., &d_obj, ...)` / `obj.grad(...)` with the members' slots
+after the parameters'; "jvp" marks the function UNFAD_JVP and the checker
+builds every column of the Jacobian from f_jvp along the unit directions (no
+recursive helpers, custom derivatives or methods then: forward mode refuses
+them).
 Offsets and lengths are constants from the fixed array length, so views
 stay in bounds whatever shrinking removes.  The output is read only after
 it has been written whole (its initial value never matters; the in/out

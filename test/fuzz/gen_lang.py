@@ -33,6 +33,29 @@ them with their last use.
            in the middle, an initialiser (`switch (int k = m % 3; k)`), and
            `continue` in a case inside a loop.
 
+  nograd   UNFAD_NO_GRAD on a local (maybe assigned again, read in a
+           loop), on a struct member (read directly and by a method, written
+           after construction) and on a helper's parameter, and
+           unfad::no_grad on values, on calls and on array elements in a
+           loop.  The text spells the mark `$NG ` and every read of a marked
+           value `$FZ(...)` (unfad::no_grad is `$NOGRAD(...)`): the
+           differentiated copy gets the marks, the reference copy (fuzz.py's
+           probe, from which the finite differences are then taken) reads the
+           values through fzp_freeze, which replays at every stencil point
+           the values recorded at the point: a constant, as for the gradient.
+  retarr   helpers returning std::vector<double> (from a pointer or a
+           vector, filled in a loop) and std::array<double, 3> (`return
+           {...}`, a filled local) by value: into a local read by index, as
+           the range of a range-for, called in a loop of steps, nested as
+           arguments (`dot3(cross3(a, b), c)`), indexed (`cross3(a, b)[2]`),
+           and a std::array state reassigned in a loop (`q = turn3(q, t)`).
+  cparams  the marked function takes 1-2 objects of a class CP (public
+           members w, b, a passive int k, constructors, const methods) by
+           value, const& or &: members and methods read, copies, the object
+           passed to a helper; the checker builds them from x[] and reads
+           the gradient from the adjoint object `CP* d_c` (read only: an
+           in/out object is not generated).
+
 Avoid flags (former gaps, kept to reproduce older findings; both are
 supported now): "avoid-private-members" uses all-public twins of Vec and
 Spring; "avoid-base-classes" leaves out the Particle.
