@@ -123,7 +123,8 @@ void Lowering::checkArrays() {
     if (!violations.empty()) {
       reportArrayOrder(en, violations.front());
       failed_ = true;
-    } else if (checkUncopyable(en, uses)) {
+    } else if (!en.fn.tangent && checkUncopyable(en, uses)) {
+      // (forward mode neither tapes nor runs the function again: nothing to copy)
       failed_ = true;
     } else if (en.marked && en.fn.result->isUnit() && !output) {
       diags_.Report(en.def->getLocation(), diagID_)

@@ -3,8 +3,10 @@
 
 Each case under test/e2e/jvp/ holds a function `f` marked UNFAD_JVP, a
 wrapper `f_rev` with the same parameters marked UNFAD_GRADIENT that only
-calls f (its gradient is reverse mode's, an independent second mode), and a
-spec in a comment:
+calls f (its gradient is reverse mode's, an independent second mode; left
+out, with "gradient" out of the spec, only for a function reverse mode
+refuses: then finite differences are the reference), and a spec in a
+comment:
 
     /* jvp
     {"function": "f", "gradient": "f_rev",
@@ -65,7 +67,7 @@ def lit(v):
 
 
 def driver(spec, returns_void, mutate=False):
-    f, g = spec["function"], spec["gradient"]
+    f, g = spec["function"], spec.get("gradient")  # (no gradient: reverse mode refuses f, FD only)
     params = spec["params"]
     rng = random.Random(20261125)
     lines = ["#include <cstdio>", "#include <cmath>", "#include <vector>", "", "static int unfad_jvp_failures = 0;",
@@ -180,6 +182,10 @@ def driver(spec, returns_void, mutate=False):
         L.append(f'      unfad_jvp_expect("point {pi}: tangent vs finite differences", jvp[i], fd, 1e-6, 1e-2 * std::fmax(1.0, scale));')
         L.append("    }")
         # reverse mode: dot(J^T w, v) == w . J v
+        if not g:
+            L.append("  }")
+            lines += [l for l in L if l != ""]
+            continue
         L += ["    " + d for d in arrays("_g", None)]
         adj_args, dot_terms = [], []
         for name, kind, v in decl_inputs:

@@ -128,7 +128,7 @@ def make_case(seed, index, features, npoints):
                 pt.append(rng.randint(-128, 128) / 64.0)
             elif t in ("arr", "vec") + gen.INOUTS:  # (an in/out parameter: its initial value)
                 pt.append([rng.randint(-128, 128) / 64.0 for _ in range(prog.size_n)])
-            elif t in gen.SPARAMS or t in gen.MPARAMS:
+            elif t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
                 # one inner list per element (fields) or row
                 pt.append([[rng.randint(-128, 128) / 64.0 for _ in range(m)] for m in row_sizes(prog, n, t)])
             elif t == "size":
@@ -137,6 +137,8 @@ def make_case(seed, index, features, npoints):
                 pt.append(None)
             else:
                 pt.append(rng.randint(0, 3))
+        if prog.method:  # (feature "methods": the object's members, last)
+            pt.append([rng.randint(-128, 128) / 64.0 for _ in prog.method["members"]])
         points.append(pt)
     return Case(index, s, prog, points)
 
@@ -179,6 +181,31 @@ static inline double fzp_round(double x) {
   return y;
 }
 static inline int fzp_toint(double x) { fzp_near(x, std::trunc(x)); return static_cast<int>(x); }
+// Feature "nograd": the reference copy reads every value marked
+// UNFAD_NO_GRAD (or wrapped in unfad::no_grad) through fzp_freeze, which
+// records the values at the point (mode 1) and replays them in the same
+// order at the stencil points (mode 2): finite differences then see those
+// values as constants, as the gradient must.  A different number of reads
+// means a different path: the point is rejected.
+#define FZ_MAXF 65536
+static int fzp_fmode = 0;
+static long fzp_fidx = 0, fzp_fcount = 0;
+static double fzp_fbuf[FZ_MAXF];
+static inline double fzp_freeze(double v) {
+  if (fzp_fmode == 1) {
+    if (fzp_fidx < FZ_MAXF) fzp_fbuf[fzp_fidx] = v;
+    fzp_fcount = ++fzp_fidx;
+    if (fzp_fcount > FZ_MAXF) fzp_margin = 0.0;
+    return v;
+  }
+  if (fzp_fmode == 2) {
+    if (fzp_fidx < fzp_fcount && fzp_fidx < FZ_MAXF) return fzp_fbuf[fzp_fidx++];
+    fzp_margin = 0.0;
+    fzp_sig ^= 0x5bd1e995ULL;
+    return v;
+  }
+  return v;
+}
 
 typedef double (*fz_fn)(const double*, const int*);
 typedef double (*fz_grad_fn)(const double*, const int*, double*);
@@ -192,7 +219,9 @@ static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, in
   static const double c[4] = {4.0 / 5.0, -1.0 / 5.0, 4.0 / 105.0, -1.0 / 280.0};
   double x[FZ_MAXD];
   for (int j = 0; j < nd; ++j) x[j] = x0[j];
+  fzp_fmode = 1;
   const double f0 = f(x, k);
+  fzp_fmode = 2;
   fzp_sig = 0; fzp_margin = 1e300;
   const double fp = probe(x, k);
   const unsigned long long sig0 = fzp_sig;
@@ -224,6 +253,7 @@ static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, in
     }
     std::printf(" %.17g %.17g %.17g %.17g", g[j], fd[0], fd[1], big);
   }
+  fzp_fmode = 0;
   std::printf(" %d\n", sigok);
 }
 """
@@ -231,7 +261,10 @@ static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, in
 
 def row_sizes(prog, name, t):
     """The scalars of each element (fields) or row of an array of structs or of
-    arrays parameter, in memory order."""
+    arrays parameter, in memory order (an object of class CP: one "row", its
+    double members)."""
+    if t in gen.CPARAMS:
+        return [len(gen.CP_MEMBERS)]
     if t in gen.SPARAMS or t in gen.SOUTS:
         return [3] * prog.size_n
     if t == "mvec":
@@ -241,6 +274,8 @@ def row_sizes(prog, name, t):
 
 def scalar_paths(prog, name, t):
     """C++ suffixes reaching each scalar of such a parameter: [0].x, [1][2], ..."""
+    if t in gen.CPARAMS:
+        return ["." + m for m in gen.CP_MEMBERS]
     out = []
     for i, m in enumerate(row_sizes(prog, name, t)):
         if t in gen.SPARAMS or t in gen.SOUTS:
@@ -254,6 +289,8 @@ def nested_decl(prog, pre, name, t, var):
     """A zeroed local of the shape of parameter (name, t) (the struct names
     carry the program's prefix pre)."""
     N, C, V3 = prog.size_n, prog.cols, pre + "V3"
+    if t in gen.CPARAMS:
+        return f"{pre}CP {var}{{}};"
     if t in ("sarr", "soutp"):
         return f"{V3} {var}[{N}] = {{}};"
     if t in ("svec", "soutv"):
@@ -287,11 +324,36 @@ def param_split(prog):
             dn.append(n)
         elif t in ("arr", "vec") + gen.INOUTS:
             dn += [f"{n}[{i}]" for i in range(prog.size_n)]
-        elif t in gen.SPARAMS or t in gen.MPARAMS:
+        elif t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
             dn += [n + q for q in scalar_paths(prog, n, t)]
         elif t not in ("outp",) + gen.SOUTS:
             kn.append(n)
+    if prog.method:
+        dn += [f"this->{n}" for n, _ in prog.method["members"]]
     return dn, kn
+
+
+def obj_slots(prog):
+    """The x[] slot of the object's first member (feature "methods": the
+    members come after the parameters' scalars)."""
+    return len(param_split(prog)[0]) - len(prog.method["members"])
+
+
+def obj_setup(prog, pre, var, src):
+    """Feature "methods": the object var of class M, its members from src[]."""
+    off = obj_slots(prog)
+    return " ".join([f"{pre}M {var}{{}};"] + [f"{var}.{n} = {src}[{off + j}];"
+                                              for j, (n, _) in enumerate(prog.method["members"])])
+
+
+def method_call(prog, call):
+    """(the call of f, the name of its gradient) for a program whose f is a
+    method of the object fz_obj (operator(): gradient `grad`)."""
+    if not prog.method:
+        return call, call + "_grad"
+    if prog.method["kind"] == "functor":
+        return "fz_obj", "fz_obj.grad"
+    return "fz_obj.f", "fz_obj.f_grad"
 
 
 def out_weights(prog):
@@ -329,7 +391,7 @@ def nested_inputs(prog, pre):
             di += 1
         elif t in ("arr", "vec"):
             di += prog.size_n
-        elif t in gen.SPARAMS or t in gen.MPARAMS:
+        elif t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
             L.append(nested_decl(prog, pre, n, t, f"in_{n}"))
             for p in scalar_paths(prog, n, t):
                 L.append(f"in_{n}{p} = x[{di}];")
@@ -348,7 +410,9 @@ def phi_fn(prog, name, call, pre=""):
     """static double name(x, k): f's value, plus w . out for an output."""
     args = ", ".join(call_args(prog))
     head = f"static double {name}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k) "
-    setup = " ".join(nested_inputs(prog, pre) + inout_decls(prog))
+    setup = " ".join(["fzp_fidx = 0;"] + nested_inputs(prog, pre) + inout_decls(prog)
+                     + ([obj_setup(prog, pre, "fz_obj", "x")] if prog.method else []))
+    call, _ = method_call(prog, call)
     setup = setup + " " if setup else ""
     if inout_params(prog) and not has_out(prog):
         value = f"double r = {call}({args});"
@@ -389,7 +453,7 @@ def inout_decls(prog):
             elif t == "iov":
                 L.append(f"std::vector<double> io_{n}(x + {di}, x + {di + prog.size_n});")
             di += prog.size_n
-        elif t in gen.SPARAMS or t in gen.MPARAMS:
+        elif t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
             di += len(scalar_paths(prog, n, t))
     return L
 
@@ -415,7 +479,7 @@ def call_args(prog):
     di = ki = 0
     out = []
     for n, t in prog.params:
-        if t in gen.SPARAMS or t in gen.MPARAMS:
+        if t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
             out.append(f"in_{n}")
             di += len(scalar_paths(prog, n, t))
             continue
@@ -446,16 +510,24 @@ def grad_fn(prog, i, call, prefix=""):
     """The driver's fz_g<i>: f_grad with the adjoints in g[] (vectors copied)."""
     args = call_args(prog)
     adj, pre, post = [], nested_inputs(prog, prefix), []
+    call, gname = method_call(prog, call)
+    if prog.method:
+        # the adjoint of *this comes first among the adjoints
+        off = obj_slots(prog)
+        pre.append(obj_setup(prog, prefix, "fz_obj", "x"))
+        pre.append(obj_setup(prog, prefix, "d_obj", "g"))
+        post += [f"g[{off + j}] = d_obj.{n};" for j, (n, _) in enumerate(prog.method["members"])]
+        adj.append("&d_obj")
     di = 0
     for n, t in prog.params:
-        if t in gen.SPARAMS or t in gen.MPARAMS:
+        if t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
             # the adjoint has the parameter's type: filled from g, copied back
             pre.append(nested_decl(prog, prefix, n, t, f"d_{n}"))
             for p in scalar_paths(prog, n, t):
                 pre.append(f"d_{n}{p} = g[{di}];")
                 post.append(f"g[{di}] = d_{n}{p};")
                 di += 1
-            adj.append(f"d_{n}")
+            adj.append(f"&d_{n}" if t in gen.CPARAMS else f"d_{n}")  # (an object's adjoint: CP* d_c)
             continue
         if t in gen.SOUTS:
             w = ", ".join(gen.Renderer(prog, "").lit(v) for v in out_weights(prog))
@@ -497,10 +569,73 @@ def grad_fn(prog, i, call, prefix=""):
             adj.append("d_o")
     pre += inout_decls(prog)
     post.insert(0, inout_terms(prog))
-    gcall = f"{call}_grad({', '.join(args + adj)});"
+    gcall = f"{gname}({', '.join(args + adj)});"
     value = f"double r = {gcall}" if prog.ret != "void" else f"double r = 0.0; {gcall}"
     return (f"static double fz_g{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
             f"double* g) {{ {' '.join(pre)} {value} {' '.join(post)} return r; }}")
+
+
+def jvp_fn(prog, i, call, prefix=""):
+    """The driver's fz_g<i> in forward mode (feature "jvp"): g[j] = the
+    directional derivative of phi (f + w . out + w_y . y_final) along the
+    j-th unit direction, from one f_jvp call per active scalar (a column
+    of the Jacobian each); the value is phi from the primal results."""
+    N = prog.size_n
+    L = nested_inputs(prog, prefix)
+    targs, tpre, tpost, ppost = [], [], [], []
+    di = 0
+    for n, t in prog.params:
+        if t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
+            tpre.append(nested_decl(prog, prefix, n, t, f"t_{n}"))
+            for p in scalar_paths(prog, n, t):
+                tpre.append(f"t_{n}{p} = v[{di}];")
+                di += 1
+            targs.append(f"t_{n}")
+        elif t in gen.SOUTS:
+            tpre.append(nested_decl(prog, prefix, "out", t, "t_o"))
+            tpost += [f"dr += w[{q}] * t_o{p};" for q, p in enumerate(scalar_paths(prog, "out", t))]
+            targs.append("t_o")
+        elif t == "double":
+            targs.append(f"v[{di}]")
+            di += 1
+        elif t == "arr":
+            targs.append(f"v + {di}")
+            di += N
+        elif t == "vec":
+            targs.append(f"std::vector<double>(v + {di}, v + {di + N})")
+            di += N
+        elif t in gen.INOUTS:
+            tpre.append(f"double t_{n}[{N}]; for (int q = 0; q < {N}; ++q) t_{n}[q] = v[{di} + q];" if t == "io"
+                        else f"std::vector<double> t_{n}(v + {di}, v + {di + N});")
+            wf = ", ".join(gen.Renderer(prog, "").lit(u) for u in inout_weights(prog, n))
+            tpost.append(f"{{ static const double wf[] = {{{wf}}}; for (int q = 0; q < {N}; ++q) "
+                         f"dr += wf[q] * t_{n}[q]; }}")
+            targs.append(f"t_{n}")
+            di += N
+        elif t == "outp":
+            tpre.append(f"double t_o[{N}] = {{}};")
+            tpost.append(f"for (int q = 0; q < {N}; ++q) dr += w[q] * t_o[q];")
+            targs.append("t_o")
+    if has_out(prog):
+        w = ", ".join(gen.Renderer(prog, "").lit(u) for u in out_weights(prog))
+        L.append(f"static const double w[] = {{{w}}};")
+        ppost.append(out_terms(prog))
+    ppost.append(inout_terms(prog))
+    body = []
+    body.append(f"double v[{max(di, 1)}] = {{}};")
+    body.append("double r = 0.0;")
+    body.append(f"for (int j = -1; j < {di}; ++j) {{")
+    body.append("  if (j >= 0) v[j] = 1.0;")
+    body.append("  " + " ".join(inout_decls(prog) + ([out_decl(prog, prefix)] if has_out(prog) else []) + tpre))
+    body.append("  double dr = 0.0;")
+    body.append("  r = 0.0;")
+    jcall = f"{call}_jvp({', '.join(call_args(prog) + targs + ([] if prog.ret == 'void' else ['&dr']))})"
+    body.append(f"  r = {jcall};" if prog.ret != "void" else f"  {jcall};")
+    body.append("  " + " ".join(tpost + ppost))
+    body.append("  if (j >= 0) { g[j] = dr; v[j] = 0.0; }")
+    body.append("}")
+    return (f"static double fz_g{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
+            f"double* g) {{ {' '.join(L)} {' '.join(body)} return r; }}")
 
 
 def flat_point(prog, pt):
@@ -511,10 +646,12 @@ def flat_point(prog, pt):
             xs.append(v)
         elif t in ("arr", "vec") + gen.INOUTS:
             xs += list(v)
-        elif t in gen.SPARAMS or t in gen.MPARAMS:
+        elif t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
             xs += [q for row in v for q in row]
         elif t not in ("outp",) + gen.SOUTS:
             ks.append(int(v))
+    if prog.method:
+        xs += list(pt[-1])
     return xs, ks
 
 
@@ -526,8 +663,12 @@ def driver_text(cases, processed_name, with_grad=True):
     L = ["// generated by test/fuzz/fuzz.py", f'#include "{processed_name}"', "#include <algorithm>",
          "#include <array>", "#include <cmath>", "#include <cstdio>", "#include <functional>", "#include <numeric>",
          "#include <vector>", PROBE_RUNTIME]
+    frozen = set()  # programs whose reference freezes values (feature "nograd")
     for c in cases:
-        L.append(gen.Renderer(c.program, f"q{c.index}_", probe=True).render(marked=False))
+        text = gen.Renderer(c.program, f"q{c.index}_", probe=True).render(marked=False)
+        if "fzp_freeze(" in text:
+            frozen.add(c.index)
+        L.append(text)
     for c in cases:
         p = c.program
         r = gen.Renderer(p, f"p{c.index}_")
@@ -535,10 +676,12 @@ def driver_text(cases, processed_name, with_grad=True):
         args = ", ".join(call_args(p))
         dn, kn = param_split(p)
         i = c.index
-        L.append(phi_fn(p, f"fz_f{i}", r.qualified_fname(), f"p{i}_"))
+        # (with frozen values, finite differences are taken of the reference)
+        fr, fpre = (q, f"q{i}_") if i in frozen else (r, f"p{i}_")
+        L.append(phi_fn(p, f"fz_f{i}", fr.qualified_fname(), fpre))
         L.append(phi_fn(p, f"fz_q{i}", q.qualified_fname(), f"q{i}_"))
         if with_grad:
-            L.append(grad_fn(p, i, r.qualified_fname(), f"p{i}_"))
+            L.append((jvp_fn if p.mode == "jvp" else grad_fn)(p, i, r.qualified_fname(), f"p{i}_"))
     L.append("int main() {")
     for c in cases:
         p = c.program
@@ -649,6 +792,8 @@ def mutate(text):
     text = re.sub(r"\*d_x0 \+= ", "*d_x0 += 1.0001 * ", text)
     # (feature structs: also the fields of p0's elements and the elements of A0)
     text = re.sub(r"\b(d_p0\[[^\]\n]*\](?:\.\w+)+|d_A0\[[^\]\n]*\]\[[^\]\n]*\]) \+= ", r"\1 += 1.0001 * ", text)
+    # (feature "jvp": the tangent of the returned value)
+    text = re.sub(r"\*d_return = ([^;\n]*);", r"*d_return = 1.0001 * (\1);", text)
     return re.sub(r"\bd_a0\[([^\]\n]*)\] \+= ", r"d_a0[\1] += 1.0001 * ", text)
 
 
@@ -1239,6 +1384,11 @@ def main():
                     help="self-test of the in/out convention (feature inout): read d_y back as if f_grad had "
                          "added into it (add), or pass d_y = 0 (ignore); with --selftest, every program with an "
                          "in/out parameter must fail with wrong-gradient, and the others pass")
+    ap.add_argument("--mutate-nograd", action="store_true",
+                    help="self-test of feature nograd: drop the UNFAD_NO_GRAD marks (and unfad::no_grad) from "
+                         "the differentiated copy; with --selftest, the programs that use them must fail with "
+                         "wrong-gradient (a quarter of them at least: many marked values feed dead code), and no "
+                         "program with another kind")
     ap.add_argument("--tmpdir", default=None)
     ap.add_argument("--quiet", "-q", action="store_true")
     ap.add_argument("--snapshot", action="store_true",
@@ -1272,7 +1422,8 @@ def main():
         a.unfad = dst
     global MUTATE_INOUT
     MUTATE_INOUT = a.mutate_inout
-    if a.selftest and not a.mutate_inout:
+    gen.gen_lang.DROP_MARKS = a.mutate_nograd
+    if a.selftest and not a.mutate_inout and not a.mutate_nograd:
         a.mutate = True
     try:
         if a.selftest:
@@ -1295,6 +1446,8 @@ def selftest(a, features, indices):
     print("selftest: " + ", ".join(f"{k}: {len(v)}" for k, v in sorted(kinds.items())))
     if a.mutate_inout:
         return selftest_inout(a, fz, cases, res)
+    if a.mutate_nograd:
+        return selftest_nograd(a, fz, cases, res)
     wrong = kinds.get("wrong-gradient", [])
     other = [k for k in kinds if k not in ("wrong-gradient", "ok", "no-valid-point")]
     if other or len(wrong) < len(cases) // 3:
@@ -1325,6 +1478,30 @@ def selftest_inout(a, fz, cases, res):
           f"(--mutate-inout {a.mutate_inout})")
     if bad or len(caught) < len(io) // 2 or not caught:
         print(f"selftest: FAIL: programs {bad[:20]} (every in/out program should be wrong-gradient, no other)")
+        return 1
+    c = caught[0]
+    print(f"selftest: e.g. program {c.index}:\n" + tail(res[c.index].detail, 4))
+    print("selftest: PASS")
+    return 0
+
+
+def uses_nograd(prog):
+    return "fzp_freeze(" in gen.Renderer(prog, "", probe=True).render(marked=False)
+
+
+def selftest_nograd(a, fz, cases, res):
+    """--selftest --mutate-nograd: with the marks dropped from the
+    differentiated copy, the programs that read marked values must fail with
+    wrong-gradient (most of them: a marked value may not matter at the
+    points), and the others pass."""
+    ng = [c for c in cases if uses_nograd(c.program)]
+    bad = [c.index for c in cases if res[c.index].kind not in ("ok", "no-valid-point", "wrong-gradient")]
+    bad += [c.index for c in cases if not uses_nograd(c.program) and res[c.index].kind == "wrong-gradient"]
+    caught = [c for c in ng if res[c.index].kind == "wrong-gradient"]
+    print(f"selftest: {len(ng)} programs read marked values, {len(caught)} caught (--mutate-nograd)")
+    # (a marked value often feeds only dead code: a quarter is plenty)
+    if bad or not caught or len(caught) < len(ng) // 4:
+        print(f"selftest: FAIL: programs {bad[:20]} (only programs with marks may fail, with wrong-gradient)")
         return 1
     c = caught[0]
     print(f"selftest: e.g. program {c.index}:\n" + tail(res[c.index].detail, 4))

@@ -119,6 +119,18 @@ kind "mem", expression kind "pread": a read through a pointer local):
 add small classes with constructors, methods, operators, a base class and a
 functor; lambdas called from locals, passed to std algorithms and to a
 template; and `switch` statements, as "mem" statements too.
+"nograd", "retarr", "cparams" (gen_lang.py too) add UNFAD_NO_GRAD marks and
+unfad::no_grad (checked against a reference that freezes the marked values),
+helpers returning std::vector / std::array by value, and parameters of class
+type.  Two features change the marked function itself: "methods" makes most
+of them a const member function `f` of a class M (members mc0.. read by the
+body, a passive int mk; M deriving from a base MB whose members mb0.. the
+body reads; or a functor whose operator() is marked), checked through
+`obj.f_grad(..., &d_obj, ...)` / `obj.grad(...)` with the members' slots
+after the parameters'; "jvp" marks the function UNFAD_JVP and the checker
+builds every column of the Jacobian from f_jvp along the unit directions (no
+recursive helpers, custom derivatives or methods then: forward mode refuses
+them).
 Offsets and lengths are constants from the fixed array length, so views
 stay in bounds whatever shrinking removes.  The output is read only after
 it has been written whole (its initial value never matters; the in/out
@@ -146,6 +158,11 @@ ROWS = ("rowvec", "rowarr", "rowstd", "rowptr")  # a row bound by const auto& (o
 # helper parameters taking one row: const double* r (C columns), const std::array<double, C>& r,
 # const std::vector<double>& r (any length)
 ROWP = {"prow": "rowptr", "arow": "rowstd", "vrow": "rowvec"}
+# feature "cparams": parameters of the marked function of class type CP
+# (gen_lang.py's DECLS: public double members w, b, a passive int k, a
+# constructor and a const method), by value, const& and &
+CPARAMS = ("cpv", "cpc", "cpr")
+CP_MEMBERS = ("w", "b")
 ROW_OF = {"mvec": "rowvec", "marr": "rowarr", "mstd": "rowstd", "mva": "rowstd"}
 REFT = {"V3r": "V3", "P3r": "P3", "OBr": "OB"}  # helper parameters by const reference
 
@@ -194,7 +211,7 @@ ARRAYS = ("arr", "vec", "lvec", "carr", "io", "iov")
 VECS = ("vec", "lvec", "iov")
 INOUTS = ("io", "iov")
 MEM_FEATURES = ("views", "inplace", "effects", "inout", "alias", "grow")  # gen_mem.py
-LANG_FEATURES = ("classes", "lambdas", "switch", "custom")  # gen_lang.py
+LANG_FEATURES = ("classes", "lambdas", "switch", "custom", "nograd", "retarr", "cparams")  # gen_lang.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 
@@ -268,10 +285,19 @@ class Program:
         self.cols = cols  # the column count C of the matrices but mvec
         self.row_lens = dict(row_lens or {})  # mvec parameter -> its row lengths (n of them)
 
+        self.mode = "grad"  # "jvp" (feature "jvp"): marked UNFAD_JVP, checked through f_jvp
+        # feature "methods": the marked function is a const member function of
+        # a class M: {"kind": plain|derived|functor, "members": [(name, type)]
+        # (the base's first), "base": [names of the base's members]}
+        self.method = None
+
     def copy(self):
-        return Program(list(self.params), [h.copy() for h in self.helpers], copy_stmts(self.body),
-                       self.in_ns, self.uses_v2, self.size_n, self.ret, self.uses_structs, self.cols,
-                       self.row_lens)
+        q = Program(list(self.params), [h.copy() for h in self.helpers], copy_stmts(self.body),
+                    self.in_ns, self.uses_v2, self.size_n, self.ret, self.uses_structs, self.cols,
+                    self.row_lens)
+        q.mode = self.mode
+        q.method = self.method
+        return q
 
     def size(self):
         n = sum(stmts_size(h.body) for h in self.helpers if h is not None)
@@ -354,6 +380,8 @@ class Renderer:
             return self.pre + t
         if t in REFT:
             return f"const {self.pre}{REFT[t]}&"
+        if t in CPARAMS:
+            return {"cpv": "", "cpc": "const ", "cpr": ""}[t] + self.pre + "CP" + ("" if t == "cpv" else "&")
         N, C, V3 = self.p.size_n, self.p.cols, self.pre + "V3"
         d = "T" if self.tmpl else "double"
         st = {"sarr": f"const {V3}*", "svec": f"const std::vector<{V3}>&",
@@ -387,6 +415,22 @@ class Renderer:
 
     def fname(self):
         return self.pre + "f"
+
+    def method_head(self, out, mark, params):
+        """Feature "methods": the class M (deriving from MB) whose const
+        member function (or operator()) is the marked function."""
+        m = self.p.method
+        base = [(n, t) for n, t in m["members"] if n in m["base"]]
+        own = [(n, t) for n, t in m["members"] if n not in m["base"]]
+        if base:
+            out.append(f"struct {self.pre}MB {{")
+            out += [f"  {t} {n};" for n, t in base]
+            out.append("};")
+        out.append(f"struct {self.pre}M" + (f" : {self.pre}MB {{" if base else " {"))
+        out += [f"  {t} {n};" for n, t in own]
+        out.append("  int mk = 2;")
+        name = "operator()" if m["kind"] == "functor" else "f"
+        out.append(f"  {mark}{self.p.ret} {name}({params}) const {{")
 
     def qualified_fname(self):
         return (self.pre + "m::" if self.p.in_ns else "") + self.fname()
@@ -595,7 +639,7 @@ class Renderer:
             top = (before == "" or before.endswith(("=", "(", ";"))) and after[:1] in (";", ")", ",")
             return self.e(x, top)
         for line in s[1]:
-            out.append(pad + re.sub(r"@(\d+)@", hole, line).replace("$P", self.pre))
+            out.append(gen_lang.marks(pad + re.sub(r"@(\d+)@", hole, line).replace("$P", self.pre), self.probe))
 
     def if_(self, s, ind, out, head):
         pad = "  " * ind
@@ -655,10 +699,15 @@ class Renderer:
         if self.p.in_ns:
             out.append(f"namespace {self.pre}m {{")
         params = ", ".join(self.pdecl(n, t) for n, t in self.p.params)
-        mark = "UNFAD_GRADIENT " if marked else ""
-        out.append(f"{mark}{self.p.ret} {self.fname()}({params}) {{")
+        mark = ("UNFAD_JVP " if self.p.mode == "jvp" else "UNFAD_GRADIENT ") if marked else ""
+        if self.p.method:
+            self.method_head(out, mark, params)
+        else:
+            out.append(f"{mark}{self.p.ret} {self.fname()}({params}) {{")
         self.stmts(self.p.body, 1, out)
         out.append("}")
+        if self.p.method:
+            out.append("};")
         if self.p.in_ns:
             out.append(f"}} // namespace {self.pre}m")
         if self.p.uses_structs:
@@ -672,7 +721,7 @@ class Renderer:
                     decls += [f"struct {self.pre}{S} {{"] + [
                         f"  {self.tname(t) if t in STRUCT_DEFS else t} {f};" for f, t in STRUCT_DEFS[S]] + ["};"]
             out[at:at] = decls
-        out[at:at] = gen_lang.declarations("\n".join(out), self.pre)  # (classes, templates, enums)
+        out[at:at] = gen_lang.declarations("\n".join(out), self.pre, self.probe)  # (classes, templates, enums)
         return "\n".join(out) + "\n"
 
 
@@ -788,6 +837,7 @@ class Gen:
         self.colinfo = {}  # column loop variable -> ("C",) or ("len", row text)
         self.noswrite = set()  # local arrays iterated by reference here: not written
         self.program_uses_structs = False
+        self.method = None  # feature "methods" (Program.method)
         # features "views", "inplace", "effects" (gen_mem.py)
         self.mem = bool(self.features & set(MEM_FEATURES))
         self.out_written = False  # the output has been written whole (then it may be read)
@@ -2352,6 +2402,9 @@ class Gen:
         self.colinfo = {}
         self.noswrite = set()
         self.loop_depth = 0
+        if self.in_main and self.method:  # (feature "methods": the object's members, read only)
+            self.scope.vars += self.method["members"] + [("mk", "int")]
+            self.consts |= {n for n, _ in self.method["members"]} | {"mk"}
         if self.has_arrays and "avoid-early-return-arrays" in self.features:
             allow_return = False
         body = self.block(nstmts, self.if_depth, allow_return, ret)
@@ -2364,7 +2417,8 @@ class Gen:
         self.in_template = kind == "template"
         self.self_index = i
         self.max_callee = i  # helpers call earlier helpers only (no accidental recursion)
-        if r < 0.12 and not self.in_template:
+        if r < 0.12 and not self.in_template and "jvp" not in self.features:
+            # (not in forward mode: recursive helpers are refused there)
             # recursion on a passive depth
             h = Helper(f"h{i}", "static", "double", [("x", "double"), ("n", "int")], [], recursive=True)
             self.helpers.append(h)
@@ -2462,10 +2516,20 @@ class Gen:
                 params.insert(self.rng.randrange(len(params) + 1), ("y", t))
         for j in range(self.rng.choice([0, 0, 1, 1, 2])):
             params.insert(self.rng.randrange(len(params) + 1), (f"k{j}", "int"))
+        if "cparams" in self.features:
+            for j in range(self.rng.choice([1, 1, 2])):
+                params.insert(self.rng.randrange(len(params) + 1), (f"ko{j}", self.pick(CPARAMS)))
         self.in_template = False
         self.self_index = None
         self.max_callee = len(self.helpers)
         self.in_main = True
+        self.method = None
+        if "methods" in self.features and "jvp" not in self.features and self.chance(0.8):
+            kind = self.pick(["plain", "plain", "derived", "functor"])
+            members = [(f"mc{j}", "double") for j in range(self.rng.randint(1, 3))]
+            if kind == "derived":
+                members = [(f"mb{j}", "double") for j in range(self.rng.randint(1, 2))] + members
+            self.method = {"kind": kind, "members": members, "base": [n for n, _ in members if n[1] == "b"]}
         body = self.func_body(params, "double", self.rng.randint(3, self.max_stmts))
         if any(t == "outp" for _, t in params) and self.chance(0.7):
             # most outputs get all their elements written at the end
@@ -2483,12 +2547,16 @@ class Gen:
             # void f(..., double* out): the value goes to out[0] instead
             ret = "void"
             body[-1] = ("aset", "out[0].x" if sout else "out[0]", "+=", body[-1][1], "out", ())
-        in_ns = self.chance(0.15)
+        in_ns = self.chance(0.15) and not self.method
         if in_ns and "avoid-ns-adl" in self.features and any(h.marked for h in self.helpers):
             in_ns = False
-        return Program(params, self.helpers, body, in_ns=in_ns,
+        prog = Program(params, self.helpers, body, in_ns=in_ns,
                        uses_v2=self.program_uses_v2, size_n=self.size_n, ret=ret,
                        uses_structs=self.program_uses_structs, cols=self.cols, row_lens=self.row_lens)
+        if "jvp" in self.features:
+            prog.mode = "jvp"
+        prog.method = self.method
+        return prog
 
     def struct_params(self, params):
         """Arrays of structs (p0, p1) and arrays of arrays (A0, A1) as parameters;
@@ -2524,7 +2592,14 @@ FEATURE_STMTS = {
 # "outputs" (with "arrays"): some programs also write an output array
 # `double* out` of length n (never read back): their gradient is a
 # vector-Jacobian product.
-OPTIONS = ("outputs", "structs") + MEM_FEATURES + LANG_FEATURES
+# "jvp": the marked function is marked UNFAD_JVP instead; the checker builds
+# the Jacobian's columns from f_jvp along the unit directions (fuzz.py).
+# "methods": most marked functions are const member functions of a class M
+# (members mc0.. read by the body, a passive int mk; a derived class whose
+# base MB has members mb0..; or a functor's operator()), checked through
+# the member gradient (adjoint of *this first among the adjoints).
+# "cparams": the marked function takes objects of a class CP (CPARAMS).
+OPTIONS = ("outputs", "structs", "jvp", "methods") + MEM_FEATURES + LANG_FEATURES
 
 # Feature flags that only steer away from known bugs (so that a long run
 # finds new ones; every bug named here is fixed, the flags stay so that old
@@ -2585,10 +2660,13 @@ def check_program(p):
     for i in calls_of(p.body):
         if p.helpers[i] is None:
             return False
+    scope = param_scope(p.params)
+    if p.method:
+        scope.update(dict(p.method["members"] + [("mk", "int")]))
     if p.ret == "void":
-        return check_stmts(p, p.body, [param_scope(p.params)], "void", None, 0) and not any(
+        return check_stmts(p, p.body, [scope], "void", None, 0) and not any(
             s[0] == "return" for s in walk_stmts(p.body))
-    return check_body(p, p.body, param_scope(p.params), "double", None)
+    return check_body(p, p.body, scope, "double", None)
 
 
 def check_body(p, body, params, ret, self_i):

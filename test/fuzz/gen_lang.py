@@ -33,6 +33,29 @@ them with their last use.
            in the middle, an initialiser (`switch (int k = m % 3; k)`), and
            `continue` in a case inside a loop.
 
+  nograd   UNFAD_NO_GRAD on a local (maybe assigned again, read in a
+           loop), on a struct member (read directly and by a method, written
+           after construction) and on a helper's parameter, and
+           unfad::no_grad on values, on calls and on array elements in a
+           loop.  The text spells the mark `$NG ` and every read of a marked
+           value `$FZ(...)` (unfad::no_grad is `$NOGRAD(...)`): the
+           differentiated copy gets the marks, the reference copy (fuzz.py's
+           probe, from which the finite differences are then taken) reads the
+           values through fzp_freeze, which replays at every stencil point
+           the values recorded at the point: a constant, as for the gradient.
+  retarr   helpers returning std::vector<double> (from a pointer or a
+           vector, filled in a loop) and std::array<double, 3> (`return
+           {...}`, a filled local) by value: into a local read by index, as
+           the range of a range-for, called in a loop of steps, nested as
+           arguments (`dot3(cross3(a, b), c)`), indexed (`cross3(a, b)[2]`),
+           and a std::array state reassigned in a loop (`q = turn3(q, t)`).
+  cparams  the marked function takes 1-2 objects of a class CP (public
+           members w, b, a passive int k, constructors, const methods) by
+           value, const& or &: members and methods read, copies, the object
+           passed to a helper; the checker builds them from x[] and reads
+           the gradient from the adjoint object `CP* d_c` (read only: an
+           in/out object is not generated).
+
 Avoid flags (former gaps, kept to reproduce older findings; both are
 supported now): "avoid-private-members" uses all-public twins of Vec and
 Spring; "avoid-base-classes" leaves out the Particle.
@@ -156,6 +179,88 @@ DECLS = {
         "}",
         "UNFAD_CUSTOM_GRADIENT($Pwsq, $Pwsq_pullback);",
     ]),
+    # feature "nograd": a member marked UNFAD_NO_GRAD ($NG: the mark in the
+    # differentiated copy, nothing in the reference) and every read of it
+    # frozen in the reference ($FZ(...): see fuzz.py's fzp_freeze)
+    "Gain": ((), [
+        "struct $PGain {",
+        "  double gain;",
+        "  $NG double scale;",
+        "  double apply(double v) const { return gain * $FZ(scale) * v + 0.25 * $FZ(scale); }",
+        "};",
+    ]),
+    "damp": ((), [
+        "static double $Pdamp(double v, $NG double k) {",
+        "  return v * $FZ(k) + 0.5 * std::sin(v) * $FZ(k);",
+        "}",
+    ]),
+    # feature "retarr": helpers returning arrays by value
+    "mapped": ((), [
+        "static std::vector<double> $Pmapped(const double* a, int n, double s) {",
+        "  std::vector<double> r(n);",
+        "  for (int i = 0; i < n; ++i) {",
+        "    r[i] = s * a[i] + std::sin(a[i]);",
+        "  }",
+        "  return r;",
+        "}",
+    ]),
+    "scaledv": ((), [
+        "static std::vector<double> $Pscaledv(const std::vector<double>& v, double s) {",
+        "  std::vector<double> r(v.size());",
+        "  for (std::size_t i = 0; i < v.size(); ++i) {",
+        "    r[i] = s * v[i];",
+        "  }",
+        "  return r;",
+        "}",
+    ]),
+    "make3": ((), [
+        "static std::array<double, 3> $Pmake3(double a, double b, double c) { return {a, b, c}; }",
+    ]),
+    "cross3": ((), [
+        "static std::array<double, 3> $Pcross3(const std::array<double, 3>& a, const std::array<double, 3>& b) {",
+        "  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};",
+        "}",
+    ]),
+    "turn3": ((), [
+        "static std::array<double, 3> $Pturn3(const std::array<double, 3>& p, double t) {",
+        "  std::array<double, 3> r{};",
+        "  const double c = std::cos(t), s = std::sin(t);",
+        "  r[0] = c * p[0] - s * p[1];",
+        "  r[1] = s * p[0] + c * p[1];",
+        "  r[2] = p[2] * (1.0 + 0.25 * t * t);",
+        "  return r;",
+        "}",
+    ]),
+    "dot3": ((), [
+        "static double $Pdot3(const std::array<double, 3>& a, const std::array<double, 3>& b) {",
+        "  double s = 0.0;",
+        "  for (int i = 0; i < 3; ++i) {",
+        "    s += a[i] * b[i];",
+        "  }",
+        "  return s;",
+        "}",
+    ]),
+    # feature "cparams": the class of the marked function's object parameters
+    "CP": ((), [
+        "struct $PCP {",
+        "  double w = 1.0;",
+        "  double b = 0.0;",
+        "  int k = 1;",
+        "  $PCP() = default;",
+        "  $PCP(double w0, double b0) : w(w0), b(b0) {}",
+        "  double eval(double v) const { return w * std::tanh(v) + b * v; }",
+        "  double norm2() const { return w * w + b * b; }",
+        "};",
+    ]),
+    "cpsum": (("CP",), [
+        "static double $Pcpsum(const $PCP& c, const double* a, int n) {",
+        "  double s = 0.0;",
+        "  for (int i = 0; i < n; ++i) {",
+        "    s += c.eval(a[i]) * c.k;",
+        "  }",
+        "  return s;",
+        "}",
+    ]),
     "Arr3": ((), [
         "struct $PArr3 {",
         "  double r[3] = {};",
@@ -190,7 +295,26 @@ DECLS["VecPub"] = ((), _public(DECLS["Vec"][1]))
 DECLS["SpringPub"] = (("VecPub",), _public(DECLS["Spring"][1]))
 
 
-def declarations(text, pre):
+# --mutate-nograd (self-test of the "nograd" checker): the differentiated copy
+# loses its marks, so its gradient sees through the marked values and must
+# disagree with the frozen reference.
+DROP_MARKS = False
+
+
+def marks(text, probe):
+    """The UNFAD_NO_GRAD marks of feature "nograd": `$NG ` marks a variable,
+    parameter or member, `$NOGRAD(e)` is unfad::no_grad(e), and `$FZ(e)` is a
+    read of a marked value.  The reference copy (probe) drops the marks and
+    freezes every such value at its value at the point (fzp_freeze in
+    fuzz.py's driver), so its finite differences see a constant there."""
+    if probe:
+        return text.replace("$NG ", "").replace("$FZ(", "fzp_freeze(").replace("$NOGRAD(", "fzp_freeze(")
+    if DROP_MARKS:
+        return text.replace("$NG ", "").replace("$FZ(", "(").replace("$NOGRAD(", "(")
+    return text.replace("$NG ", "UNFAD_NO_GRAD ").replace("$FZ(", "(").replace("$NOGRAD(", "unfad::no_grad(")
+
+
+def declarations(text, pre, probe=False):
     """The definitions (prefixed) of the DECLS that `text` names, with what
     they need, in DECLS order."""
     import re
@@ -201,7 +325,7 @@ def declarations(text, pre):
     out = []
     for n, (_, lines) in DECLS.items():
         if n in used:
-            out += [line.replace("$P", pre) for line in lines]
+            out += [marks(line.replace("$P", pre), probe) for line in lines]
     return out
 
 
@@ -546,9 +670,173 @@ def s_switch(g):
     return b.stmt()
 
 
+# -- UNFAD_NO_GRAD (feature "nograd") ----------------------------------------
+
+def n_var(g):
+    """A local marked UNFAD_NO_GRAD (maybe assigned again: still no
+    derivative), read in the block (and in a loop over an array)."""
+    b = M.Block(g)
+    t = b.local("double", "double")
+    b.lines.append(f"$NG double {t} = {b.x(bounded(g))};")
+    if g.chance(0.3):
+        b.lines.append(f"{t} = $FZ({t}) * 0.5 + {b.x(bounded(g, 1))};")
+    if arrays_ok(g) and g.chance(0.5):
+        a = g.pick(M.readable(g))
+        s, _ = M.accumulator(g, b)
+        i = b.local("loop", "int")
+        b.use("n")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        b.lines.append(f"  {s} += $FZ({t}) * {b.x(M.pread(f'{b.use(a)}[{i}]', i))};")
+        b.lines.append("}")
+    else:
+        M.result(g, b, "", f"$FZ({t}) {g.pick('+*')} {b.x(bounded(g))}")
+    return b.stmt()
+
+
+def n_call(g):
+    """unfad::no_grad(e) on a value or a call, inside an expression (and on
+    each element in a loop)."""
+    b = M.Block(g)
+    r = g.rng.randrange(3) if arrays_ok(g) else g.rng.randrange(2)
+    if r == 0:
+        M.result(g, b, "", f"$NOGRAD({b.x(bounded(g))}) * {b.x(bounded(g))} + {b.x(bounded(g, 1))}")
+    elif r == 1:
+        M.result(g, b, "", f"{b.x(bounded(g, 1))} * $NOGRAD(std::sin({b.x(g.dexpr(1))}))")
+    else:
+        a = g.pick(M.readable(g))
+        s, _ = M.accumulator(g, b)
+        i = b.local("loop", "int")
+        b.use("n")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        rd = M.pread(f"{b.use(a)}[{i}]", i)
+        b.lines.append(f"  {s} += {b.x(rd)} * $NOGRAD({b.x(M.pread(f'{a}[{i}]', i))});")
+        b.lines.append("}")
+    return b.stmt()
+
+
+def n_member(g):
+    """A struct with a member marked UNFAD_NO_GRAD (read directly and by a
+    method), and a helper with a marked parameter."""
+    b = M.Block(g)
+    if g.chance(0.35):
+        M.result(g, b, "", f"$Pdamp({b.x(bounded(g))}, {b.x(bounded(g, 1))})")
+        return b.stmt()
+    o = "gn" + g.fresh("double")
+    b.lines.append(f"$PGain {o}{{{b.x(bounded(g))}, {b.x(bounded(g))}}};")
+    if g.chance(0.3):
+        b.lines.append(f"{o}.scale = {b.x(bounded(g, 1))};")
+    M.result(g, b, "", g.pick([f"{o}.apply({b.x(bounded(g))})",
+                               f"{o}.gain * $FZ({o}.scale) + {o}.apply(0.5)",
+                               f"$FZ({o}.scale) * {b.x(bounded(g, 1))}"]))
+    return b.stmt()
+
+
+# -- helpers returning arrays (feature "retarr") ------------------------------
+
+def r_vector(g):
+    """A helper returning std::vector<double> by value: into a local read by
+    index or by range-for, or called in a loop over steps."""
+    b = M.Block(g)
+    a = g.pick(M.readable(g))
+    t = dict(g.scope.all())[b.use(a)]
+    b.use("n")
+    if t in G.VECS and g.chance(0.5):
+        call = f"$Pscaledv({a}, {b.x(positive(g))})"
+    else:
+        call = f"$Pmapped({ptr_of(g, b, a)}, n, {b.x(positive(g))})"
+    s, _ = M.accumulator(g, b)
+    r = g.rng.randrange(3)
+    if r == 0:
+        y = b.local("lvec", "lvec")
+        i = b.local("loop", "int")
+        b.lines.append(f"{g.pick(['auto', 'const auto', 'std::vector<double>'])} {y} = {call};")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        b.lines.append(f"  {s} += {b.x(M.pread(f'{y}[{i}]', i))} * {b.x(bounded(g, 1))};")
+        b.lines.append("}")
+    elif r == 1:
+        e = b.local("double", "double")
+        b.lines.append(f"for (double {e} : {call}) {{")
+        b.lines.append(f"  {s} += {b.x(g.squash(G.var(e, 'double')))};")
+        b.lines.append("}")
+    else:
+        k = b.local("loop", "int")
+        y = b.local("lvec", "lvec")
+        b.lines.append(f"for (int {k} = 0; {k} < {g.rng.randint(1, 3)}; ++{k}) {{")
+        b.lines.append(f"  const auto {y} = {call};")
+        b.lines.append(f"  {s} += 0.5 * {y}[0] + {y}[n - 1];")
+        b.lines.append("}")
+    return b.stmt()
+
+
+def r_array(g):
+    """Helpers returning std::array<double, 3>: nested calls, an element of
+    a returned array, a state reassigned in a loop (p = turn(p, t))."""
+    b = M.Block(g)
+    mk = lambda: f"$Pmake3({b.x(bounded(g))}, {b.x(bounded(g, 1))}, {b.x(bounded(g, 1))})"  # noqa: E731
+    r = g.rng.randrange(3)
+    if r == 0:
+        c = b.local("V3", "arr3")
+        b.lines.append(f"const auto{g.pick(['', '&'])} {c} = $Pcross3({mk()}, {mk()});")
+        M.result(g, b, "", f"{c}[0] * {b.x(bounded(g))} + $Pdot3({c}, {mk()})")
+    elif r == 1:
+        M.result(g, b, "", f"$Pdot3($Pcross3({mk()}, {mk()}), {mk()}) + $Pcross3({mk()}, {mk()})[2]")
+    else:
+        q = b.local("V3", "arr3")
+        b.lines.append(f"std::array<double, 3> {q} = {mk()};")
+        k = b.local("loop", "int")
+        if arrays_ok(g) and g.chance(0.6):
+            a = g.pick(M.readable(g))
+            b.use("n")
+            b.lines.append(f"for (int {k} = 0; {k} < n; ++{k}) {{")
+            b.lines.append(f"  {q} = $Pturn3({q}, {b.x(g.squash(M.pread(f'{b.use(a)}[{k}]', k)))});")
+        else:
+            b.lines.append(f"for (int {k} = 0; {k} < {g.rng.randint(1, 3)}; ++{k}) {{")
+            b.lines.append(f"  {q} = $Pturn3({q}, {b.x(bounded(g))});")
+        b.lines.append("}")
+        M.result(g, b, "", f"{q}[0] + {q}[1] * {q}[2]")
+    return b.stmt()
+
+
+# -- object parameters (feature "cparams") ------------------------------------
+
+def objects(g):
+    return [n for n, t in g.scope.all() if t in G.CPARAMS]
+
+
+def p_read(g):
+    """The members and methods of an object parameter, a copy of it, and
+    the object passed on to a helper (in a loop over an array too)."""
+    b = M.Block(g)
+    c = b.use(g.pick(objects(g)))
+    r = g.rng.randrange(4) if arrays_ok(g) else g.rng.randrange(2)
+    if r == 0:
+        M.result(g, b, "", g.pick([f"{c}.w * {b.x(bounded(g))} + {c}.b",
+                                   f"{c}.eval({b.x(bounded(g))}) * {c}.k",
+                                   f"{c}.norm2() + {c}.eval({b.x(bounded(g, 1))})"]))
+    elif r == 1:
+        o = "cp" + g.fresh("double")
+        b.lines.append(f"$PCP {o} = {c};")
+        b.lines.append(f"{o}.w = {o}.w * 0.5 + {b.x(bounded(g, 1))};")
+        M.result(g, b, "", f"{o}.eval({c}.b) + {o}.w * {c}.w")
+    elif r == 2:
+        a = g.pick(M.readable(g))
+        s, _ = M.accumulator(g, b)
+        i = b.local("loop", "int")
+        b.use("n")
+        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+        b.lines.append(f"  {s} += {c}.eval({b.x(M.pread(f'{b.use(a)}[{i}]', i))}) * {c}.b;")
+        b.lines.append("}")
+    else:
+        a = g.pick(M.readable(g))
+        b.use("n")
+        M.result(g, b, "", f"$Pcpsum({c}, {ptr_of(g, b, a)}, n)")
+    return b.stmt()
+
+
 STMTS = {"c_arr": c_arr, "c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "c_particle": c_particle, "c_functor": c_functor,
          "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
-         "l_template": l_template, "s_switch": s_switch, "x_custom": x_custom}
+         "l_template": l_template, "s_switch": s_switch, "x_custom": x_custom,
+         "p_read": p_read, "n_var": n_var, "n_call": n_call, "n_member": n_member, "r_vector": r_vector, "r_array": r_array}
 
 
 def options(g):
@@ -566,6 +854,14 @@ def options(g):
             opts += ["l_transform"] * 2 + ["l_reduce"] * 3 + ["l_template"]
     if "switch" in g.features:
         opts += ["s_switch"] * 3
-    if "custom" in g.features:
+    if "custom" in g.features and "jvp" not in g.features:  # (no pushforwards of custom derivatives)
         opts += ["x_custom"] * 3
+    if "nograd" in g.features:
+        opts += ["n_var"] * 2 + ["n_call"] * 2 + ["n_member"] * 2
+    if "cparams" in g.features and objects(g):
+        opts += ["p_read"] * 4
+    if "retarr" in g.features:
+        opts += ["r_array"] * 2
+        if arrays_ok(g):
+            opts += ["r_vector"] * 3
     return ["lang:" + o for o in opts]
