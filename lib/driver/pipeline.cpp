@@ -95,7 +95,9 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
         GeneratedBlock b;
         b.markedName = input_f.name;
         b.cxxName = input_f.cxx.name;
-        b.code = printer::printFunction(*j, fwd);
+        std::string code = printer::printFunction(*j, fwd);
+        // (a mirrored class's parameter: fuzz-found, `CP_fields` undeclared)
+        b.code = printer::printMirrorStructs({j}, code, input_f.cxx.enclosingNamespace, emitted) + code;
         blocks.push_back(std::move(b));
         continue;
       }

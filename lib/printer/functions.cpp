@@ -259,6 +259,7 @@ Printed FnPrinter::runJvp(const Function &f) {
     size_t i = active[j];
     const TypeP &t = gen_.params[n + j].type;
     CVal v = leaf(t, tangent[j], PPrimary, true);
+    v.userObject = true; // (the caller's objects, as the primal parameters)
     const CxxType *shape = described(f) ? &f.cxx.params[i] : nullptr;
     if (t->isArray()) setArrayShape(v, shape);
     if (t->isArray() && shape && (shape->kind == CxxType::Kind::Scalar || shape->kind == CxxType::Kind::Struct))
