@@ -20,10 +20,12 @@ bool Reverser::worthTaping(const Instr &in) {
   return expensive && in.type && in.type->isFloat();
 }
 
-// In a sum, whose J^T recomputes each element anyway, only calls and
-// loops: a tape of n primitive results costs more memory traffic (and
-// page faults for large n) than recomputing them saves.
-bool Reverser::worthTapingInSum(const Instr &in) { return worthTaping(in) && in.kind != Instr::Kind::Op; }
+// In a sum, the same as anywhere: a transcendental's result is taped once
+// rather than computed again by the J^T (lse's exp: gradient/primal 2.0 ->
+// 1.2). (It was calls and loops only while every call allocated fresh tape
+// memory, whose page faults at large n cost more than the exp;
+// unfad::tape_buffer's memory is now kept between calls.)
+bool Reverser::worthTapingInSum(const Instr &in) { return worthTaping(in); }
 
 // The forward code of a loop body run on `stack`, capturing the values of
 // its top-level instructions worth taping: its lets, and its result.

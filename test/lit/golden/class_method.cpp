@@ -45,8 +45,10 @@ UNFAD_GRADIENT double chain(const std::vector<Vec3>& p, double k) {
 // CHECK-NEXT:      const Vec3 a = p[[[I]]];
 // CHECK-NEXT:      const Vec3 b = p[[[I]] + 1];
 // CHECK-NEXT:      const double x = b.x - a.x;
-// CHECK:           const double stretch = std::sqrt({{.*}}) - 1.0;
-// CHECK-NEXT:      e = e + 0.5 * k * stretch * stretch;
+// CHECK:           const double [[ROOT:t_[0-9]+]] = std::sqrt({{.*}});
+// CHECK-NEXT:      const double stretch = [[ROOT]] - 1.0;
+// CHECK-NEXT:      tape_t[[[I]]] = [[ROOT]];
+// CHECK-NEXT:      [[E:e[_0-9]*]] = [[E]] + 0.5 * k * stretch * stretch;
 // CHECK:         Spring [[DS:d_[a-z_0-9]+]]{0.0, 0.0};
 // CHECK:         for (long [[J:i[_0-9]+]] = 0; [[J]] < {{.*}}; ++[[J]]) {
 // CHECK:           const double [[DX:d_self[_0-9]*_x]] = 2.0 * (x_1 * {{.*}});
@@ -56,4 +58,5 @@ UNFAD_GRADIENT double chain(const std::vector<Vec3>& p, double k) {
 // CHECK:         *d_k += [[DS]].k;
 // CHECK-NOT:     energy
 // CHECK-NOT:     norm
-// CHECK:         return e;
+// CHECK-NOT:     std::sqrt
+// CHECK:         return [[E]];

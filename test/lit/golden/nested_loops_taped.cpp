@@ -24,9 +24,9 @@ UNFAD_GRADIENT double heat(const double* k, const double* u0, int n, int steps) 
   return e;
 }
 // CHECK-LABEL: double heat_grad(
-// CHECK:         std::unique_ptr<double[]> [[NEXT:tape_t[_0-9]*]](new double[[[STEPS:n_[0-9]+]] * [[N:n_[0-9]+]]]);
-// CHECK-NEXT:    std::unique_ptr<double[]> [[HERE:tape_t[_0-9]*]](new double[[[STEPS]] * [[N]]]);
-// CHECK-NEXT:    std::unique_ptr<double[]> {{tape_u_old[_0-9]*}}(new double[[[STEPS]] * [[N]]]);
+// CHECK:         unfad::tape_buffer<double> [[NEXT:tape_t[_0-9]*]]([[STEPS:n_[0-9]+]] * [[N:n_[0-9]+]]);
+// CHECK-NEXT:    unfad::tape_buffer<double> [[HERE:tape_t[_0-9]*]]([[STEPS]] * [[N]]);
+// CHECK-NEXT:    unfad::tape_buffer<double> {{tape_u_old[_0-9]*}}([[STEPS]] * [[N]]);
 // CHECK-NOT:     tape_t
 // CHECK:         for (long [[S:[a-z_0-9]+]] = 0; [[S]] < steps; ++[[S]]) {
 // CHECK:             const double [[A:t_[0-9]+]] = u[(

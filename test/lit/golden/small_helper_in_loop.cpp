@@ -21,4 +21,4 @@ UNFAD_GRADIENT double gates(const double* w, const double* x, int n) {
 // CHECK:           d_x[i] +=
 // CHECK-NEXT:      d_w[i] +=
 // CHECK-NEXT:    }
-// CHECK-NEXT:    return s;
+// CHECK-NEXT:    return {{s[_0-9]*}};
