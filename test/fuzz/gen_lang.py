@@ -597,14 +597,7 @@ def x_custom(g):
     if r == 0:
         M.result(g, b, "", f"$Psoftplus({b.x(g.squash(g.dexpr(2)))}) {g.pick('+*')} {b.x(bounded(g, 1))}")
     elif r == 1:
-        a = g.pick(M.readable(g))
-        s, _ = M.accumulator(g, b)
-        i = b.local("loop", "int")
-        b.use("n")
-        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
-        rd = M.pread(f"{b.use(a)}[{i}]", i)
-        b.lines.append(f"  {s} += {b.x(positive(g))} * $Psoftplus({b.x(rd)});")
-        b.lines.append("}")
+        M.sum_over_array(g, b, lambda rd: f"{b.x(positive(g))} * $Psoftplus({b.x(rd)})")
     elif r == 2:
         first, last = range_of(g, b, g.pick(M.readable(g)))
         M.result(g, b, "", f"std::transform_reduce({first}, {last}, 0.0, std::plus<>(), $Psoftplus)")
@@ -681,13 +674,7 @@ def n_var(g):
     if g.chance(0.3):
         b.lines.append(f"{t} = $FZ({t}) * 0.5 + {b.x(bounded(g, 1))};")
     if arrays_ok(g) and g.chance(0.5):
-        a = g.pick(M.readable(g))
-        s, _ = M.accumulator(g, b)
-        i = b.local("loop", "int")
-        b.use("n")
-        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
-        b.lines.append(f"  {s} += $FZ({t}) * {b.x(M.pread(f'{b.use(a)}[{i}]', i))};")
-        b.lines.append("}")
+        M.sum_over_array(g, b, lambda rd: f"$FZ({t}) * {b.x(rd)}")
     else:
         M.result(g, b, "", f"$FZ({t}) {g.pick('+*')} {b.x(bounded(g))}")
     return b.stmt()
@@ -703,14 +690,7 @@ def n_call(g):
     elif r == 1:
         M.result(g, b, "", f"{b.x(bounded(g, 1))} * $NOGRAD(std::sin({b.x(g.dexpr(1))}))")
     else:
-        a = g.pick(M.readable(g))
-        s, _ = M.accumulator(g, b)
-        i = b.local("loop", "int")
-        b.use("n")
-        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
-        rd = M.pread(f"{b.use(a)}[{i}]", i)
-        b.lines.append(f"  {s} += {b.x(rd)} * $NOGRAD({b.x(M.pread(f'{a}[{i}]', i))});")
-        b.lines.append("}")
+        M.sum_over_array(g, b, lambda rd: f"{b.x(rd)} * $NOGRAD({b.x(rd)})")
     return b.stmt()
 
 
@@ -819,13 +799,7 @@ def p_read(g):
         b.lines.append(f"{o}.w = {o}.w * 0.5 + {b.x(bounded(g, 1))};")
         M.result(g, b, "", f"{o}.eval({c}.b) + {o}.w * {c}.w")
     elif r == 2:
-        a = g.pick(M.readable(g))
-        s, _ = M.accumulator(g, b)
-        i = b.local("loop", "int")
-        b.use("n")
-        b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
-        b.lines.append(f"  {s} += {c}.eval({b.x(M.pread(f'{b.use(a)}[{i}]', i))}) * {c}.b;")
-        b.lines.append("}")
+        M.sum_over_array(g, b, lambda rd: f"{c}.eval({b.x(rd)}) * {c}.b")
     else:
         a = g.pick(M.readable(g))
         b.use("n")

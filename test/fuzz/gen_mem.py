@@ -191,6 +191,19 @@ HELPERS = {
 }
 
 
+def sum_over_array(g, b, term):
+    """`for (int i = 0; i < n; ++i) s += <term>;` over an array of the
+    scope into a new accumulator; `term(read)` spells the summand from the
+    read `a[i]` (an expression)."""
+    a = g.pick(readable(g))
+    s, _ = accumulator(g, b)
+    i = b.local("loop", "int")
+    b.use("n")
+    b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+    b.lines.append(f"  {s} += {term(pread(f'{b.use(a)}[{i}]', i))};")
+    b.lines.append("}")
+
+
 def helper(g, name):
     """The index of the view helper `name` (created when first used)."""
     if name in g.mem_helpers:
