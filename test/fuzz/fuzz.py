@@ -389,7 +389,7 @@ def nested_inputs(prog, pre):
     for n, t in prog.params:
         if t == "double":
             di += 1
-        elif t in ("arr", "vec"):
+        elif t in ("arr", "vec") + gen.INOUTS:  # (as call_args counts them)
             di += prog.size_n
         elif t in gen.SPARAMS or t in gen.MPARAMS or t in gen.CPARAMS:
             L.append(nested_decl(prog, pre, n, t, f"in_{n}"))
