@@ -34,7 +34,7 @@ double ode_loss(double k, double c, double x0, double v0, const double* obs, int
   }
   return loss;
 }
-// unfad:begin ode_loss_grad checksum=3e778af0
+// unfad:begin ode_loss_grad checksum=0a2998e0
 double ode_loss_grad(double k, double c, double x0, double v0, const double* obs, int nobs, int every, double dt, double* d_k, double* d_c, double* d_x0, double* d_v0) {
   long n;
   if (0 < nobs) {
@@ -42,8 +42,8 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
   } else {
     n = 0;
   }
-  std::unique_ptr<double[]> tape_state(new double[n]);
-  std::unique_ptr<double[]> tape_state_1(new double[n]);
+  unfad::tape_buffer<double> tape_state(n);
+  unfad::tape_buffer<double> tape_state_1(n);
   const double t = -k;
   const double t_3 = 0.5 * dt;
   const double t_19 = dt / 6.0;
@@ -79,8 +79,8 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
   } else {
     n_1 = 0;
   }
-  std::unique_ptr<double[]> tape_state_1_1(new double[n_1]);
-  std::unique_ptr<double[]> tape_state_1_2(new double[n_1]);
+  unfad::tape_buffer<double> tape_state_1_1(n_1);
+  unfad::tape_buffer<double> tape_state_1_2(n_1);
   const double t_35 = -k;
   const double t_38 = 0.5 * dt;
   const double t_54 = dt / 6.0;
