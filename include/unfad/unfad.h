@@ -20,7 +20,6 @@
 #include <memory>
 #include <new>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #if defined(__clang__)
@@ -144,12 +143,12 @@ template <class T> class tape_buffer {
   static constexpr bool kPlain = std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>;
 
 public:
-  explicit tape_buffer(long n) : bytes_(sizeof(T) * static_cast<std::size_t>(n > 0 ? n : 1)) {
-    if constexpr (kPlain) data_ = static_cast<T *>(detail::tape_pool::of_thread().acquire(bytes_));
-    else data_ = new T[static_cast<std::size_t>(n > 0 ? n : 1)];
+  explicit tape_buffer(long n) : count_(static_cast<std::size_t>(n > 0 ? n : 1)) {
+    if constexpr (kPlain) data_ = static_cast<T *>(detail::tape_pool::of_thread().acquire(sizeof(T) * count_));
+    else data_ = new T[count_];
   }
   ~tape_buffer() {
-    if constexpr (kPlain) detail::tape_pool::of_thread().release(data_, bytes_);
+    if constexpr (kPlain) detail::tape_pool::of_thread().release(data_, sizeof(T) * count_);
     else delete[] data_;
   }
   tape_buffer(const tape_buffer &) = delete;
@@ -160,7 +159,7 @@ public:
   const T *data() const { return data_; }
 
 private:
-  std::size_t bytes_;
+  std::size_t count_;
   T *data_;
 };
 

@@ -196,6 +196,9 @@ inline bool isMethod(const Function &f) { return !f.cxx.memberOf.empty(); }
 // How the generated code names a method's object and its fields.
 constexpr const char *kThisObject = "(*this)";
 std::string fieldOf(const std::string &object, const std::string &field);
+// A std::complex (lib/frontend/complex_numbers.cpp: a struct of its real
+// and imaginary parts).
+inline bool isStdComplex(const TypeP &t) { return t->isStruct() && t->structName.rfind("std::complex<", 0) == 0; }
 // The user's object and its mirror (mirrors.cpp; CVal::userObject).
 std::string mirrorFromObject(const TypeP &t, const std::string &object);
 void assignObjectFromMirror(const TypeP &t, const std::string &object, const CVal &value,

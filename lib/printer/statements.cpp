@@ -413,7 +413,7 @@ CVal FnPrinter::trStore(const Store *st, Block &b) {
   TypeP ft = st->array->type->elem();
   bool userObject = a.userObject;
   for (int k : st->path) { // a[i].x
-    if (ft->structName.compare(0, 13, "std::complex<") == 0) // a part of a std::complex, as an lvalue
+    if (isStdComplex(ft)) // a part of a std::complex, as an lvalue
       lhs = "reinterpret_cast<" + cxxType(ft->elems.at(0)) + "(&)[2]>(" + lhs + ")[" + std::to_string(k) + "]";
     else if (!(userObject && k == 0 && ft->baseFirst)) { // (the base part of the user's object: the object)
       lhs = fieldOf(lhs, ft->fieldNames.at(size_t(k)));
@@ -500,7 +500,7 @@ void FnPrinter::accumulate(const CVal &ct, const std::string &lhs, bool viaPoint
   if (allZero(ct)) return;
   // a std::complex (lib/frontend/complex_numbers.cpp): its parts are read
   // with real()/imag() but written whole, `d_z += std::complex<double>{a, b};`
-  bool complex = t->isStruct() && t->structName.compare(0, 13, "std::complex<") == 0;
+  bool complex = isStdComplex(t);
   if (t->isStruct() && !complex) {
     CVal v = ct.agg ? ct : materialize(ct, "ct", b);
     for (size_t i = 0; i < t->elems.size(); ++i) {
