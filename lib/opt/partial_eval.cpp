@@ -80,11 +80,15 @@ Expr PartialEvaluator::block(const Expr &e) {
   Lets lets;
   Lets *saved = cur_;
   cur_ = &lets;
-  size_t cseMark = cseLog_.size();
+  size_t cseMark = cseLog_.size(), nestedMark = nestedLog_.size();
   Expr v = reify(evaluate(e));
   while (cseLog_.size() > cseMark) {
     cse_.erase(cseLog_.back());
     cseLog_.pop_back();
+  }
+  while (nestedLog_.size() > nestedMark) {
+    nested_.erase(nestedLog_.back());
+    nestedLog_.pop_back();
   }
   cur_ = saved;
   return zipLets(lets, v);
@@ -136,6 +140,7 @@ Expr PartialEvaluator::emit(const std::string &hint, const Expr &v) {
     key = print(v);
     auto it = cse_.find(key);
     if (it != cse_.end()) return Var::make(it->second, v->type);
+    if (nested_.count(key)) return hoistToNestedSite(residualName(hint), key, v);
   }
   std::string n = residualName(hint);
   cur_->push_back({n, v});
@@ -144,6 +149,7 @@ Expr PartialEvaluator::emit(const std::string &hint, const Expr &v) {
     cseLog_.push_back(key);
   }
   forwardStore(v);
+  recordNestedSites(v);
   return Var::make(n, v->type);
 }
 

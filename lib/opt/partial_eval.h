@@ -44,6 +44,15 @@ private:
   std::unordered_map<std::string, std::string> cse_;        // printed value -> the variable holding it
   std::unordered_map<std::string, std::string> memoryKeys_; // cse_ keys that read an array -> the array
   std::vector<std::string> cseLog_;
+  // A costly pure subexpression met only nested inside an emitted let's
+  // value (the -sin(t) of cos' in forward code), keyed like cse_: where that
+  // let is, so a later `let s = sin(t)` can move up to it and be shared.
+  struct NestedSite {
+    Lets *lets;
+    size_t index;
+  };
+  std::unordered_map<std::string, NestedSite> nested_;
+  std::vector<std::string> nestedLog_;
   std::unordered_map<std::string, int> suffix_;
   Lets *cur_ = nullptr;
   // Inside the body of a continuation (the adjoint code) a zero is a
@@ -60,6 +69,9 @@ private:
   ir::Expr emit(const std::string &hint, const ir::Expr &v);
   ir::Expr emitMemoryRead(const std::string &hint, const ir::Expr &v);
   void forwardStore(const ir::Expr &v);
+  // --- partial_eval_nested.cpp
+  void recordNestedSites(const ir::Expr &v);
+  ir::Expr hoistToNestedSite(const std::string &name, const std::string &key, const ir::Expr &v);
   ir::Expr reify(const ir::Expr &v);
   ir::Expr atomize(const std::string &hint, const ir::Expr &v);
   ir::Expr splitIf(const std::string &hint, const ir::Expr &ifExpr);
