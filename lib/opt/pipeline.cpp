@@ -24,6 +24,7 @@ const NamedPass kPasses[] = {
     {"partial-eval", partialEvaluate},
     {"split-struct-adds", splitStructAdds},
     {"dead-stores", deadStores},
+    {"dead-arrays", deadArrays},
     {"dead-code", deadCode},
     {"loop-fusion", loopFusion},
     {"loop-cse", loopCSE},
@@ -58,6 +59,7 @@ public:
     for (size_t before = 0, after = size(r); before != after && !stopped_;) {
       before = after;
       r = run(deadStores, "dead-stores", r);
+      r = run(deadArrays, "dead-arrays", r);
       r = run(deadCode, "dead-code", r);
       after = size(r);
     }

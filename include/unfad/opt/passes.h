@@ -34,6 +34,9 @@ ir::Expr partialEvaluate(const ir::Expr &e, const PassContext &context, bool *ch
 ir::Expr splitStructAdds(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Stores overwritten, or putting back what was read, before anything reads.
 ir::Expr deadStores(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Stores into local arrays that nothing reads before they are overwritten
+// whole (liveness of arrays).
+ir::Expr deadArrays(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Lets nobody uses, stores into local arrays nobody reads.
 ir::Expr deadCode(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // A loop and its adjoint sweep become one loop.
