@@ -161,10 +161,11 @@ private:
   }
 
   // `for k in [0, size a): a[k] = x; ...` with nothing else in the body
-  // mentioning a: the candidate a the loop overwrites whole, or "".
-  std::string overwrittenWhole(const Fold *f) const {
+  // mentioning a: the candidates the loop overwrites whole.
+  Names overwrittenWhole(const Fold *f) const {
+    Names whole;
     auto lo = f->lo->as<Const>();
-    if (!lo || lo->ivalue != 0) return "";
+    if (!lo || lo->ivalue != 0) return whole;
     for (Expr c = f->body; auto l = c->as<Let>(); c = l->body) {
       auto st = l->value->as<Store>();
       auto a = st ? st->array->as<Var>() : nullptr;
@@ -172,10 +173,10 @@ private:
       if (!isLoopIndex(st->index, f->index)) continue;
       const Expr &size = candidates_.sizes.at(a->name);
       auto hiSize = f->hi->as<ir::Size>();
-      bool whole = alphaEqual(f->hi, size) || (hiSize && hiSize->array->is<Var>() && hiSize->array->as<Var>()->name == a->name);
-      if (whole && countUses(f->body, a->name) == 1) return a->name;
+      bool all = alphaEqual(f->hi, size) || (hiSize && hiSize->array->is<Var>() && hiSize->array->as<Var>()->name == a->name);
+      if (all && countUses(f->body, a->name) == 1) whole.insert(a->name);
     }
-    return "";
+    return whole;
   }
 
   // Walks e backwards: `dead` comes in as what is dead after e and leaves as
@@ -260,14 +261,14 @@ private:
   }
 
   Expr walkFold(const Fold *f, const Expr &e, Names &dead, bool rewrite) {
-    std::string whole = overwrittenWhole(f);
+    Names whole = overwrittenWhole(f);
     Names end = bodyEnd(f->body, dead, [](Names &) {});
     Names start = end;
     Expr body = walk(f->body, start, rewrite);
     // Run no time, the loop leaves `dead` as it was: before it, dead is
     // what is dead both ways (end ⊆ dead already).
     for (auto it = dead.begin(); it != dead.end();) it = start.count(*it) ? std::next(it) : dead.erase(it);
-    if (!whole.empty()) dead.insert(whole);
+    dead.insert(whole.begin(), whole.end());
     for (const Expr *x : {&f->lo, &f->hi, &f->init}) {
       makeLive(*x, dead);
       noteUses(*x);
