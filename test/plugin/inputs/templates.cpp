@@ -3,7 +3,7 @@
 // arguments gets its gradient, declared in the template with the
 // specialization's types and defined after it as an explicit specialization
 // of the member. A const method at T = double and T = float, a non-const
-// method of a template over an int (an in/out `*this` advanced in a loop), a
+// method of a template over an int (an in/out `*this`), a
 // method defined out of line, a functor template, and a marked function
 // template (an overload `rosen_grad` per instantiation, double and float). main checks every
 // gradient against central finite differences of the method itself (or a
@@ -23,17 +23,15 @@ struct Spring {
   UNFAD_GRADIENT T energy(T x) const { return T(0.5) * k * (x - x0) * (x - x0) + std::sin(k * x); }
 };
 
-// N steps of a damped recurrence on the members.
+// One step of a recurrence on the members, at frequency N.
 template <int N>
 struct Damped {
   double a;
   double b;
   UNFAD_GRADIENT double run(double w) {
-    for (int i = 0; i < N; ++i) {
-      const double na = a * std::cos(w) + b;
-      b = 0.5 * b + 0.1 * a * a;
-      a = na;
-    }
+    const double na = a * std::cos(N * w) + b;
+    b = 0.5 * b + 0.1 * a * a;
+    a = na;
     return a * b;
   }
 };
