@@ -38,3 +38,26 @@ double use(double x) {
   const Poly<3> p{1.5};
   return s.energy(x) + t.energy(1) + p.c;
 }
+
+// CHECK:      UNFAD_GRADIENT T energy(T x) const {
+// CHECK-NEXT: // unfad:begin Spring<double>::energy_grad:declaration checksum=
+// CHECK-NEXT: double energy_grad(double x, Spring<double>* d_this, double* d_x) const;
+// CHECK-NEXT: // unfad:end Spring<double>::energy_grad:declaration
+// CHECK-NEXT: };
+// CHECK-NEXT: // unfad:begin Spring<double>::energy_grad checksum=
+// CHECK-NEXT: template <> inline double Spring<double>::energy_grad(double x, Spring<double>* d_this, double* d_x) const {
+// CHECK:        d_this->k +=
+// CHECK:        d_this->x0 +=
+// CHECK:        *d_x +=
+// CHECK:      // unfad:end Spring<double>::energy_grad
+// CHECK-NOT:  Spring<int>
+// CHECK:      UNFAD_GRADIENT double eval(double x) const;
+// CHECK-NEXT: // unfad:begin Poly<3>::eval_grad:declaration checksum=
+// CHECK-NEXT: double eval_grad(double x, Poly<3>* d_this, double* d_x) const;
+// CHECK:      UNFAD_GRADIENT double Poly<N>::eval(double x) const {
+// CHECK:      // unfad:begin Poly<3>::eval_grad checksum=
+// CHECK-NEXT: template <> inline double Poly<3>::eval_grad(double x, Poly<3>* d_this, double* d_x) const {
+// CHECK:        for (long i = 0; i < 3; ++i) {
+// CHECK:        d_this->c +=
+// CHECK:      // unfad:end Poly<3>::eval_grad
+// CHECK-NOT:  unfad:begin

@@ -14,3 +14,13 @@ UNFAD_GRADIENT T f(T x, T y) {
 }
 
 double use(double x) { return f(x, 2.0) + f(1.5f, 2.0f) + f(1, 2); }
+
+// CHECK:      UNFAD_GRADIENT T f(T x, T y) {
+// CHECK:      // unfad:begin f_grad<double> checksum=
+// CHECK-NEXT: inline double f_grad(double x, double y, double* d_x, double* d_y) {
+// CHECK:        *d_x += std::cos(x) * y;
+// CHECK:      // unfad:end f_grad<double>
+// CHECK-NEXT: // unfad:begin f_grad<float> checksum=
+// CHECK-NEXT: inline float f_grad(float x, float y, float* d_x, float* d_y) {
+// CHECK:      // unfad:end f_grad<float>
+// CHECK-NOT:  unfad:begin
