@@ -280,7 +280,7 @@ public:
     unfad::rewrite::Lowering lowering;
     fwd_.lowering = true;
     bool ok = unfad::rewrite::lowerTranslationUnit(ctx, diags, /*lowerDespiteErrors=*/true, lowering, opts_.numericalFallback,
-                                                   out_.deferGradientCalls);
+                                                   out_.deferGradientCalls, ci_.hasSema() ? &ci_.getSema() : nullptr);
     fwd_.lowering = false;
     if (!ok) {
       out_.failed = true;

@@ -7,6 +7,7 @@
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Sema/SemaConsumer.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
@@ -42,9 +43,13 @@ struct Parse {
   std::string diagnostics; // printed, as the compiler prints them
 };
 
-class Consumer : public clang::ASTConsumer {
+// (A SemaConsumer: marked methods of class templates may need their bodies
+// instantiated, frontend::Options::sema.)
+class Consumer : public clang::SemaConsumer {
 public:
   Consumer(Parse &parse, bool allowErrors) : parse_(parse), allowErrors_(allowErrors) {}
+  void InitializeSema(clang::Sema &sema) override { sema_ = &sema; }
+  void ForgetSema() override { sema_ = nullptr; }
 
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     parse_.ran = true;
@@ -59,13 +64,14 @@ public:
     clang::DiagnosticsEngine &diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred() && !allowErrors_) return;
     parse_.lowered = rewrite::lowerTranslationUnit(ctx, diags, allowErrors_, parse_.lowering, parse_.numericalFallback,
-                                                   parse_.deferGradientCalls);
+                                                   parse_.deferGradientCalls, sema_);
     parse_.ok = parse_.lowered && !diags.hasErrorOccurred();
   }
 
 private:
   Parse &parse_;
   bool allowErrors_;
+  clang::Sema *sema_ = nullptr;
 };
 
 // What clang::tooling::newFrontendActionFactory asks for.

@@ -164,6 +164,7 @@ bool classBuiltAsWritten(const CXXRecordDecl *crd, ASTContext &ctx) {
 // Whether a default-constructed `t` is zero (or `t` has no default
 // constructor); local_arrays.cpp declares it.
 bool zeroDefault(QualType t, ASTContext &ctx) {
+  if (complexType(t)) return true; // std::complex<double>() is (0, 0)
   const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
   return !rd || !rd->hasDefinition() || zeroConstructible(rd, ctx);
 }

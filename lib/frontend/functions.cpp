@@ -5,6 +5,7 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/QualTypeNames.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <llvm/Support/raw_ostream.h>
@@ -67,6 +68,14 @@ const AnnotateAttr *markAttr(const FunctionDecl *fd) {
     llvm::StringRef s = a->getAnnotation();
     if (isGradientAnnotation(s) || isTangentAnnotation(s)) return a;
   }
+  // a class template's marked method, or a marked function template,
+  // instantiated (template_methods.cpp)
+  if (fd->getPrimaryTemplate() && fd->getTemplateSpecializationKind() != TSK_ExplicitSpecialization)
+    if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern(); pattern && pattern != fd)
+      return markAttr(pattern);
+  if (const auto *m = dyn_cast<CXXMethodDecl>(fd); m && isa<ClassTemplateSpecializationDecl>(m->getParent()))
+    if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern(); pattern && pattern != fd)
+      return markAttr(pattern);
   return nullptr;
 }
 
@@ -150,6 +159,9 @@ void Lowering::lowerEntry(size_t i) {
     if (const CXXMethodDecl *m = en.marked ? markedMethod(fd) : nullptr) {
       entries_[i].placement.bodyEnd = sm_.getExpansionLoc(fd->getBody()->getEndLoc());
       placeMethodGradient(m, entries_[i].placement);
+    } else if (en.marked && fd->getPrimaryTemplate()) { // a function template's instance (template_methods.cpp)
+      entries_[i].placement.bodyEnd = sm_.getExpansionLoc(fd->getBody()->getEndLoc());
+      entries_[i].placement.block = fd->getNameAsString() + (tangentMarked(fd) ? "_jvp" : "_grad") + templateArgsSuffix(fd);
     }
     ir::Function f;
     f.name = en.irName;
@@ -282,6 +294,7 @@ void Lowering::describeCxx(const Entry &en, ir::Function &f) {
   cx.enclosingNamespace = enclosingNamespace(fd);
   cx.isStatic = fd->getStorageClass() == SC_Static;
   cx.isInline = fd->isInlineSpecified();
+  if (en.marked && fd->getPrimaryTemplate()) cx.isInline = true; // (a template's gradient, like it, may be in a header)
   cx.isConstexpr = fd->isConstexpr();
   bool written = en.marked;
   cx.result = describeCxxType(fd->getReturnType(), ctx_, policy_, !written);
@@ -362,8 +375,19 @@ std::vector<const FunctionDecl *> Lowering::findRoots() {
       failed_ = true;
       continue;
     }
+    if (const CXXMethodDecl *m = markedMethod(fd); m && m->getParent()->getDescribedClassTemplate() &&
+                                                   !m->getDescribedFunctionTemplate()) {
+      for (const FunctionDecl *inst : templateMethodInstances(m)) // template_methods.cpp
+        if (std::find(roots.begin(), roots.end(), inst) == roots.end()) roots.push_back(inst);
+      continue;
+    }
+    if (fd->getDescribedFunctionTemplate() && !isa<CXXMethodDecl>(fd) && !fd->getDeclContext()->isDependentContext()) {
+      for (const FunctionDecl *inst : functionTemplateInstances(fd)) // template_methods.cpp
+        if (std::find(roots.begin(), roots.end(), inst) == roots.end()) roots.push_back(inst);
+      continue;
+    }
     if (fd->isTemplated() || fd->getDescribedFunctionTemplate()) {
-      report(fd->getLocation(), "function templates cannot be marked yet");
+      report(fd->getLocation(), "member function templates cannot be marked yet");
       failed_ = true;
       continue;
     }

@@ -110,6 +110,10 @@ const clang::Expr *tupleGet(const clang::Expr *e, unsigned &index);
 bool tieAssignment(const clang::Expr *e, std::vector<const clang::Expr *> &targets, const clang::Expr **rhs);
 // An assignment of one pair/tuple to another (converting elementwise).
 bool tupleLikeAssign(const clang::CXXOperatorCallExpr *oc);
+// An instance of a marked function template (template_methods.cpp): its
+// template arguments as written after the name, without spaces ("<double>",
+// "<double,3>"; the generated block's name).
+std::string templateArgsSuffix(const clang::FunctionDecl *fd);
 // std::complex<double> / <float> (complex_numbers.cpp); `z op= w` and its
 // operator; `z = x` of a real x; `z.real(x)` / `z.imag(x)` (0 / 1, else -1).
 bool complexType(clang::QualType t);
@@ -788,6 +792,16 @@ private:
   void describeMethod(const clang::CXXMethodDecl *m, ir::CxxInfo &cx);
   clang::SourceLocation semicolonAfter(clang::SourceLocation loc, clang::SourceLocation what, const std::string &where);
   void placeMethodGradient(const clang::CXXMethodDecl *m, MarkedFunction &out);
+
+  // --------------------------------------------- template_methods.cpp --
+  // A marked method of a class template: the instantiated methods to lower
+  // (one per specialization at floating-point type arguments), their bodies
+  // instantiated when the file only names the class.
+  std::vector<const clang::FunctionDecl *> templateMethodInstances(const clang::CXXMethodDecl *pattern);
+  // A marked function template: its instantiations at floating-point (or
+  // integer) arguments, each generating an overload `f_grad` (block
+  // "f<double>_grad").
+  std::vector<const clang::FunctionDecl *> functionTemplateInstances(const clang::FunctionDecl *pattern);
   void emit(ir::Program &out, std::vector<MarkedFunction> *markedOut);
 };
 

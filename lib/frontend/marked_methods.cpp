@@ -18,6 +18,7 @@
 #include "lowering.h"
 
 #include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
@@ -43,8 +44,18 @@ std::string Lowering::unmarkableMethod(const CXXMethodDecl *m) {
   if (std::string why = unreachableBaseMember(m->getParent()); !why.empty()) return why;
   for (const DeclContext *dc = m->getParent(); dc; dc = dc->getParent()) {
     if (dc->isFunctionOrMethod()) return "member functions of local classes cannot be marked";
-    if (const auto *rd = dyn_cast<CXXRecordDecl>(dc); rd && (rd->isDependentContext() || isa<ClassTemplateSpecializationDecl>(rd)))
-      return "member functions of class templates cannot be marked yet";
+    // (a class template's own methods: template_methods.cpp)
+    const auto *rd = dyn_cast<CXXRecordDecl>(dc);
+    if (rd && isa<ClassTemplatePartialSpecializationDecl>(rd))
+      return "member functions of partial specializations of class templates cannot be marked yet";
+    if (const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(rd);
+        spec && spec->getSpecializationKind() == TSK_ExplicitSpecialization)
+      return "member functions of explicit specializations of class templates cannot be marked yet (mark the "
+             "method of the class template)";
+    if (rd && rd != m->getParent() && (rd->isDependentContext() || isa<ClassTemplateSpecializationDecl>(rd)))
+      return "member functions of classes nested in class templates cannot be marked yet";
+    if (rd && rd == m->getParent() && rd->isDependentContext() && !rd->getDescribedClassTemplate())
+      return "member functions of classes nested in class templates cannot be marked yet";
     if (const auto *rd = dyn_cast<CXXRecordDecl>(dc); rd && !rd->getIdentifier())
       return "member functions of unnamed classes cannot be marked";
   }
@@ -100,10 +111,19 @@ void Lowering::addThisParam(const CXXMethodDecl *m, bool hasWrt, const std::vect
 }
 
 // The class of `m` as named at namespace scope ("Outer::Inner").
+// A specialization of a class template is named with its arguments
+// ("Spring<double>", template_methods.cpp).
 std::string Lowering::className(const CXXMethodDecl *m) {
   std::string name;
-  for (const DeclContext *dc = m->getParent(); dc && isa<CXXRecordDecl>(dc); dc = dc->getParent())
-    name = cast<CXXRecordDecl>(dc)->getNameAsString() + (name.empty() ? "" : "::" + name);
+  for (const DeclContext *dc = m->getParent(); dc && isa<CXXRecordDecl>(dc); dc = dc->getParent()) {
+    std::string here = cast<CXXRecordDecl>(dc)->getNameAsString();
+    if (const auto *spec = dyn_cast<ClassTemplateSpecializationDecl>(dc)) {
+      here.clear();
+      llvm::raw_string_ostream os(here);
+      spec->getNameForDiagnostic(os, spec->getASTContext().getPrintingPolicy(), /*Qualified=*/false);
+    }
+    name = here + (name.empty() ? "" : "::" + name);
+  }
   return name;
 }
 
@@ -115,6 +135,9 @@ void Lowering::describeMethod(const CXXMethodDecl *m, ir::CxxInfo &cx) {
   cx.isConstMethod = m->isConst();
   cx.definedInClass = !m->isOutOfLine();
   cx.isInline = cx.isInline || cx.definedInClass;
+  // an explicit specialization of a class template's member (its gradient)
+  // is not implicitly inline as the template's members are
+  if (isa<ClassTemplateSpecializationDecl>(m->getParent())) cx.isInline = true;
 }
 
 // The ';' right after `loc` (a class's '}', a declaration's last token), or
@@ -131,6 +154,10 @@ SourceLocation Lowering::semicolonAfter(SourceLocation loc, SourceLocation what,
 void Lowering::placeMethodGradient(const CXXMethodDecl *m, MarkedFunction &out) {
   out.block = ir::memberGradientName(m->getNameAsString());
   out.block = className(m) + "::" + out.block;
+  out.block.erase(std::remove(out.block.begin(), out.block.end(), ' '), out.block.end()); // ("Pair<double,2>")
+  // a class template's method is placed by the template's text (an
+  // instantiated method has the template's locations, but is not out of line)
+  if (const FunctionDecl *pattern = m->getTemplateInstantiationPattern()) m = cast<CXXMethodDecl>(pattern);
   SourceLocation loc = m->getLocation();
   if (m->isOutOfLine()) {
     const FunctionDecl *inClass = m->getCanonicalDecl();

@@ -91,9 +91,9 @@ bool Lowering::arrayElement(QualType e, const char *what, ArrayInfo &out, Source
   bool ok = bt && !ce.isVolatileQualified() &&
             (bt->getKind() == BuiltinType::Double || bt->getKind() == BuiltinType::Float ||
              bt->getKind() == BuiltinType::Bool || bt->isInteger());
-  if (complexType(e)) { // (complex_numbers.cpp: not yet as array elements)
-    if (loc.isValid()) fail(loc, std::string(what) + " '" + typeStr(e) + "' are not supported yet");
-    return false;
+  if (complexType(e) && !ce.isVolatileQualified()) { // an IR struct of two reals (complex_numbers.cpp)
+    out.elem = e.getUnqualifiedType();
+    return true;
   }
   ArrayInfo inner;
   // structs (checked field by field where the type is used)

@@ -189,6 +189,9 @@ Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad
   if (!isGrad || f.cxx.isInline || f.cxx.isConstexpr) link += "inline ";
   std::string ret = isGrad && !returnsVoid(f) ? returnSpelling(f) : "void";
   bool method = isGrad && isMethod(f); // defined at namespace scope, declared in the class
+  // A member of a class template's specialization ("Spring<double>") is an
+  // explicit specialization of the member declared in the template.
+  if (method && f.cxx.memberOf.find('<') != std::string::npos) link = "template <> " + link;
   out.head = link + ret + " " + (method ? f.cxx.memberOf + "::" : "") + generatedName(f, isGrad);
   if (method) out.memberHead = ret + " " + generatedName(f, isGrad);
   if (method && f.cxx.isConstMethod) out.qualifiers = " const";

@@ -25,13 +25,14 @@ std::string realPath(clang::FileManager &files, clang::FileEntryRef entry) {
 } // namespace
 
 bool lowerTranslationUnit(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, bool lowerDespiteErrors,
-                          Lowering &out, bool numericalFallback, bool deferGradientCalls) {
+                          Lowering &out, bool numericalFallback, bool deferGradientCalls, clang::Sema *sema) {
   std::vector<frontend::MarkedFunction> marked;
   frontend::Options options;
   options.mainFileOnly = false; // a marked function in a header is as marked as one in the main file
   options.lowerDespiteErrors = lowerDespiteErrors;
   options.numericalFallback = numericalFallback;
   options.deferGradientCalls = deferGradientCalls;
+  options.sema = sema;
   if (!frontend::lowerMarkedFunctions(ctx, diags, out.program, &marked, options, &out.deferred)) return false;
   const clang::SourceManager &sm = ctx.getSourceManager();
   for (auto &[fid, splices] : splicesByFile(sm, marked)) {

@@ -42,8 +42,13 @@ must be >= 1e-3 (exact ties, distance 0, are left to the signature check:
 they come from comparing equal values, e.g. zero-initialised elements).
 Comparisons of passive values only (ints, constants) are not recorded.  The derivative estimate is the 8th-order central stencil
     sum_{m=1..4} c_m (f(x+mh) - f(x-mh)) / h,  c = 4/5, -1/5, 4/105, -1/280,
-with h = 2^round(log2(2^-7 max(1,|x|))); the estimates at h and 2h must agree
-(else the point is rejected as ill-conditioned).  Then unfad's partial g must
+with h = 2^round(log2(2^-7 max(1,|x|))); the estimates at h and 2h must agree,
+and so must those at the much smaller steps h/64 and h/4096 (within a bound
+on their rounding error): else the point is rejected as ill-conditioned.
+A point where the probe calls sin, cos or tan with an argument beyond 1e4 is
+rejected too: a term like sin(pow(t, 3)) with t ~ 1e3 oscillates faster than
+any step above rounding resolves, and every step aliases to the same flat
+difference quotient (seed 1's program 11 of base,loops,arrays,methods).  Then unfad's partial g must
 satisfy |g - fd| <= 1e-5 max(|g|,|fd|) + 1e-6 max(1, max|f|).
 
 Failures, each classified:
@@ -180,6 +185,17 @@ static inline double fzp_round(double x) {
   fzp_note(static_cast<long long>(y), x - (std::floor(x) + 0.5));
   return y;
 }
+// A periodic function of a huge argument (sin(pow(t, 3)) with t ~ 1e3)
+// oscillates faster than any usable finite-difference step resolves: every
+// step, down to rounding, aliases to the same wrong quotient. Such a point is
+// rejected (margin 0) by the size of the argument.
+static inline double fzp_periodic(double x) {
+  if (!(std::fabs(x) <= 1e4)) fzp_margin = 0.0;
+  return x;
+}
+static inline double fzp_sin(double x) { return std::sin(fzp_periodic(x)); }
+static inline double fzp_cos(double x) { return std::cos(fzp_periodic(x)); }
+static inline double fzp_tan(double x) { return std::tan(fzp_periodic(x)); }
 static inline int fzp_toint(double x) { fzp_near(x, std::trunc(x)); return static_cast<int>(x); }
 // Feature "nograd": the reference copy reads every value marked
 // UNFAD_NO_GRAD (or wrapped in unfad::no_grad) through fzp_freeze, which
@@ -214,7 +230,7 @@ static double fz_step(double x) {
   return std::ldexp(1.0, static_cast<int>(std::lround(std::log2(std::ldexp(std::fmax(1.0, std::fabs(x)), -7)))));
 }
 
-static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, int nd,
+static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, fz_grad_fn jvp, int nd,
                      const double* x0, const int* k) {
   static const double c[4] = {4.0 / 5.0, -1.0 / 5.0, 4.0 / 105.0, -1.0 / 280.0};
   double x[FZ_MAXD];
@@ -229,14 +245,21 @@ static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, in
   double g[FZ_MAXD];
   for (int j = 0; j < nd; ++j) g[j] = 0.0;
   const double gv = grad ? grad(x, k, g) : f0;
+  // --jvp-reference: the same partials from f_jvp (forward mode), NaN without
+  double gj[FZ_MAXD];
+  for (int j = 0; j < nd; ++j) gj[j] = std::nan("");
+  if (jvp) jvp(x, k, gj);
   std::printf("P %d %d %.17g %.17g %.17g %.17g", prog, pt, f0, fp, gv, margin);
   int sigok = 1;
+  // the steps h, 2h (the estimate and its check) and h/64, h/4096 (that the
+  // estimate does not change with a much smaller step)
+  static const double steps[4] = {1.0, 2.0, 1.0 / 64.0, 1.0 / 4096.0};
   for (int j = 0; j < nd; ++j) {
     const double h = fz_step(x0[j]);
-    double fd[2];
+    double fd[4];
     double big = std::fabs(f0);
-    for (int s = 0; s < 2; ++s) {
-      const double hs = h * (s + 1);
+    for (int s = 0; s < 4; ++s) {
+      const double hs = h * steps[s];
       double acc = 0.0;
       for (int m = 1; m <= 4; ++m) {
         x[j] = x0[j] + m * hs;
@@ -251,7 +274,7 @@ static void fz_check(int prog, int pt, fz_fn f, fz_fn probe, fz_grad_fn grad, in
       }
       fd[s] = acc / hs;
     }
-    std::printf(" %.17g %.17g %.17g %.17g", g[j], fd[0], fd[1], big);
+    std::printf(" %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g", g[j], fd[0], fd[1], fd[2], fd[3], big, h, gj[j]);
   }
   fzp_fmode = 0;
   std::printf(" %d\n", sigok);
@@ -575,7 +598,7 @@ def grad_fn(prog, i, call, prefix=""):
             f"double* g) {{ {' '.join(pre)} {value} {' '.join(post)} return r; }}")
 
 
-def jvp_fn(prog, i, call, prefix=""):
+def jvp_fn(prog, i, call, prefix="", name=None):
     """The driver's fz_g<i> in forward mode (feature "jvp"): g[j] = the
     directional derivative of phi (f + w . out + w_y . y_final) along the
     j-th unit direction, from one f_jvp call per active scalar (a column
@@ -634,7 +657,7 @@ def jvp_fn(prog, i, call, prefix=""):
     body.append("  " + " ".join(tpost + ppost))
     body.append("  if (j >= 0) { g[j] = dr; v[j] = 0.0; }")
     body.append("}")
-    return (f"static double fz_g{i}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
+    return (f"static double {name or f'fz_g{i}'}([[maybe_unused]] const double* x, [[maybe_unused]] const int* k, "
             f"double* g) {{ {' '.join(L)} {' '.join(body)} return r; }}")
 
 
@@ -659,8 +682,40 @@ def hexlit(v):
     return float(v).hex()
 
 
-def driver_text(cases, processed_name, with_grad=True):
-    L = ["// generated by test/fuzz/fuzz.py", f'#include "{processed_name}"', "#include <algorithm>",
+# --jvp-reference: the parameter kinds jvp_fn can seed (one unit direction
+# per active scalar, in the slots grad_fn fills).
+JVP_SEEDABLE = ("double", "arr", "vec", "outp", "int", "size") + gen.SPARAMS + gen.MPARAMS + gen.CPARAMS + gen.SOUTS + gen.INOUTS
+
+
+def jvp_reference_ok(prog):
+    """Whether a program also gets a forward-mode copy as a second reference
+    (a free function, not already in forward mode, with parameters jvp_fn
+    knows)."""
+    return prog.mode == "grad" and not prog.method and all(t in JVP_SEEDABLE for _, t in prog.params)
+
+
+def jvp_program(prog):
+    q = prog.copy()
+    q.mode = "jvp"
+    return q
+
+
+def jvp_batch_text(cases, skip=()):
+    """The forward-mode copies (prefix j<i>_) of the programs that get one
+    (but those in `skip`)."""
+    out = ["// generated by test/fuzz/fuzz.py (forward-mode references)", "#include <unfad/unfad.h>", "",
+           "#include <algorithm>", "#include <array>", "#include <cmath>", "#include <functional>",
+           "#include <numeric>", "#include <vector>", ""]
+    for c in cases:
+        if jvp_reference_ok(c.program) and c.index not in skip:
+            out.append(f"// ---- program {c.index} ({c.seed}), marked UNFAD_JVP")
+            out.append(gen.Renderer(jvp_program(c.program), f"j{c.index}_").render())
+    return "\n".join(out)
+
+
+def driver_text(cases, processed_name, with_grad=True, jvp_name=None, jvp_skip=()):
+    L = ["// generated by test/fuzz/fuzz.py", f'#include "{processed_name}"'] + (
+        [f'#include "{jvp_name}"'] if jvp_name else []) + ["#include <algorithm>",
          "#include <array>", "#include <cmath>", "#include <cstdio>", "#include <functional>", "#include <numeric>",
          "#include <vector>", PROBE_RUNTIME]
     frozen = set()  # programs whose reference freezes values (feature "nograd")
@@ -682,6 +737,9 @@ def driver_text(cases, processed_name, with_grad=True):
         L.append(phi_fn(p, f"fz_q{i}", q.qualified_fname(), f"q{i}_"))
         if with_grad:
             L.append((jvp_fn if p.mode == "jvp" else grad_fn)(p, i, r.qualified_fname(), f"p{i}_"))
+        if with_grad and jvp_name and jvp_reference_ok(p) and i not in jvp_skip:
+            rj = gen.Renderer(jvp_program(p), f"j{i}_")
+            L.append(jvp_fn(jvp_program(p), i, rj.qualified_fname(), f"j{i}_", name=f"fz_j{i}"))
     L.append("int main() {")
     for c in cases:
         p = c.program
@@ -693,7 +751,8 @@ def driver_text(cases, processed_name, with_grad=True):
             L.append(f"    static const double x[] = {{{', '.join(hexlit(v) for v in xs)}}};")
             L.append(f"    static const int k[] = {{{', '.join(str(v) for v in ks) if ks else '0'}}};")
             g = f"fz_g{i}" if with_grad else "nullptr"
-            L.append(f"    fz_check({i}, {j}, fz_f{i}, fz_q{i}, {g}, {len(xs)}, x, k);")
+            jv = f"fz_j{i}" if with_grad and jvp_name and jvp_reference_ok(p) and i not in jvp_skip else "nullptr"
+            L.append(f"    fz_check({i}, {j}, fz_f{i}, fz_q{i}, {g}, {jv}, {len(xs)}, x, k);")
             L.append("  }")
     L.append("  return 0;")
     L.append("}")
@@ -712,6 +771,24 @@ def batch_text(cases):
 
 # ---------------------------------------------------------------------------
 # Running
+
+
+def usable_differences(row, big):
+    """Whether the central differences of one partial (a driver row's g,
+    fd(h), fd(2h), fd(h/64), fd(h/4096), max |f|, h, f_jvp's) are a usable reference:
+    the estimate at h agrees with those at 2h and at the much smaller steps.
+    A smaller step's rounding error, about 2.3e-16 max|f| / step for this
+    stencil, is allowed 100 times over."""
+    _, fd1, fd2, fd3, fd4, _, h, _ = row
+    if abs(fd1) > 1e8:
+        return False
+    tol = 1e-7 * max(1.0, abs(fd1)) + 1e-8 * max(1.0, big)
+    if abs(fd1 - fd2) > tol:
+        return False
+    for fd, step in ((fd3, h / 64.0), (fd4, h / 4096.0)):
+        if abs(fd1 - fd) > tol + 2.3e-14 * max(1.0, big) / step:
+            return False
+    return True
 
 
 class Result:
@@ -838,7 +915,8 @@ class Fuzzer:
         self.include = os.path.abspath(args.include)
         self.lock = threading.Lock()
         self.stats = {"programs": 0, "unfad_runs": 0, "compiles": 0, "points_checked": 0,
-                      "points_rejected": 0, "no_valid_point": 0}
+                      "points_rejected": 0, "no_valid_point": 0, "jvp_references": 0,
+                      "jvp_batches_refused": 0}
 
     def bump(self, k, n=1):
         with self.lock:
@@ -884,8 +962,40 @@ class Fuzzer:
             with open(os.path.join(work, "processed.cpp"), "w") as f:
                 f.write(out)
             processed = "processed.cpp"
+        jvp_name, skip = None, set()
+        if with_grad and self.a.jvp_reference and any(jvp_reference_ok(c.program) for c in cases):
+            # forward-mode copies, run through unfad apart: a copy forward mode
+            # refuses (a construct it lacks) only costs its program the second
+            # reference (found by the lines of unfad's errors and left out, the
+            # rest tried again; three rounds at most, else the batch goes without)
+            skip = set()
+            for _ in range(3):
+                text = jvp_batch_text(cases, skip)
+                with open(os.path.join(work, "jvp.cpp"), "w") as f:
+                    f.write(text)
+                rc, out, err, to = run([self.unfad, "jvp.cpp"] + self.unfad_flags(), work, UNFAD_TIMEOUT)
+                if rc == 0 or to:
+                    break
+                starts = [(n + 1, int(m.group(1))) for n, l in enumerate(text.splitlines())
+                          if (m := re.match(r"// ---- program (\d+) ", l))]
+                refused = set()
+                for m in re.finditer(r"jvp\.cpp:(\d+):\d+: error", err):
+                    line = int(m.group(1))
+                    before = [i for at, i in starts if at <= line]
+                    if before:
+                        refused.add(before[-1])
+                if not refused:
+                    break
+                skip |= refused
+            if rc == 0:
+                with open(os.path.join(work, "processed_jvp.cpp"), "w") as f:
+                    f.write(out)
+                jvp_name = "processed_jvp.cpp"
+                self.bump("jvp_references", sum(1 for c in cases if jvp_reference_ok(c.program) and c.index not in skip))
+            else:
+                self.bump("jvp_batches_refused")
         with open(os.path.join(work, "driver.cpp"), "w") as f:
-            f.write(driver_text(cases, processed, with_grad))
+            f.write(driver_text(cases, processed, with_grad, jvp_name, skip if jvp_name else ()))
         outputs = []
         warned = {}  # program index -> warnings in its generated code
         for cxx in self.compilers():
@@ -990,19 +1100,32 @@ class Fuzzer:
                 vals = [float(v) for v in row[3:-1]]
                 sigok = row[-1] == "1"
                 f0, fp, gv, margin = vals[0:4]
-                per = [vals[4 + 4 * j: 8 + 4 * j] for j in range(nd)]
+                # per partial: g, fd at h, 2h, h/64, h/4096, max |f| on the stencils, h,
+                # f_jvp's (NaN without --jvp-reference)
+                per = [vals[4 + 8 * j: 12 + 8 * j] for j in range(nd)]
                 # (1 ulp apart when the compiler folded a libm call in one copy)
                 if not (fp == f0 or abs(fp - f0) <= 1e-12 * max(1.0, abs(f0))) and not (
                         math.isnan(fp) and math.isnan(f0)):
                     return Result("generator-error", f"probe copy returned {fp}, f returned {f0} at point {pt}")
-                fin = all(math.isfinite(v) for v in [f0] + [q for r in per for q in r[1:]])
+                fin = all(math.isfinite(v) for v in [f0] + [q for r in per for q in r[1:6]])
                 if not (sigok and fin and margin >= 1e-3 and abs(f0) < 1e8):
                     continue
-                big = max([abs(f0)] + [r[3] for r in per])
-                ok_fd = True
-                for g, fd1, fd2, _ in per:
-                    if abs(fd1 - fd2) > 1e-7 * max(1.0, abs(fd1)) + 1e-8 * max(1.0, big) or abs(fd1) > 1e8:
-                        ok_fd = False
+                big = max([abs(f0)] + [r[5] for r in per])
+                if with_grad and sigok and math.isfinite(f0) and abs(f0) < 1e8:
+                    # the second reference, forward mode, needs no usable
+                    # differences: it holds where they are ill-conditioned
+                    for j, r in enumerate(per):
+                        g, jv = r[0], r[7]
+                        if math.isnan(jv) or abs(jv) > 1e8:
+                            continue
+                        if not (abs(g - jv) <= 1e-8 * max(abs(g), abs(jv)) + 1e-9 * max(1.0, abs(f0))):
+                            kinds.add("wrong-gradient")
+                            worst = max(worst, abs(g - jv) / max(abs(g), abs(jv), 1e-300) if math.isfinite(g)
+                                        else math.inf)
+                            msgs.append(f"[{cxx}] {self.where(case, pt)}: d/d{dn[j]} = {g!r} but forward mode "
+                                        f"(f_jvp) gives {jv!r}")
+                            bad.append(pt)
+                ok_fd = all(usable_differences(r, big) for r in per)
                 if not ok_fd:
                     continue
                 if pt not in valid:
@@ -1015,7 +1138,7 @@ class Fuzzer:
                     kinds.add("primal-mismatch")
                     msgs.append(f"[{cxx}] {where}: f_grad returned {gv!r} but f returned {f0!r}")
                     bad.append(pt)
-                for j, (g, fd1, fd2, _) in enumerate(per):
+                for j, (g, fd1, fd2, *_) in enumerate(per):
                     if not (abs(g - fd1) <= 1e-5 * max(abs(g), abs(fd1)) + 1e-6 * max(1.0, big)):
                         rel = abs(g - fd1) / max(abs(g), abs(fd1), 1e-300) if math.isfinite(g) else math.inf
                         worst = max(worst, rel)
@@ -1389,6 +1512,9 @@ def main():
                          "the differentiated copy; with --selftest, the programs that use them must fail with "
                          "wrong-gradient (a quarter of them at least: many marked values feed dead code), and no "
                          "program with another kind")
+    ap.add_argument("--jvp-reference", action="store_true",
+                    help="also mark a copy of each free-function program UNFAD_JVP and check every partial of "
+                         "f_grad against f_jvp's (a second reference, at every point, ill-conditioned ones too)")
     ap.add_argument("--tmpdir", default=None)
     ap.add_argument("--quiet", "-q", action="store_true")
     ap.add_argument("--snapshot", action="store_true",
@@ -1550,6 +1676,9 @@ def fuzz_main(a, features, indices):
           f"({st['unfad_runs']} unfad runs, {st['compiles']} compiles); "
           f"{st['points_checked'] - st['points_rejected']} of {st['points_checked']} points usable, "
           f"{st['no_valid_point']} programs without a usable point")
+    if a.jvp_reference:
+        print(f"fuzz: {st.get('jvp_references', 0)} programs also checked against f_jvp "
+              f"({st.get('jvp_batches_refused', 0)} batches whose forward-mode copies unfad refused)")
     for k, v in sorted(kinds.items()):
         print(f"fuzz: {k}: {len(v)} programs: {v[:30]}{' ...' if len(v) > 30 else ''}")
 

@@ -471,8 +471,8 @@ class Renderer:
             fn = x.v
             base = fn.split("::")[-1]
             args = [self.e(c, True) for c in x.a]
-            if self.probe and base in ("fabs", "fmin", "fmax", "floor", "ceil", "round", "trunc") and any(
-                    active(c) for c in x.a):
+            if self.probe and base in ("fabs", "fmin", "fmax", "floor", "ceil", "round", "trunc", "sin", "cos",
+                                       "tan") and any(active(c) for c in x.a):
                 return f"fzp_{base}({', '.join(args)})"
             return f"{fn}({', '.join(args)})"
         if k == "hcall":

@@ -203,6 +203,28 @@ def case_methods(e):
     check("PASSED" in run([e.path("methods_again")], e.tmp).stdout, "gradient check failed (after unfad -i)")
 
 
+def case_templates(e):
+    """Marked methods of class templates (templates.cpp): one gradient per
+    specialization the file uses, declared in the template and defined after
+    it as an explicit specialization; through the plugin, the command's output
+    compiled by another run of the compiler, and `unfad -i` twice."""
+    gen = checked_both_ways(e, "templates")
+    run([e.a.unfad, "-i", "templates.cpp", "--", "-std=c++17"], e.tmp)
+    once = e.read("templates.cpp")
+    check(once == gen, "unfad -i wrote other text than unfad printed")
+    for block in ("Spring<double>::energy_grad", "Spring<float>::energy_grad", "Damped<4>::run_grad",
+                  "Gauss<double>::nll_grad", "Cubic<double>::grad", "rosen_grad<double>", "rosen_grad<float>"):
+        check(once.count("// unfad:begin " + block + " ") == 1 and
+              once.count("// unfad:begin " + block + ":declaration ") == (0 if block.startswith("rosen") else 1),
+              "expected one definition and one declaration block of " + block)
+    check("template <> inline double Spring<double>::energy_grad(" in once, "no explicit specialization:\n" + once)
+    run([e.a.unfad, "-i", "templates.cpp", "--", "-std=c++17"], e.tmp)
+    check(e.read("templates.cpp") == once, "a second unfad -i changed the file")
+    run([e.a.unfad, "--check", "templates.cpp", "--", "-std=c++17"], e.tmp)
+    e.cxx("templates.cpp", "-o", "templates_again")
+    check("PASSED" in run([e.path("templates_again")], e.tmp).stdout, "gradient check failed (after unfad -i)")
+
+
 def case_diagnostics(e):
     """Unsupported constructs fail the compile with the diagnostic at the construct."""
     p = e.cxx("-c", "goto.cpp", "-o", "goto.o", expect="fail")

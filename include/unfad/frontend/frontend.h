@@ -18,6 +18,7 @@ namespace clang {
 class ASTContext;
 class DiagnosticsEngine;
 class FunctionDecl;
+class Sema;
 } // namespace clang
 
 namespace unfad::frontend {
@@ -42,6 +43,10 @@ struct Options {
   // out (lowerMarkedFunctions' `deferred`) for the caller's next round;
   // false: lowered, so that its errors are reported.
   bool deferGradientCalls = true;
+  // When given, the bodies of marked methods of class templates that the
+  // file did not need are instantiated (template_methods.cpp); without it,
+  // such a method is a diagnostic asking to call it once.
+  clang::Sema *sema = nullptr;
 };
 
 // One marked function that was lowered, for splicing its generated block.

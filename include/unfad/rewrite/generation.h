@@ -11,6 +11,7 @@
 namespace clang {
 class ASTContext;
 class DiagnosticsEngine;
+class Sema;
 } // namespace clang
 
 namespace unfad::rewrite {
@@ -36,9 +37,10 @@ struct Lowering {
 // in the files it includes, and every function they reach. False when
 // lowering failed; its diagnostics went to `diags`.
 // With `numericalFallback`, see frontend::Options.
-// `deferGradientCalls`: see frontend::Options.
+// `deferGradientCalls`, `sema`: see frontend::Options.
 bool lowerTranslationUnit(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, bool lowerDespiteErrors,
-                          Lowering &out, bool numericalFallback = false, bool deferGradientCalls = true);
+                          Lowering &out, bool numericalFallback = false, bool deferGradientCalls = true,
+                          clang::Sema *sema = nullptr);
 
 // unfad's include directory (for <unfad/unfad.h>) of an installed binary
 // (<prefix>/bin/unfad or <prefix>/lib/unfad-plugin.so -> <prefix>/include),

@@ -6,6 +6,7 @@ double model(double a, double b);
 double model_grad(double a, double b, double *d_a, double *d_b);
 double other(double x);
 double other_grad(double x, double *d_x);
+double spring_grad_error(double k, double x0, double x);
 
 static int check(const char *what, double g, double fd) {
   const bool ok = std::fabs(g - fd) <= 1e-6 * std::fmax(1.0, std::fabs(g));
@@ -26,6 +27,7 @@ int main() {
   double dx = 0;
   other_grad(0.8, &dx);
   bad += check("dother/dx", dx, (other(0.8 + h) - other(0.8 - h)) / (2 * h));
+  bad += check("Spring<double>::energy_grad error", spring_grad_error(3.0, 0.5, 1.4), 0.0);
   std::printf("%s\n", bad ? "FAILED" : "PASSED");
   return bad;
 }

@@ -1,9 +1,11 @@
 // UNFAD_GRADIENT on member functions unfad cannot give a member gradient (a
-// virtual one, an operator other than operator(), a method of a class
-// template, of a local class, of a derived class whose base has a private
+// virtual one, an operator other than operator(), a method of a partial or
+// explicit specialization of a class template or of a class nested in one,
+// of a local class, of a derived class whose base has a private
 // data member or a member the derived class hides, a constructor): an error at each, non-zero
 // exit, and a failed -i leaves the file byte-identical. (Marked methods
-// themselves work: test/lit/golden/marked_method.cpp.)
+// themselves work: test/lit/golden/marked_method.cpp, and those of class
+// templates: class_template_method.cpp.)
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
@@ -38,10 +40,28 @@ struct Hiding : Middle {
 // CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'k': a data member of 'Hiding' or a base between hides the data member 'w' of base class 'Plain'
   UNFAD_GRADIENT double k(double x) const { return x * w * u; }
 };
+template <class T, class U> struct Two {
+  T w;
+};
+template <class T> struct Two<T, int> {
+  T w;
+// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'g': member functions of partial specializations of class templates cannot be marked yet
+  UNFAD_GRADIENT double g(double x) const { return w * x; }
+};
 template <class T> struct Box {
   T w;
-// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'g': member functions of class templates cannot be marked yet
+};
+template <> struct Box<double> {
+  double w;
+// CHECK: mark_member.cpp:[[@LINE+1]]:25: error: cannot differentiate 'g': member functions of explicit specializations of class templates cannot be marked yet (mark the method of the class template)
   UNFAD_GRADIENT double g(double x) const { return w * x; }
+};
+template <class T> struct Shell {
+  struct Inner {
+    T w;
+// CHECK: mark_member.cpp:[[@LINE+1]]:22: error: cannot differentiate 'g': member functions of classes nested in class templates cannot be marked yet
+    UNFAD_GRADIENT T g(T x) const { return w * x; }
+  };
 };
 double use(double x) {
   struct Local {
@@ -49,5 +69,5 @@ double use(double x) {
 // CHECK: mark_member.cpp:[[@LINE+1]]:27: error: cannot differentiate 'h': member functions of local classes cannot be marked
     UNFAD_GRADIENT double h(double x) const { return w * x; }
   };
-  return Local{2.0}.h(x) + Box<double>{1.0}.g(x);
+  return Local{2.0}.h(x) + Box<double>{1.0}.g(x) + Two<double, int>{1.0}.g(x) + Shell<double>::Inner{1.0}.g(x);
 }
