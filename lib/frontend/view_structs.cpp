@@ -446,6 +446,9 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
     return nullptr;
   }
   if (viewReadOnly_.count(root)) {
+    if (diagnose && viewThis_.count(root)) // (vector_members.cpp)
+      fail(lhs->getExprLoc(), "a method assigning a member of its object, a class with std::vector members, is not "
+                              "supported (only the elements of its vectors may be written; build a new object instead)");
     if (diagnose)
       fail(lhs->getExprLoc(), "assigning a member of '" + root->getNameAsString() +
                                   "', a reference to a struct with pointer members, is not supported (write through its pointers, or use a local copy)");

@@ -106,7 +106,7 @@ UNFAD_GRADIENT double grid_trace(const double* x, int n) {
 /* e2e
 [{"function": "energy",
   "points": [[[0.5, -1.25, 2.0], 3], [[0.3, 0.7, -0.2, 1.1], 4]],
-  "value_formula": "sum((2.0 + math.sin(x[i]))*x[i]**2 for i in range(n)) + sum(x[i]**2 for i in range(n))**2"},
+  "value_formula": "sum((2.0 + sin(x[i]))*x[i]**2 for i in range(n)) + sum(x[i]**2 for i in range(n))**2"},
  {"function": "least_squares",
   "points": [[[0.5, -1.0], [1.0, 2.0, -0.5, 0.25, 3.0, 1.5], [0.1, 0.2, -0.3], 3, 2]],
   "value_formula": "0.5*sum((sum(a[i*n+j]*w[j] for j in range(n)) - b[i])**2 for i in range(m))"},
