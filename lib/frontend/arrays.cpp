@@ -183,7 +183,7 @@ bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &in
       return true;
     }
   }
-  return false;
+  return vectorAccessor(e, env, array, index); // `K(i, j)` of a Matrix (vector_members.cpp)
 }
 
 ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {

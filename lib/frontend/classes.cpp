@@ -226,13 +226,15 @@ ir::Expr Lowering::lowerMethodCall(const CallExpr *ce, const CXXMethodDecl *m, E
     args.assign(ce->arg_begin() + 1, ce->arg_end());
   }
   if (m->isStatic()) return inlineCall(def, args, loc, env);
-  structType(rd, ctx_.getRecordType(rd), loc); // a class unfad supports
+  if (ir::Expr a, i; vectorAccessor(ce, env, a, i)) return read(a, i, loc); // `A(i, j)` of a Matrix (vector_members.cpp)
+  if (!isViewStruct(ctx_.getRecordType(rd))) structType(rd, ctx_.getRecordType(rd), loc); // a class unfad supports
   return inlineCall(def, args, loc, env, &self);
 }
 
 // What `this` names in a method's body, for one call (see the file comment).
 void Lowering::bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds,
                         std::vector<const VarDecl *> &roots) {
+  if (bindViewThis(self, env, inner, binds)) return; // a class owning vectors (vector_members.cpp)
   const VarDecl *tv = thisVar(self.method);
   refs_.erase(tv);
   ir::TypeP t = structType(self.method->getParent(), ctx_.getRecordType(self.method->getParent()), tv->getLocation());

@@ -113,6 +113,8 @@ ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   if (field && !indexingMember_ && memberArrayLength(field->getType(), nullptr) > 0) // (member_arrays.cpp)
     fail(loc, "member array '" + field->getNameAsString() + "' is only supported indexed with constants or loop indices ('" +
                   field->getNameAsString() + "[i]'), not as a whole array");
+  if (m->isArrow() && viewThisRoot(m->getBase()))
+    if (ir::Expr leaf = viewMember(m, env)) return leaf; // this->x of a class owning vectors (vector_members.cpp)
   int up = 0; // this->x of a base class (class_layout.cpp)
   if (const VarDecl *self = m->isArrow() && field ? thisDeclUp(m->getBase(), up) : nullptr) // this->x in a method
     return noGradMarked(field, ir::Proj::make(projUp(lookupVar(self, env, loc), up), fieldIndex(field)));

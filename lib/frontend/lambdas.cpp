@@ -64,6 +64,7 @@ const CXXRecordDecl *Lowering::closureRecord(QualType t) {
 const CXXRecordDecl *Lowering::functorRecord(QualType t) {
   const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
   if (!rd || rd->isLambda() || !rd->hasDefinition() || rd->isInStdNamespace()) return nullptr;
+  if (ownsVector(rd)) return nullptr; // a Matrix's `operator()` is an accessor (vector_members.cpp)
   for (const CXXMethodDecl *m : rd->methods())
     if (m->getOverloadedOperator() == OO_Call && !m->isStatic()) return rd;
   return nullptr;

@@ -602,6 +602,19 @@ private:
   std::set<std::string> visibleArrays(const Env &env);
   ir::Expr lowerPointerReturn(const clang::Expr *value, Env &env, Binds &pre);
 
+  // ------------------------------------------- vector_members.cpp --
+  // Classes owning std::vector members (a `Matrix` with a constructor,
+  // methods and private `data_`): split like the aggregates above; their
+  // methods' `this` is bound to the object's leaves, constructors build a
+  // local's leaves in place.
+  std::set<const clang::VarDecl *> viewThis_; // `this` of methods of such classes
+  bool ownsVector(const clang::CXXRecordDecl *rd);
+  const clang::VarDecl *viewThisRoot(const clang::Expr *e);
+  bool bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds);
+  bool vectorAccessor(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
+  ir::Expr lowerVectorObjectLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  void checkVectorClassParam(const clang::ParmVarDecl *pd);
+
   // ---------------------------------------------------- lambdas.cpp --
   // A lambda held by a local (or given to an inlined template's parameter):
   // its class and what its by-value and init-captures were at its creation.

@@ -48,6 +48,7 @@ void Lowering::lowerSplitParam(const ParmVarDecl *pd, bool active, Env &env, ir:
   SourceLocation loc = pd->getLocation();
   QualType t = pd->getType().getNonReferenceType();
   if (pd->getName().empty()) fail(loc, "an unnamed parameter of a struct type with pointer or std::vector members");
+  checkVectorClassParam(pd); // (vector_members.cpp)
   if (hasVectorMember(t) && !t.isConstQualified())
     fail(loc, "a parameter of type '" + typeStr(pd->getType()) + "' (a struct with std::vector members) that is not "
               "'const' is not supported yet (pass 'const " + typeStr(t.getUnqualifiedType()) + "&')");

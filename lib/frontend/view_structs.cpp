@@ -79,7 +79,7 @@ bool Lowering::isViewStruct(QualType t) {
   t = t.getNonReferenceType();
   const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
   if (!rd || !rd->getDefinition() || rd->isUnion() || rd->isLambda() || rd->isInStdNamespace()) return false;
-  if (rd->getNumBases() || rd->isPolymorphic() || !rd->isAggregate()) return false;
+  if (rd->getNumBases() || rd->isPolymorphic() || (!rd->isAggregate() && !ownsVector(rd))) return false; // (vector_members.cpp)
   for (const FieldDecl *f : rd->fields()) {
     QualType ft = f->getType();
     if (ArrayInfo ai; ft->isPointerType() && arrayInfo(ft, ai, SourceLocation())) return true;
@@ -104,7 +104,7 @@ bool Lowering::hasVectorMember(QualType t) {
 // A copy of a struct with std::vector members that could be written: its
 // leaves would be the original's arrays.
 void Lowering::checkVectorStructCopy(const VarDecl *vd, QualType t) {
-  if (vd->getType()->isReferenceType() || t.isConstQualified() || !hasVectorMember(t)) return;
+  if (vd->getType()->isReferenceType() || t.isConstQualified() || !hasVectorMember(t) || viewThis_.count(vd)) return;
   std::string what = isa<ParmVarDecl>(vd) ? "by-value parameters" : "local objects";
   fail(vd->getLocation(), what + " of '" + typeStr(t.getUnqualifiedType()) +
                               "' (a struct with std::vector members) are not supported yet (bind a reference, "
@@ -155,11 +155,13 @@ bool Lowering::viewPlaceShape(const Expr *e, const VarDecl *&root, const Expr *&
   e = stripCopies(e);
   while (const auto *m = dyn_cast<MemberExpr>(e)) {
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
-    if (!f || m->isArrow()) return false;
+    if (!f || (m->isArrow() && !viewThisRoot(m->getBase()))) return false;
     path.insert(path.begin(), int(f->getFieldIndex()));
     e = stripCopies(m->getBase());
+    if (m->isArrow()) break; // this->f in a method of a class owning vectors
   }
   index = nullptr;
+  if (const VarDecl *self = viewThisRoot(e)) return root = self, true; // (vector_members.cpp)
   const Expr *arr = nullptr;
   if (const auto *s = dyn_cast<ArraySubscriptExpr>(e)) arr = s->getBase(), index = s->getIdx();
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
@@ -300,6 +302,7 @@ void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector
 // its members, which a non-const reference may not do).
 ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail &k) {
   QualType t = vd->getType().getNonReferenceType();
+  if (ir::Expr built = lowerVectorObjectLocal(vd, env, k)) return built; // constructed in place (vector_members.cpp)
   checkVectorStructCopy(vd, t);
   Binds pre, binds;
   std::vector<ir::Expr> vals;
@@ -443,6 +446,9 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
     return nullptr;
   }
   if (viewReadOnly_.count(root)) {
+    if (diagnose && viewThis_.count(root)) // (vector_members.cpp)
+      fail(lhs->getExprLoc(), "a method assigning a member of its object, a class with std::vector members, is not "
+                              "supported (only the elements of its vectors may be written; build a new object instead)");
     if (diagnose)
       fail(lhs->getExprLoc(), "assigning a member of '" + root->getNameAsString() +
                                   "', a reference to a struct with pointer members, is not supported (write through its pointers, or use a local copy)");

@@ -178,6 +178,14 @@ def case_class_params(e):
     checked_both_ways(e, "class_params")
 
 
+def case_matrix_params(e):
+    """A class owning a std::vector (a matrix with a constructor and
+    accessors) as a parameter of a marked function and as a local built by
+    its constructor (matrix_params.cpp): through the plugin, and the
+    command's output compiled by another run of the compiler."""
+    checked_both_ways(e, "matrix_params")
+
+
 def case_methods(e):
     """Marked member functions and a functor's operator() (methods.cpp): their
     gradients are members, declared in the class and defined after it; the

@@ -1,0 +1,304 @@
+// Classes owning std::vector members, as C++ programmers write a matrix:
+//
+//   class Matrix {
+//   public:
+//     Matrix(int rows, int cols) : rows_(rows), cols_(cols), data_(rows * cols, 0.0) {}
+//     double  operator()(int i, int j) const { return data_[i * cols_ + j]; }
+//     double& operator()(int i, int j)       { return data_[i * cols_ + j]; }
+//     int rows() const { return rows_; }
+//   private:
+//     int rows_, cols_;
+//     std::vector<double> data_;
+//   };
+//
+// Such a class is split into its members like an aggregate with vector
+// members (view_structs.cpp): each vector member is the array it holds, each
+// other member a local value. What this file adds:
+// - Methods: `this` is bound to the object's leaves (bindViewThis), so
+//   `data_[k]` in the body is the caller's array and `cols_` the caller's
+//   value. A non-const method may write the elements of the vectors (they
+//   are the caller's arrays) but not the other members (the split keeps no
+//   way back to the caller's copy of them): refused at the assignment.
+// - Accessors (vectorAccessor): a method whose body is `return data_[E];`
+//   (`double& operator()(int, int)`, `double get(int, int) const`) is the
+//   element `data_[E]` itself, read or written in place by its caller
+//   (`K(i, j) = v`, `K(i, j) += v`), with no call left in the generated code.
+// - Locals built by a constructor with an empty body (member-initialiser
+//   list, default member initialisers) or by braces (`M k{n, n,
+//   std::vector<double>(n * n)}`): each vector member is a fresh local array
+//   allocated once at the declaration, its size computed at run time
+//   (lowerVectorObjectLocal), each other member a let.
+// Objects of such classes are never copied (a copy's vectors would be the
+// original's arrays): they are used as locals and through references
+// (helpers' `const Matrix&` and `Matrix&` parameters, lowered into their
+// callers). A marked function's `const Matrix&` parameter is split into its
+// members (struct_params.cpp), whose names the generated code spells: its
+// data members must be public (checkVectorClassParam).
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+
+#include <memory>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+const Expr *stripTemporaries(const Expr *e) {
+  while (true) {
+    e = e->IgnoreImplicit()->IgnoreParens();
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+    else return e;
+  }
+}
+
+const CXXCtorInitializer *memberInitializer(const CXXConstructorDecl *ctor, const FieldDecl *f) {
+  for (const CXXCtorInitializer *ci : ctor->inits())
+    if (ci->getMember() == f) return ci;
+  return nullptr;
+}
+
+} // namespace
+
+// A class (not an aggregate) that owns a std::vector member directly.
+bool Lowering::ownsVector(const CXXRecordDecl *rd) {
+  if (!rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda()) return false;
+  for (const FieldDecl *f : rd->fields())
+    if (vectorMember(f->getType())) return true;
+  return false;
+}
+
+// The `this` of the method being inlined, when `e` is `this` or `*this` and
+// its class is split into leaves.
+const VarDecl *Lowering::viewThisRoot(const Expr *e) {
+  if (thisStack_.empty() || !e) return nullptr;
+  const VarDecl *self = thisDecl(e);
+  if (!self) self = thisDecl(e, true);
+  return self && viewThis_.count(self) && viewLocals_.count(self) ? self : nullptr;
+}
+
+// `this` of a method of a split class, bound to the leaves of its object.
+bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds) {
+  const CXXRecordDecl *rd = self.method->getParent();
+  QualType t = ctx_.getRecordType(rd);
+  if (!isViewStruct(t)) return false;
+  const VarDecl *tv = thisVar(self.method);
+  SourceLocation loc = self.object ? self.object->getExprLoc() : tv->getLocation();
+  if (self.construct)
+    fail(loc, "objects of '" + typeStr(t) + "' (a class with std::vector members) can only be built as local variables "
+              "('" + typeStr(t) + " m(...);'), not here");
+  for (const FieldDecl *f : rd->fields())
+    if (f->isMutable()) fail(loc, "type '" + typeStr(t) + "' has a mutable data member ('" + f->getNameAsString() + "')");
+  std::vector<ir::Expr> vals = viewValues(self.object, t, env);
+  viewThis_.insert(tv);
+  viewLocals_.insert(tv);
+  if (!self.method->isConst()) viewReadOnly_.insert(tv); // (its vectors' elements may be written, not its other members)
+  else viewReadOnly_.erase(tv);
+  bindViewLeaves(tv, t, vals, inner, binds);
+  return true;
+}
+
+// `K(i, j)`, `m.get(i, j)`, `v[i]` calling a method of a split class whose
+// body is `return member[E];` for a std::vector member: that element.
+bool Lowering::vectorAccessor(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index) {
+  const auto *ce = dyn_cast<CallExpr>(stripTemporaries(e));
+  const auto *md = ce ? dyn_cast_or_null<CXXMethodDecl>(ce->getDirectCallee()) : nullptr;
+  if (!md || md->isStatic() || !isViewStruct(ctx_.getRecordType(md->getParent()))) return false;
+  const auto *def = dyn_cast_or_null<CXXMethodDecl>(md->getDefinition());
+  const auto *body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
+  if (!body || body->size() != 1) return false;
+  const auto *rs = dyn_cast<ReturnStmt>(body->body_front());
+  if (!rs || !rs->getRetValue()) return false;
+  const auto *sub = dyn_cast<CXXOperatorCallExpr>(stripTemporaries(rs->getRetValue()));
+  if (!sub || sub->getOperator() != OO_Subscript || sub->getNumArgs() != 2) return false;
+  const auto *mem = dyn_cast<MemberExpr>(stripTemporaries(sub->getArg(0)));
+  const auto *field = mem ? dyn_cast<FieldDecl>(mem->getMemberDecl()) : nullptr;
+  if (!field || !mem->isArrow() || !isa<CXXThisExpr>(stripTemporaries(mem->getBase())) || !vectorMember(field->getType()))
+    return false;
+  QualType rt = def->getReturnType();
+  if (rt->isRValueReferenceType() || !ctx_.hasSameUnqualifiedType(rt.getNonReferenceType(), sub->getType().getNonReferenceType()))
+    return false; // (a conversion of the element: an ordinary method)
+  const Expr *object;
+  std::vector<const Expr *> args;
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
+    object = mc->getImplicitObjectArgument();
+    args.assign(mc->arg_begin(), mc->arg_end());
+  } else if (isa<CXXOperatorCallExpr>(ce)) {
+    object = ce->getArg(0);
+    args.assign(ce->arg_begin() + 1, ce->arg_end());
+  } else {
+    return false;
+  }
+  if (args.size() != def->getNumParams()) return false;
+  QualType t = ctx_.getRecordType(def->getParent());
+  const VarDecl *tv = thisVar(def);
+  Env inner = env;
+  std::vector<ir::Expr> vals = viewValues(object, t, env);
+  std::vector<ViewLeaf> leaves = viewLeaves(t);
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    if (leaves[k].pointer) return false; // (a pointer member: not a class this file splits)
+    inner[leafVar(tv, leaves[k].path, leaves[k].type)] = vals[k];
+  }
+  for (unsigned a = 0; a < args.size(); ++a) {
+    const ParmVarDecl *p = def->getParamDecl(a);
+    if (!p->getType()->isIntegralOrEnumerationType()) return false; // indices only
+    inner[p] = convert(lowerExpr(args[a], env), ir::Type::i64());
+  }
+  viewThis_.insert(tv);
+  viewLocals_.insert(tv);
+  thisStack_.push_back(tv);
+  struct Pop {
+    std::vector<const VarDecl *> &s;
+    ~Pop() { s.pop_back(); }
+  } pop{thisStack_};
+  array = lowerArrayRef(sub->getArg(0), inner);
+  index = lowerIndexExpr(sub->getArg(1), inner);
+  return true;
+}
+
+// `Matrix K(n, n);` (a constructor with an empty body) or `M k{n, n,
+// std::vector<double>(n * n)};`: the object's leaves made in place, each
+// vector member a new local array. Null when `vd` is not such a local.
+ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tail &k) {
+  QualType t = vd->getType();
+  if (t->isReferenceType() || !hasVectorMember(t) || !vd->getInit()) return nullptr;
+  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  const Expr *init = stripTemporaries(vd->getInit());
+  const auto *ce = dyn_cast<CXXConstructExpr>(init);
+  const auto *il = dyn_cast<InitListExpr>(init);
+  if (il && il->isSyntacticForm() && il->getSemanticForm()) il = il->getSemanticForm();
+  if (!rd || (!il && !ce) || (ce && ce->getConstructor()->isCopyOrMoveConstructor())) return nullptr;
+  SourceLocation loc = vd->getLocation();
+  std::string spelled = "'" + typeStr(t.getUnqualifiedType()) + "'";
+  const CXXConstructorDecl *ctor = nullptr;
+  if (ce) {
+    if (sm_.isInSystemHeader(sm_.getExpansionLoc(ce->getConstructor()->getLocation()))) return nullptr;
+    ctor = dyn_cast_or_null<CXXConstructorDecl>(ce->getConstructor()->getDefinition());
+    if (!ctor || (!ctor->hasBody() && !ctor->isDefaulted()))
+      fail(loc, "call to the constructor of " + spelled + " whose body is not visible");
+    const auto *cs = dyn_cast_or_null<CompoundStmt>(ctor->getBody());
+    if (cs && !cs->body_empty())
+      fail(cs->getLBracLoc(), "constructors of " + spelled + " (a class with std::vector members) with statements in "
+                              "their body are not supported yet (initialise every member in the member-initialiser "
+                              "list, e.g. 'data_(rows * cols, 0.0)')");
+    for (const CXXCtorInitializer *ci : ctor->inits())
+      if (ci->isDelegatingInitializer() || ci->isBaseInitializer())
+        fail(loc, "this constructor of " + spelled + " is not supported (delegating constructors of classes with "
+                  "std::vector members)");
+  }
+  for (const FieldDecl *f : rd->fields()) {
+    QualType ft = f->getType();
+    ArrayInfo ai, inner;
+    bool vec = vectorMember(ft);
+    if (vec) arrayInfo(ft, ai, SourceLocation());
+    if (vec && arrayInfo(ai.elem, inner, SourceLocation(), 1))
+      fail(f->getLocation(), "members of type '" + typeStr(ft) + "' (vectors of vectors) in a class built in the "
+                             "function are not supported yet (use a flat std::vector and 'a[i * n + j]')");
+    if (!vec && (ft->isPointerType() || ft->isReferenceType() || isViewStruct(ft) || ft->isArrayType()))
+      fail(f->getLocation(), "member '" + f->getNameAsString() + "' of " + spelled + " is not supported in an object "
+                             "with std::vector members built in the function (members of scalar or struct type are)");
+    if (f->isMutable()) fail(loc, "type " + spelled + " has a mutable data member ('" + f->getNameAsString() + "')");
+  }
+  // The constructor's parameters and `this` (members initialised earlier
+  // are read as `rows_`), bound in `inner`.
+  auto state = std::make_shared<Env>(env);
+  Binds pre;
+  const VarDecl *tv = ctor ? thisVar(ctor) : nullptr;
+  if (ctor) {
+    for (unsigned a = 0; a < ce->getNumArgs() && a < ctor->getNumParams(); ++a) {
+      const ParmVarDecl *p = ctor->getParamDecl(a);
+      ir::TypeP pt = paramType(p);
+      EffectScope es(*this, &pre);
+      if (pt->isArray()) {
+        (*state)[p] = lowerArrayRef(ce->getArg(a), env);
+        continue;
+      }
+      std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());
+      pre.push_back({n, convert(lowerExpr(ce->getArg(a), env), pt)});
+      (*state)[p] = ir::Var::make(n, pt);
+    }
+    viewThis_.insert(tv);
+    viewLocals_.insert(tv);
+    viewReadOnly_.insert(tv);
+  }
+  std::vector<const FieldDecl *> fields(rd->field_begin(), rd->field_end());
+  auto initOf = [&](const FieldDecl *f) -> const Expr * {
+    if (il) return f->getFieldIndex() < il->getNumInits() ? il->getInit(f->getFieldIndex()) : nullptr;
+    if (const CXXCtorInitializer *ci = memberInitializer(ctor, f)) return ci->getInit();
+    return f->hasInClassInitializer() ? f->getInClassInitializer() : nullptr;
+  };
+  std::function<ir::Expr(size_t, Env &)> step = [&, state](size_t fi, Env &outer) -> ir::Expr {
+    if (fi == fields.size()) {
+      viewLocals_.insert(vd);
+      viewReadOnly_.erase(vd);
+      return k(outer);
+    }
+    const FieldDecl *f = fields[fi];
+    const VarDecl *leaf = leafVar(vd, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType());
+    const VarDecl *thisLeaf = tv ? leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType()) : nullptr;
+    const Expr *x = initOf(f);
+    if (x) x = stripTemporaries(x);
+    Binds effs;
+    // lowers an initializer (where `this` is the new object)
+    auto lowering = [&](const std::function<void()> &fn) {
+      if (tv) thisStack_.push_back(tv);
+      struct Pop {
+        std::vector<const VarDecl *> *s;
+        ~Pop() { if (s) s->pop_back(); }
+      } pop{tv ? &thisStack_ : nullptr};
+      EffectScope es(*this, &effs);
+      fn();
+    };
+    if (vectorMember(f->getType())) {
+      ArrayInfo ai;
+      arrayInfo(f->getType(), ai, f->getLocation());
+      ir::TypeP et = typeOf(ai.elem, f->getLocation());
+      LocalArrayInit start;
+      lowering([&] {
+        if (!x || isa<ImplicitValueInitExpr>(x)) start.size = ir::Const::makeInt(0);
+        else if (const auto *vc = dyn_cast<CXXConstructExpr>(x)) localArrayConstructor(leaf, ai, false, ArrayInfo(), et, vc, *state, start);
+        else if (const auto *vl = dyn_cast<InitListExpr>(x)) flattenInitList(vl, false, ArrayInfo(), et, "'" + typeStr(f->getType()) + "'", *state, start);
+        else fail(x->getExprLoc(), "this initializer of the std::vector member '" + f->getNameAsString() + "' is not supported yet");
+        if (!start.size) start.size = ir::Const::makeInt(int64_t(start.elems.size()));
+      });
+      return wrap(effs, bindLocalArray(leaf, et, false, start, outer, [&, fi, leaf, thisLeaf, state](Env &e2) {
+                    if (thisLeaf) (*state)[thisLeaf] = e2.at(leaf);
+                    return step(fi + 1, e2);
+                  }));
+    }
+    ir::TypeP ftt = typeOf(f->getType().getUnqualifiedType(), f->getLocation());
+    ir::Expr v;
+    lowering([&] {
+      bool zero = !x || isa<ImplicitValueInitExpr>(x) ||
+                  (isa<CXXConstructExpr>(x) && cast<CXXConstructExpr>(x)->getNumArgs() == 0);
+      v = zero ? ir::Const::zero(ftt) : convert(lowerExpr(x, *state), ftt);
+    });
+    std::string n = names_.fresh(vd->getNameAsString() + "_" + f->getNameAsString());
+    effs.push_back({n, v});
+    ir::Expr var = ir::Var::make(n, ftt);
+    outer[leaf] = var;
+    if (thisLeaf) (*state)[thisLeaf] = var;
+    return wrap(effs, step(fi + 1, outer));
+  };
+  return wrap(pre, step(0, env));
+}
+
+// A marked function's parameter of a class owning vectors: the generated
+// code reads its members by name, so they must be public.
+void Lowering::checkVectorClassParam(const ParmVarDecl *pd) {
+  const CXXRecordDecl *rd = pd->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!rd || !ownsVector(rd)) return;
+  for (const FieldDecl *f : rd->fields())
+    if (f->getAccess() != AS_public)
+      fail(pd->getLocation(), "a parameter of type '" + typeStr(pd->getType()) + "' of the marked function is not "
+                              "supported: its data member '" + f->getNameAsString() + "' is not public (the gradient "
+                              "reads and writes its members by name; make them public, or build the object inside "
+                              "the function from arrays it is given)");
+}
+
+} // namespace unfad::frontend

@@ -1,0 +1,68 @@
+// Classes owning a std::vector (lib/frontend/vector_members.cpp) outside what
+// is supported: a constructor with statements in its body, a vector member
+// grown by a method, a method assigning a member that is not a vector element,
+// a copy, an object returned by a function, and a marked function's parameter
+// of such a class with private data members; each an error at the construct,
+// non-zero exit, and a failed -i leaves the file byte-identical.
+// RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
+// RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
+// RUN: diff %s %t.cpp
+#include <unfad/unfad.h>
+#include <vector>
+class Resized {
+public:
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:46: error: cannot differentiate 'body': constructors of 'Resized' (a class with std::vector members) with statements in their body are not supported yet
+  Resized(int r, int c) : rows_(r), cols_(c) { data_.resize(r * c); }
+  double& operator()(int i, int j) { return data_[i * cols_ + j]; }
+private:
+  int rows_, cols_;
+  std::vector<double> data_;
+};
+UNFAD_GRADIENT double body(const double* x) {
+  Resized m(2, 2);
+  m(0, 0) = x[0];
+  return m(0, 0) * x[1];
+}
+class Matrix {
+public:
+  Matrix(int r, int c) : rows_(r), cols_(c), data_(r * c) {}
+  double& operator()(int i, int j) { return data_[i * cols_ + j]; }
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:31: error: cannot differentiate 'pushed': 'push_back' is only supported on a local std::vector
+  void grow(double v) { data_.push_back(v); }
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:25: error: cannot differentiate 'reshaped': a method assigning a member of its object, a class with std::vector members, is not supported
+  void reshape(int r) { rows_ = r; }
+  int rows_, cols_;
+  std::vector<double> data_;
+};
+UNFAD_GRADIENT double pushed(const double* x) {
+  Matrix m(2, 2);
+  m.grow(x[0]);
+  return m(0, 0) * x[1];
+}
+UNFAD_GRADIENT double reshaped(const double* x) {
+  Matrix m(2, 2);
+  m.reshape(1);
+  return m(0, 0) * x[1];
+}
+UNFAD_GRADIENT double copied(const double* x) {
+  Matrix m(2, 2);
+  m(0, 1) = x[0];
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:10: error: cannot differentiate 'copied': local objects of 'Matrix' (a struct with std::vector members) are not supported yet
+  Matrix c = m;
+  return c(0, 1) * x[1];
+}
+static Matrix make(double v) { Matrix m(1, 1); m(0, 0) = v; return m; }
+UNFAD_GRADIENT double returned(const double* x) {
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:21: error: cannot differentiate 'returned': functions returning 'Matrix' (a struct with pointer members) are not supported
+  const Matrix& m = make(x[0]);
+  return m.data_[0];
+}
+class Hidden {
+public:
+  explicit Hidden(int n) : v_(n) {}
+  double at(int i) const { return v_[i]; }
+private:
+  std::vector<double> v_;
+};
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:44: error: cannot differentiate 'hidden': a parameter of type 'const Hidden &' of the marked function is not supported: its data member 'v_' is not public
+UNFAD_GRADIENT double hidden(const Hidden& h) { return h.at(0) * h.at(1); }
