@@ -57,8 +57,9 @@ cl::opt<bool> check("check", cl::desc("Change nothing; exit 1 when generated cod
                     cl::cat(unfadCategory));
 cl::opt<bool> tapeNestedLoops("tape-nested-loops",
                               cl::desc("Tape the inner loops of a time-stepping loop per step instead of\n"
-                                       "recomputing each step in the backward loop (README, \"How it works\")"),
-                              cl::cat(unfadCategory));
+                                       "recomputing each step in the backward loop (default; =false turns it\n"
+                                       "off; README, \"How it works\")"),
+                              cl::init(true), cl::cat(unfadCategory));
 cl::opt<bool> force("force", cl::desc("Overwrite generated blocks that were edited by hand"), cl::cat(unfadCategory));
 cl::opt<bool> numericalFallback("numerical-fallback",
                                 cl::desc("Differentiate calls of functions without a visible body (and without "

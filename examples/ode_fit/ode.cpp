@@ -34,7 +34,7 @@ double ode_loss(double k, double c, double x0, double v0, const double* obs, int
   }
   return loss;
 }
-// unfad:begin ode_loss_grad checksum=0a2998e0
+// unfad:begin ode_loss_grad checksum=b0d68a7f
 double ode_loss_grad(double k, double c, double x0, double v0, const double* obs, int nobs, int every, double dt, double* d_k, double* d_c, double* d_x0, double* d_v0) {
   long n;
   if (0 < nobs) {
@@ -84,18 +84,18 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
   const double t_35 = -k;
   const double t_38 = 0.5 * dt;
   const double t_54 = dt / 6.0;
-  const double t_70 = -k;
-  const double t_73 = 0.5 * dt;
-  const double t_89 = dt / 6.0;
-  double d_state_loop_0_0 = 0.0;
-  double d_state_loop_0_1 = 0.0;
-  double d_state_loop_0_2 = 1.0;
+  const double t_69 = -k;
+  const double t_72 = 0.5 * dt;
+  const double t_88 = dt / 6.0;
+  double d_state_loop_1_0_0 = 0.0;
+  double d_state_loop_1_0_1 = 0.0;
+  double d_state_loop_1_0_2 = 1.0;
   double d_state_loop_1_1 = 0.0;
-  double d_state_loop_2 = 0.0;
+  double d_state_loop_1_2 = 0.0;
   for (long j_1 = nobs - 1; j_1 >= 0; --j_1) {
-    const double state_2 = tape_state[j_1];
+    const double state_3 = tape_state[j_1];
     const double state_4 = tape_state_1[j_1];
-    double state_1_5_0 = state_2;
+    double state_1_5_0 = state_3;
     double state_1_5_1 = state_4;
     for (long s_1 = 0; s_1 < every; ++s_1) {
       tape_state_1_1[s_1] = state_1_5_0;
@@ -113,58 +113,58 @@ double ode_loss_grad(double k, double c, double x0, double v0, const double* obs
       state_1_5_1 = state_1_5_1 + t_54 * t_65;
     }
     const double r_1 = state_1_5_0 - obs[j_1];
-    const double d_r_1_2 = 0.5 * r_1 * d_state_loop_0_2 + 0.5 * (r_1 * d_state_loop_0_2);
-    const double d_x_4_1 = d_state_loop_0_0 + d_r_1_2;
-    double d_state_1_loop_0_0 = d_x_4_1;
-    double d_state_1_loop_0_1 = d_state_loop_0_1;
+    const double d_r_1_1 = 0.5 * r_1 * d_state_loop_1_0_2 + 0.5 * (r_1 * d_state_loop_1_0_2);
+    const double d_x = d_state_loop_1_0_0 + d_r_1_1;
+    double d_state_1_loop_1_0_0 = d_x;
+    double d_state_1_loop_1_0_1 = d_state_loop_1_0_1;
     double d_state_1_loop_1_1 = 0.0;
-    double d_state_1_loop_2 = 0.0;
+    double d_state_1_loop_1_2 = 0.0;
     for (long s_2 = every - 1; s_2 >= 0; --s_2) {
       const double state_1_1 = tape_state_1_1[s_2];
       const double state_1_3 = tape_state_1_2[s_2];
-      const double k1v_2 = t_70 * state_1_1 - c * state_1_3;
-      const double k2x_2 = state_1_3 + t_73 * k1v_2;
-      const double t_76 = state_1_1 + t_73 * state_1_3;
-      const double k2v_2 = t_70 * t_76 - c * k2x_2;
-      const double k3x_2 = state_1_3 + t_73 * k2v_2;
-      const double t_81 = state_1_1 + t_73 * k2x_2;
-      const double k3v_2 = t_70 * t_81 - c * k3x_2;
+      const double k1v_2 = t_69 * state_1_1 - c * state_1_3;
+      const double k2x_2 = state_1_3 + t_72 * k1v_2;
+      const double t_75 = state_1_1 + t_72 * state_1_3;
+      const double k2v_2 = t_69 * t_75 - c * k2x_2;
+      const double k3x_2 = state_1_3 + t_72 * k2v_2;
+      const double t_80 = state_1_1 + t_72 * k2x_2;
+      const double k3v_2 = t_69 * t_80 - c * k3x_2;
       const double k4x_2 = state_1_3 + dt * k3v_2;
-      const double t_86 = state_1_1 + dt * k3x_2;
-      const double d_t_118 = t_89 * d_state_1_loop_0_1;
-      const double d_k3v_2 = 2.0 * d_t_118;
-      const double d_t_111 = t_89 * d_state_1_loop_0_0;
-      const double d_k3x_2 = 2.0 * d_t_111;
-      const double d_t_105 = -d_t_118;
-      const double d_k4x_2_1 = d_t_111 + c * d_t_105;
-      const double d_t_103 = t_70 * d_t_118;
-      const double d_k3v_2_2 = d_k3v_2 + dt * d_k4x_2_1;
-      const double d_t_99 = -d_k3v_2_2;
-      const double d_k3x_2_4 = d_k3x_2 + dt * d_t_103 + c * d_t_99;
-      const double d_t_97 = t_70 * d_k3v_2_2;
-      const double d_k2v_2_1 = d_k3v_2 + t_73 * d_k3x_2_4;
-      const double d_t_91 = -d_k2v_2_1;
-      const double d_k2x_2_3 = d_k3x_2 + t_73 * d_t_97 + c * d_t_91;
-      const double d_c_5 = k4x_2 * d_t_105 + k3x_2 * d_t_99 + k2x_2 * d_t_91;
-      const double d_t_89 = t_70 * d_k2v_2_1;
-      const double d_k_5 = -(t_86 * d_t_118) + (-(t_81 * d_k3v_2_2)) + (-(t_76 * d_k2v_2_1));
-      const double d_k1v_2_1 = d_t_118 + t_73 * d_k2x_2_3;
-      const double d_t_83 = -d_k1v_2_1;
-      const double d_v_2_2_6 = d_state_1_loop_0_1 + d_k4x_2_1 + d_k3x_2_4 + d_k2x_2_3 + c * d_t_83;
-      d_state_1_loop_0_0 = d_state_1_loop_0_0 + d_t_103 + d_t_97 + d_t_89 + t_70 * d_k1v_2_1;
-      d_state_1_loop_0_1 = d_v_2_2_6 + (d_t_111 + t_73 * d_t_89);
-      d_state_1_loop_1_1 = d_state_1_loop_1_1 + (d_k_5 + (-(state_1_1 * d_k1v_2_1)));
-      d_state_1_loop_2 = d_state_1_loop_2 + (d_c_5 + state_1_3 * d_t_83);
+      const double d_t_2 = t_88 * d_state_1_loop_1_0_1;
+      const double d_k3v = 2.0 * d_t_2;
+      const double d_t_4 = t_88 * d_state_1_loop_1_0_0;
+      const double d_k3x = 2.0 * d_t_4;
+      const double d_t_5 = -d_t_2;
+      const double d_k4x_1 = d_t_4 + c * d_t_5;
+      const double d_t_7 = t_69 * d_t_2;
+      const double d_k3v_2 = d_k3v + dt * d_k4x_1;
+      const double d_t_8 = -d_k3v_2;
+      const double d_k3x_2_2 = d_k3x + dt * d_t_7 + c * d_t_8;
+      const double d_t_10 = t_69 * d_k3v_2;
+      const double d_k_3 = -((state_1_1 + dt * k3x_2) * d_t_2) + (-(t_80 * d_k3v_2));
+      const double d_k2v_1 = d_k3v + t_72 * d_k3x_2_2;
+      const double d_t_13 = -d_k2v_1;
+      const double d_k2x_2_1 = d_k3x + t_72 * d_t_10 + c * d_t_13;
+      const double d_c_5 = k4x_2 * d_t_5 + k3x_2 * d_t_8 + k2x_2 * d_t_13;
+      const double d_t_15 = t_69 * d_k2v_1;
+      const double d_k1v_1 = d_t_2 + t_72 * d_k2x_2_1;
+      const double d_t_18 = -d_k1v_1;
+      const double d_v_2_2_4 = d_state_1_loop_1_0_1 + d_k4x_1 + d_k3x_2_2 + d_k2x_2_1 + c * d_t_18;
+      d_state_1_loop_1_0_0 = d_state_1_loop_1_0_0 + d_t_7 + d_t_10 + d_t_15 + t_69 * d_k1v_1;
+      const double d_k_7 = d_k_3 + (-(t_75 * d_k2v_1)) + (-(state_1_1 * d_k1v_1));
+      d_state_1_loop_1_0_1 = d_v_2_2_4 + (d_t_4 + t_72 * d_t_15);
+      d_state_1_loop_1_1 = d_state_1_loop_1_1 + d_k_7;
+      d_state_1_loop_1_2 = d_state_1_loop_1_2 + (d_c_5 + state_1_3 * d_t_18);
     }
-    d_state_loop_0_0 = d_state_1_loop_0_0;
-    d_state_loop_0_1 = d_state_1_loop_0_1;
+    d_state_loop_1_0_0 = d_state_1_loop_1_0_0;
+    d_state_loop_1_0_1 = d_state_1_loop_1_0_1;
     d_state_loop_1_1 = d_state_loop_1_1 + d_state_1_loop_1_1;
-    d_state_loop_2 = d_state_loop_2 + d_state_1_loop_2;
+    d_state_loop_1_2 = d_state_loop_1_2 + d_state_1_loop_1_2;
   }
   *d_k += d_state_loop_1_1;
-  *d_c += d_state_loop_2;
-  *d_x0 += d_state_loop_0_0;
-  *d_v0 += d_state_loop_0_1;
+  *d_c += d_state_loop_1_2;
+  *d_x0 += d_state_loop_1_0_0;
+  *d_v0 += d_state_loop_1_0_1;
   return state_1_2_1;
 }
 // unfad:end ode_loss_grad

@@ -14,6 +14,15 @@
 
 namespace unfad::ad {
 
+namespace rev {
+// The gradient's forward and reverse sweeps (`lets`: the forward code, the
+// continuations in lambdas): when no continuation reads the in/out arrays
+// `inout`, drops the continuations' stores into them and returns true: the
+// arrays keep the forward sweep's final state, f need not run again
+// (inout_state.cpp).
+bool keepForwardInOutState(Lets &lets, const std::set<std::string> &inout);
+} // namespace rev
+
 using namespace unfad::ir;
 using rev::cotangentType;
 
@@ -73,17 +82,25 @@ std::vector<Param> bufferParams(const Function &f, bool isPullback, rev::Reverse
 }
 
 // The reverse sweep leaves in/out arrays as f found them (it puts back what
-// each store overwrote); f_grad must leave them as f does: f runs again.
-// (Its writes are in undo logs of their own where they were made; replaying
-// those would save this second run, at the cost of keeping the new values.)
+// each store overwrote); f_grad must leave them as f does: f runs again,
+// unless no J^T reads them (then they keep the forward sweep's final state:
+// rev::keepForwardInOutState). (Otherwise their writes are in undo logs of
+// their own where they were made; replaying those would save this second
+// run, at the cost of keeping the new values.)
 void redoInOutWrites(const Function &f, NameSupply &names, rev::Lets &lets) {
-  bool inout = false;
+  bool inout = false, arraysOnly = true;
+  std::set<std::string> arrays;
   std::vector<Expr> args;
   for (auto &p : f.params) {
     inout |= p.inout;
+    if (p.inout) {
+      arraysOnly &= p.type->isArray();
+      arrays.insert(p.name);
+    }
     args.push_back(Var::make(p.name, p.type));
   }
-  if (inout) lets.push_back({names.fresh("_"), Call::make(f.name, args, f.result)});
+  if (!inout || (arraysOnly && rev::keepForwardInOutState(lets, arrays))) return;
+  lets.push_back({names.fresh("_"), Call::make(f.name, args, f.result)});
 }
 
 // f$grad or g$pullback for one function.

@@ -1,9 +1,15 @@
 // Dead code elimination: drops lets whose variable is never used and that
 // write nothing, and stores into local arrays nothing reads. Names are
-// unique, so one use count per name suffices.
+// unique, so one use count per name suffices. At the function's top level,
+// a let that only writes local arrays nothing after it reads is dropped too:
+// the reverse sweep puts local arrays back as the forward sweep found them
+// (copies saved before a loop, restored after its J^T), which matters to
+// an enclosing recomputation but not at the end of the function, where the
+// locals die.
 #include "support.h"
 #include "unfad/opt/passes.h"
 #include "unfad/ir/mutator.h"
+#include "unfad/ir/effects.h"
 
 #include <unordered_map>
 
@@ -17,12 +23,74 @@ class DeadCode {
 public:
   Expr run(const Expr &e) {
     findWriteOnlyArrays(e);
+    root_ = e.get();
+    findEscapes(e);
     return sweep(e);
   }
 
 private:
   std::unordered_map<std::string, int> uses_;
   std::unordered_set<std::string> writeOnly_; // local arrays nothing reads: their stores are dead
+  std::unordered_set<std::string> local_;     // every local array (a let of NewArray)
+  const Node *root_ = nullptr;                // the function's body: its top-level chain
+  // Local arrays used other than indexed or stored to (aliased by a view or
+  // a let, given to a call): their reads are not all reads of their name.
+  std::unordered_set<std::string> escaped_;
+
+  void findEscapes(const Expr &root) {
+    struct Escapes : Visitor {
+      std::unordered_set<std::string> *out;
+      void visit(const Var *n) override { out->insert(n->name); }
+      void visit(const Index *n) override {
+        if (!n->array->is<Var>()) visitExpr(n->array);
+        visitExpr(n->index);
+      }
+      void visit(const Store *n) override {
+        if (!n->array->is<Var>()) visitExpr(n->array);
+        visitExpr(n->index);
+        visitExpr(n->value);
+      }
+    } escapes;
+    escapes.out = &escaped_;
+    escapes.visitExpr(root);
+  }
+
+  // Names `e` reads: its free variables, but an array only stored to.
+  static void readsOf(const Expr &e, std::unordered_set<std::string> &out) {
+    struct Reads : Visitor {
+      std::unordered_set<std::string> *out;
+      void visit(const Var *n) override { out->insert(n->name); }
+      void visit(const Store *n) override { // (a[i] += v reads a)
+        if (!n->array->is<Var>() || n->mode == Store::Mode::Add) visitExpr(n->array);
+        visitExpr(n->index);
+        visitExpr(n->value);
+      }
+    } reads;
+    reads.out = &out;
+    reads.visitExpr(e);
+  }
+
+  // At the top level: a let whose only effect is writing local arrays that
+  // nothing after it reads (`readLater`).
+  bool deadAtEnd(const Let &l, const std::unordered_set<std::string> &readLater) {
+    if (uses_[l.name] != 0) return false;
+    MemoryEffects fx = memoryEffects(l.value);
+    if (fx.calls || fx.allocates || !fx.writesMemory || fx.writes.empty()) return false;
+    for (auto &a : fx.writes)
+      if (!local_.count(a) || escaped_.count(a) || readLater.count(a)) return false;
+    // (every write is to a named array: a store through another expression
+    // would leave `writes` short of `writesMemory`)
+    struct Targets : Visitor {
+      bool named = true;
+      void visit(const Store *n) override {
+        named &= n->array->is<Var>();
+        Visitor::visit(n);
+      }
+      void visit(const Pullback *) override { named = false; }
+    } targets;
+    targets.visitExpr(l.value);
+    return targets.named;
+  }
 
   void findWriteOnlyArrays(const Expr &root) {
     struct Accesses : Visitor {
@@ -41,6 +109,7 @@ private:
     accesses.visitExpr(root);
     for (auto &n : accesses.local)
       if (!accesses.read.count(n)) writeOnly_.insert(n);
+    local_ = accesses.local;
   }
 
   bool deadStore(const Expr &v) const {
@@ -52,6 +121,7 @@ private:
   // Bottom-up: a let's uses are all counted (they follow it) before it is
   // kept or dropped.
   Expr sweepChain(const Expr &e) {
+    const bool top = e.get() == root_;
     std::vector<const Let *> chain;
     Expr c = e;
     while (auto l = c->as<Let>()) {
@@ -59,10 +129,14 @@ private:
       c = l->body;
     }
     Expr body = sweep(c);
+    std::unordered_set<std::string> readLater;
+    if (top) readsOf(c, readLater);
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const Expr &v = (*it)->value;
       if (deadStore(v)) continue;
       if (uses_[(*it)->name] == 0 && !mayWrite(v)) continue;
+      if (top && deadAtEnd(**it, readLater)) continue;
+      if (top) readsOf(v, readLater);
       body = Let::make((*it)->name, sweep(v), body);
     }
     return body;

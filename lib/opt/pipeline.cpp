@@ -11,6 +11,10 @@ namespace unfad::opt {
 
 using namespace unfad::ir;
 
+// Loop-state leaves that feed nothing but themselves are handed back
+// unchanged, for partial evaluation to drop (dead_loop_state.cpp).
+Expr deadLoopState(const Expr &e, const PassContext &context, bool *changed);
+
 namespace {
 
 struct NamedPass {
@@ -26,6 +30,7 @@ const NamedPass kPasses[] = {
     {"dead-stores", deadStores},
     {"dead-arrays", deadArrays},
     {"dead-code", deadCode},
+    {"dead-loop-state", deadLoopState},
     {"loop-fusion", loopFusion},
     {"loop-cse", loopCSE},
     {"single-use", singleUse},
@@ -55,12 +60,17 @@ public:
     Expr r = run(partialEvaluate, "partial-eval", e);
     r = run(splitStructAdds, "split-struct-adds", r);
     // Removing a dead read can leave a tape write-only, whose stores are
-    // then dead too: iterate to a fixpoint.
+    // then dead too; a loop-state leaf nobody reads, handed back unchanged,
+    // is dropped by partial evaluation, which leaves its reads dead: iterate
+    // to a fixpoint.
     for (size_t before = 0, after = size(r); before != after && !stopped_;) {
       before = after;
       r = run(deadStores, "dead-stores", r);
       r = run(deadArrays, "dead-arrays", r);
       r = run(deadCode, "dead-code", r);
+      bool deadState = false;
+      r = run(deadLoopState, "dead-loop-state", r, &deadState);
+      if (deadState) r = run(partialEvaluate, "partial-eval", r);
       after = size(r);
     }
     return r;

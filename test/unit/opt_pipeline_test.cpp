@@ -35,13 +35,14 @@ Program square() {
 
 TEST(Passes, RegistryListsEveryPassInPipelineOrder) {
   const auto &names = opt::passNames();
-  ASSERT_EQ(names.size(), 12u);
+  ASSERT_EQ(names.size(), 13u);
   EXPECT_EQ(names.front(), "lower-parallel");
   EXPECT_EQ(names[1], "partial-eval");
   EXPECT_EQ(names.back(), "hoist-invariants");
   for (auto &n : names) EXPECT_NE(opt::findPass(n), nullptr) << n;
   EXPECT_EQ(opt::findPass("no-such-pass"), nullptr);
   EXPECT_TRUE(isPassName("dead-code"));
+  EXPECT_TRUE(isPassName("dead-loop-state"));
   EXPECT_FALSE(isPassName("deadcode"));
 }
 

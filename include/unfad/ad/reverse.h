@@ -23,12 +23,11 @@ inline std::string gradFunctionName(const std::string &f) { return f + "$grad"; 
 // dependency order: pullbacks first.
 ir::Program reverse(const ir::Program &primal);
 
-// Whether a loop whose body is a step over arrays (inner loops with a
-// transcendental per element) tapes its inner loops' values per (step,
-// element) instead of recomputing the step in its backward loop
-// (rev/nested_tapes.cpp). Off by default: the steps x n tapes are fresh
-// memory on every call, whose page faults cost more than the recomputation
-// saves until tape memory is reused across calls (unfad --tape-nested-loops).
+// Whether a loop whose body is a step over arrays (inner loops of
+// straight-line code) tapes its inner loops' values per (step, element)
+// instead of recomputing the step in its backward loop
+// (rev/nested_tapes.cpp). On by default (unfad --tape-nested-loops=false
+// turns it off).
 void setTapeNestedLoops(bool on);
 
 } // namespace unfad::ad

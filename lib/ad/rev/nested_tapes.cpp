@@ -91,42 +91,31 @@ bool Reverser::tapeableNested(const Instr &in) {
   return true;
 }
 
-// A transcendental primitive: recomputing it costs more than a load.
-static bool transcendental(const Instr &in) {
-  if (in.kind != Instr::Kind::Op || !in.type->isFloat()) return false;
-  switch (in.op) {
-  case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:
-  case Op::Sinh: case Op::Cosh: case Op::Tanh: case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Log:
-  case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Sqrt: case Op::Cbrt: case Op::Pow: case Op::Hypot:
-  case Op::Erf:
-    return true;
-  default: return false;
-  }
-}
-
-// Only with --tape-nested-loops (setTapeNestedLoops; measured below and in
-// the README). Store or recompute: the nested loops are taped when one of them computes
-// a transcendental function per element. Steps of plain arithmetic (the
-// stages of a Runge-Kutta step over a linear right-hand side) are
-// recomputed: measured on GradBench's ode (n = 10,000, 10 steps), taping
-// them (nine steps x n tapes) gained nothing at n = 1,000 and made the
-// gradient 20x slower at n = 10,000, the fresh tape pages of every call
-// costing more than the arithmetic they save.
-static bool tapeNestedLoops = false;
+// On by default (--tape-nested-loops=false turns it off: setTapeNestedLoops).
+// Store or recompute: a step's inner loops are taped whenever they can be.
+// Recomputing a step in the backward loop runs every inner loop forward
+// again and copies out and back the arrays a later stage overwrites (ode's
+// RK4 step: 23 passes over the state per step against the primal's 8); the
+// tapes cost one store and one load per value a partial reads, and with no
+// J^T reading the in/out state any more, its per-step undo and the final
+// rerun of f go too (inout_state.cpp). Measured on GradBench's ode (n =
+// 1,000, 10 steps, tape memory reused across calls by unfad::tape_buffer):
+// gradient/primal 5.2-5.6 recomputing, 2.5-3.1 taped. (Before the pool, the
+// fresh tape pages of every call made taping 20x slower at n = 10,000.)
+static bool tapeNestedLoops = true;
 
 bool Reverser::tapesNestedLoops(const Instr &loop) const {
   if (!tapeNestedLoops || loop.kind != Instr::Kind::Fold || replaying()) return false;
-  bool nests = false, costly = false;
+  bool nests = false;
   for (auto &in : loop.branches[0].instrs) {
     if (in.kind == Instr::Kind::Fold) {
       if (!tapeableNested(in)) return false;
       nests = true;
-      for (auto &b : in.branches[0].instrs) costly |= transcendental(b);
     } else if (!plainStraightLine(in)) {
       return false;
     }
   }
-  return nests && costly;
+  return nests;
 }
 
 // At the enclosing loop's top level: its taped values, and every scalar

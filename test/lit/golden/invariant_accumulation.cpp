@@ -21,13 +21,13 @@ UNFAD_GRADIENT double pairwise_energy(const double* p, int n) {
   return e;
 }
 // OPT-LABEL: def pairwise_energy$grad(
-// OPT:         fold j in [t, n) from {{[a-z_0-9]+}} = (state, 0.0, 0.0, 0.0) ->
+// OPT:         fold j{{(_[0-9]+)?}} in [t, n) from {{[a-z_0-9]+}} = (state, 0.0, 0.0, 0.0) ->
 // OPT:         if lt(t, n) then
 // CHECK-LABEL: double pairwise_energy_grad(const double* p, int n, double* d_p) {
 // CHECK:         double [[AZ:d_p_acc(_[0-9]+)?]] = 0.0;
 // CHECK:         double [[AY:d_p_acc(_[0-9]+)?]] = 0.0;
 // CHECK:         double [[AX:d_p_acc(_[0-9]+)?]] = 0.0;
-// CHECK:         for (long j = t; j < n; ++j) {
+// CHECK:         for (long [[J:j(_[0-9]+)?]] = t; [[J]] < n; ++[[J]]) {
 // CHECK-COUNT-3:   d_p[{{[a-z_0-9]+}}] -= {{[a-z_0-9]+}};
 // CHECK-NOT:       d_p[
 // CHECK:           [[AZ]] = [[AZ]] + {{[a-z_0-9]+}};

@@ -3,8 +3,9 @@
 // reads `this->k_` where it is: no mirror struct is defined for it. A
 // non-const method writing its members keeps the values the backward sweep
 // needs as one const local per member read (`const double s_v = this->v_;`),
-// never a copy of the whole object per read, and restores the object member
-// by member.
+// never a copy of the whole object per read. No transpose reads the object's
+// members, so it keeps the forward sweep's final state: it is neither put
+// back nor pushed again (ad/rev/inout_state.cpp).
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -46,6 +47,7 @@ private:
 // CHECK-NOT:  Cart_fields
 // CHECK:        this->v_ +=
 // CHECK-NOT:  Cart_fields
-// CHECK:        this->m_ = [[M]];
+// CHECK-NOT:    this->m_ = [[M]];
+// CHECK-NOT:    push(f)
 // CHECK-NOT:  Cart_fields
 // CHECK:      // unfad:end Cart::push_grad

@@ -4,8 +4,8 @@
 // steps x n allocated once before the loop, so the backward loop replays
 // only the inner loops' reverse passes from them: it contains no forward
 // inner loop (no flux recomputed, no sin of a recomputed state), and the
-// reads only a sum uses (flux[i] - flux[i-1]) leave no tape. (Off by
-// default: --tape-nested-loops.)
+// reads only a sum uses (flux[i] - flux[i-1]) leave no tape. (The default;
+// the flag says it.)
 // RUN: %unfad %s --tape-nested-loops -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>

@@ -28,6 +28,6 @@ UNFAD_GRADIENT double fit(const double* c, int m, int n) {
 // CHECK-NEXT:        tape_state[[[J]]] =
 // CHECK-NOT:       for (long {{.*}} = 0; {{.*}} < m;
 // CHECK:           sum = sum +
-// CHECK:           for (long [[K:j_[0-9]+]] = m - 1; [[K]] >= 0; --[[K]]) {
+// CHECK:           for (long [[K:j_[0-9]+]] = {{0|m - 1}};
 // CHECK:             d_c[[[K]]] +=
 // CHECK:         return sum;

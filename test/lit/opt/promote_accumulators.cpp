@@ -22,10 +22,10 @@ UNFAD_GRADIENT double pairs(const double* p, int n) {
 // IN:           store d_p[i] += d_d in
 
 // CHECK-LABEL: def pairs$grad(
-// CHECK:         fold j_1 in [t, n) from [[S:state_[0-9_]+]] = (state, 0.0) ->
+// CHECK:         fold j_{{[0-9]+}} in [t, n) from [[S:state_[0-9_]+]] = (state, 0.0) ->
 // CHECK:           let d_p_acc: f64 = [[S]]#1 in
 // CHECK-NOT:       store d_p[i]
 // CHECK:           let d_p_acc_1: f64 = add(d_p_acc, d_d) in
-// CHECK:           (e_2, d_p_acc_1)
+// CHECK:           (e{{(_[0-9]+)?}}, d_p_acc_1)
 // CHECK:         if lt(t, n) then
 // CHECK-NEXT:      let {{.*}} = store d_p[i] += {{.*}}#1 in
