@@ -258,6 +258,22 @@ ir::Expr Lowering::lowerMemberArrayRead(const Expr *e, Env &env) {
   return v;
 }
 
+// A call of method `def` (`obj.m(a, b)` or `obj(a, b)` / `obj[a]`): its
+// object and its arguments, one per parameter.
+bool methodCallParts(const CallExpr *ce, const CXXMethodDecl *def, const Expr *&object,
+                     std::vector<const Expr *> &args) {
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
+    object = mc->getImplicitObjectArgument();
+    args.assign(mc->arg_begin(), mc->arg_end());
+  } else if (isa<CXXOperatorCallExpr>(ce)) {
+    object = ce->getArg(0);
+    args.assign(ce->arg_begin() + 1, ce->arg_end());
+  } else {
+    return false;
+  }
+  return args.size() == def->getNumParams();
+}
+
 // An accessor: a method returning a reference whose body is `return E;`
 // with `E` a member of its object or an element of one.
 const Expr *accessorReturn(const Expr *e, const CXXMethodDecl *&m, const Expr *&object,
@@ -278,17 +294,7 @@ const Expr *accessorReturn(const Expr *e, const CXXMethodDecl *&m, const Expr *&
   if (!mem) mem = dyn_cast<MemberExpr>(r);
   if (!mem || !isa<CXXThisExpr>(stripImplicit(mem->getBase()))) return nullptr;
   m = def;
-  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
-    object = mc->getImplicitObjectArgument();
-    args.assign(mc->arg_begin(), mc->arg_end());
-  } else if (isa<CXXOperatorCallExpr>(ce)) {
-    object = ce->getArg(0);
-    args.assign(ce->arg_begin() + 1, ce->arg_end());
-  } else {
-    return nullptr;
-  }
-  if (args.size() != def->getNumParams()) return nullptr;
-  return r;
+  return methodCallParts(ce, def, object, args) ? r : nullptr;
 }
 
 // The field path (relative to the object) an accessor call designates;

@@ -44,6 +44,10 @@ namespace unfad::frontend {
 
 using namespace clang;
 
+// member_arrays.cpp
+bool methodCallParts(const CallExpr *ce, const CXXMethodDecl *def, const Expr *&object,
+                     std::vector<const Expr *> &args);
+
 namespace {
 
 const Expr *stripTemporaries(const Expr *e) {
@@ -125,16 +129,7 @@ bool Lowering::vectorAccessor(const Expr *e, Env &env, ir::Expr &array, ir::Expr
     return false; // (a conversion of the element: an ordinary method)
   const Expr *object;
   std::vector<const Expr *> args;
-  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) {
-    object = mc->getImplicitObjectArgument();
-    args.assign(mc->arg_begin(), mc->arg_end());
-  } else if (isa<CXXOperatorCallExpr>(ce)) {
-    object = ce->getArg(0);
-    args.assign(ce->arg_begin() + 1, ce->arg_end());
-  } else {
-    return false;
-  }
-  if (args.size() != def->getNumParams()) return false;
+  if (!methodCallParts(ce, def, object, args)) return false;
   QualType t = ctx_.getRecordType(def->getParent());
   const VarDecl *tv = thisVar(def);
   Env inner = env;

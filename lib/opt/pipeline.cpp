@@ -27,6 +27,7 @@ const NamedPass kPasses[] = {
     {"lower-parallel", lowerParallelPass},
     {"partial-eval", partialEvaluate},
     {"split-struct-adds", splitStructAdds},
+    {"constant-tapes", constantTapes},
     {"dead-stores", deadStores},
     {"dead-arrays", deadArrays},
     {"dead-code", deadCode},
@@ -65,6 +66,7 @@ public:
     // to a fixpoint.
     for (size_t before = 0, after = size(r); before != after && !stopped_;) {
       before = after;
+      r = run(constantTapes, "constant-tapes", r);
       r = run(deadStores, "dead-stores", r);
       r = run(deadArrays, "dead-arrays", r);
       r = run(deadCode, "dead-code", r);

@@ -34,6 +34,8 @@ ir::Expr partialEvaluate(const ir::Expr &e, const PassContext &context, bool *ch
 ir::Expr splitStructAdds(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Stores overwritten, or putting back what was read, before anything reads.
 ir::Expr deadStores(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Reads of a scratch tape whose every store writes one constant are it.
+ir::Expr constantTapes(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Stores into local arrays that nothing reads before they are overwritten
 // whole (liveness of arrays).
 ir::Expr deadArrays(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);

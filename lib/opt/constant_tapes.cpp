@@ -1,0 +1,96 @@
+// A tape every store of which writes the same constant reads as that
+// constant:
+//
+//   t = scratch[n]; ... t[i] = 0 ...; let k = t[j]  ~>  let k = 0
+//
+// The undo log of a non-const method's `*this` (a one-element array)
+// records the element it overwrote, always 0; restoring `this[k]` with k
+// read from that log left the printer an index it cannot write for a
+// reference (`(*this)[k]`). Sound for scratch buffers only: they are
+// never read before they are written, so every read finds a stored value.
+// The index stores, then write-only, go with dead-code.
+#include "support.h"
+#include "unfad/opt/passes.h"
+#include "unfad/ir/mutator.h"
+
+#include <unordered_map>
+
+namespace unfad::opt {
+
+using namespace unfad::ir;
+
+namespace {
+
+// Scratch arrays and the one constant all their stores write (null: none
+// yet; erased when a store writes anything else, or the array is used in
+// any other way than as the array of an index or a store).
+class ConstantStores : public Visitor {
+public:
+  std::unordered_map<std::string, Expr> constant;
+
+  void run(const Expr &root) {
+    visitExpr(root);
+    for (auto &n : spoiled_) constant.erase(n);
+    for (auto it = constant.begin(); it != constant.end();) it = it->second ? std::next(it) : constant.erase(it);
+  }
+
+protected:
+  void visit(const Let *n) override {
+    if (auto a = n->value->as<NewArray>(); a && a->scratch && !a->type->elem()->isTuple()) constant.emplace(n->name, nullptr);
+    Visitor::visit(n);
+  }
+  void visit(const Var *n) override { spoiled_.insert(n->name); }
+  void visit(const ir::Index *n) override {
+    if (!n->array->is<Var>()) visitExpr(n->array);
+    visitExpr(n->index);
+  }
+  void visit(const Store *n) override {
+    visitExpr(n->index);
+    visitExpr(n->value);
+    auto a = n->array->as<Var>();
+    if (!a) return visitExpr(n->array);
+    auto c = n->value->as<Const>();
+    auto it = constant.find(a->name);
+    if (it == constant.end()) return;
+    if (!c || n->mode != Store::Mode::Set || !n->path.empty()) spoiled_.insert(a->name);
+    else if (!it->second) it->second = n->value;
+    else if (!(c->ivalue == it->second->as<Const>()->ivalue && c->fvalue == it->second->as<Const>()->fvalue)) spoiled_.insert(a->name);
+  }
+
+private:
+  std::unordered_set<std::string> spoiled_;
+};
+
+class ReadsAsConstant : public Mutator {
+public:
+  explicit ReadsAsConstant(const std::unordered_map<std::string, Expr> &constant) : constant_(constant) {}
+  bool changed = false;
+
+protected:
+  Expr visit(const ir::Index *n, const Expr &self) override {
+    if (auto a = n->array->as<Var>())
+      if (auto it = constant_.find(a->name); it != constant_.end()) {
+        changed = true;
+        return it->second;
+      }
+    return Mutator::visit(n, self);
+  }
+
+private:
+  const std::unordered_map<std::string, Expr> &constant_;
+};
+
+} // namespace
+
+Expr constantTapes(const Expr &e, const PassContext &, bool *changed) {
+  ConstantStores stores;
+  stores.run(e);
+  if (changed) *changed = false;
+  if (stores.constant.empty()) return e;
+  ReadsAsConstant reads(stores.constant);
+  Expr r = reads.mutate(e);
+  if (changed) *changed = reads.changed;
+  return r;
+}
+
+} // namespace unfad::opt
