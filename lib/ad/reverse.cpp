@@ -14,15 +14,6 @@
 
 namespace unfad::ad {
 
-namespace rev {
-// The gradient's forward and reverse sweeps (`lets`: the forward code, the
-// continuations in lambdas): when no continuation reads the in/out arrays
-// `inout`, drops the continuations' stores into them and returns true: the
-// arrays keep the forward sweep's final state, f need not run again
-// (inout_state.cpp).
-bool keepForwardInOutState(Lets &lets, const std::set<std::string> &inout);
-} // namespace rev
-
 using namespace unfad::ir;
 using rev::cotangentType;
 

@@ -11,10 +11,6 @@ namespace unfad::opt {
 
 using namespace unfad::ir;
 
-// Loop-state leaves that feed nothing but themselves are handed back
-// unchanged, for partial evaluation to drop (dead_loop_state.cpp).
-Expr deadLoopState(const Expr &e, const PassContext &context, bool *changed);
-
 namespace {
 
 struct NamedPass {

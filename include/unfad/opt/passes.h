@@ -41,6 +41,9 @@ ir::Expr constantTapes(const ir::Expr &e, const PassContext &context, bool *chan
 ir::Expr deadArrays(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Lets nobody uses, stores into local arrays nobody reads.
 ir::Expr deadCode(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Loop-state leaves that feed nothing but themselves are handed back
+// unchanged, for partial evaluation to drop (dead_loop_state.cpp).
+ir::Expr deadLoopState(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // A loop and its adjoint sweep become one loop.
 ir::Expr loopFusion(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // A loop (or a pure call) computing what an earlier one computed reuses it.

@@ -136,6 +136,13 @@ ir::Expr tripCount(const ir::Expr &lo, const ir::Expr &hi);
 // result, or an array it writes, carries derivatives.
 bool needsPullback(const ir::Function &g);
 
+// The gradient's forward and reverse sweeps (`lets`: the forward code, the
+// continuations in lambdas): when no continuation reads the in/out arrays
+// `inout`, drops the continuations' stores into them and returns true: the
+// arrays keep the forward sweep's final state, f need not run again
+// (inout_state.cpp).
+bool keepForwardInOutState(Lets &lets, const std::set<std::string> &inout);
+
 class Reverser {
 public:
   Reverser(const ir::Program &p, ir::NameSupply &names) : prog_(p), names_(names) {}
