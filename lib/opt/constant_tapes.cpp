@@ -11,6 +11,7 @@
 // The index stores, then write-only, go with dead-code.
 #include "support.h"
 #include "unfad/opt/passes.h"
+#include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 
 #include <unordered_map>
@@ -54,7 +55,7 @@ protected:
     if (it == constant.end()) return;
     if (!c || n->mode != Store::Mode::Set || !n->path.empty()) spoiled_.insert(a->name);
     else if (!it->second) it->second = n->value;
-    else if (!(c->ivalue == it->second->as<Const>()->ivalue && c->fvalue == it->second->as<Const>()->fvalue)) spoiled_.insert(a->name);
+    else if (!alphaEqual(n->value, it->second)) spoiled_.insert(a->name);
   }
 
 private:

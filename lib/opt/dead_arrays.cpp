@@ -105,14 +105,9 @@ private:
   }
 };
 
-// k, or 0 + k (a copy loop's index).
-bool isLoopIndex(const Expr &i, const std::string &k) {
-  if (auto v = i->as<Var>()) return v->name == k;
-  auto p = i->as<Prim>();
-  if (!p || p->op != Op::Add) return false;
-  for (int z = 0; z < 2; ++z)
-    if (auto c = p->args[z]->as<Const>(); c && c->ivalue == 0 && isLoopIndex(p->args[1 - z], k)) return true;
-  return false;
+// a ∩= b.
+void keepCommon(Names &a, const Names &b) {
+  for (auto it = a.begin(); it != a.end();) it = b.count(*it) ? std::next(it) : a.erase(it);
 }
 
 class DeadArrays {
@@ -188,7 +183,7 @@ private:
       auto i = e->as<If>();
       Names elseDead = dead;
       Expr t = walk(i->thenE, dead, rewrite), f = walk(i->elseE, elseDead, rewrite);
-      for (auto it = dead.begin(); it != dead.end();) it = elseDead.count(*it) ? std::next(it) : dead.erase(it);
+      keepCommon(dead, elseDead);
       makeLive(i->cond, dead);
       noteUses(i->cond);
       return rewrite && (t != i->thenE || f != i->elseE) ? If::make(i->cond, t, f) : e;
@@ -252,9 +247,8 @@ private:
       Names start = end;
       walk(body, start, /*rewrite=*/false);
       atStart(start);
-      Names next;
-      for (auto &n : end)
-        if (start.count(n)) next.insert(n);
+      Names next = end;
+      keepCommon(next, start);
       if (next == end) return end;
       end = std::move(next);
     }
@@ -267,7 +261,7 @@ private:
     Expr body = walk(f->body, start, rewrite);
     // Run no time, the loop leaves `dead` as it was: before it, dead is
     // what is dead both ways (end ⊆ dead already).
-    for (auto it = dead.begin(); it != dead.end();) it = start.count(*it) ? std::next(it) : dead.erase(it);
+    keepCommon(dead, start);
     dead.insert(whole.begin(), whole.end());
     for (const Expr *x : {&f->lo, &f->hi, &f->init}) {
       makeLive(*x, dead);
@@ -284,7 +278,7 @@ private:
     Names start = end;
     Expr body = walk(w->body, start, rewrite);
     makeLive(w->cond, start);
-    for (auto it = exit.begin(); it != exit.end();) it = start.count(*it) ? std::next(it) : exit.erase(it);
+    keepCommon(exit, start);
     dead = std::move(exit);
     makeLive(w->init, dead);
     noteUses(w->cond);

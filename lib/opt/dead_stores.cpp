@@ -90,22 +90,13 @@ private:
     std::string dst, src;
     Expr lo, hi;
   };
-  static bool elementK(const Expr &i, const std::string &k) {
-    if (auto v = i->as<Var>()) return v->name == k;
-    auto p = i->as<Prim>();
-    return p && p->op == Op::Add && isConstInt(p->args[0], 0) && elementK(p->args[1], k);
-  }
-  static bool isConstInt(const Expr &e, int64_t v) {
-    auto c = e->as<Const>();
-    return c && c->type->isInt() && c->ivalue == v;
-  }
   static std::optional<Copy> copyLoop(const Expr &e) {
     auto f = e->as<Fold>();
     auto l = f ? f->body->as<Let>() : nullptr;
     auto st = l ? l->value->as<Store>() : nullptr;
     auto rd = st ? st->value->as<ir::Index>() : nullptr;
     if (!rd || st->mode != Store::Mode::Set || !st->path.empty() || !st->array->is<Var>() || !rd->array->is<Var>() ||
-        !elementK(st->index, f->index) || !elementK(rd->index, f->index) || !f->init->type->isTuple() ||
+        !isLoopIndex(st->index, f->index) || !isLoopIndex(rd->index, f->index) || !f->init->type->isTuple() ||
         !f->init->type->elems.empty() || countUses(l->body, f->index) != 0 || memoryEffects(f->lo).readsMemory ||
         memoryEffects(f->hi).readsMemory)
       return std::nullopt;

@@ -29,6 +29,16 @@ bool isAtom(const Expr &e) {
   return false;
 }
 
+bool isLoopIndex(const Expr &i, const std::string &k) {
+  if (auto v = i->as<Var>()) return v->name == k;
+  auto p = i->as<Prim>();
+  if (!p || p->op != Op::Add) return false;
+  for (int z = 0; z < 2; ++z)
+    if (auto c = p->args[z]->as<Const>(); c && c->type->isInt() && c->ivalue == 0 && isLoopIndex(p->args[1 - z], k))
+      return true;
+  return false;
+}
+
 std::unordered_set<std::string> localArrays(const Expr &e) {
   struct Local : Visitor {
     std::unordered_set<std::string> names;

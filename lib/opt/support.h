@@ -25,6 +25,8 @@ bool isZeroValue(const ir::Expr &e);
 // Atoms may be duplicated freely: variables, constants, projections of
 // atoms and tuples of atoms.
 bool isAtom(const ir::Expr &e);
+// Whether index i is the loop index k itself, or 0 + k (a copy loop's index).
+bool isLoopIndex(const ir::Expr &i, const std::string &k);
 // The local arrays (lets of NewArray) e allocates.
 std::unordered_set<std::string> localArrays(const ir::Expr &e);
 // The algebraic rules (simplify.cpp): op applied to args, rewritten when a
