@@ -84,8 +84,10 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAdditiveOp())
     fail(loc, "pointer arithmetic is not supported (index the array instead: 'x[i]')");
   if (const auto *u = dyn_cast<UnaryOperator>(x)) {
-    if (u->isIncrementDecrementOp())
+    if (u->isIncrementDecrementOp()) {
+      if (ir::Expr view = lowerPointerIncDec(u, env)) return view;
       fail(loc, "increment or decrement of a pointer inside an expression is not supported (use a separate statement)");
+    }
     if (u->getOpcode() == UO_AddrOf) fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
   }
   if (const CallExpr *c = returnedArrayCall(x))

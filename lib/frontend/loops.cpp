@@ -408,6 +408,16 @@ void Lowering::rejectWrittenRange(const CXXForRangeStmt *rs, const ir::Expr &arr
 // per test, as in C++.
 ir::Expr Lowering::lowerWhile(const Stmt *body, const Expr *cond, const Stmt *inc, bool isDo, const Seq *rest,
                               Env &env, const Tail &tail, const DeclStmt *condVar) {
+  if (!condVar && cond && conditionHasEffects(cond)) { // `while (n--)` (effectful_conditions.cpp)
+    const Expr *test = nullptr;
+    const DeclStmt *decl = conditionAsVariable(cond, test);
+    if (isDo) { // evaluated first after the first iteration
+      Env e2 = env;
+      e2[cast<VarDecl>(decl->getSingleDecl())] = ir::Const::makeBool(true);
+      return lowerWhileWith(body, test, inc, isDo, rest, e2, tail, decl);
+    }
+    return lowerWhile(body, test, inc, isDo, rest, env, tail, decl);
+  }
   if (condVar) {
     const Stmt *decl = condVar;
     Seq ds{&decl, &decl + 1, nullptr};
@@ -419,7 +429,7 @@ ir::Expr Lowering::lowerWhile(const Stmt *body, const Expr *cond, const Stmt *in
 ir::Expr Lowering::lowerWhileWith(const Stmt *body, const Expr *cond, const Stmt *inc, bool isDo, const Seq *rest,
                                   Env &env, const Tail &tail, const DeclStmt *condVar) {
   const auto *cv = condVar ? cast<VarDecl>(condVar->getSingleDecl()) : nullptr;
-  LoopState st = loopState({body, inc}, env, containsBreak(body), cv);
+  LoopState st = loopState({body, inc, condVar}, env, containsBreak(body), cv); // (the condition may assign: `while (n--)`)
   std::string sn = names_.fresh("state");
   ir::Expr sv = ir::Var::make(sn, st.type);
   Tail packT = [this, &st](Env &e) { return pack(st, e, false); };

@@ -428,6 +428,11 @@ private:
   bool lowerPointerAssignment(const clang::Expr *e, const clang::Expr *lhs, const clang::Expr *rhs, Env &env,
                               const clang::VarDecl *&root, ir::Expr &newOffset);
   ir::Expr lowerPointerBinary(const clang::BinaryOperator *b, Env &env);
+  bool movesPointer(const clang::FunctionDecl *def, const clang::ParmVarDecl *p);
+  bool conditionHasEffects(const clang::Expr *cond);
+  const clang::DeclStmt *conditionAsVariable(const clang::Expr *cond, const clang::Expr *&test);
+  void bindMovedPointer(const clang::ParmVarDecl *p, const ir::Expr &arg, Env &env, Binds &binds);
+  ir::Expr lowerPointerIncDec(const clang::UnaryOperator *u, Env &env);
 
   // ------------------------------------------------- references.cpp --
   bool outReferenceParam(const clang::ParmVarDecl *p);

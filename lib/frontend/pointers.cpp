@@ -11,6 +11,7 @@
 #include "unfad/ir/equal.h"
 
 #include <clang/AST/DeclCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace unfad::frontend {
 
@@ -22,7 +23,67 @@ bool isNullPointer(const Expr *x, ASTContext &ctx) {
   return isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull);
 }
 
+// Finds a statement of a body that moves the pointer `p` (`p++`, `--p`,
+// `p += d`, `p -= d`, `p = q`).
+class PointerMoves : public RecursiveASTVisitor<PointerMoves> {
+public:
+  explicit PointerMoves(const ValueDecl *p) : p_(p) {}
+  bool found = false;
+  bool VisitUnaryOperator(UnaryOperator *u) {
+    if (u->isIncrementDecrementOp()) note(u->getSubExpr());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    if (b->isAssignmentOp()) note(b->getLHS());
+    return true;
+  }
+
+private:
+  const ValueDecl *p_;
+  void note(const Expr *lhs) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(lhs->IgnoreParens()); d && d->getDecl() == p_) found = true;
+  }
+};
+
 } // namespace
+
+// Whether `def`'s body moves its pointer parameter `p` (`x++` on a
+// parameter `const double* x`): then `p` is a pointer local initialised
+// with the argument (see bindMovedPointer).
+bool Lowering::movesPointer(const FunctionDecl *def, const ParmVarDecl *p) {
+  if (!p->getType()->isPointerType() || !def->getBody()) return false;
+  PointerMoves finder(p);
+  finder.TraverseStmt(def->getBody());
+  return finder.found;
+}
+
+// A moved pointer parameter as a pointer local: it keeps the array of the
+// view `arg` for good, and its offset (the view's, 0 for a whole array)
+// is an i64 SSA local, moved like any pointer local's (lowerPointerAssignment).
+void Lowering::bindMovedPointer(const ParmVarDecl *p, const ir::Expr &arg, Env &env, Binds &binds) {
+  ptrBase_[p] = ir::rootArray(arg);
+  ir::Expr offset = ir::viewOffset(arg);
+  if (offset->is<ir::Const>()) {
+    env[p] = offset;
+    return;
+  }
+  std::string n = names_.fresh(p->getNameAsString() + "_offset");
+  binds.push_back({n, offset});
+  env[p] = ir::Var::make(n, ir::Type::i64());
+}
+
+// `*p++`, `*--p` inside an expression on a pointer local: the increment is
+// a let of the statement (side_effects.cpp), the value the view at the old
+// (`p++`) or new (`++p`) offset.
+ir::Expr Lowering::lowerPointerIncDec(const UnaryOperator *u, Env &env) {
+  const auto *d = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParens());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  auto base = vd ? ptrBase_.find(vd) : ptrBase_.end();
+  if (base == ptrBase_.end()) return nullptr;
+  ir::Expr array = base->second;
+  ir::Expr offset = lowerSideEffect(u, env);
+  return ir::View::make(array, offset);
+}
 
 // `a + k`, `k + a`, `a - k`, `&a[k]`, `c ? p : q` (one array): the view they
 // denote; null when `x` is none of these.

@@ -325,7 +325,8 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
       ir::Expr a = lowerArrayRef(arg, env);
       if (!ir::sameType(a->type, pt))
         fail(arg->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
-      inner[p] = a;
+      if (movesPointer(def, p)) bindMovedPointer(p, a, inner, binds); // `x++` on the parameter (pointers.cpp)
+      else inner[p] = a;
       continue;
     }
     ir::Expr v = convert(lowerExpr(arg, env), pt);
