@@ -251,8 +251,8 @@ def v_read(g):
 
 
 def v_loop(g):
-    """A pointer moved through an array in a loop: ++p, p++, p += 1, or a
-    `p != end` loop."""
+    """A pointer moved through an array in a loop: ++p, p++, p += 1, a
+    `p != end` loop, or C's `while (c--) s += *p++ ...`."""
     b = Block(g)
     N = n_len(g)
     a = g.pick(readable(g))
@@ -260,6 +260,14 @@ def v_loop(g):
     L = N - k
     s, _ = accumulator(g, b)
     p = b.local("pv", "ptr")
+    if g.chance(0.25):
+        c = b.local("left", "int")
+        b.lines.append(f"const double* {p} = {view(g, b, a, k)};")
+        b.lines.append(f"int {c} = {L};")
+        b.lines.append(f"while ({c}--) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [pread('*' + p + '++', p)]))};")
+        b.lines.append("}")
+        return b.stmt()
     if g.chance(0.3):
         e = b.local("pv", "ptr")
         b.lines.append(f"const double* {e} = {view(g, b, a, k)} + {L};")
