@@ -261,7 +261,7 @@ def v_loop(g):
     s, _ = accumulator(g, b)
     p = b.local("pv", "ptr")
     if g.chance(0.25):
-        c = b.local("left", "int")
+        c = b.local("ix", "int")
         b.lines.append(f"const double* {p} = {view(g, b, a, k)};")
         b.lines.append(f"int {c} = {L};")
         b.lines.append(f"while ({c}--) {{")
