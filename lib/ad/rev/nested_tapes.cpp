@@ -17,9 +17,10 @@
 // (a read feeding a sum) leave tapes nothing reads: dead code removes them.
 //
 // Applies when the outer loop's body is straight-line code and inner loops
-// whose bodies are straight-line code (no calls), deeper loops of the same
-// kind, and an `if` ending the body over such code (a recurrent network's
-// layer chosen by its index, each branch a cell loop); whose bounds do not
+// (or sums) whose bodies are straight-line code (no calls), deeper loops
+// without state (maps, see tapeableDeepLoop), and an `if` ending the body
+// over such code (a recurrent network's layer chosen by its index, each
+// branch a cell loop); whose bounds do not
 // change with the enclosing iterations (the tapes are sized before the
 // outermost loop), and whose state is a float or nothing: the shapes of a
 // stepper over arrays. A loop at depth d tapes at (its enclosing loop's
@@ -95,6 +96,15 @@ Expr hoisted(const Expr &e, const std::vector<const Lets *> &scopes, const std::
 
 bool tapeableBody(const Term &body);
 
+// A sum of straight-line elements at the top level of the taped loop's
+// body (a log-sum-exp's): taped per element like a loop (nestedSumForward).
+bool tapeableSum(const Instr &in) {
+  if (in.kind != Instr::Kind::Sum || !in.type->isFloat()) return false;
+  for (auto &b : in.branches[0].instrs)
+    if (!plainStraightLine(b)) return false;
+  return true;
+}
+
 // An `if` in a taped nest: one that ends its body (whose local gradient
 // does not run it forward, see endingBranch), of no value, over code of
 // the same kind. The layer chosen by its index in a recurrent network's
@@ -106,27 +116,29 @@ bool tapeableBranch(const Instr &in, const Term &around) {
   return true;
 }
 
-// A sum of straight-line elements (a log-sum-exp's): taped per element
-// like a loop (nestedSumForward).
-bool tapeableSum(const Instr &in) {
-  if (in.kind != Instr::Kind::Sum || !in.type->isFloat()) return false;
-  for (auto &b : in.branches[0].instrs)
-    if (!plainStraightLine(b)) return false;
-  return true;
+// A loop nested two deep or more: taped per element only when it has no
+// state (a map over elements, each iteration its own values: a cell
+// updating its state elements). A reduction there (a dot product, a row
+// of a matrix-vector product) reads values shared by the enclosing
+// iterations: taping them per element would multiply the memory by the
+// enclosing trip count (a recurrent step's h[k] once per row j), where
+// the recomputing J^T restores them once per step.
+bool tapeableDeepLoop(const Instr &in) {
+  return in.kind == Instr::Kind::Fold && in.type->isUnit() && tapeableBody(in.branches[0]);
 }
 
-// Straight-line code, taped loops and sums, and branches that end it.
+// Code nested in a taped loop's body: straight-line code, deeper loops
+// without state, and branches that end it.
 bool tapeableBody(const Term &body) {
   for (auto &b : body.instrs)
-    if (!plainStraightLine(b) && !Reverser::tapeableNested(b) && !tapeableSum(b) && !tapeableBranch(b, body))
-      return false;
+    if (!plainStraightLine(b) && !tapeableDeepLoop(b) && !tapeableBranch(b, body)) return false;
   return true;
 }
 
 } // namespace
 
 // A fold of a float or no state whose body is straight-line code, loops
-// that are themselves tapeable, and an `if` over such code ending it.
+// without state over such code, and an `if` over such code ending it.
 bool Reverser::tapeableNested(const Instr &in) {
   return in.kind == Instr::Kind::Fold && (in.type->isUnit() || in.type->isFloat()) && tapeableBody(in.branches[0]);
 }

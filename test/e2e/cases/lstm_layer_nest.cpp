@@ -4,9 +4,9 @@
 // input, the hidden state below otherwise). The forward sweep tapes per
 // (t, layer, i) what each cell iteration's J^T reads, and the backward
 // sweep runs no cell forward. Also: a cell loop carrying a float state
-// (a running sum), and a nest whose inner bound changes with the layer
-// (not taped per element: the recomputing J^T). Checked against finite
-// differences.
+// (a running sum: a reduction two deep, not taped per element), and a nest
+// whose inner bound changes with the layer (not taped per element either):
+// the recomputing J^T. Checked against finite differences.
 #include <unfad/unfad.h>
 
 #include <cmath>
