@@ -116,12 +116,14 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
   if (tapesNestedLoops(in)) {
     // (the tapes of the nested loops are allocated before this loop)
     Lets before;
-    NestedTaping taping{&before, record.n, at, {i, s}, {}, false};
+    bool failed = false;
+    InstrValues branchTapes; // (none: tapesNestedLoops admits no `if` at this level)
+    NestedTaping taping{&before, record.n, at, {i, s}, {}, {}, &failed, &branchTapes};
     NestedTaping *outer = nested_;
     nested_ = &taping;
     bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured, worthTapingOrRead);
     nested_ = outer;
-    if (taping.failed) {
+    if (failed) {
       bodyLets.clear();
       captured.clear();
     } else {
@@ -259,7 +261,8 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
   // iteration's block of their tapes.
   for (const Instr *inner : record.nested) {
     LoopRecord nestedRecord = pretaped_.at(inner);
-    nestedRecord.base = Prim::make(Op::Mul, {Prim::make(Op::Sub, {index, record.lo}), nestedRecord.n});
+    nestedRecord.base =
+        Prim::make(Op::Mul, {tapePosition(record, Prim::make(Op::Sub, {index, record.lo})), nestedRecord.n});
     replayed_[inner] = std::move(nestedRecord);
   }
   Expr g = bind(body, "d_body", localGradient(bodyOf(in), ctx, {{index, j}, {state, in.state}}, cts));

@@ -17,10 +17,16 @@
 // (a read feeding a sum) leave tapes nothing reads: dead code removes them.
 //
 // Applies when the outer loop's body is straight-line code and inner loops
-// whose bodies are straight-line code (no calls, branches or deeper loops),
-// whose bounds do not change with the outer iteration (the tapes are sized
-// before it), and whose state is a float or nothing: the shapes of a
-// stepper over arrays. Anything else keeps the recomputing J^T.
+// (or sums) whose bodies are straight-line code (no calls), deeper loops
+// without state (maps, see tapeableDeepLoop), and an `if` ending the body
+// over such code (a recurrent network's layer chosen by its index, each
+// branch a cell loop); whose bounds do not
+// change with the enclosing iterations (the tapes are sized before the
+// outermost loop), and whose state is a float or nothing: the shapes of a
+// stepper over arrays. A loop at depth d tapes at (its enclosing loop's
+// position, its iteration), so a time x layer x element nest tapes per
+// (t, layer, i), and the J^T of each level sets its nested loops' blocks
+// from its own position. Anything else keeps the recomputing J^T.
 #include "reverser.h"
 #include "unfad/ad/reverse.h"
 
@@ -62,33 +68,79 @@ bool pureScalar(const Expr &e) {
   return false;
 }
 
-// `e`, computed in the enclosing loop's body (`lets`), as the same value
-// computed before the loop: its variables bound in the body replaced by
-// their definitions. Null when it depends on the iteration (the loop's
-// index or state, memory).
-Expr hoisted(const Expr &e, const Lets &lets, const std::set<std::string> &local) {
+// The definition of `name` in the innermost of `scopes` binding it, or null.
+const Expr *definition(const std::string &name, const std::vector<const Lets *> &scopes) {
+  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope)
+    for (auto let = (*scope)->rbegin(); let != (*scope)->rend(); ++let)
+      if (let->first == name) return &let->second;
+  return nullptr;
+}
+
+// `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
+// computed before the outermost loop: its variables bound in the bodies
+// replaced by their definitions. Null when it depends on an iteration (a
+// loop's index or state, memory).
+Expr hoisted(const Expr &e, const std::vector<const Lets *> &scopes, const std::set<std::string> &local) {
   if (!pureScalar(e)) return nullptr;
   Expr out = e;
   for (auto &name : freeVars(e)) {
     if (local.count(name)) return nullptr;
-    for (auto let = lets.rbegin(); let != lets.rend(); ++let)
-      if (let->first == name) {
-        Expr value = hoisted(let->second, lets, local);
-        if (!value) return nullptr;
-        out = substitute(out, name, value);
-        break;
-      }
+    if (const Expr *def = definition(name, scopes)) {
+      Expr value = hoisted(*def, scopes, local);
+      if (!value) return nullptr;
+      out = substitute(out, name, value);
+    }
   }
   return out;
 }
 
-} // namespace
+bool tapeableBody(const Term &body);
 
-bool Reverser::tapeableNested(const Instr &in) {
-  if (in.kind != Instr::Kind::Fold || !(in.type->isUnit() || in.type->isFloat())) return false;
+// A sum of straight-line elements at the top level of the taped loop's
+// body (a log-sum-exp's): taped per element like a loop (nestedSumForward).
+bool tapeableSum(const Instr &in) {
+  if (in.kind != Instr::Kind::Sum || !in.type->isFloat()) return false;
   for (auto &b : in.branches[0].instrs)
     if (!plainStraightLine(b)) return false;
   return true;
+}
+
+// An `if` in a taped nest: one that ends its body (whose local gradient
+// does not run it forward, see endingBranch), of no value, over code of
+// the same kind. The layer chosen by its index in a recurrent network's
+// step.
+bool tapeableBranch(const Instr &in, const Term &around) {
+  if (in.kind != Instr::Kind::If || !in.type->isUnit() || endingBranch(around) != &in) return false;
+  for (auto &b : in.branches)
+    if (!tapeableBody(b)) return false;
+  return true;
+}
+
+// A loop nested two deep or more: taped per element only when it has no
+// state (a map over elements, each iteration its own values: a cell
+// updating its state elements). A reduction there (a dot product, a row
+// of a matrix-vector product) reads values shared by the enclosing
+// iterations: taping them per element would multiply the memory by the
+// enclosing trip count (a recurrent step's h[k] once per row j), where
+// the recomputing J^T restores them once per step.
+bool tapeableDeepLoop(const Instr &in) {
+  return in.kind == Instr::Kind::Fold && in.type->isUnit() && tapeableBody(in.branches[0]);
+}
+
+// Code nested in a taped loop's body: straight-line code, deeper loops
+// without state, and branches that end it.
+bool tapeableBody(const Term &body) {
+  for (auto &b : body.instrs)
+    if (!plainStraightLine(b) && !tapeableDeepLoop(b) && !tapeableBranch(b, body)) return false;
+  return true;
+}
+
+} // namespace
+
+// A fold of a float or no state whose body is straight-line code, loops
+// without state over such code, and an `if` over such code ending it.
+bool Reverser::tapeableNested(const Instr &in) {
+  return in.kind == Instr::Kind::Fold && (in.type->isUnit() || in.type->isFloat()) && tapeableBody(in.branches[0]);
 }
 
 // On by default (--tape-nested-loops=false turns it off: setTapeNestedLoops).
@@ -111,7 +163,7 @@ bool Reverser::tapesNestedLoops(const Instr &loop) const {
     if (in.kind == Instr::Kind::Fold) {
       if (!tapeableNested(in)) return false;
       nests = true;
-    } else if (!plainStraightLine(in)) {
+    } else if (!plainStraightLine(in) && !tapeableSum(in)) {
       return false;
     }
   }
@@ -143,11 +195,13 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   NestedTaping &nt = *nested_;
   const size_t n = stack.size();
   const Expr lo = stack[n - 3].value, hi = stack[n - 2].value;
-  // The bounds are known before the enclosing loop (the tapes are sized
+  // The bounds are known before the outermost loop (the tapes are sized
   // there): computed from values bound outside its body.
-  const Expr loBefore = hoisted(lo, lets, nt.local), hiBefore = hoisted(hi, lets, nt.local);
+  std::vector<const Lets *> scopes = nt.scopes;
+  scopes.push_back(&lets);
+  const Expr loBefore = hoisted(lo, scopes, nt.local), hiBefore = hoisted(hi, scopes, nt.local);
   if (!tapeableNested(in) || !loBefore || !hiBefore) {
-    nt.failed = true;
+    *nt.failed = true;
     return false;
   }
   LoopRecord record;
@@ -171,12 +225,21 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
     if (worthTapingOrRead(b)) captured.push_back({&b, nullptr});
   InstrValues *outerCapture = capture_;
   capture_ = &captured;
-  nested_ = nullptr;
+  // Loops nested in this one tape at (this loop's position, their iteration).
   Lets bodyLets;
+  InstrValues branchTapes;
+  NestedTaping inner{nt.before, size, at, nt.local, scopes, {}, nt.failed, &branchTapes};
+  inner.local.insert(i);
+  inner.local.insert(s);
+  inner.scopes.push_back(&bodyLets);
+  nested_ = &inner;
   build(in.branches[0], bodyStack, nullptr, bodyLets);
   nested_ = &nt;
   capture_ = outerCapture;
+  if (*nt.failed) return false;
+  record.nested = inner.loops;
   record.valueTapes = tapeValues(captured, size, at, *nt.before, bodyLets);
+  record.valueTapes.insert(record.valueTapes.end(), branchTapes.begin(), branchTapes.end());
   Expr body = unf::wrapLets(iterationStart, unf::wrapLets(bodyLets, bodyStack.back().value));
   Expr result = bind(lets, in.hint, Fold::make(lo, hi, stack.back().value, i, s, body, in.reversedLoop));
   stack.push_back({result, in.hint});
@@ -186,6 +249,93 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   return true;
 }
 
+// The forward run of an `if` ending a taped loop's body (tapeableBranch):
+// its branches built here, so that the loops in them tape at this
+// iteration's position like the body's own, and so do the branch's own
+// reads and costly values (their tapes go with the enclosing loop's, in
+// nt.branchTapes: its J^T recomputes the branch taken from memory the
+// replayed loops did not write back). The enclosing J^T sets up the loops
+// of both branches for replay.
+bool Reverser::nestedBranchForward(const Instr &in, Stack &stack, Lets &lets) {
+  NestedTaping &nt = *nested_;
+  InstrValues *outerCapture = capture_;
+  Expr values[2];
+  for (int k = 0; k < 2; ++k) {
+    const unf::Term &branch = in.branches[size_t(k)];
+    InstrValues captured;
+    for (auto &b : branch.instrs)
+      if (worthTapingOrRead(b)) captured.push_back({&b, nullptr});
+    capture_ = &captured;
+    Lets branchLets;
+    NestedTaping inBranch = nt;
+    inBranch.scopes.push_back(&lets);
+    inBranch.scopes.push_back(&branchLets);
+    inBranch.loops.clear();
+    nested_ = &inBranch;
+    Stack branchStack = stack;
+    build(branch, branchStack, nullptr, branchLets);
+    nested_ = &nt;
+    nt.loops.insert(nt.loops.end(), inBranch.loops.begin(), inBranch.loops.end());
+    for (auto &tape : tapeValues(captured, nt.outerN, nt.outerAt, *nt.before, branchLets))
+      nt.branchTapes->push_back(tape);
+    values[k] = unf::wrapLets(branchLets, branchStack.back().value);
+  }
+  capture_ = outerCapture;
+  Expr result = bind(lets, in.hint, If::make(stack.back().value, values[0], values[1]));
+  stack.push_back({result, in.hint});
+  return true;
+}
+
 } // namespace unfad::ad::rev
 
 void unfad::ad::setTapeNestedLoops(bool on) { rev::tapeNestedLoops = on; }
+
+namespace unfad::ad::rev {
+
+// The forward run of a sum in a taped loop's body (tapeableSum): the fold
+// s + e(i), taping each element's reads and costly values at (the
+// enclosing position, i), so that the enclosing J^T replays its J^T from
+// them (parallel.cpp) without reading memory the replayed loops did not
+// write back.
+bool Reverser::nestedSumForward(const Instr &in, Stack &stack, Lets &lets) {
+  NestedTaping &nt = *nested_;
+  const size_t n = stack.size();
+  const Expr lo = stack[n - 2].value, hi = stack[n - 1].value;
+  std::vector<const Lets *> scopes = nt.scopes;
+  scopes.push_back(&lets);
+  const Expr loBefore = hoisted(lo, scopes, nt.local), hiBefore = hoisted(hi, scopes, nt.local);
+  if (!tapeableSum(in) || !loBefore || !hiBefore) {
+    *nt.failed = true;
+    return false;
+  }
+  LoopRecord record;
+  record.lo = lo;
+  record.hi = hi;
+  record.n = bind(*nt.before, "n", tripCount(loBefore, hiBefore));
+  const Expr size = Prim::make(Op::Mul, {nt.outerN, record.n});
+  const std::string i = fresh(in.indexName), acc = fresh(in.hint.empty() ? "sum" : in.hint);
+  const Expr index = Var::make(i, Type::i64()), accVar = Var::make(acc, in.type);
+  const Expr at = Prim::make(Op::Add, {Prim::make(Op::Mul, {nt.outerAt, record.n}), Prim::make(Op::Sub, {index, lo})});
+  Stack elemStack = stack;
+  elemStack.push_back({index, i});
+  InstrValues captured;
+  for (auto &b : in.branches[0].instrs)
+    if (worthTapingOrRead(b)) captured.push_back({&b, nullptr});
+  InstrValues *outerCapture = capture_;
+  capture_ = &captured;
+  nested_ = nullptr;
+  Lets elemLets;
+  build(in.branches[0], elemStack, nullptr, elemLets);
+  nested_ = &nt;
+  capture_ = outerCapture;
+  record.valueTapes = tapeValues(captured, size, at, *nt.before, elemLets);
+  Expr next = bind(elemLets, acc, Prim::make(Op::Add, {accVar, elemStack.back().value}));
+  Expr result = bind(lets, in.hint, Fold::make(lo, hi, Const::zero(in.type), i, acc, unf::wrapLets(elemLets, next)));
+  stack.push_back({result, in.hint});
+  captureValue(in, stack);
+  pretaped_[&in] = record;
+  nt.loops.push_back(&in);
+  return true;
+}
+
+} // namespace unfad::ad::rev

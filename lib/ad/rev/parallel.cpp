@@ -22,7 +22,15 @@ void Reverser::parallel(const Instr &in, Stack &stack, Expr *Y, Lets &lets, cons
   Expr lo = isBuild ? Const::makeInt(0) : stack[size_t(n - 2)].value, hi = stack[size_t(n - 1)].value;
   const auto &elem = in.branches[0].instrs;
   InstrValues valueTapes;
-  if (!isBuild && std::any_of(elem.begin(), elem.end(), worthTapingInSum))
+  Expr base;
+  // A sum its enclosing loop's forward pass taped (nested_tapes.cpp): only
+  // its J^T, from this iteration's block of the tapes; its value is taped.
+  if (auto it = replayed_.find(&in); it != replayed_.end()) {
+    if (!forced) throw IRError("reverse: the value of a taped nested sum is not taped");
+    valueTapes = it->second.valueTapes;
+    base = it->second.base;
+    stack.push_back({forced, in.hint});
+  } else if (!isBuild && std::any_of(elem.begin(), elem.end(), worthTapingInSum))
     valueTapes = sumWithTapes(in, stack, lo, hi, lets);
   else
     forwardStep(in, stack, lets); // binds the build/sum; a build gets its cotangent buffer
@@ -30,7 +38,7 @@ void Reverser::parallel(const Instr &in, Stack &stack, Expr *Y, Lets &lets, cons
   Transpose t = openTranspose(stack);
   Expr buffer = isBuild ? bufferOf(stack.back().value) : nullptr;
   // (a build no derivative reaches has no buffer, and nothing to transpose)
-  if (!isBuild || buffer) parallelTranspose(in, stack, n, lo, buffer, valueTapes, t);
+  if (!isBuild || buffer) parallelTranspose(in, stack, n, lo, buffer, valueTapes, t, base);
   t.cotangents.resize(size_t(n));
   precompose(Y, lets, t);
 }
@@ -56,7 +64,7 @@ InstrValues Reverser::sumWithTapes(const Instr &in, Stack &stack, const Expr &lo
 // The J^T loop over the elements; adds the cotangents of the outer slots
 // the element reads into t.cotangents.
 void Reverser::parallelTranspose(const Instr &in, const Stack &stack, int n, const Expr &lo, const Expr &buffer,
-                                 const InstrValues &valueTapes, Transpose &t) {
+                                 const InstrValues &valueTapes, Transpose &t, const Expr &base) {
   const bool isBuild = in.kind == Instr::Kind::Build;
   const std::vector<Expr> ys = t.cotangents; // y_1..y_{n+1}: the cotangents of the slots and of the result
   std::vector<int> free = slotsWithCotangents({&in.branches[0]}, stack, n);
@@ -74,7 +82,8 @@ void Reverser::parallelTranspose(const Instr &in, const Stack &stack, int n, con
   for (int k = 0; k <= n; ++k) cts.push_back(Const::zero(k < n ? ys[size_t(k)]->type : Type::unit()));
   cts.push_back(ct);
   Stack ctx(stack.begin(), stack.begin() + n);
-  readTapes(valueTapes, Prim::make(Op::Sub, {index, lo}));
+  const Expr at = Prim::make(Op::Sub, {index, lo});
+  readTapes(valueTapes, base ? Prim::make(Op::Add, {base, at}) : at);
   Expr g = bind(body, "d_elem", localGradient(in.branches[0], ctx, {{index, j}}, cts));
   forgetTapes(valueTapes);
   std::vector<Expr> next;

@@ -25,6 +25,8 @@ Expr Reverser::bind(Lets &lets, const std::string &hint, Expr value) {
 void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   if (!Y) {
     if (nested_ && in.kind == Instr::Kind::Fold && nestedLoopForward(in, stack, lets)) return;
+    if (nested_ && in.kind == Instr::Kind::If && nestedBranchForward(in, stack, lets)) return;
+    if (nested_ && in.kind == Instr::Kind::Sum && nestedSumForward(in, stack, lets)) return;
     return forwardPart(in, stack, lets, nullptr);
   }
   Expr forced = tapedValue(in, lets); // recomputing a taped instruction reads its tape
@@ -140,6 +142,8 @@ bool holdsArray(const TypeP &t) {
   return false;
 }
 
+} // namespace
+
 // The last `if` of `t` when only instructions whose J^T reads no forward
 // value and no memory follow it (drops, copies, constants, tuples and their
 // components: a body's unit state `()`).
@@ -154,8 +158,6 @@ const Instr *endingBranch(const Term &t) {
     }
   return nullptr;
 }
-
-} // namespace
 
 bool Reverser::skipsForward(const Instr &in) const {
   if (!unusedResults_.count(&in)) return false;

@@ -118,13 +118,23 @@ struct LoopRecord {
 };
 
 // While a loop's forward pass is built: where its nested loops' tapes go.
+// Nests deeper than two levels get one per level: a loop nested in a taped
+// loop tapes at (its enclosing block, its iteration), all in tapes
+// allocated before the outermost loop.
 struct NestedTaping {
-  Lets *before;                // the tapes' allocations: before the enclosing loop
-  ir::Expr outerN, outerAt;    // the enclosing loop's trip count and forward iteration
-  std::set<std::string> local; // its index and state (not invariant)
+  Lets *before;                // the tapes' allocations: before the outermost loop
+  ir::Expr outerN, outerAt;    // the enclosing loop's tape length and this iteration's position in it
+  std::set<std::string> local; // the enclosing loops' indices and states (not invariant)
+  std::vector<const Lets *> scopes; // the lets of the bodies and branches around the current one
   std::vector<const unf::Instr *> loops; // the nested loops taped so far
-  bool failed = false;         // a nested loop could not be taped: build the loop as usual
+  bool *failed;                // a nested loop could not be taped: build the outermost loop as usual
+  InstrValues *branchTapes;    // the tapes of values in branches ending the enclosing loop's body
 };
+
+// The last `if` of `t` when only instructions whose J^T reads no forward
+// value and no memory follow it (reverser.cpp): a body's local gradient
+// does not run it forward.
+const unf::Instr *endingBranch(const unf::Term &t);
 
 // "d_<name>": the hint for the cotangent of a slot.
 std::string cotangentHint(const Slot &slot);
@@ -259,7 +269,7 @@ private:
   void parallel(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
   InstrValues sumWithTapes(const unf::Instr &in, Stack &stack, const ir::Expr &lo, const ir::Expr &hi, Lets &lets);
   void parallelTranspose(const unf::Instr &in, const Stack &stack, int n, const ir::Expr &lo, const ir::Expr &buffer,
-                         const InstrValues &valueTapes, Transpose &t);
+                         const InstrValues &valueTapes, Transpose &t, const ir::Expr &base = nullptr);
 
   // --- values taped by loops (tapes.cpp)
   static bool worthTaping(const unf::Instr &in);
@@ -277,10 +287,16 @@ private:
   std::unordered_map<const unf::Instr *, LoopRecord> pretaped_; // nested loop -> its record
   std::unordered_map<const unf::Instr *, LoopRecord> replayed_; // during the enclosing J^T: with its base
   bool tapesNestedLoops(const unf::Instr &loop) const;
+
+public:
   static bool tapeableNested(const unf::Instr &in);
+
+private:
   static bool worthTapingOrRead(const unf::Instr &in);
   bool readsConstantParam(const unf::Instr &in, const Stack &stack) const;
   bool nestedLoopForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  bool nestedBranchForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  bool nestedSumForward(const unf::Instr &in, Stack &stack, Lets &lets);
   static ir::Expr tapePosition(const LoopRecord &record, const ir::Expr &at);
 
   // --- local memory kept and restored (restore.cpp)
