@@ -65,7 +65,7 @@ bool Lowering::returnedReference(const Expr *e, Env &env, RefTarget &t, Binds &b
   const auto *ce = cast<CallExpr>(stripNoOps(e));
   SourceLocation loc = ce->getExprLoc();
   std::string fname = def->getNameAsString();
-  if (!effects_)
+  if (!effects_ && !noEffectsWhere_.empty()) // (a declaration's binds are its own)
     fail(loc, "a call of '" + fname + "', whose returned reference is written through or bound to a reference, inside " +
                   (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
                   " is not supported (use a separate statement)");

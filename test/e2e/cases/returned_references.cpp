@@ -93,10 +93,13 @@ UNFAD_GRADIENT double weighted(const double* x, int n) {
   for (int i = 0; i < n; ++i) {
     ps[static_cast<size_t>(i)].x = x[i];
     weight(ps[static_cast<size_t>(i)]) *= x[i];
-    weight(q) += x[i] * q.x;
+    weight(q) += x[i] * x[0];
   }
   double e = weight(q);
-  for (int i = 0; i < n; ++i) e += weight(ps[static_cast<size_t>(i)]) * ps[static_cast<size_t>(i)].x;
+  for (int i = 0; i < n; ++i) {
+    const double w = weight(ps[static_cast<size_t>(i)]);
+    e += w * ps[static_cast<size_t>(i)].x;
+  }
   return e;
 }
 

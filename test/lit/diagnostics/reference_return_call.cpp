@@ -9,7 +9,7 @@
 struct Vec2 { double x, y; };
 static double &component(Vec2 &p, int k) {
   if (k == 0) return p.x;
-// CHECK: reference_return_call.cpp:[[@LINE+1]]:10: error: cannot differentiate 'f': 'component' returns references to different objects on different paths (not supported: a reference must designate one variable, or elements of one array)
+// CHECK: reference_return_call.cpp:[[@LINE+1]]:12: error: cannot differentiate 'f': 'component' returns references to different objects on different paths (not supported: a reference must designate one variable, or elements of one array)
   return p.y;
 }
 UNFAD_GRADIENT double f(double x, double y) {
