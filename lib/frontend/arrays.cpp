@@ -222,6 +222,8 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc))
     lhs = oc->getArg(0), rhs = oc->getArg(1); // a[i] = Vec3{...}
   else return false;
+  if (isReferenceWrapper(lhs->getType())) // (reference_wrappers.cpp: a wrapper is the reference it holds)
+    fail(lhs->getExprLoc(), "rebinding a std::reference_wrapper is not supported (assign through '.get()', or use another wrapper)");
   if (!target && lowerViewStore(e, env, eff)) return true; // layers[k].w = ...
   // a[i].f.g: the element, then the field path
   std::vector<int> path;

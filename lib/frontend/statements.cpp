@@ -444,6 +444,8 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   } else {
     return false;
   }
+  if (isReferenceWrapper(lhs->getType())) // (reference_wrappers.cpp)
+    fail(lhs->getExprLoc(), "rebinding a std::reference_wrapper is not supported (assign through '.get()', or use another wrapper)");
   if (ArrayInfo ai; arrayInfo(lhs->getType(), ai, SourceLocation())) {
     if (lowerPointerAssignment(e, lhs, rhs, env, root, newValue)) return true;
     if (ai.kind == ArrayInfo::Pointer && (incdec || compound))
