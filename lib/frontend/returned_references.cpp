@@ -70,8 +70,14 @@ bool Lowering::returnedReference(const Expr *e, Env &env, RefTarget &t, Binds &b
                   (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
                   " is not supported (use a separate statement)");
   ir::Expr index;
+  struct Reset { // (also when lowering fails before inlineCall takes the mode)
+    bool &flag;
+    ~Reset() { flag = false; }
+  };
+  bool called = true;
   {
     EffectScope scope(*this, &binds);
+    Reset reset{returnsReference_};
     returnsReference_ = true;
     if (const auto *m = dyn_cast<CXXMethodDecl>(def); m && !isa<CXXOperatorCallExpr>(ce) && !isa<CXXMemberCallExpr>(ce) &&
                                                      m->isStatic())
@@ -80,11 +86,9 @@ bool Lowering::returnedReference(const Expr *e, Env &env, RefTarget &t, Binds &b
       index = lowerMethodCall(ce, m, env);
     else
       index = inlineCall(def, std::vector<const Expr *>(ce->arg_begin(), ce->arg_end()), loc, env);
+    called = !returnsReference_; // false: lowered some other way (an accessor of a class owning vectors reads its element)
   }
-  if (returnsReference_) { // lowered some other way (an accessor of a class owning vectors reads its element)
-    returnsReference_ = false;
-    return false;
-  }
+  if (!called) return false;
   t = returnedTarget_;
   if (!t.var) {
     std::string n = names_.fresh(fname + "_index");
