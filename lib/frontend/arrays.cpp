@@ -149,7 +149,7 @@ bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &in
   if (const auto *d = dyn_cast<DeclRefExpr>(e)) { // a reference to an element
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     const RefTarget *t = vd ? refOf(vd) : nullptr;
-    if (!t || t->var || !t->path.empty()) return false;
+    if (!t || t->var || t->choice || !t->path.empty()) return false;
     array = t->array, index = t->index;
     return true;
   }
@@ -224,6 +224,8 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc))
     lhs = oc->getArg(0), rhs = oc->getArg(1); // a[i] = Vec3{...}
   else return false;
+  if (isReferenceWrapper(lhs->getType())) // (reference_wrappers.cpp: a wrapper is the reference it holds)
+    fail(lhs->getExprLoc(), "rebinding a std::reference_wrapper is not supported (assign through '.get()', or use another wrapper)");
   if (!target && lowerViewStore(e, env, eff)) return true; // layers[k].w = ...
   // a[i].f.g: the element, then the field path
   std::vector<int> path;
@@ -233,6 +235,10 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   int64_t pending = -1; // an element of a member array: its offset from the member's first field
   while (true) {
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && c->getCastKind() == CK_NoOp) base = c->getSubExpr()->IgnoreParens();
+    if (const Expr *u = unwrapReference(base)) { // w.get() = v (reference_wrappers.cpp)
+      base = u;
+      continue;
+    }
     if (peelMemberElement(base, env, path, pending)) continue; // member_arrays.cpp
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && isBaseCast(c) && !c->getType()->isPointerType()) {
       path.insert(path.begin(), c->path_size(), 0); // the base object (class_layout.cpp)
@@ -262,12 +268,13 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
                        : ref && !arrow && isa<VarDecl>(ref->getDecl()) ? refOf(cast<VarDecl>(ref->getDecl())) : nullptr;
   if (self && !t) return false; // an object bound to a value: an assignment of it
   if (t && t->var) return false; // a reference to a variable: an assignment of it
+  if (t && t->choice) fail(lhs->getExprLoc(), "writes through a reference to one of two objects are not supported");
   if (t) { // a reference to an element, or to a field of one
     a = t->array, i = t->index;
     path.insert(path.begin(), t->path.begin(), t->path.end());
   } else if (arrow) {
     a = lowerArrayRef(arrow, env), i = ir::Const::makeInt(0);
-  } else if (!elementRef(base, env, a, i)) {
+  } else if (!elementRef(base, env, a, i) && !boundCallTarget(base, env, a, i, path)) { // at(v, i) = x
     return false;
   }
   SourceLocation at = lhs->getExprLoc();

@@ -264,7 +264,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     if (k < en.passive.size() && en.passive[k]) p.active = false;
     if (p.type->isArray() && !p.active) passiveArrays_.insert(p.name);
     env[pd] = ir::Var::make(p.name, p.type);
-    if (single) refs_[pd] = RefTarget{nullptr, pd, env[pd], ir::Const::makeInt(0), {}};
+    if (single) refs_[pd] = RefTarget{nullptr, pd, env[pd], ir::Const::makeInt(0), {}, nullptr};
     if (Binds none; movesPointer(fd, pd)) bindMovedPointer(pd, env[pd], env, none); // `x++` on the parameter (pointers.cpp)
     if (p.type->isArray()) arrNames_[p.name] = p.name;
     f.params.push_back(p);

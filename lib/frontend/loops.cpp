@@ -362,7 +362,7 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
     eb[lv] = ir::Var::make(ln, row->type);
   } else if (writable) {
     const auto *rd = dyn_cast<DeclRefExpr>(range->IgnoreParenImpCasts());
-    refs_[lv] = RefTarget{nullptr, rd ? dyn_cast<VarDecl>(rd->getDecl()) : nullptr, arr, ir::Var::make(idx, ir::Type::i64()), {}};
+    refs_[lv] = RefTarget{nullptr, rd ? dyn_cast<VarDecl>(rd->getDecl()) : nullptr, arr, ir::Var::make(idx, ir::Type::i64()), {}, nullptr};
   } else {
     ir::TypeP lty = typeOf(lt.getNonReferenceType().getUnqualifiedType(), lv->getLocation());
     binds.push_back({ln, convert(read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation()), lty)});

@@ -126,6 +126,7 @@ bool alwaysReturns(const clang::Stmt *s, clang::ASTContext &ctx);
 // A function returning `const T&` / `T&` to a scalar or a struct, which a
 // call read as a value lowers as returning T (calls.cpp).
 bool returnsReadableReference(const clang::FunctionDecl *fd);
+bool isReferenceWrapper(clang::QualType t); // std::reference_wrapper<T> (reference_wrappers.cpp)
 // The UNFAD_GRADIENT / UNFAD_GRADIENT_WRT (or UNFAD_JVP / UNFAD_JVP_WRT)
 // annotation of `fd`, if any.
 const clang::AnnotateAttr *markAttr(const clang::FunctionDecl *fd);
@@ -263,11 +264,19 @@ private:
   // What each reference local, and each reference parameter of an inlined
   // helper, designates (references.cpp): a local variable or an array
   // element, or a field of either (path).
+  struct RefChoice;
   struct RefTarget {
     const clang::VarDecl *var = nullptr;  // the local variable
     const clang::VarDecl *root = nullptr; // the variable it is in (for the sequencing checks)
     ir::Expr array, index;                // or the element
     std::vector<int> path;
+    // or (a const reference only, never written through) one of two
+    // objects chosen when it was bound: `const double& m = std::max(a, b)`
+    std::shared_ptr<const RefChoice> choice;
+  };
+  struct RefChoice {
+    ir::Expr cond;
+    RefTarget then, otherwise;
   };
   std::map<const clang::VarDecl *, RefTarget> refs_;
   // The helper being inlined (a call of a function with a non-const
@@ -285,6 +294,15 @@ private:
     // A method returning a reference to its object (`Vec3& operator+=`):
     // its `return *this;` gives nothing, the call the object (classes.cpp).
     bool returnsThis = false;
+    // A helper whose returned reference is written through or bound to a
+    // reference (returned_references.cpp): its result is the index of the
+    // element of the caller's array `base` it designates, or 0 when it
+    // designates the caller's variable `var`; `path` is the field inside;
+    // all fixed by its first `return`, which the others must agree with.
+    bool reference = false;
+    mutable bool referenceSet = false;
+    mutable const clang::VarDecl *var = nullptr;
+    mutable std::vector<int> path;
   };
   const Inlined *inline_ = nullptr;
   std::vector<const clang::FunctionDecl *> inlining_; // the helpers being inlined, outermost first
@@ -606,6 +624,25 @@ private:
   bool inlinedHelper(const clang::FunctionDecl *fd);
   std::set<std::string> visibleArrays(const Env &env);
   ir::Expr lowerPointerReturn(const clang::Expr *value, Env &env, Binds &pre);
+
+  // ------------------------------------------ returned_references.cpp --
+  // A call of a helper or method returning a non-const reference, where it
+  // designates an object (`at(v, i) += x`, `double& m = larger(v, 0, 1)`):
+  // the helper lowered into the caller, its returns giving the target.
+  bool returnsReference_ = false;                     // (the next inlineCall's mode)
+  RefTarget returnedTarget_;                          // (what that call returned)
+  std::map<const clang::Expr *, RefTarget> callRefs_; // calls on the left of `=` bound by lowerArrayStore
+  const clang::FunctionDecl *referenceCallee(const clang::Expr *e);
+  bool boundCallTarget(const clang::Expr *base, Env &env, ir::Expr &array, ir::Expr &index, std::vector<int> &path);
+  bool returnedReference(const clang::Expr *call, Env &env, RefTarget &t, Binds &binds);
+  bool conditionalTarget(const clang::Expr *e, Env &env, RefTarget &t, Binds &binds);
+  bool choiceTarget(const clang::Expr *e, Env &env, RefTarget &t, Binds &binds);
+  ir::Expr lowerReferenceReturn(const clang::Expr *value, Env &env, Binds &pre);
+
+  // ------------------------------------------- reference_wrappers.cpp --
+  // std::ref(x), w.get(), (T&)w: what they designate (a reference).
+  const clang::Expr *unwrapReference(const clang::Expr *e);
+  ir::Expr lowerWrapperLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
 
   // ------------------------------------------- vector_members.cpp --
   // Classes owning std::vector members (a `Matrix` with a constructor,

@@ -104,7 +104,7 @@ void Lowering::addThisParam(const CXXMethodDecl *m, bool hasWrt, const std::vect
   if (p.type->isArray()) {
     if (!p.active) passiveArrays_.insert(p.name);
     arrNames_[p.name] = p.name;
-    refs_[self] = RefTarget{nullptr, self, env[self], ir::Const::makeInt(0), {}};
+    refs_[self] = RefTarget{nullptr, self, env[self], ir::Const::makeInt(0), {}, nullptr};
   }
   f.params.insert(f.params.begin(), p);
   thisStack_.assign(1, self);

@@ -23,6 +23,7 @@
 #include <clang/AST/DeclCXX.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace unfad::frontend {
 
@@ -38,6 +39,8 @@ bool atomic(const ir::Expr &e) { return e->is<ir::Var>() || e->is<ir::Const>(); 
 // or a pointer is an array parameter, not one of these).
 bool Lowering::outReferenceParam(const ParmVarDecl *p) {
   QualType t = p->getType();
+  if (isReferenceWrapper(t)) // a std::reference_wrapper: a reference (reference_wrappers.cpp)
+    return true;
   if (!t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified()) return false;
   ArrayInfo ai;
   return !arrayInfo(t.getNonReferenceType(), ai, SourceLocation()) && !t.getNonReferenceType()->isPointerType() &&
@@ -63,6 +66,8 @@ const VarDecl *Lowering::refRoot(const VarDecl *vd) const {
 }
 
 ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
+  if (t.choice) // (returned_references.cpp)
+    return ir::If::make(t.choice->cond, readRef(t.choice->then, env, loc), readRef(t.choice->otherwise, env, loc));
   ir::Expr v = t.var ? lookupVar(t.var, env, loc) : read(t.array, t.index, loc);
   return readPath(v, t.path);
 }
@@ -72,6 +77,7 @@ ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
 // from do not move it. False when `e` is nothing a reference can be bound to.
 bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds) {
   e = stripNoOps(e);
+  if (const Expr *u = unwrapReference(e)) return lvalueTarget(u, env, t, binds); // std::ref(x), w.get()
   if (bool ok = false; memberElementTarget(e, env, t, binds, ok)) return ok; // member_arrays.cpp
   if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && isBaseCast(c)) { // the base object (class_layout.cpp)
     if (!lvalueTarget(c->getSubExpr(), env, t, binds)) return false;
@@ -84,7 +90,7 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
       return true;
     }
     if (!env.count(self)) return false;
-    t = RefTarget{self, self, nullptr, nullptr, {}};
+    t = RefTarget{self, self, nullptr, nullptr, {}, nullptr};
     return true;
   }
   if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
@@ -100,7 +106,7 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
     if (vd->getType()->isReferenceType() || !vd->hasLocalStorage() || it == env.end() || ptrBase_.count(vd) ||
         flatStride_.count(vd) || it->second->type->isArray())
       return false;
-    t = RefTarget{vd, vd, nullptr, nullptr, {}};
+    t = RefTarget{vd, vd, nullptr, nullptr, {}, nullptr};
     return true;
   }
   if (unsigned index = 0; const Expr *obj = tupleGet(e, index)) { // std::get<I>(t) (pairs_tuples.cpp)
@@ -123,7 +129,9 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
     return true;
   }
   ir::Expr a, i;
-  return elementRef(e, env, a, i) && elementTarget(a, i, e, t, binds);
+  if (elementRef(e, env, a, i)) return elementTarget(a, i, e, t, binds);
+  if (isa<ConditionalOperator>(e)) return conditionalTarget(e, env, t, binds); // c ? v[i] : v[j]
+  return returnedReference(e, env, t, binds); // at(v, i), g.at(i, j) (returned_references.cpp)
 }
 
 // The element a[i] (`e` in the source) as a target.
@@ -136,7 +144,7 @@ bool Lowering::elementTarget(ir::Expr a, const ir::Expr &i, const Expr *e, RefTa
     return ir::Var::make(n, x->type);
   };
   if (const auto *v = a->as<ir::View>(); v && !atomic(v->offset)) a = ir::View::make(v->array, bind(v->offset, "offset"));
-  t = RefTarget{nullptr, nullptr, a, bind(i, "index"), {}};
+  t = RefTarget{nullptr, nullptr, a, bind(i, "index"), {}, nullptr};
   const Expr *base = e;
   while (true) { // the array variable, for the sequencing checks
     base = stripNoOps(base);
@@ -171,7 +179,7 @@ ir::Expr Lowering::lowerReferenceLocal(const VarDecl *vd, Env &env, const Tail &
     fail(loc, "rvalue reference variables are not supported ('" + vd->getNameAsString() + "')");
   Binds binds;
   RefTarget t;
-  if (!lvalueTarget(init, env, t, binds)) {
+  if (!lvalueTarget(init, env, t, binds) && !(pt.isConstQualified() && choiceTarget(init, env, t, binds))) {
     const Expr *x = stripNoOps(init);
     if (isa<CallExpr>(x))
       fail(init->getExprLoc(), "a reference to what a function returns is not supported ('" + vd->getNameAsString() +
@@ -196,6 +204,7 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
                               Env &env, const ThisBinding *self) {
   const FunctionDecl *def = fd->getDefinition();
   std::string fname = fd->getNameAsString();
+  bool asReference = std::exchange(returnsReference_, false); // (returned_references.cpp)
   auto noEffectsHere = [&] {
     fail(loc, (takesOutReference(fd) ? std::string("a call that writes through a reference parameter")
                                      : "a call of '" + fname + "' (which is lowered into its caller)") +
@@ -230,6 +239,10 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
   in.returnsThis = returnsThis;
   if (returnsThis) {
     in.result = ir::Type::unit();
+  } else if (asReference) { // what its returns designate (returned_references.cpp)
+    in.reference = true;
+    in.result = ir::Type::i64();
+    in.callerArrays = visibleArrays(env);
   } else if (ArrayInfo ai; drt->isPointerType() && arrayInfo(drt, ai, def->getLocation())) {
     in.pointer = true; // its value is an offset into one of the caller's arrays (lowerPointerReturn)
     in.result = ir::Type::i64();
@@ -286,6 +299,10 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
   }
   if (self && self->construct) return wrap(local, env.at(thisVar(self->method))); // the new object
   if (returnsThis) return wrap(local, lookupVar(thisVar(self->method), env, loc));
+  if (in.reference) {
+    if (!in.referenceSet) fail(loc, "'" + fname + "' never returns");
+    returnedTarget_ = RefTarget{in.var, in.var, in.var ? nullptr : in.base, nullptr, in.path, nullptr};
+  }
   if (!effects_) return wrap(local, ir::Proj::make(rv, 0));
   if (in.pointer) {
     if (!in.base) fail(loc, "'" + fname + "' never returns a pointer into an array");

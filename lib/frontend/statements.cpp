@@ -210,6 +210,8 @@ ir::Expr Lowering::lowerReturn(const ReturnStmt *rs, Env &env) {
     v = ir::Tuple::make({});
   } else if (inline_ && inline_->pointer) {
     v = lowerPointerReturn(rs->getRetValue(), env, pre);
+  } else if (inline_ && inline_->reference) { // (returned_references.cpp)
+    v = lowerReferenceReturn(rs->getRetValue(), env, pre);
   } else {
     v = convert(lowerFull(rs->getRetValue(), env, pre), rt);
   }
@@ -254,6 +256,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
     return hoistReturnedArrays(vd->getInit(), env, [&](Env &e) { return lowerVarDecls(vars, k, rest, e, tail); }, vd);
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
   if (holdingVars_.count(vd)) return lowerHoldingVar(vd, env, next); // auto [a, b] = pair (pairs_tuples.cpp)
+  if (isReferenceWrapper(vd->getType()) && !vd->getType()->isReferenceType()) return lowerWrapperLocal(vd, env, next);
   if (closureRecord(vd->getType())) return lowerLambdaLocal(vd, env, next);
   if (isViewStruct(vd->getType())) return lowerViewStructLocal(vd, env, next);
   if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation()) && isViewStruct(ai.elem))
@@ -338,6 +341,7 @@ ir::Expr Lowering::lowerUnsupportedStmt(const Stmt *st) {
 
 const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, bool diagnose) {
   lhs = lhs->IgnoreParens();
+  if (const Expr *u = unwrapReference(lhs)) return assignedRoot(u, path, diagnose); // w.get() = v, std::ref(x)
   if (const auto *c = dyn_cast<ImplicitCastExpr>(lhs)) if (c->getCastKind() == CK_NoOp) return assignedRoot(c->getSubExpr(), path, diagnose);
   if (const auto *c = dyn_cast<ImplicitCastExpr>(lhs); c && isBaseCast(c)) { // the base object (class_layout.cpp)
     const VarDecl *root = assignedRoot(c->getSubExpr(), path, diagnose);
@@ -369,7 +373,7 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
       return t->var;
     }
     if (holdingVars_.count(vd)) return vd; // a structured binding's own local (pairs_tuples.cpp)
-    if (vd->getType()->isReferenceType()) {
+    if (vd->getType()->isReferenceType() || isReferenceWrapper(vd->getType())) {
       // not bound yet (collectAssigned looks ahead into a loop body): what its initialiser names
       if (!diagnose && !isa<ParmVarDecl>(vd) && vd->getInit()) return assignedRoot(vd->getInit(), path, false);
       if (diagnose) fail(loc, "writes through reference '" + vd->getNameAsString() + "' are not supported yet");
@@ -386,6 +390,10 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
     const VarDecl *root = assignedRoot(m->getBase(), path, diagnose);
     path.push_back(fieldIndex(f));
     return root;
+  }
+  if (auto it = callRefs_.find(lhs); it != callRefs_.end()) { // f(x) = ... (returned_references.cpp)
+    path.insert(path.end(), it->second.path.begin(), it->second.path.end());
+    return it->second.var;
   }
   if (!diagnose) return nullptr;
   if (const auto *c = dyn_cast<CallExpr>(lhs); c && c->getDirectCallee())
@@ -436,6 +444,8 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   } else {
     return false;
   }
+  if (isReferenceWrapper(lhs->getType())) // (reference_wrappers.cpp)
+    fail(lhs->getExprLoc(), "rebinding a std::reference_wrapper is not supported (assign through '.get()', or use another wrapper)");
   if (ArrayInfo ai; arrayInfo(lhs->getType(), ai, SourceLocation())) {
     if (lowerPointerAssignment(e, lhs, rhs, env, root, newValue)) return true;
     if (ai.kind == ArrayInfo::Pointer && (incdec || compound))

@@ -1,14 +1,19 @@
-// a call to a function returning a reference is read as a value; a write
-// through the reference it returns is refused: an error at the construct,
-// non-zero exit, and a failed -i leaves the file byte-identical.
+// a write through the reference a helper returns, where the helper returns
+// different fields on different paths (a reference must designate one
+// object): an error at the return, non-zero exit, and a failed -i leaves
+// the file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
 #include <unfad/unfad.h>
-static double &at(double *v, int i) { return v[i]; }
+struct Vec2 { double x, y; };
+static double &component(Vec2 &p, int k) {
+  if (k == 0) return p.x;
+// CHECK: reference_return_call.cpp:[[@LINE+1]]:12: error: cannot differentiate 'f': 'component' returns references to different objects on different paths (not supported: a reference must designate one variable, or elements of one array)
+  return p.y;
+}
 UNFAD_GRADIENT double f(double x, double y) {
-  double v[2] = {x, y};
-// CHECK: reference_return_call.cpp:[[@LINE+1]]:3: error: cannot differentiate 'f': writes through the reference a function returns are not supported ('at'; index the array instead)
-  at(v, 1) += x;
-  return at(v, 0) * v[1];
+  Vec2 p{x, y};
+  component(p, 1) += x;
+  return p.x * p.y;
 }
