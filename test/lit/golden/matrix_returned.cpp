@@ -36,3 +36,17 @@ UNFAD_GRADIENT double gram(const double* a, int n) {
     for (int j = 0; j < n; ++j) s += G(i, j) * B(i, j) * A(i, j);
   return s;
 }
+// CHECK-LABEL: double gram_grad(const double* a, int n, double* d_a) {
+// CHECK:         std::vector<double> A_data_({{[a-z_0-9]+}});
+// CHECK-NOT:     Matrix
+// CHECK:         std::vector<double> G_data_({{[a-z_0-9]+}});
+// CHECK-NOT:     T_data_
+// CHECK-NOT:     Matrix
+// CHECK:         std::vector<double> B_data_([[LEN:t_[0-9]+]]);
+// CHECK-NEXT:    std::vector<double> d_B_data_([[LEN]]);
+// CHECK-NEXT:    for (long [[I:i_[0-9]+]] = 0; [[I]] < [[LEN]]; ++[[I]]) {
+// CHECK-NEXT:      B_data_[[[I]]] = A_data_[[[I]]];
+// CHECK-NEXT:    }
+// CHECK-NOT:     std::vector
+// CHECK-NOT:     Matrix
+// CHECK:         return
