@@ -217,6 +217,7 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
 bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarget *target) {
   e = e->IgnoreParens();
   if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
+  checkObjectAssign(e); // (vector_members.cpp)
   SourceLocation loc = e->getExprLoc();
   const Expr *lhs = nullptr, *rhs = nullptr;
   if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) lhs = b->getLHS(), rhs = b->getRHS();

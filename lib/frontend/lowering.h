@@ -603,7 +603,7 @@ private:
   bool isViewStruct(clang::QualType t);
   bool vectorMember(clang::QualType t);
   bool hasVectorMember(clang::QualType t);
-  void checkVectorStructCopy(const clang::VarDecl *vd, clang::QualType t);
+  bool copiesVectors(const clang::VarDecl *vd, clang::QualType t);
   // struct_params.cpp: a marked function's struct parameter split into its members
   void lowerSplitParam(const clang::ParmVarDecl *pd, bool active, Env &env, ir::Function &f);
   std::vector<ir::CxxType> describeSplitParam(const clang::ParmVarDecl *pd);
@@ -616,8 +616,9 @@ private:
   std::vector<ir::Expr> viewValues(const clang::Expr *e, clang::QualType t, Env &env);
   ir::Expr viewMember(const clang::MemberExpr *m, Env &env);
   const clang::VarDecl *viewLeafVar(const clang::Expr *lhs, std::vector<int> &path, bool diagnose);
+  // `from`: the expression the values are of (a returned object is handed over, not copied)
   void bindViewLeaves(const clang::VarDecl *root, clang::QualType t, const std::vector<ir::Expr> &vals, Env &env,
-                      Binds &binds);
+                      Binds &binds, const clang::Expr *from = nullptr);
   ir::Expr lowerViewStructLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr lowerViewStructArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
   bool lowerViewStore(const clang::Expr *e, Env &env, ir::Expr &eff);
@@ -656,6 +657,14 @@ private:
   bool vectorAccessor(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   ir::Expr lowerVectorObjectLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   void checkVectorClassParam(const clang::ParmVarDecl *pd);
+  // Objects returned by value (returned_arrays.cpp lowers the call): the
+  // leaves of the object each hoisted call returned, while its statement is lowered.
+  std::map<const clang::CallExpr *, std::vector<ir::Expr>> returnedObjects_;
+  bool returnsVectorObject(const clang::FunctionDecl *fd);
+  bool freshObject(const clang::Expr *e);
+  void checkObjectAssign(const clang::Expr *e);
+  ir::Expr copyVectorLeaf(const clang::VarDecl *leaf, const ir::Expr &from, Binds &binds);
+  std::vector<ir::Expr> objectLeaves(const clang::VarDecl *root, clang::QualType t, Env &env);
 
   // ---------------------------------------------------- lambdas.cpp --
   // A lambda held by a local (or given to an inlined template's parameter):

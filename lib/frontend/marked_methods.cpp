@@ -89,6 +89,9 @@ std::string Lowering::unreachableBaseMember(const CXXRecordDecl *rd) {
 void Lowering::addThisParam(const CXXMethodDecl *m, bool hasWrt, const std::vector<std::string> &wrt, Env &env,
                             ir::Function &f) {
   const CXXRecordDecl *rd = m->getParent();
+  if (QualType t = ctx_.getRecordType(rd); isViewStruct(t) && hasVectorMember(t)) // (vector_members.cpp)
+    fail(m->getLocation(), "marked methods of '" + typeStr(t) + "' (a class with std::vector members) are not supported "
+                           "yet (mark a free function taking 'const " + typeStr(t) + "&')");
   ir::TypeP object = structType(rd, ctx_.getRecordType(rd), m->getLocation());
   const VarDecl *self = thisVar(m);
   ir::Param p;

@@ -323,7 +323,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
     if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
       QualType pt = p->getType().getNonReferenceType();
-      bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds);
+      bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds, arg);
       if (p->getType()->isReferenceType() && !pt.isConstQualified()) viewReadOnly_.insert(p);
       else viewReadOnly_.erase(p);
       continue;

@@ -38,6 +38,10 @@ namespace unfad::frontend {
 
 using namespace clang;
 
+// member_arrays.cpp
+bool methodCallParts(const CallExpr *ce, const CXXMethodDecl *def, const Expr *&object,
+                     std::vector<const Expr *> &args);
+
 namespace {
 
 // `e` without the temporaries, cleanups and conversions around a call's value.
@@ -69,9 +73,10 @@ struct Returns : RecursiveASTVisitor<Returns> {
 const CallExpr *Lowering::returnedArrayCall(const Expr *e) const {
   if (!e) return nullptr;
   const auto *c = dyn_cast<CallExpr>(stripTemporaries(e));
-  if (!c || isa<CXXOperatorCallExpr>(c)) return nullptr;
-  const FunctionDecl *fd = c->getDirectCallee();
+  const FunctionDecl *fd = c ? c->getDirectCallee() : nullptr;
   if (!fd) return nullptr;
+  if (const_cast<Lowering *>(this)->returnsVectorObject(fd)) return c; // an object owning vectors (vector_members.cpp)
+  if (isa<CXXOperatorCallExpr>(c)) return nullptr;
   QualType rt = fd->getReturnType();
   if (rt->isReferenceType() || rt->isPointerType() || rt->isDependentType()) return nullptr;
   ArrayInfo ai;
@@ -106,6 +111,7 @@ ir::Expr Lowering::hoistReturnedArrays(const Stmt *s, Env &env, const Tail &k, c
     returnedArrays_[c] = arr;
     ir::Expr r = hoistReturnedArrays(s, e, k, named);
     returnedArrays_.erase(c);
+    returnedObjects_.erase(c);
     return r;
   });
 }
@@ -121,16 +127,24 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || isa<CXXTryStmt>(def->getBody()))
     fail(loc, "call to '" + fname + "' whose body is not visible (it returns an array, which needs its body)");
-  if (const auto *m = dyn_cast<CXXMethodDecl>(def); m && !m->isStatic())
+  // an object owning vectors (a Matrix: vector_members.cpp), also from a method
+  bool object = returnsVectorObject(def);
+  const auto *method = dyn_cast<CXXMethodDecl>(def);
+  if (method && method->isStatic()) method = nullptr;
+  if (method && !object)
     fail(loc, "methods returning arrays by value are not supported yet ('" + fname + "'; use a function taking the object)");
   if (def->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (std::find(inlining_.begin(), inlining_.end(), def) != inlining_.end())
-    fail(loc, "recursive calls of a function returning an array are not supported ('" + fname + "')");
-  if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
+    fail(loc, std::string("recursive calls of a function returning ") + (object ? "an object" : "an array") +
+                  " are not supported ('" + fname + "')");
+  const Expr *selfObject = nullptr;
+  std::vector<const Expr *> args(ce->arg_begin(), ce->arg_end());
+  if (method ? !methodCallParts(ce, method, selfObject, args) : ce->getNumArgs() != def->getNumParams())
+    fail(loc, "call with a wrong number of arguments");
   QualType rt = def->getReturnType().getUnqualifiedType();
   ArrayInfo ai;
-  arrayInfo(rt, ai, def->getLocation());
-  if (ArrayInfo inner; arrayInfo(ai.elem, inner, SourceLocation(), 1))
+  if (!object) arrayInfo(rt, ai, def->getLocation());
+  if (ArrayInfo inner; !object && arrayInfo(ai.elem, inner, SourceLocation(), 1))
     fail(loc, "functions returning arrays of arrays are not supported yet ('" + fname + "' returns '" + typeStr(rt) + "')");
   checkFunction(def);
   const auto *body = cast<CompoundStmt>(def->getBody());
@@ -150,12 +164,15 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   std::vector<const VarDecl *> roots; // the caller's variables it may assign
   {
     EffectScope es(*this, &binds);
-    std::vector<const Expr *> args(ce->arg_begin(), ce->arg_end());
     bindInlinedParams(def, args, env, bound, binds, roots);
+    if (method) bindThis(ThisBinding{method, selfObject, nullptr}, env, bound, binds, roots);
   }
   Env inner = env; // the caller's variables as the arguments left them, and the parameters
   for (const ParmVarDecl *p : def->parameters())
     if (bound.count(p)) inner[p] = bound.at(p);
+  for (const auto &[d, v] : bound) // (the members of struct parameters and of `this`)
+    if (leafDecls_.count(d)) inner[d] = v;
+  const VarDecl *self = method ? thisVar(method) : nullptr;
 
   Inlined in;
   in.result = ir::Type::unit();
@@ -179,16 +196,49 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
     inline_ = scope.savedInline, result_ = scope.savedResult, loops_ = scope.savedLoops, onReturn_ = scope.savedOnReturn;
     effects_ = callerEffects, noEffectsWhere_ = callerWhere;
     inlining_.pop_back();
+    if (self) thisStack_.pop_back();
     ir::Expr out = k(back, arr);
+    if (self) thisStack_.push_back(self);
     inlining_.push_back(def);
     inline_ = hIn, result_ = hRes, loops_ = hLoops, onReturn_ = hOnReturn;
     effects_ = nullptr;
     return out;
   };
   const Expr *value = ret->getRetValue();
+  // An object owning vectors: its leaves (returnedObjects_), the first array standing for it.
+  auto handOver = [&](Env &at, const std::vector<ir::Expr> &leaves) -> ir::Expr {
+    returnedObjects_[ce] = leaves;
+    std::vector<ViewLeaf> shape = viewLeaves(rt);
+    size_t first = 0;
+    while (!shape[first].vector) ++first;
+    return resume(at, leaves[first]);
+  };
+  std::function<ir::Expr(const Expr *, Env &)> returnObject = [&](const Expr *x, Env &e2) -> ir::Expr {
+    // `return R;` of its own local object: R's arrays (a copy the compiler elides)
+    const Expr *named = x;
+    if (const auto *cc = dyn_cast<CXXConstructExpr>(named); cc && cc->getNumArgs() == 1 &&
+                                                            cc->getConstructor()->isCopyOrMoveConstructor())
+      named = stripTemporaries(cc->getArg(0));
+    if (const auto *d = dyn_cast<DeclRefExpr>(named)) {
+      const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+      if (vd && !isa<ParmVarDecl>(vd) && vd->isLocalVarDecl() && !vd->getType()->isReferenceType() &&
+          vd->getDeclContext() == def && viewLocals_.count(vd))
+        return handOver(e2, objectLeaves(vd, rt, e2));
+    }
+    // `return mul(A, B);`: the object mul returned
+    if (const CallExpr *c = returnedArrayCall(named); c && returnedObjects_.count(c))
+      return handOver(e2, returnedObjects_.at(c));
+    // anything else (`return A;` of a parameter, `return Matrix(n, n);`) is a new local object
+    auto *tmp = VarDecl::Create(ctx_, const_cast<FunctionDecl *>(def), value->getBeginLoc(), value->getBeginLoc(),
+                                &ctx_.Idents.get(name.empty() ? fname + "_result" : name), rt,
+                                ctx_.getTrivialTypeSourceInfo(rt), SC_None);
+    tmp->setInit(const_cast<Expr *>(x));
+    return lowerViewStructLocal(tmp, e2, [&](Env &e3) { return handOver(e3, objectLeaves(tmp, rt, e3)); });
+  };
   Tail atReturn = [&](Env &e) -> ir::Expr {
     return hoistReturnedArrays(value, e, [&](Env &e2) -> ir::Expr {
       const Expr *x = stripTemporaries(value);
+      if (object) return returnObject(x, e2);
       // `return r;` of its own local array (a copy or a move the compiler elides): that buffer
       const Expr *named = x;
       if (const auto *cc = dyn_cast<CXXConstructExpr>(named); cc && cc->getNumArgs() == 1 &&
@@ -216,10 +266,26 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   if (const auto *cc = dyn_cast<CXXConstructExpr>(rx); cc && cc->getNumArgs() == 1) rx = stripTemporaries(cc->getArg(0));
   if (const auto *d = dyn_cast<DeclRefExpr>(rx))
     if (const auto *vd = dyn_cast<VarDecl>(d->getDecl())) {
-      if (name.empty()) arrayNameHints_.erase(vd);
-      else arrayNameHints_[vd] = name;
+      if (!object) {
+        if (name.empty()) arrayNameHints_.erase(vd);
+        else arrayNameHints_[vd] = name;
+      } else if (!vd->getType()->isReferenceType() && isViewStruct(vd->getType())) { // its arrays: `C_data_`
+        std::string own = vd->getNameAsString();
+        for (const ViewLeaf &l : viewLeaves(vd->getType())) {
+          const VarDecl *leaf = leafVar(vd, l.path, l.type);
+          if (!l.vector) continue;
+          if (name.empty()) arrayNameHints_.erase(leaf);
+          else arrayNameHints_[leaf] = name + leaf->getNameAsString().substr(own.size());
+        }
+      }
     }
   Seq s{body->body_begin(), body->body_end() - 1, nullptr};
+  struct ThisScope { // the object `this` names in a method's body
+    std::vector<const VarDecl *> &stack;
+    bool pushed;
+    ~ThisScope() { if (pushed) stack.pop_back(); }
+  } thisScope{thisStack_, self != nullptr};
+  if (self) thisStack_.push_back(self);
   ir::Expr out = lowerSeq(&s, inner, atReturn);
   effects_ = callerEffects, noEffectsWhere_ = callerWhere;
   return wrap(binds, out);

@@ -28,10 +28,20 @@
 //   std::vector<double>(n * n)}`): each vector member is a fresh local array
 //   allocated once at the declaration, its size computed at run time
 //   (lowerVectorObjectLocal), each other member a let.
-// Objects of such classes are never copied (a copy's vectors would be the
-// original's arrays): they are used as locals and through references
-// (helpers' `const Matrix&` and `Matrix&` parameters, lowered into their
-// callers). A marked function's `const Matrix&` parameter is split into its
+// - Copies (`Matrix B = A;`, `auto B = A;`, a by-value parameter `double
+//   trace(Matrix A)`): each vector member a fresh local array filled from
+//   the source's (copyVectorLeaf), allocated where the copy is made.
+// - Objects returned by value (`Matrix transpose(const Matrix&)`, `Matrix
+//   operator*(const Matrix&, const Matrix&)`, member operators and methods):
+//   the call is lowered into its caller before its statement, like a helper
+//   returning a std::vector (returned_arrays.cpp); a `return R;` of the
+//   helper's local object hands R's arrays over (no copy: they take the
+//   caller's variable's name), anything else is built or copied as a local
+//   would be. returnedObjects_ holds the leaves while the statement is lowered,
+//   so the call may be a local's initializer, a helper's argument or the object
+//   of a method call (`(A * B + C).trace()`).
+// Objects are also used through references (helpers' `const Matrix&` and
+// `Matrix&` parameters, lowered into their callers). A marked function's `const Matrix&` parameter is split into its
 // members (struct_params.cpp), whose names the generated code spells: its
 // data members must be public (checkVectorClassParam).
 #include "lowering.h"
@@ -65,6 +75,38 @@ const CXXCtorInitializer *memberInitializer(const CXXConstructorDecl *ctor, cons
   for (const CXXCtorInitializer *ci : ctor->inits())
     if (ci->getMember() == f) return ci;
   return nullptr;
+}
+
+// `data_.resize(n * n)` / `data_.assign(n, v)` of a vector member of the
+// constructor's object: that member (else null).
+const FieldDecl *sizingCall(const Stmt *st, const CXXMemberCallExpr *&call) {
+  if (const auto *e = dyn_cast<Expr>(st)) st = e->IgnoreImplicit(); // (cleanups of a `const T&` argument)
+  const auto *mc = dyn_cast<CXXMemberCallExpr>(st);
+  const auto *md = mc ? mc->getMethodDecl() : nullptr;
+  if (!md || !md->getIdentifier() || (md->getName() != "resize" && md->getName() != "assign")) return nullptr;
+  if (mc->getNumArgs() < 1 || mc->getNumArgs() > 2 || !mc->getArg(0)->getType()->isIntegerType()) return nullptr;
+  const auto *mem = dyn_cast<MemberExpr>(mc->getImplicitObjectArgument()->IgnoreImplicit());
+  if (!mem || !mem->isArrow() || !isa<CXXThisExpr>(mem->getBase()->IgnoreImplicit())) return nullptr;
+  call = mc;
+  return dyn_cast<FieldDecl>(mem->getMemberDecl());
+}
+
+// A `return` in `s` (not in a lambda's body).
+const ReturnStmt *findReturn(const Stmt *s) {
+  if (!s || isa<LambdaExpr>(s)) return nullptr;
+  if (const auto *r = dyn_cast<ReturnStmt>(s)) return r;
+  for (const Stmt *c : s->children())
+    if (const ReturnStmt *r = findReturn(c)) return r;
+  return nullptr;
+}
+
+// Whether `s` names the member `f`.
+bool mentions(const Stmt *s, const FieldDecl *f) {
+  if (!s) return false;
+  if (const auto *m = dyn_cast<MemberExpr>(s); m && m->getMemberDecl() == f) return true;
+  for (const Stmt *c : s->children())
+    if (mentions(c, f)) return true;
+  return false;
 }
 
 } // namespace
@@ -171,16 +213,39 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   SourceLocation loc = vd->getLocation();
   std::string spelled = "'" + typeStr(t.getUnqualifiedType()) + "'";
   const CXXConstructorDecl *ctor = nullptr;
+  const CompoundStmt *body = nullptr;
+  CompoundStmt::const_body_iterator bodyFrom = nullptr;
+  std::map<const FieldDecl *, const CXXMemberCallExpr *> sizedBy; // (the body's leading resizes)
   if (ce) {
     if (sm_.isInSystemHeader(sm_.getExpansionLoc(ce->getConstructor()->getLocation()))) return nullptr;
     ctor = dyn_cast_or_null<CXXConstructorDecl>(ce->getConstructor()->getDefinition());
     if (!ctor || (!ctor->hasBody() && !ctor->isDefaulted()))
       fail(loc, "call to the constructor of " + spelled + " whose body is not visible");
-    const auto *cs = dyn_cast_or_null<CompoundStmt>(ctor->getBody());
-    if (cs && !cs->body_empty())
-      fail(cs->getLBracLoc(), "constructors of " + spelled + " (a class with std::vector members) with statements in "
-                              "their body are not supported yet (initialise every member in the member-initialiser "
-                              "list, e.g. 'data_(rows * cols, 0.0)')");
+    body = dyn_cast_or_null<CompoundStmt>(ctor->getBody());
+    // The body's leading `data_.resize(n)` / `data_.assign(n, v)` of a member
+    // it does not initialise otherwise size that member (nothing reads it
+    // before): they are its initializer, the rest of the body runs on the
+    // built object as a method does.
+    if (body) {
+      bodyFrom = body->body_begin();
+      for (; bodyFrom != body->body_end(); ++bodyFrom) {
+        const CXXMemberCallExpr *call = nullptr;
+        const FieldDecl *f = sizingCall(*bodyFrom, call);
+        const CXXCtorInitializer *ci = f ? memberInitializer(ctor, f) : nullptr;
+        if (!f || !vectorMember(f->getType()) || (ci && ci->isWritten()) || f->hasInClassInitializer() ||
+            sizedBy.count(f))
+          break;
+        bool early = false;
+        for (auto it = body->body_begin(); it != bodyFrom; ++it) early |= mentions(*it, f);
+        for (unsigned a = 0; a < call->getNumArgs(); ++a) early |= mentions(call->getArg(a), f);
+        if (early) break;
+        sizedBy[f] = call;
+      }
+      for (auto it = bodyFrom; it != body->body_end(); ++it)
+        if (const ReturnStmt *r = findReturn(*it))
+          fail(r->getBeginLoc(), "'return' in the body of a constructor of " + spelled + " (a class "
+                                                "with std::vector members) is not supported");
+    }
     for (const CXXCtorInitializer *ci : ctor->inits())
       if (ci->isDelegatingInitializer() || ci->isBaseInitializer())
         fail(loc, "this constructor of " + spelled + " is not supported (delegating constructors of classes with "
@@ -229,15 +294,33 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   };
   std::function<ir::Expr(size_t, Env &)> step = [&, state](size_t fi, Env &outer) -> ir::Expr {
     if (fi == fields.size()) {
-      viewLocals_.insert(vd);
-      viewReadOnly_.erase(vd);
-      return k(outer);
+      if (!body || bodyFrom == body->body_end()) {
+        viewLocals_.insert(vd);
+        viewReadOnly_.erase(vd);
+        return k(outer);
+      }
+      // the rest of the constructor's body, on the new object (its vectors'
+      // elements may be written, not its other members: viewReadOnly_)
+      thisStack_.push_back(tv);
+      Seq rest{bodyFrom, body->body_end(), nullptr};
+      Env inCtor = *state;
+      ir::Expr built = lowerSeq(&rest, inCtor, [&, tv](Env &) {
+        thisStack_.pop_back();
+        viewLocals_.insert(vd);
+        viewReadOnly_.erase(vd);
+        ir::Expr r = k(outer);
+        thisStack_.push_back(tv);
+        return r;
+      });
+      thisStack_.pop_back();
+      return built;
     }
     const FieldDecl *f = fields[fi];
     const VarDecl *leaf = leafVar(vd, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType());
     const VarDecl *thisLeaf = tv ? leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType()) : nullptr;
     const Expr *x = initOf(f);
     if (x) x = stripTemporaries(x);
+    auto sized = sizedBy.find(f);
     Binds effs;
     // lowers an initializer (where `this` is the new object)
     auto lowering = [&](const std::function<void()> &fn) {
@@ -255,7 +338,11 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       ir::TypeP et = typeOf(ai.elem, f->getLocation());
       LocalArrayInit start;
       lowering([&] {
-        if (!x || isa<ImplicitValueInitExpr>(x)) start.size = ir::Const::makeInt(0);
+        if (sized != sizedBy.end()) { // `data_.resize(n)`, `data_.assign(n, v)` in the body
+          const CXXMemberCallExpr *call = sized->second;
+          start.size = convert(lowerExpr(call->getArg(0), *state), ir::Type::i64());
+          if (call->getNumArgs() == 2) start.fill = convert(lowerExpr(call->getArg(1), *state), et);
+        } else if (!x || isa<ImplicitValueInitExpr>(x)) start.size = ir::Const::makeInt(0);
         else if (const auto *vc = dyn_cast<CXXConstructExpr>(x)) localArrayConstructor(leaf, ai, false, ArrayInfo(), et, vc, *state, start);
         else if (const auto *vl = dyn_cast<InitListExpr>(x)) flattenInitList(vl, false, ArrayInfo(), et, "'" + typeStr(f->getType()) + "'", *state, start);
         else fail(x->getExprLoc(), "this initializer of the std::vector member '" + f->getNameAsString() + "' is not supported yet");
@@ -281,6 +368,64 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
     return wrap(effs, step(fi + 1, outer));
   };
   return wrap(pre, step(0, env));
+}
+
+// A function returning by value an object whose vectors the split can hand
+// over: a class or an aggregate with std::vector members and no pointers.
+bool Lowering::returnsVectorObject(const FunctionDecl *fd) {
+  if (!fd || fd->isInStdNamespace() || sm_.isInSystemHeader(sm_.getExpansionLoc(fd->getLocation()))) return false;
+  QualType rt = fd->getReturnType();
+  if (rt->isReferenceType() || rt->isPointerType() || rt->isDependentType() || !rt->isRecordType()) return false;
+  if (!isViewStruct(rt) || !hasVectorMember(rt)) return false;
+  for (const ViewLeaf &l : viewLeaves(rt))
+    if (l.pointer) return false;
+  return true;
+}
+
+// `e` is an object a hoisted call returned (its arrays are nobody else's).
+bool Lowering::freshObject(const Expr *e) {
+  if (!e) return false;
+  e = stripTemporaries(e);
+  if (const auto *cc = dyn_cast<CXXConstructExpr>(e); cc && cc->getNumArgs() == 1 &&
+                                                     cc->getConstructor()->isCopyOrMoveConstructor())
+    e = stripTemporaries(cc->getArg(0));
+  const auto *c = dyn_cast<CallExpr>(e);
+  return c && returnedObjects_.count(c);
+}
+
+// A copy's vector member: a new array of the source's length, filled from it.
+ir::Expr Lowering::copyVectorLeaf(const VarDecl *leaf, const ir::Expr &from, Binds &binds) {
+  SourceLocation loc = leaf->getLocation();
+  ir::TypeP at = from->type;
+  if (!at->isArray()) fail(loc, "this copy of '" + leaf->getNameAsString() + "' is not supported");
+  std::string n = names_.fresh(leaf->getNameAsString());
+  arrNames_[n] = leaf->getNameAsString();
+  ir::Expr len = ir::Size::make(from);
+  binds.push_back({n, ir::NewArray::make(len, at->elem())});
+  ir::Expr arr = ir::Var::make(n, ir::Type::array(at->elem()));
+  binds.push_back({names_.fresh("_"), effectLoop(len, [&](const ir::Expr &j) {
+                     return store(arr, j, read(from, j, loc), ir::Store::Mode::Set, loc);
+                   })});
+  return arr;
+}
+
+// The values of the leaves of the object `root` (of type `t`).
+std::vector<ir::Expr> Lowering::objectLeaves(const VarDecl *root, QualType t, Env &env) {
+  std::vector<ir::Expr> out;
+  for (const ViewLeaf &l : viewLeaves(t)) out.push_back(lookupVar(leafVar(root, l.path, l.type), env, root->getLocation()));
+  return out;
+}
+
+// `B = A;`, `B = A * C;` of a class owning vectors: B's arrays would change
+// length (an IR array is never rebound), refused.
+void Lowering::checkObjectAssign(const Expr *e) {
+  const auto *oc = dyn_cast<CXXOperatorCallExpr>(e);
+  if (!oc || oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return;
+  QualType t = oc->getArg(0)->getType().getNonReferenceType();
+  if (!t->isRecordType() || !isViewStruct(t) || !hasVectorMember(t)) return;
+  std::string spelled = typeStr(t.getUnqualifiedType());
+  fail(oc->getOperatorLoc(), "assigning a whole object of '" + spelled + "' (a class with std::vector members) is not "
+                             "supported (declare a new local instead: '" + spelled + " c = ...;')");
 }
 
 // A marked function's parameter of a class owning vectors: the generated

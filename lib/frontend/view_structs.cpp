@@ -101,14 +101,11 @@ bool Lowering::hasVectorMember(QualType t) {
   return false;
 }
 
-// A copy of a struct with std::vector members that could be written: its
-// leaves would be the original's arrays.
-void Lowering::checkVectorStructCopy(const VarDecl *vd, QualType t) {
-  if (vd->getType()->isReferenceType() || t.isConstQualified() || !hasVectorMember(t) || viewThis_.count(vd)) return;
-  std::string what = isa<ParmVarDecl>(vd) ? "by-value parameters" : "local objects";
-  fail(vd->getLocation(), what + " of '" + typeStr(t.getUnqualifiedType()) +
-                              "' (a struct with std::vector members) are not supported yet (bind a reference, "
-                              "'const " + typeStr(t.getUnqualifiedType()) + "&', or make the copy const)");
+// A variable of a struct with std::vector members that is not a reference
+// (a local copy, a by-value parameter) owns vectors of its own: fresh arrays
+// filled from the source's (vector_members.cpp copyVectorLeaf).
+bool Lowering::copiesVectors(const VarDecl *vd, QualType t) {
+  return !vd->getType()->isReferenceType() && hasVectorMember(t) && !viewThis_.count(vd);
 }
 
 std::vector<Lowering::ViewLeaf> Lowering::viewLeaves(QualType t) {
@@ -261,6 +258,8 @@ std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) 
     }
     return out;
   }
+  if (const auto *c = dyn_cast<CallExpr>(x))
+    if (auto it = returnedObjects_.find(c); it != returnedObjects_.end()) return it->second; // (vector_members.cpp)
   std::string spelled = "'" + typeStr(t.getUnqualifiedType()) + "'";
   if (isa<CallExpr>(x)) fail(loc, "functions returning " + spelled + " (a struct with pointer members) are not supported");
   fail(loc, "this value of " + spelled + " (a struct with pointer members) is not supported (use a local of that type, an element of a local array of them, or an initializer list)");
@@ -268,15 +267,15 @@ std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) 
 
 // Binds the leaves of `root` (of type `t`) to `vals`.
 void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector<ir::Expr> &vals, Env &env,
-                              Binds &binds) {
+                              Binds &binds, const Expr *from) {
   std::vector<ViewLeaf> leaves = viewLeaves(t);
-  checkVectorStructCopy(root, t);
+  bool copy = copiesVectors(root, t) && !freshObject(from);
   viewLocals_.insert(root);
   for (size_t k = 0; k < leaves.size(); ++k) {
     const VarDecl *leaf = leafVar(root, leaves[k].path, leaves[k].type);
     ir::Expr v = vals[k];
-    if (leaves[k].vector) { // the array itself (never rebound)
-      env[leaf] = v;
+    if (leaves[k].vector) { // the array itself (never rebound), or a copy
+      env[leaf] = copy ? copyVectorLeaf(leaf, v, binds) : v;
       continue;
     }
     std::string n = leaf->getNameAsString();
@@ -303,7 +302,6 @@ void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector
 ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail &k) {
   QualType t = vd->getType().getNonReferenceType();
   if (ir::Expr built = lowerVectorObjectLocal(vd, env, k)) return built; // constructed in place (vector_members.cpp)
-  checkVectorStructCopy(vd, t);
   Binds pre, binds;
   std::vector<ir::Expr> vals;
   {
@@ -312,7 +310,7 @@ ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail 
   }
   if (vd->getType()->isReferenceType() && !t.isConstQualified()) viewReadOnly_.insert(vd);
   else viewReadOnly_.erase(vd);
-  bindViewLeaves(vd, t, vals, env, binds);
+  bindViewLeaves(vd, t, vals, env, binds, vd->getInit());
   for (auto &b : binds) pre.push_back(b);
   return wrap(pre, k(env));
 }

@@ -1,9 +1,11 @@
 // Classes owning a std::vector (lib/frontend/vector_members.cpp) outside what
-// is supported: a constructor with statements in its body, a vector member
-// grown by a method, a method assigning a member that is not a vector element,
-// a copy, an object returned by a function, and a marked function's parameter
-// of such a class with private data members; each an error at the construct,
-// non-zero exit, and a failed -i leaves the file byte-identical.
+// is supported: a constructor body assigning a member that is not a vector
+// element, a vector member grown by a method, a method assigning a member
+// that is not a vector element, assigning a whole object, a function
+// returning an object before its end, a marked function's parameter of such
+// a class with private data members, and a marked method of such a class;
+// each an error at the construct, non-zero exit, and a failed -i leaves the
+// file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
@@ -11,8 +13,11 @@
 #include <vector>
 class Resized {
 public:
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:46: error: cannot differentiate 'body': constructors of 'Resized' (a class with std::vector members) with statements in their body are not supported yet
-  Resized(int r, int c) : rows_(r), cols_(c) { data_.resize(r * c); }
+  Resized(int r, int c) : rows_(0), cols_(c) {
+    data_.resize(r * c);
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:5: error: cannot differentiate 'body': a method assigning a member of its object, a class with std::vector members, is not supported
+    rows_ = r;
+  }
   double& operator()(int i, int j) { return data_[i * cols_ + j]; }
 private:
   int rows_, cols_;
@@ -44,18 +49,24 @@ UNFAD_GRADIENT double reshaped(const double* x) {
   m.reshape(1);
   return m(0, 0) * x[1];
 }
-UNFAD_GRADIENT double copied(const double* x) {
+UNFAD_GRADIENT double assigned(const double* x) {
   Matrix m(2, 2);
   m(0, 1) = x[0];
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:10: error: cannot differentiate 'copied': local objects of 'Matrix' (a struct with std::vector members) are not supported yet
-  Matrix c = m;
+  Matrix c(2, 2);
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:5: error: cannot differentiate 'assigned': assigning a whole object of 'Matrix'
+  c = m;
   return c(0, 1) * x[1];
 }
-static Matrix make(double v) { Matrix m(1, 1); m(0, 0) = v; return m; }
+static Matrix early(double v) {
+  Matrix m(1, 1);
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:14: error: cannot differentiate 'returned': 'early' returns
+  if (v > 0) return m;
+  m(0, 0) = v;
+  return m;
+}
 UNFAD_GRADIENT double returned(const double* x) {
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:21: error: cannot differentiate 'returned': functions returning 'Matrix' (a struct with pointer members) are not supported
-  const Matrix& m = make(x[0]);
-  return m.data_[0];
+  const Matrix& m = early(x[0]);
+  return m.data_[0] * x[1];
 }
 class Hidden {
 public:
@@ -66,3 +77,11 @@ private:
 };
 // CHECK: vector_class_refused.cpp:[[@LINE+1]]:44: error: cannot differentiate 'hidden': a parameter of type 'const Hidden &' of the marked function is not supported: its data member 'v_' is not public
 UNFAD_GRADIENT double hidden(const Hidden& h) { return h.at(0) * h.at(1); }
+class Frob {
+public:
+  explicit Frob(int n) : v_(n) {}
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:25: error: cannot differentiate 'norm2': marked methods of 'Frob' (a class with std::vector members) are not supported yet (mark a free function taking 'const Frob&')
+  UNFAD_GRADIENT double norm2() const { return v_[0] * v_[0]; }
+private:
+  std::vector<double> v_;
+};
