@@ -265,7 +265,8 @@ def v_loop(g):
         b.lines.append(f"const double* {p} = {view(g, b, a, k)};")
         b.lines.append(f"int {c} = {L};")
         b.lines.append(f"while ({c}--) {{")
-        b.lines.append(f"  {s} += {b.x(mix(g, [pread('*' + p + '++', p)]))};")
+        # (read once: `*p++` twice in one expression is unsequenced)
+        b.lines.append(f"  {s} += {b.x(G.bin_(g.pick('*+'), pread('*' + p + '++', p), g.dexpr(1)))};")
         b.lines.append("}")
         return b.stmt()
     if g.chance(0.3):
