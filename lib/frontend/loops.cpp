@@ -31,14 +31,6 @@ bool containsBreak(const Stmt *s) {
   return false;
 }
 
-const ReturnStmt *findReturn(const Stmt *s) {
-  if (!s || isa<LambdaExpr>(s)) return nullptr;
-  if (const auto *r = dyn_cast<ReturnStmt>(s)) return r;
-  for (const Stmt *c : s->children())
-    if (const ReturnStmt *r = findReturn(c)) return r;
-  return nullptr;
-}
-
 // `e` names the variable `v`.
 bool refersTo(const Expr *e, const VarDecl *v) {
   const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
@@ -84,6 +76,14 @@ protected:
 };
 
 } // namespace
+
+const ReturnStmt *findReturn(const Stmt *s) {
+  if (!s || isa<LambdaExpr>(s)) return nullptr;
+  if (const auto *r = dyn_cast<ReturnStmt>(s)) return r;
+  for (const Stmt *c : s->children())
+    if (const ReturnStmt *r = findReturn(c)) return r;
+  return nullptr;
+}
 
 Lowering::LoopState Lowering::loopState(const std::vector<const Stmt *> &parts, const Env &env, bool done,
                                         const VarDecl *condVar) {

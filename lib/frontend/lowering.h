@@ -123,6 +123,8 @@ int complexSetter(const clang::CXXMemberCallExpr *mc);
 // Whether control cannot reach the end of `s` (every path returns or loops
 // forever; conservative), switch.cpp.
 bool alwaysReturns(const clang::Stmt *s, clang::ASTContext &ctx);
+// A `return` in `s`, not in a lambda's body (loops.cpp).
+const clang::ReturnStmt *findReturn(const clang::Stmt *s);
 // A function returning `const T&` / `T&` to a scalar or a struct, which a
 // call read as a value lowers as returning T (calls.cpp).
 bool returnsReadableReference(const clang::FunctionDecl *fd);

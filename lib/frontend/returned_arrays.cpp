@@ -68,6 +68,26 @@ struct Returns : RecursiveASTVisitor<Returns> {
   }
 };
 
+// `x`, or what a copy or move construction of it copies (`return R;` whose
+// copy the compiler elides).
+const Expr *copiedFrom(const Expr *x) {
+  if (const auto *cc = dyn_cast<CXXConstructExpr>(x); cc && cc->getNumArgs() == 1 &&
+                                                      cc->getConstructor()->isCopyOrMoveConstructor())
+    return stripTemporaries(cc->getArg(0));
+  return x;
+}
+
+// `return v;` of a local variable (not a reference, not a parameter) of
+// `def` itself: that variable.
+const VarDecl *returnedOwnLocal(const Expr *x, const FunctionDecl *def) {
+  const auto *d = dyn_cast<DeclRefExpr>(copiedFrom(x));
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (vd && !isa<ParmVarDecl>(vd) && vd->isLocalVarDecl() && !vd->getType()->isReferenceType() &&
+      vd->getDeclContext() == def)
+    return vd;
+  return nullptr;
+}
+
 } // namespace
 
 const CallExpr *Lowering::returnedArrayCall(const Expr *e) const {
@@ -215,18 +235,10 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   };
   std::function<ir::Expr(const Expr *, Env &)> returnObject = [&](const Expr *x, Env &e2) -> ir::Expr {
     // `return R;` of its own local object: R's arrays (a copy the compiler elides)
-    const Expr *named = x;
-    if (const auto *cc = dyn_cast<CXXConstructExpr>(named); cc && cc->getNumArgs() == 1 &&
-                                                            cc->getConstructor()->isCopyOrMoveConstructor())
-      named = stripTemporaries(cc->getArg(0));
-    if (const auto *d = dyn_cast<DeclRefExpr>(named)) {
-      const auto *vd = dyn_cast<VarDecl>(d->getDecl());
-      if (vd && !isa<ParmVarDecl>(vd) && vd->isLocalVarDecl() && !vd->getType()->isReferenceType() &&
-          vd->getDeclContext() == def && viewLocals_.count(vd))
-        return handOver(e2, objectLeaves(vd, rt, e2));
-    }
+    if (const VarDecl *vd = returnedOwnLocal(x, def); vd && viewLocals_.count(vd))
+      return handOver(e2, objectLeaves(vd, rt, e2));
     // `return mul(A, B);`: the object mul returned
-    if (const CallExpr *c = returnedArrayCall(named); c && returnedObjects_.count(c))
+    if (const CallExpr *c = returnedArrayCall(copiedFrom(x)); c && returnedObjects_.count(c))
       return handOver(e2, returnedObjects_.at(c));
     // anything else (`return A;` of a parameter, `return Matrix(n, n);`) is a new local object
     auto *tmp = VarDecl::Create(ctx_, const_cast<FunctionDecl *>(def), value->getBeginLoc(), value->getBeginLoc(),
@@ -240,17 +252,9 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
       const Expr *x = stripTemporaries(value);
       if (object) return returnObject(x, e2);
       // `return r;` of its own local array (a copy or a move the compiler elides): that buffer
-      const Expr *named = x;
-      if (const auto *cc = dyn_cast<CXXConstructExpr>(named); cc && cc->getNumArgs() == 1 &&
-                                                              cc->getConstructor()->isCopyOrMoveConstructor())
-        named = stripTemporaries(cc->getArg(0));
-      if (const auto *d = dyn_cast<DeclRefExpr>(named)) {
-        const auto *vd = dyn_cast<VarDecl>(d->getDecl());
-        if (vd && !isa<ParmVarDecl>(vd) && vd->isLocalVarDecl() && !vd->getType()->isReferenceType() &&
-            vd->getDeclContext() == def && !growLen_.count(vd) && !flatStride_.count(vd) && e2.count(vd) &&
-            e2.at(vd)->type->isArray())
-          return resume(e2, e2.at(vd));
-      }
+      if (const VarDecl *vd = returnedOwnLocal(x, def);
+          vd && !growLen_.count(vd) && !flatStride_.count(vd) && e2.count(vd) && e2.at(vd)->type->isArray())
+        return resume(e2, e2.at(vd));
       // `return g(x);`: the array g returned
       if (const CallExpr *c = returnedArrayCall(x); c && returnedArrays_.count(c)) return resume(e2, returnedArrays_.at(c));
       // anything else initialises a new array, as a local would be

@@ -91,15 +91,6 @@ const FieldDecl *sizingCall(const Stmt *st, const CXXMemberCallExpr *&call) {
   return dyn_cast<FieldDecl>(mem->getMemberDecl());
 }
 
-// A `return` in `s` (not in a lambda's body).
-const ReturnStmt *findReturn(const Stmt *s) {
-  if (!s || isa<LambdaExpr>(s)) return nullptr;
-  if (const auto *r = dyn_cast<ReturnStmt>(s)) return r;
-  for (const Stmt *c : s->children())
-    if (const ReturnStmt *r = findReturn(c)) return r;
-  return nullptr;
-}
-
 // Whether `s` names the member `f`.
 bool mentions(const Stmt *s, const FieldDecl *f) {
   if (!s) return false;

@@ -188,6 +188,33 @@ Expr Reverser::tapePosition(const LoopRecord &record, const Expr &at) {
   return record.base ? Prim::make(Op::Add, {record.base, at}) : at;
 }
 
+// The record of a loop [lo, hi) nested in the taped loop (`lets` the
+// enclosing body's, `scopes` all enclosing ones with it): its trip count,
+// bound before the outermost loop, which sizes the tapes there. False (and
+// nested_->failed) when the loop is not `tapeable` or its bounds are not
+// computed from values bound outside the outermost loop's body.
+bool Reverser::nestedRecord(const Expr &lo, const Expr &hi, bool tapeable, Lets &lets,
+                            std::vector<const Lets *> &scopes, LoopRecord &record) {
+  NestedTaping &nt = *nested_;
+  scopes = nt.scopes;
+  scopes.push_back(&lets);
+  const Expr loBefore = hoisted(lo, scopes, nt.local), hiBefore = hoisted(hi, scopes, nt.local);
+  if (!tapeable || !loBefore || !hiBefore) {
+    *nt.failed = true;
+    return false;
+  }
+  record.lo = lo;
+  record.hi = hi;
+  record.n = bind(*nt.before, "n", tripCount(loBefore, hiBefore));
+  return true;
+}
+
+// Iteration `index` of a nested loop taped at (the enclosing position,
+// its iteration): outerAt * n + (index - lo).
+Expr Reverser::nestedPosition(const LoopRecord &record, const Expr &index) {
+  return Prim::make(Op::Add, {Prim::make(Op::Mul, {nested_->outerAt, record.n}), Prim::make(Op::Sub, {index, record.lo})});
+}
+
 // The forward run of nested loop `in` at the top level of the enclosing
 // loop's body (nested_), taping its state and its reads at (outer
 // iteration, inner iteration). False (and nested_->failed) when it cannot.
@@ -195,23 +222,13 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   NestedTaping &nt = *nested_;
   const size_t n = stack.size();
   const Expr lo = stack[n - 3].value, hi = stack[n - 2].value;
-  // The bounds are known before the outermost loop (the tapes are sized
-  // there): computed from values bound outside its body.
-  std::vector<const Lets *> scopes = nt.scopes;
-  scopes.push_back(&lets);
-  const Expr loBefore = hoisted(lo, scopes, nt.local), hiBefore = hoisted(hi, scopes, nt.local);
-  if (!tapeableNested(in) || !loBefore || !hiBefore) {
-    *nt.failed = true;
-    return false;
-  }
+  std::vector<const Lets *> scopes;
   LoopRecord record;
-  record.lo = lo;
-  record.hi = hi;
-  record.n = bind(*nt.before, "n", tripCount(loBefore, hiBefore));
+  if (!nestedRecord(lo, hi, tapeableNested(in), lets, scopes, record)) return false;
   const Expr size = Prim::make(Op::Mul, {nt.outerN, record.n});
   const std::string i = fresh(in.indexName), s = fresh(in.state);
   const Expr index = Var::make(i, Type::i64()), state = Var::make(s, in.type);
-  const Expr at = Prim::make(Op::Add, {Prim::make(Op::Mul, {nt.outerAt, record.n}), Prim::make(Op::Sub, {index, lo})});
+  const Expr at = nestedPosition(record, index);
   Lets iterationStart;
   if (in.type->isFloat()) {
     record.stateTapes.push_back(bind(*nt.before, "tape_" + in.state, NewArray::make(size, in.type, true)));
@@ -301,21 +318,13 @@ bool Reverser::nestedSumForward(const Instr &in, Stack &stack, Lets &lets) {
   NestedTaping &nt = *nested_;
   const size_t n = stack.size();
   const Expr lo = stack[n - 2].value, hi = stack[n - 1].value;
-  std::vector<const Lets *> scopes = nt.scopes;
-  scopes.push_back(&lets);
-  const Expr loBefore = hoisted(lo, scopes, nt.local), hiBefore = hoisted(hi, scopes, nt.local);
-  if (!tapeableSum(in) || !loBefore || !hiBefore) {
-    *nt.failed = true;
-    return false;
-  }
+  std::vector<const Lets *> scopes;
   LoopRecord record;
-  record.lo = lo;
-  record.hi = hi;
-  record.n = bind(*nt.before, "n", tripCount(loBefore, hiBefore));
+  if (!nestedRecord(lo, hi, tapeableSum(in), lets, scopes, record)) return false;
   const Expr size = Prim::make(Op::Mul, {nt.outerN, record.n});
   const std::string i = fresh(in.indexName), acc = fresh(in.hint.empty() ? "sum" : in.hint);
   const Expr index = Var::make(i, Type::i64()), accVar = Var::make(acc, in.type);
-  const Expr at = Prim::make(Op::Add, {Prim::make(Op::Mul, {nt.outerAt, record.n}), Prim::make(Op::Sub, {index, lo})});
+  const Expr at = nestedPosition(record, index);
   Stack elemStack = stack;
   elemStack.push_back({index, i});
   InstrValues captured;

@@ -297,6 +297,9 @@ private:
   bool nestedLoopForward(const unf::Instr &in, Stack &stack, Lets &lets);
   bool nestedBranchForward(const unf::Instr &in, Stack &stack, Lets &lets);
   bool nestedSumForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  bool nestedRecord(const ir::Expr &lo, const ir::Expr &hi, bool tapeable, Lets &lets,
+                    std::vector<const Lets *> &scopes, LoopRecord &record);
+  ir::Expr nestedPosition(const LoopRecord &record, const ir::Expr &index);
   static ir::Expr tapePosition(const LoopRecord &record, const ir::Expr &at);
 
   // --- local memory kept and restored (restore.cpp)
