@@ -627,6 +627,10 @@ private:
   bool inlinedHelper(const clang::FunctionDecl *fd);
   std::set<std::string> visibleArrays(const Env &env);
   ir::Expr lowerPointerReturn(const clang::Expr *value, Env &env, Binds &pre);
+  // view_constructors.cpp: view structs built by constructors
+  bool viewClass(const clang::CXXRecordDecl *rd);
+  bool constructedView(const clang::CXXConstructExpr *ce, clang::QualType t, Env &env, std::vector<ir::Expr> &out);
+  ir::Expr letOrValue(const std::string &name, const ir::Expr &v);
 
   // ------------------------------------------ returned_references.cpp --
   // A call of a helper or method returning a non-const reference, where it

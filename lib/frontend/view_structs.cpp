@@ -79,7 +79,8 @@ bool Lowering::isViewStruct(QualType t) {
   t = t.getNonReferenceType();
   const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
   if (!rd || !rd->getDefinition() || rd->isUnion() || rd->isLambda() || rd->isInStdNamespace()) return false;
-  if (rd->getNumBases() || rd->isPolymorphic() || (!rd->isAggregate() && !ownsVector(rd))) return false; // (vector_members.cpp)
+  if (rd->getNumBases() || rd->isPolymorphic() || (!rd->isAggregate() && !ownsVector(rd) && !viewClass(rd)))
+    return false; // (vector_members.cpp, view_constructors.cpp)
   for (const FieldDecl *f : rd->fields()) {
     QualType ft = f->getType();
     if (ArrayInfo ai; ft->isPointerType() && arrayInfo(ft, ai, SourceLocation())) return true;
@@ -226,6 +227,7 @@ std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) 
     }
     return out;
   }
+  if (const auto *ce = dyn_cast<CXXConstructExpr>(x); ce && constructedView(ce, t, env, out)) return out;
   if (const auto *il = dyn_cast<InitListExpr>(x)) {
     if (il->isSyntacticForm() && il->getSemanticForm()) il = il->getSemanticForm();
     const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
