@@ -53,6 +53,7 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   if (const Expr *c = hoistedArray(x)) return returnedArrays_.at(cast<CallExpr>(c)); // returned_arrays.cpp
   if (ir::Expr a, st; flatRow(x, env, a, st))
     fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
+  if (ir::Expr p = viewElementPointer(x, env)) return p; // `steps[t]` of a vector of pointers
   if (const auto *m = dyn_cast<MemberExpr>(x)) {
     if (ir::Expr leaf = viewMember(m, env)) return leaf; // `s.w` of a struct of views
     if (isMemberArrayBase(m)) lowerMember(m, env); // (member_arrays.cpp: an error)
@@ -199,7 +200,8 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   bool constant = arrayInfo(obj->getType(), oi, SourceLocation()) && oi.size >= 0; // std::array: no need to lower obj
   if ((n == "size" || n == "empty") && mc->getNumArgs() == 0) { // of a flattened local array of arrays, or of its row
     ir::Expr len;
-    if (ir::Expr a, st; flatRow(obj, env, a, st)) len = flatStride_.at(flatVar(obj)).stride;
+    if (const VarDecl *grown = growingLength(obj)) len = env.at(grown); // (a vector of views is no array to lower)
+    else if (ir::Expr a, st; flatRow(obj, env, a, st)) len = flatStride_.at(flatVar(obj)).stride;
     else if (const VarDecl *fv = flatVar(obj)) len = flatStride_.at(fv).rows;
     if (len) return n == "size" ? len : ir::Prim::make(ir::Op::Eq, {len, ir::Const::makeInt(0)});
   }

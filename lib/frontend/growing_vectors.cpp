@@ -183,6 +183,7 @@ bool Lowering::growingVector(const VarDecl *vd) {
 
 const VarDecl *Lowering::growingLength(const Expr *obj) {
   const VarDecl *vd = obj ? namedVar(obj) : nullptr;
+  if (!vd && obj) vd = viewVectorOf(obj); // `this->layers`, `model.layers` (view_struct_vectors.cpp)
   auto it = vd ? growLen_.find(vd) : growLen_.end();
   return it == growLen_.end() ? nullptr : it->second;
 }
@@ -193,31 +194,66 @@ bool Lowering::growsIn(const Stmt *x, const std::vector<const VarDecl *> &assign
   return len && std::find(assigned.begin(), assigned.end(), len) != assigned.end();
 }
 
-ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
-                                     const Tail &k) {
+// The synthetic length variable of the growing vector `vd`, starting at
+// `initial` (a let in `binds` unless a constant or a variable).
+ir::Expr Lowering::bindGrowingLength(const VarDecl *vd, const ir::Expr &initial, Env &env, Binds &binds) {
   SourceLocation loc = vd->getLocation();
   std::string name = vd->getName().empty() ? "v" : vd->getNameAsString();
   auto *len = VarDecl::Create(ctx_, const_cast<DeclContext *>(vd->getDeclContext()), loc, loc,
                               &ctx_.Idents.get(name + "_size"), ctx_.LongTy, ctx_.getTrivialTypeSourceInfo(ctx_.LongTy),
                               SC_None);
   growLen_[vd] = len;
-  Binds binds;
-  ir::Expr initial = start.size;
-  if (!initial->is<ir::Const>() && !initial->is<ir::Var>()) {
+  ir::Expr v = initial;
+  if (!v->is<ir::Const>() && !v->is<ir::Var>()) {
     std::string n = names_.fresh(name + "_size");
-    binds.push_back({n, initial});
-    initial = ir::Var::make(n, ir::Type::i64());
+    binds.push_back({n, v});
+    v = ir::Var::make(n, ir::Type::i64());
   }
-  env[len] = initial;
-  // the stores of the initial elements, on a buffer of any size
-  LocalArrayInit first = start;
-  first.size = initial;
-  std::set<const ir::Node *> before;
-  for (const auto &[n, op] : growOps_) before.insert(n);
-  ir::Expr rest = bindLocalArray(vd, et, false, first, env, k);
+  env[len] = v;
+  return v;
+}
+
+// The room `vd`'s buffers need: `initial` elements, then the most the
+// calls that change its length in `scope` (its declaration's scope; the
+// ops added since `before`) can reach.
+ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const ir::Expr &scope,
+                              const std::set<const ir::Node *> &before) {
+  std::string name = vd->getName().empty() ? "v" : vd->getNameAsString();
   std::set<const ir::Node *> mine;
   for (const auto &[n, op] : growOps_)
     if (!before.count(n) && op.vector == vd) mine.insert(n);
+  GrowthWalk walk(growOps_, mine);
+  Growth g = walk.walk(scope);
+  if (walk.unbounded.isValid())
+    fail(walk.unbounded, "growing '" + name + "' inside a 'while' loop is not supported (the room it needs is not known "
+                         "where it is declared; use a counted 'for' loop)");
+  ir::Expr room = maxB(ir::addCounts(initial, g.relPeak), g.absPeak);
+  const std::set<std::string> inner = ir::boundNames(scope);
+  for (const std::string &v : ir::freeVars(room))
+    if (inner.count(v))
+      fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
+                    "it is declared (it depends on values computed later, or on an outer loop's index as in a "
+                    "triangular loop)");
+  for (const ir::Node *n : mine) growOps_.erase(n);
+  return room;
+}
+
+std::set<const ir::Node *> Lowering::growOpsNow() const {
+  std::set<const ir::Node *> out;
+  for (const auto &[n, op] : growOps_) out.insert(n);
+  return out;
+}
+
+ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
+                                     const Tail &k) {
+  SourceLocation loc = vd->getLocation();
+  Binds binds;
+  ir::Expr initial = bindGrowingLength(vd, start.size, env, binds);
+  // the stores of the initial elements, on a buffer of any size
+  LocalArrayInit first = start;
+  first.size = initial;
+  std::set<const ir::Node *> before = growOpsNow();
+  ir::Expr rest = bindLocalArray(vd, et, false, first, env, k);
   // rest is `let v = NewArray(initial) in ...`: give the buffer its room
   std::vector<std::pair<std::string, ir::Expr>> lets;
   ir::Expr body = rest;
@@ -228,19 +264,7 @@ ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, Loc
   }
   const auto *alloc = body->as<ir::Let>();
   if (!alloc) fail(loc, "internal error: no allocation for a growing std::vector");
-  GrowthWalk walk(growOps_, mine);
-  Growth g = walk.walk(alloc->body);
-  if (walk.unbounded.isValid())
-    fail(walk.unbounded, "growing '" + name + "' inside a 'while' loop is not supported (the room it needs is not known "
-                         "where it is declared; use a counted 'for' loop)");
-  ir::Expr room = maxB(ir::addCounts(initial, g.relPeak), g.absPeak);
-  const std::set<std::string> inner = ir::boundNames(alloc->body);
-  for (const std::string &v : ir::freeVars(room))
-    if (inner.count(v))
-      fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
-                    "it is declared (it depends on values computed later, or on an outer loop's index as in a "
-                    "triangular loop)");
-  for (const ir::Node *n : mine) growOps_.erase(n);
+  ir::Expr room = growthRoom(vd, initial, alloc->body, before);
   binds.insert(binds.end(), lets.begin(), lets.end());
   binds.push_back({alloc->name, ir::NewArray::make(room, et)});
   return wrap(binds, alloc->body);
@@ -256,8 +280,10 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   std::string n = mc->getMethodDecl()->getNameAsString();
   SourceLocation loc = mc->getExprLoc();
   const VarDecl *vd = namedVar(mc->getImplicitObjectArgument());
-  ir::Expr arr = lookupVar(vd, env, loc);
-  ir::TypeP et = arr->type->elem();
+  if (!vd) vd = viewVectorOf(mc->getImplicitObjectArgument());
+  const bool views = viewArrays_.count(vd) > 0; // of view structs or pointers (view_struct_vectors.cpp)
+  ir::Expr arr = views ? nullptr : lookupVar(vd, env, loc);
+  ir::TypeP et = views ? nullptr : arr->type->elem();
   ir::Expr cur = env.at(len);
   Binds pre;
   ir::Expr next, resetTo;
@@ -287,7 +313,13 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
       }
       return v;
     };
-    if ((n == "push_back" || n == "emplace_back") && mc->getNumArgs() == 1) {
+    if (views && (n == "push_back" || n == "emplace_back")) {
+      pushViewElement(mc, vd, cur, env, pre);
+      next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
+    } else if (views && (n == "resize" || n == "assign")) {
+      fail(loc, "'" + n + "' on a std::vector of structs with pointer members or of pointers is not supported (grow "
+                          "it with push_back or emplace_back)");
+    } else if ((n == "push_back" || n == "emplace_back") && mc->getNumArgs() == 1) {
       pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(mc->getArg(0), env), et), M::Set, loc)});
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
     } else if (n == "emplace_back") {

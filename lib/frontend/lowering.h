@@ -587,6 +587,7 @@ private:
     clang::QualType type;
     bool pointer = false;
     bool vector = false; // a std::vector member: an array (struct_params.cpp)
+    clang::QualType views; // a std::vector of view structs or pointers: its element (view_struct_vectors.cpp)
   };
   // Where a view struct (or one of its members) lives: a local (index null)
   // or an element of a local array of view structs.
@@ -619,8 +620,9 @@ private:
   ir::Expr viewMember(const clang::MemberExpr *m, Env &env);
   const clang::VarDecl *viewLeafVar(const clang::Expr *lhs, std::vector<int> &path, bool diagnose);
   // `from`: the expression the values are of (a returned object is handed over, not copied)
+  // `freshVectors`: its vectors of views are made by the caller (a constructor's object)
   void bindViewLeaves(const clang::VarDecl *root, clang::QualType t, const std::vector<ir::Expr> &vals, Env &env,
-                      Binds &binds, const clang::Expr *from = nullptr);
+                      Binds &binds, const clang::Expr *from = nullptr, bool freshVectors = false);
   ir::Expr lowerViewStructLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr lowerViewStructArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
   bool lowerViewStore(const clang::Expr *e, Env &env, ir::Expr &eff);
@@ -630,6 +632,23 @@ private:
   // view_constructors.cpp: view structs built by constructors
   bool viewClass(const clang::CXXRecordDecl *rd);
   bool constructedView(const clang::CXXConstructExpr *ce, clang::QualType t, Env &env, std::vector<ir::Expr> &out);
+  void buildView(const clang::CXXConstructorDecl *ctor, llvm::ArrayRef<const clang::Expr *> args,
+                 clang::SourceLocation loc, clang::QualType t, Env &env, std::vector<ir::Expr> &out,
+                 Env *params = nullptr);
+  ir::Expr lowerConstructedViewLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  // view_struct_vectors.cpp: growing std::vectors of view structs or of pointers
+  bool pointerVector(clang::QualType t, clang::QualType &elem);
+  ir::Expr lowerViewVector(const clang::VarDecl *vd, clang::QualType elem, Env &env, const Tail &k);
+  void pushViewElement(const clang::CXXMemberCallExpr *mc, const clang::VarDecl *vd, const ir::Expr &at, Env &env,
+                       Binds &pre);
+  ir::Expr viewElementPointer(const clang::Expr *e, Env &env);
+  // a vector member of an object bound to another object's (a reference
+  // parameter, `this`) -> that object's vector member
+  std::map<const clang::VarDecl *, const clang::VarDecl *> viewAlias_;
+  int viewDepth_ = 0; // (isViewStruct's recursion through vectors of views)
+  bool viewVectorType(clang::QualType t, clang::QualType &elem);
+  const clang::VarDecl *viewVectorOf(const clang::Expr *e);
+  const clang::VarDecl *resolveViewAlias(const clang::VarDecl *v);
   ir::Expr letOrValue(const std::string &name, const ir::Expr &v);
 
   // ------------------------------------------ returned_references.cpp --
@@ -809,6 +828,10 @@ private:
   bool lowerGrowCall(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   ir::Expr bindGrowingVector(const clang::VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
                              const Tail &k);
+  ir::Expr bindGrowingLength(const clang::VarDecl *vd, const ir::Expr &initial, Env &env, Binds &binds);
+  ir::Expr growthRoom(const clang::VarDecl *vd, const ir::Expr &initial, const ir::Expr &scope,
+                      const std::set<const ir::Node *> &before);
+  std::set<const ir::Node *> growOpsNow() const;
   // A growing vector passed whole to a helper: a copy of its elements.
   ir::Expr growingArgument(const clang::Expr *arg, const ir::Expr &array, bool written, Env &env);
   void checkDelete(const clang::CXXDeleteExpr *d, const clang::VarDecl *vd);

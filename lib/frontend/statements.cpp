@@ -259,6 +259,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   if (isReferenceWrapper(vd->getType()) && !vd->getType()->isReferenceType()) return lowerWrapperLocal(vd, env, next);
   if (closureRecord(vd->getType())) return lowerLambdaLocal(vd, env, next);
   if (isViewStruct(vd->getType())) return lowerViewStructLocal(vd, env, next);
+  if (QualType pe; pointerVector(vd->getType(), pe)) return lowerViewVector(vd, pe, env, next); // (view_struct_vectors.cpp)
   if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation()) && isViewStruct(ai.elem))
     return lowerViewStructArray(vd, ai, env, next);
   if (vd->getType()->isReferenceType() && !constReferenceLocal(vd))

@@ -44,7 +44,14 @@ bool Lowering::viewClass(const CXXRecordDecl *rd) {
 bool Lowering::constructedView(const CXXConstructExpr *ce, QualType t, Env &env, std::vector<ir::Expr> &out) {
   const CXXConstructorDecl *decl = ce->getConstructor();
   if (decl->isCopyOrMoveConstructor() || !viewClass(decl->getParent())) return false;
-  SourceLocation loc = ce->getExprLoc();
+  buildView(decl, llvm::ArrayRef<const Expr *>(ce->getArgs(), ce->getNumArgs()), ce->getExprLoc(), t, env, out);
+  return true;
+}
+
+// The leaves of the object the constructor `decl` builds from `args` (a
+// constructor call, or the arguments `emplace_back` forwards).
+void Lowering::buildView(const CXXConstructorDecl *decl, llvm::ArrayRef<const Expr *> args, SourceLocation loc,
+                         QualType t, Env &env, std::vector<ir::Expr> &out, Env *params) {
   std::string spelled = "'" + typeStr(t.getUnqualifiedType()) + "'";
   const auto *ctor = dyn_cast_or_null<CXXConstructorDecl>(decl->getDefinition());
   if (!ctor || (!ctor->hasBody() && !ctor->isDefaulted()))
@@ -54,20 +61,22 @@ bool Lowering::constructedView(const CXXConstructExpr *ce, QualType t, Env &env,
       fail(loc, "delegating constructors of " + spelled + " (a struct with pointer members) are not supported");
   // The parameters, bound where the initialisers are lowered.
   Env inner = env;
-  for (unsigned a = 0; a < ce->getNumArgs() && a < ctor->getNumParams(); ++a) {
+  if (args.size() != ctor->getNumParams())
+    fail(loc, "default arguments of constructors of " + spelled + " (a struct with pointer members) are not supported here");
+  for (unsigned a = 0; a < args.size() && a < ctor->getNumParams(); ++a) {
     const ParmVarDecl *p = ctor->getParamDecl(a);
     if (isViewStruct(p->getType())) {
       QualType pt = p->getType().getNonReferenceType();
-      if (!effects_) fail(ce->getArg(a)->getExprLoc(), "a struct with pointer members passed to a constructor here is not supported");
-      bindViewLeaves(p, pt, viewValues(ce->getArg(a), pt, env), inner, *effects_, ce->getArg(a));
+      if (!effects_) fail(args[a]->getExprLoc(), "a struct with pointer members passed to a constructor here is not supported");
+      bindViewLeaves(p, pt, viewValues(args[a], pt, env), inner, *effects_, args[a]);
       continue;
     }
     ir::TypeP pt = paramType(p);
     if (pt->isArray()) {
-      inner[p] = lowerArrayRef(ce->getArg(a), env);
+      inner[p] = lowerArrayRef(args[a], env);
       continue;
     }
-    ir::Expr v = convert(lowerExpr(ce->getArg(a), env), pt);
+    ir::Expr v = convert(lowerExpr(args[a], env), pt);
     inner[p] = letOrValue(p->getName().empty() ? "arg" : p->getNameAsString(), v);
   }
   const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
@@ -79,7 +88,12 @@ bool Lowering::constructedView(const CXXConstructExpr *ce, QualType t, Env &env,
     if (init) init = stripNoOps(init);
     if (init && isa<CXXDefaultInitExpr>(init)) init = cast<CXXDefaultInitExpr>(init)->getExpr();
     QualType ft = f->getType();
-    if (isViewStruct(ft)) {
+    if (QualType e; viewVectorType(ft, e)) { // made empty by the caller (view_struct_vectors.cpp)
+      if (init && !(isa<CXXConstructExpr>(init) && cast<CXXConstructExpr>(init)->getNumArgs() == 0))
+        fail(init->getExprLoc(), "a member '" + typeStr(ft) + "' must start empty (grow it with push_back or "
+                                 "emplace_back in the constructor's body)");
+      out.push_back(nullptr);
+    } else if (isViewStruct(ft)) {
       for (ir::Expr &v : viewValues(init, ft, inner)) out.push_back(v);
     } else if (vectorMember(ft)) {
       fail(init ? init->getExprLoc() : loc, "objects of " + spelled + " (a class with pointer and std::vector "
@@ -95,11 +109,14 @@ bool Lowering::constructedView(const CXXConstructExpr *ce, QualType t, Env &env,
       out.push_back(zero ? ir::Const::zero(ftt) : convert(lowerExpr(init, inner), ftt));
     }
   }
+  if (params) {
+    *params = inner;
+    return; // (the caller runs the body)
+  }
   if (const auto *body = dyn_cast_or_null<CompoundStmt>(ctor->getBody()); body && !body->body_empty())
     fail(body->body_front()->getBeginLoc(), "a constructor of " + spelled + " (a struct with pointer members) with "
-                                            "statements in its body is not supported yet (initialise the members in "
-                                            "its member-initialiser list)");
-  return true;
+                                            "statements in its body is supported only for a local variable ('" +
+                                            typeStr(t.getUnqualifiedType()) + " x(...);')");
 }
 
 // A let of the constructor's argument: into the enclosing statement's

@@ -81,11 +81,18 @@ bool Lowering::isViewStruct(QualType t) {
   if (!rd || !rd->getDefinition() || rd->isUnion() || rd->isLambda() || rd->isInStdNamespace()) return false;
   if (rd->getNumBases() || rd->isPolymorphic() || (!rd->isAggregate() && !ownsVector(rd) && !viewClass(rd)))
     return false; // (vector_members.cpp, view_constructors.cpp)
+  if (viewDepth_ > 8) return false; // (a vector of its own type among its members)
+  ++viewDepth_;
+  struct Depth {
+    int &d;
+    ~Depth() { --d; }
+  } depth{viewDepth_};
   for (const FieldDecl *f : rd->fields()) {
     QualType ft = f->getType();
     if (ArrayInfo ai; ft->isPointerType() && arrayInfo(ft, ai, SourceLocation())) return true;
     if (ft->isRecordType() && isViewStruct(ft)) return true;
     if (vectorMember(ft)) return true;
+    if (QualType e; viewVectorType(ft, e)) return true; // (view_struct_vectors.cpp)
   }
   return false;
 }
@@ -93,7 +100,8 @@ bool Lowering::isViewStruct(QualType t) {
 // A member that is a std::vector of scalars or of structs of scalars.
 bool Lowering::vectorMember(QualType t) {
   ArrayInfo ai;
-  return !t->isReferenceType() && arrayInfo(t, ai, SourceLocation()) && ai.kind == ArrayInfo::Vector;
+  return !t->isReferenceType() && arrayInfo(t, ai, SourceLocation()) && ai.kind == ArrayInfo::Vector &&
+         !(ai.elem->isRecordType() && isViewStruct(ai.elem)); // (of views: view_struct_vectors.cpp)
 }
 
 bool Lowering::hasVectorMember(QualType t) {
@@ -114,6 +122,7 @@ std::vector<Lowering::ViewLeaf> Lowering::viewLeaves(QualType t) {
   t = t.getNonReferenceType();
   if (!isViewStruct(t)) {
     out.push_back({{}, t.getUnqualifiedType(), t->isPointerType(), vectorMember(t)});
+    if (QualType e; viewVectorType(t, e)) out.back().views = e;
     return out;
   }
   const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
@@ -165,7 +174,9 @@ bool Lowering::viewPlaceShape(const Expr *e, const VarDecl *&root, const Expr *&
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
     arr = oc->getArg(0), index = oc->getArg(1);
   const auto *d = dyn_cast<DeclRefExpr>(arr ? arr->IgnoreParenImpCasts() : e);
-  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  const VarDecl *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!vd && arr) vd = viewVectorOf(arr); // `model.layers[i]`, `this->layers[i]` (view_struct_vectors.cpp)
+  if (vd) vd = resolveViewAlias(vd);
   if (!vd || (arr ? !viewArrays_.count(vd) : !viewLocals_.count(vd))) return false;
   root = vd;
   return true;
@@ -187,6 +198,7 @@ ir::Expr Lowering::readLeaf(const ViewPlace &pl, const std::vector<int> &path, E
   for (int k : path) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), k)->getType();
   const VarDecl *leaf = leafVar(pl.root, path, t);
   if (!pl.index) {
+    if (QualType e; viewVectorType(t, e)) return nullptr; // (bound through viewAlias_)
     if (t->isPointerType() && !ptrBase_.count(leaf)) return nullptr;
     return lookupVar(leaf, env, loc);
   }
@@ -269,13 +281,30 @@ std::vector<ir::Expr> Lowering::viewValues(const Expr *e, QualType t, Env &env) 
 
 // Binds the leaves of `root` (of type `t`) to `vals`.
 void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector<ir::Expr> &vals, Env &env,
-                              Binds &binds, const Expr *from) {
+                              Binds &binds, const Expr *from, bool freshVectors) {
   std::vector<ViewLeaf> leaves = viewLeaves(t);
   bool copy = copiesVectors(root, t) && !freshObject(from);
   viewLocals_.insert(root);
   for (size_t k = 0; k < leaves.size(); ++k) {
     const VarDecl *leaf = leafVar(root, leaves[k].path, leaves[k].type);
     ir::Expr v = vals[k];
+    if (!leaves[k].views.isNull()) { // the vector `from` holds (view_struct_vectors.cpp)
+      if (freshVectors) continue;
+      const VarDecl *src = nullptr;
+      const VarDecl *fromRoot;
+      const Expr *index;
+      std::vector<int> path;
+      if (from && viewPlaceShape(from, fromRoot, index, path) && !index) {
+        path.insert(path.end(), leaves[k].path.begin(), leaves[k].path.end());
+        src = resolveViewAlias(leafVar(fromRoot, path, leaves[k].type));
+      }
+      if (!src || !viewArrays_.count(src))
+        fail(from ? from->getExprLoc() : root->getLocation(),
+             "this copy of a '" + typeStr(t.getUnqualifiedType()) + "', which holds a std::vector of views, is not "
+             "supported (pass the object by reference)");
+      viewAlias_[leaf] = src;
+      continue;
+    }
     if (leaves[k].vector) { // the array itself (never rebound), or a copy
       env[leaf] = copy ? copyVectorLeaf(leaf, v, binds) : v;
       continue;
@@ -304,6 +333,7 @@ void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector
 ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail &k) {
   QualType t = vd->getType().getNonReferenceType();
   if (ir::Expr built = lowerVectorObjectLocal(vd, env, k)) return built; // constructed in place (vector_members.cpp)
+  if (ir::Expr built = lowerConstructedViewLocal(vd, env, k)) return built; // (view_struct_vectors.cpp)
   Binds pre, binds;
   std::vector<ir::Expr> vals;
   {
@@ -321,11 +351,15 @@ ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail 
 // initializer list): one local array per leaf.
 ir::Expr Lowering::lowerViewStructArray(const VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k) {
   SourceLocation loc = vd->getLocation();
-  if (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::Pointer || ai.size < 0 || vd->getType()->isReferenceType())
+  if (ai.kind == ArrayInfo::Vector) return lowerViewVector(vd, ai.elem, env, k); // (view_struct_vectors.cpp)
+  if (ai.kind == ArrayInfo::Pointer || ai.size < 0 || vd->getType()->isReferenceType())
     fail(loc, "arrays of '" + typeStr(ai.elem) + "' (a struct with pointer members) are supported only as local "
               "arrays of a constant size ('" + typeStr(ai.elem) + " a[N]', 'std::array')");
   if (hasVectorMember(ai.elem))
     fail(loc, "arrays of '" + typeStr(ai.elem) + "' (a struct with std::vector members) are not supported yet");
+  for (const ViewLeaf &l : viewLeaves(ai.elem))
+    if (!l.views.isNull())
+      fail(loc, "arrays of '" + typeStr(ai.elem) + "' (a struct holding a std::vector of views) are not supported");
   viewArrays_[vd] = ai.elem;
   std::vector<ViewLeaf> leaves = viewLeaves(ai.elem);
   std::vector<std::vector<ir::Expr>> elems(leaves.size());

@@ -1,4 +1,4 @@
-// structs with pointer members outside what is supported: an array of them as a parameter of the marked function (one by reference is supported: test/lit/classes/struct_params.cpp), a std::vector of them, a member pointed into two arrays, a whole-struct assignment; each an error at the construct.
+// structs with pointer members outside what is supported: an array of them as a parameter of the marked function (one by reference is supported: test/lit/classes/struct_params.cpp), a std::vector of them filled with a value, a member pointed into two arrays, a whole-struct assignment; each an error at the construct.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
@@ -11,8 +11,8 @@ struct Layer {
 // CHECK: struct_views_refused.cpp:[[@LINE+1]]:42: error: cannot differentiate 'param': type 'Layer' has pointer or std::vector members: such structs are supported as parameters, local variables and local arrays of a constant size, not here
 UNFAD_GRADIENT double param(const Layer *l) { return l[0].w[0]; }
 UNFAD_GRADIENT double vec(const double *p) {
-// CHECK: struct_views_refused.cpp:[[@LINE+1]]:22: error: cannot differentiate 'vec': arrays of 'Layer' (a struct with pointer members) are supported only as local arrays of a constant size ('Layer a[N]', 'std::array')
-  std::vector<Layer> ls(2);
+// CHECK: struct_views_refused.cpp:[[@LINE+1]]:22: error: cannot differentiate 'vec': a 'std::vector<Layer>' must start empty or with a number of elements ('v(n)', of an aggregate; grow it with push_back or emplace_back)
+  std::vector<Layer> ls(2, Layer{p, 1});
   return p[0];
 }
 UNFAD_GRADIENT double two_arrays(const double *p, const double *q) {
