@@ -15,7 +15,8 @@ ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
                   vd->getNameAsString() + "')");
   if (const RefTarget *t = refOf(vd)) return readRef(*t, env, loc);
   auto it = env.find(vd);
-  if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end()) return ir::View::make(p->second, it->second);
+  if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end())
+    return ir::View::make(reseated_.count(vd) ? reseatedArray(vd, env, loc) : p->second, it->second);
   if (it != env.end()) return it->second;
   if (viewArrays_.count(vd))
     fail(loc, "'" + vd->getNameAsString() + "', an array of structs with pointer members, can only be indexed here ('" +

@@ -270,6 +270,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     f.params.push_back(p);
     ++k;
   }
+  noteMovedReseats(fd, env); // (`x = y` on a parameter: reseated_pointers.cpp)
   if (const CXXMethodDecl *m = en.marked ? markedMethod(fd) : nullptr) addThisParam(m, hasWrt, wrt, env, f);
   return env;
 }

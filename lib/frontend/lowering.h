@@ -629,6 +629,23 @@ private:
   bool inlinedHelper(const clang::FunctionDecl *fd);
   std::set<std::string> visibleArrays(const Env &env);
   ir::Expr lowerPointerReturn(const clang::Expr *value, Env &env, Binds &pre);
+  // reseated_pointers.cpp: pointer locals re-seated between arrays
+  struct Reseated {
+    std::vector<ir::Expr> arrays; // where it may point, by tag
+    const clang::VarDecl *tag;    // the index of the array it points into now
+  };
+  std::map<const clang::VarDecl *, Reseated> reseated_;
+  ir::Expr pointerArrayOf(const clang::Expr *e, const Env &env);
+  void noteReseats(const clang::VarDecl *vd, const ir::Expr &base, Env &env);
+  void noteMovedReseats(const clang::FunctionDecl *def, Env &env);
+  void reseat(const clang::VarDecl *vd, const ir::Expr &view, Env &env, clang::SourceLocation loc);
+  const ir::Expr &reseatedArray(const clang::VarDecl *vd, const Env &env, clang::SourceLocation loc);
+  const clang::VarDecl *reseatedUse(const clang::Stmt *st, const Env &env);
+  ir::Expr lowerPerArray(const clang::Stmt *st, const clang::VarDecl *vd, const Seq *rest, Env &env, const Tail &tail);
+  // statements.cpp: branches joined (an `if`'s, lowerPerArray's)
+  Tail joinTail(const std::vector<const clang::VarDecl *> &assigned);
+  ir::Expr continueAfterJoin(const ir::Expr &joined, const std::vector<const clang::VarDecl *> &assigned,
+                             const Seq *rest, Env &env, const Tail &tail);
   // view_constructors.cpp: view structs built by constructors
   bool viewClass(const clang::CXXRecordDecl *rd);
   bool constructedView(const clang::CXXConstructExpr *ce, clang::QualType t, Env &env, std::vector<ir::Expr> &out);

@@ -80,7 +80,7 @@ ir::Expr Lowering::lowerPointerIncDec(const UnaryOperator *u, Env &env) {
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   auto base = vd ? ptrBase_.find(vd) : ptrBase_.end();
   if (base == ptrBase_.end()) return nullptr;
-  ir::Expr array = base->second;
+  ir::Expr array = reseated_.count(vd) ? reseatedArray(vd, env, u->getExprLoc()) : base->second;
   ir::Expr offset = lowerSideEffect(u, env);
   return ir::View::make(array, offset);
 }
@@ -148,6 +148,7 @@ ir::Expr Lowering::lowerPointerLocal(const VarDecl *vd, Env &env, const Tail &k)
   if (!base->is<ir::Var>() && !base->is<ir::Index>())
     fail(loc, "this pointer does not point into a named array");
   ptrBase_[vd] = base;
+  noteReseats(vd, base, env); // (made to point into other arrays later: reseated_pointers.cpp)
   std::string n = names_.fresh(vd->getNameAsString() + "_offset");
   env[vd] = ir::Var::make(n, ir::Type::i64());
   ir::Expr offset = ir::viewOffset(view);
@@ -218,10 +219,16 @@ bool Lowering::lowerPointerAssignment(const Expr *e, const Expr *lhs, const Expr
   if (b->getOpcode() != BO_Assign) fail(loc, "this operator on a pointer is not supported");
   if (isNullPointer(rhs->IgnoreParenImpCasts(), ctx_)) fail(loc, "null pointers are not supported (a pointer must point into an array)");
   ir::Expr view = lowerArrayRef(rhs, env);
+  if (reseated_.count(vd)) { // one of the arrays it may point into (reseated_pointers.cpp)
+    reseat(vd, view, env, loc);
+    newOffset = ir::viewOffset(view);
+    return true;
+  }
   if (!ir::alphaEqual(ir::rootArray(view), base->second))
     fail(loc, "pointer '" + vd->getNameAsString() +
-                  "' is made to point into another array than the one it was initialised with (not supported: "
-                  "a pointer local keeps its array)");
+                  "' is made to point into another array than the one it was initialised with, one not known "
+                  "where it is declared (not supported: a pointer local points into its first array, or into "
+                  "arrays declared before it)");
   newOffset = ir::viewOffset(view);
   return true;
 }

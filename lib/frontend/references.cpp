@@ -355,6 +355,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
     binds.push_back({n, v});
     inner[p] = ir::Var::make(n, pt);
   }
+  noteMovedReseats(def, inner); // (`x = y` on a parameter: reseated_pointers.cpp)
 }
 
 // What an inlined helper's `return v` evaluates to: v and the caller's

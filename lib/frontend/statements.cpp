@@ -159,6 +159,8 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   Seq restNode{s->b + 1, s->e, s->next};
   const Seq *rest = &restNode;
   SourceLocation loc = st->getBeginLoc();
+  // a use of a pointer into one of several arrays (reseated_pointers.cpp)
+  if (const VarDecl *p = reseatedUse(st, env)) return lowerPerArray(st, p, rest, env, tail);
 
   // helpers returning arrays, lowered before the statement (returned_arrays.cpp)
   if (const Stmt *part = hoistablePart(st)) {
@@ -526,6 +528,9 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
       auto it = env.find(vd);
       if (it != env.end() && !it->second->type->isArray() && std::find(out.begin(), out.end(), vd) == out.end())
         out.push_back(vd);
+      if (auto r = reseated_.find(vd); r != reseated_.end() && env.count(r->second.tag) &&
+                                       std::find(out.begin(), out.end(), r->second.tag) == out.end())
+        out.push_back(r->second.tag); // (its array may change with it: reseated_pointers.cpp)
     }
   }
   for (const Stmt *c : s->children()) collectAssigned(c, env, out);
@@ -612,19 +617,30 @@ ir::Expr Lowering::lowerIfBranches(const IfStmt *is, const ir::Expr &cond, const
   std::vector<const VarDecl *> assigned;
   collectAssigned(thenS, env, assigned);
   collectAssigned(elseS, env, assigned);
-  Tail join = [&assigned](Env &e2) -> ir::Expr {
+  Tail join = joinTail(assigned);
+  Seq t{&thenS, &thenS + 1, nullptr};
+  Seq f{&elseS, elseS ? &elseS + 1 : &elseS, nullptr};
+  ir::Expr te = lowerSeq(&t, env, join);
+  ir::Expr ee = lowerSeq(&f, env, join);
+  return continueAfterJoin(ir::If::make(cond, te, ee), assigned, rest, env, tail);
+}
+
+// The end of a branch: the values of the variables the branches assign.
+Tail Lowering::joinTail(const std::vector<const VarDecl *> &assigned) {
+  return [assigned](Env &e2) -> ir::Expr {
     if (assigned.empty()) return ir::Tuple::make({});
     std::vector<ir::Expr> vs;
     for (const VarDecl *v : assigned) vs.push_back(e2.at(v));
     return vs.size() == 1 ? vs[0] : ir::Tuple::make(vs);
   };
-  Seq t{&thenS, &thenS + 1, nullptr};
-  Seq f{&elseS, elseS ? &elseS + 1 : &elseS, nullptr};
-  ir::Expr te = lowerSeq(&t, env, join);
-  ir::Expr ee = lowerSeq(&f, env, join);
-  ir::Expr joined = ir::If::make(cond, te, ee);
+}
+
+// After branches ending in joinTail(assigned), joined into `joined`: the
+// assigned variables bound to its values, then the rest.
+ir::Expr Lowering::continueAfterJoin(const ir::Expr &joined, const std::vector<const VarDecl *> &assigned,
+                                     const Seq *rest, Env &env, const Tail &tail) {
   if (assigned.empty()) {
-    if (!ir::mayWrite(te) && !ir::mayWrite(ee)) return lowerSeq(rest, env, tail); // nothing observable
+    if (!ir::mayWrite(joined)) return lowerSeq(rest, env, tail); // nothing observable
     return effect(joined, [&] { return lowerSeq(rest, env, tail); });
   }
   if (assigned.size() == 1) {
