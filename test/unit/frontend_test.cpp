@@ -694,8 +694,8 @@ TEST(FrontendArrays, Diagnostics) {
   std::vector<D> ds = {
       {"UNFAD_GRADIENT double f(const double *x, const double *y, double c) {\n  return *(c > 0 ? x + 1 : y); }",
        "cannot differentiate 'f': a pointer into different arrays on different paths is not supported"},
-      {"UNFAD_GRADIENT double f(const double *x, const double *y, int n) {\n  double s = 0;\n  for (int i = 0; i < n; ++i) { s += *x; x = y; }\n  return s; }",
-       "cannot differentiate 'f': pointer 'x' is made to point into another array than the one it was initialised with"},
+      {"UNFAD_GRADIENT double f(const double *x, const double *y, int n) {\n  double s = 0;\n  for (int i = 0; i < n; ++i) { double t[1] = {y[i]}; s += *x; x = t; }\n  return s; }",
+       "cannot differentiate 'f': pointer 'x' is made to point into another array than the one it was initialised with, one not known where it is declared"},
       {"UNFAD_GRADIENT double f(double x, int n) {\n  double *p = new double[n]{1.0};\n  return x; }",
        "5:15: cannot differentiate 'f': 'new[]' with initial values is not supported"},
       {"UNFAD_GRADIENT double f(double x, std::vector<double> &v) {\n  v.push_back(x);\n  return x; }",
