@@ -131,7 +131,17 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
       record.nested = taping.loops;
     }
   }
-  if (!bodyResult || record.nested.empty()) bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured);
+  if (!bodyResult || record.nested.empty()) {
+    // (the loops of its body tape their bodies' loop values: inner_values.cpp)
+    InnerTaping taping{&lets, record.n, at, {i, s}, {}};
+    InnerTaping *outer = inner_;
+    inner_ = &taping;
+    readInnerTapes(in, at); // (this loop's own, when it is such an inner loop being recomputed)
+    bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured);
+    forgetInnerTapes(in);
+    inner_ = outer;
+    record.inner = taping.loops;
+  }
   record.valueTapes = tapeValues(captured, record.n, at, lets, bodyLets);
   Expr body = unf::wrapLets(bodyLets, bodyResult);
   saveWrittenArrays(in, stack, bodyStack, body, iterationStart, at, lets, record);
@@ -265,7 +275,13 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
         Prim::make(Op::Mul, {tapePosition(record, Prim::make(Op::Sub, {index, record.lo})), nestedRecord.n});
     replayed_[inner] = std::move(nestedRecord);
   }
+  // The inner loops whose loop values the forward pass taped read them from
+  // this iteration's block when recomputed.
+  for (const Instr *inner : record.inner)
+    innerTaped_.at(inner).base = Prim::make(Op::Mul, {tapePosition(record, Prim::make(Op::Sub, {index, record.lo})),
+                                                      innerTaped_.at(inner).n});
   Expr g = bind(body, "d_body", localGradient(bodyOf(in), ctx, {{index, j}, {state, in.state}}, cts));
+  for (const Instr *inner : record.inner) innerTaped_.at(inner).base = nullptr;
   for (const Instr *inner : record.nested) replayed_.erase(inner);
   enclosingReads_.pop_back();
   forgetTapes(record.valueTapes);

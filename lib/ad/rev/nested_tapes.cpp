@@ -68,32 +68,6 @@ bool pureScalar(const Expr &e) {
   return false;
 }
 
-// The definition of `name` in the innermost of `scopes` binding it, or null.
-const Expr *definition(const std::string &name, const std::vector<const Lets *> &scopes) {
-  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope)
-    for (auto let = (*scope)->rbegin(); let != (*scope)->rend(); ++let)
-      if (let->first == name) return &let->second;
-  return nullptr;
-}
-
-// `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
-// computed before the outermost loop: its variables bound in the bodies
-// replaced by their definitions. Null when it depends on an iteration (a
-// loop's index or state, memory).
-Expr hoisted(const Expr &e, const std::vector<const Lets *> &scopes, const std::set<std::string> &local) {
-  if (!pureScalar(e)) return nullptr;
-  Expr out = e;
-  for (auto &name : freeVars(e)) {
-    if (local.count(name)) return nullptr;
-    if (const Expr *def = definition(name, scopes)) {
-      Expr value = hoisted(*def, scopes, local);
-      if (!value) return nullptr;
-      out = substitute(out, name, value);
-    }
-  }
-  return out;
-}
-
 bool tapeableBody(const Term &body);
 
 // A sum of straight-line elements at the top level of the taped loop's
@@ -136,6 +110,33 @@ bool tapeableBody(const Term &body) {
 }
 
 } // namespace
+
+// The definition of `name` in the innermost of `scopes` binding it, or null.
+static const Expr *definition(const std::string &name, const std::vector<const Lets *> &scopes) {
+  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope)
+    for (auto let = (*scope)->rbegin(); let != (*scope)->rend(); ++let)
+      if (let->first == name) return &let->second;
+  return nullptr;
+}
+
+// `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
+// computed before the outermost loop: its variables bound in the bodies
+// replaced by their definitions. Null when it depends on an iteration (a
+// loop's index or state, memory).
+Expr hoisted(const Expr &e, const std::vector<const Lets *> &scopes, const std::set<std::string> &local) {
+  if (!pureScalar(e)) return nullptr;
+  Expr out = e;
+  for (auto &name : freeVars(e)) {
+    if (local.count(name)) return nullptr;
+    if (const Expr *def = definition(name, scopes)) {
+      Expr value = hoisted(*def, scopes, local);
+      if (!value) return nullptr;
+      out = substitute(out, name, value);
+    }
+  }
+  return out;
+}
+
 
 // A fold of a float or no state whose body is straight-line code, loops
 // without state over such code, and an `if` over such code ending it.

@@ -18,6 +18,7 @@
 //   selection.cpp      F(fold, J^T fold) of s = min(s, e_i): one winner
 //   parallel.cpp       F(build, J^T build) and F(sum, J^T sum)
 //   tapes.cpp          values a loop's forward pass tapes for its J^T
+//   inner_values.cpp   and the loop values of its inner loops' bodies
 //   restore.cpp        local memory kept and put back for recomputations
 //   cotangents.cpp     cotangent types and their sum
 // The partials of the primitives are a table of their own (derivatives.cpp).
@@ -115,6 +116,28 @@ struct LoopRecord {
   // The loops nested in this one's body that its forward pass tapes (their
   // records in Reverser::pretaped_): its J^T does not run them forward.
   std::vector<const unf::Instr *> nested;
+  // The loops at the top level of its body whose loop values its forward
+  // pass taped per (iteration, inner iteration) (inner_values.cpp): their
+  // recomputations in its J^T read those tapes.
+  std::vector<const unf::Instr *> inner;
+};
+
+// While a loop's forward pass is built the usual way (its J^T recomputes
+// its body): where the loops at the top level of its body tape the loop
+// values of their own bodies (inner_values.cpp).
+struct InnerTaping {
+  Lets *before;                // the tapes' allocations: before the loop
+  ir::Expr outerN, outerAt;    // the loop's trip count and this iteration's position
+  std::set<std::string> local; // its index and state (not invariant)
+  std::vector<const unf::Instr *> loops; // the inner loops taped so far
+};
+
+// The tapes of one such inner loop: the values (instruction -> tape) at
+// (base + iteration), base the enclosing iteration's position times n.
+struct InnerTapes {
+  InstrValues tapes;
+  ir::Expr n;    // the inner loop's trip count, bound before the enclosing loop
+  ir::Expr base; // set while the enclosing loop's J^T is built
 };
 
 // While a loop's forward pass is built: where its nested loops' tapes go.
@@ -130,6 +153,11 @@ struct NestedTaping {
   bool *failed;                // a nested loop could not be taped: build the outermost loop as usual
   InstrValues *branchTapes;    // the tapes of values in branches ending the enclosing loop's body
 };
+
+// `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
+// computed before the outermost loop, or null when it depends on an
+// iteration (a name in `local`, memory) (nested_tapes.cpp).
+ir::Expr hoisted(const ir::Expr &e, const std::vector<const Lets *> &scopes, const std::set<std::string> &local);
 
 // The last `if` of `t` when only instructions whose J^T reads no forward
 // value and no memory follow it (reverser.cpp): a body's local gradient
@@ -281,6 +309,16 @@ private:
   ir::Expr tapedValue(const unf::Instr &in, Lets &lets);
   void readTapes(const InstrValues &valueTapes, const ir::Expr &at);
   void forgetTapes(const InstrValues &valueTapes);
+
+  // --- loop values of inner loops' bodies taped by the enclosing loop (inner_values.cpp)
+  InnerTaping *inner_ = nullptr; // set while the top level of such a loop's body is built forward
+  std::unordered_map<const unf::Instr *, InnerTapes> innerTaped_;  // inner loop -> its tapes
+  std::unordered_map<const unf::Instr *, ir::Expr> forwardTaped_; // instr -> tape read, in forward code
+  static bool worthTapingTwoDeep(const unf::Instr &in);
+  bool innerLoopForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  bool forcedForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  void readInnerTapes(const unf::Instr &loop, const ir::Expr &at);
+  void forgetInnerTapes(const unf::Instr &loop);
 
   // --- nested loops taped across their enclosing loop (nested_tapes.cpp)
   NestedTaping *nested_ = nullptr; // set while the top level of such a loop's body is built forward
