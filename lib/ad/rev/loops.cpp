@@ -118,7 +118,8 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
     Lets before;
     bool failed = false;
     InstrValues branchTapes; // (none: tapesNestedLoops admits no `if` at this level)
-    NestedTaping taping{&before, record.n, at, {i, s}, {}, {}, &failed, &branchTapes};
+    std::vector<std::pair<Expr, Expr>> invariant;
+    NestedTaping taping{&before, record.n, at, {i, s}, {}, {}, &failed, &branchTapes, &invariant};
     NestedTaping *outer = nested_;
     nested_ = &taping;
     bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured, worthTapingOrRead);
@@ -224,7 +225,8 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
 Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const Expr &index, Lets &body) {
   const Expr at = Prim::make(Op::Sub, {index, record.lo});
   std::vector<Expr> restored;
-  for (auto &tape : record.stateTapes) restored.push_back(Index::make(tape, tapePosition(record, at)));
+  for (auto &tape : record.stateTapes)
+    restored.push_back(Index::make(tape, record.invariantState ? at : tapePosition(record, at)));
   size_t pos = 0;
   Expr state = bind(body, in.state, rebuild(in.type, restored, pos));
   for (auto &saved : record.saved) {

@@ -230,11 +230,6 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   const std::string i = fresh(in.indexName), s = fresh(in.state);
   const Expr index = Var::make(i, Type::i64()), state = Var::make(s, in.type);
   const Expr at = nestedPosition(record, index);
-  Lets iterationStart;
-  if (in.type->isFloat()) {
-    record.stateTapes.push_back(bind(*nt.before, "tape_" + in.state, NewArray::make(size, in.type, true)));
-    bind(iterationStart, "_", Store::make(record.stateTapes.back(), at, state, Store::Mode::Set));
-  }
   Stack bodyStack = stack;
   bodyStack.push_back({index, i});
   bodyStack.push_back({state, in.state});
@@ -246,7 +241,7 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   // Loops nested in this one tape at (this loop's position, their iteration).
   Lets bodyLets;
   InstrValues branchTapes;
-  NestedTaping inner{nt.before, size, at, nt.local, scopes, {}, nt.failed, &branchTapes};
+  NestedTaping inner{nt.before, size, at, nt.local, scopes, {}, nt.failed, &branchTapes, nt.invariant};
   inner.local.insert(i);
   inner.local.insert(s);
   inner.scopes.push_back(&bodyLets);
@@ -255,6 +250,19 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   nested_ = &nt;
   capture_ = outerCapture;
   if (*nt.failed) return false;
+  // The state at every iteration's start: one sequence for all enclosing
+  // iterations when none of them changes it, else per (enclosing, inner).
+  Lets iterationStart;
+  if (in.type->isFloat()) {
+    if (Expr tape = invariantStateTape(in, stack.back().value, record, index, state, bodyLets,
+                                       bodyStack.back().value, scopes)) {
+      record.stateTapes.push_back(tape);
+      record.invariantState = true;
+    } else {
+      record.stateTapes.push_back(bind(*nt.before, "tape_" + in.state, NewArray::make(size, in.type, true)));
+      bind(iterationStart, "_", Store::make(record.stateTapes.back(), at, state, Store::Mode::Set));
+    }
+  }
   record.nested = inner.loops;
   record.valueTapes = tapeValues(captured, size, at, *nt.before, bodyLets);
   record.valueTapes.insert(record.valueTapes.end(), branchTapes.begin(), branchTapes.end());

@@ -19,6 +19,8 @@
 //   parallel.cpp       F(build, J^T build) and F(sum, J^T sum)
 //   tapes.cpp          values a loop's forward pass tapes for its J^T
 //   inner_values.cpp   and the loop values of its inner loops' bodies
+//   nested_tapes.cpp   nested loops taped per (step, element)
+//   invariant_state.cpp  their states that no step changes, taped once
 //   restore.cpp        local memory kept and put back for recomputations
 //   cotangents.cpp     cotangent types and their sum
 // The partials of the primitives are a table of their own (derivatives.cpp).
@@ -113,6 +115,9 @@ struct LoopRecord {
   // Tapes shared by every iteration of an enclosing loop (nested_tapes.cpp):
   // this iteration's block starts at `base` (null: the tapes are this loop's own).
   ir::Expr base;
+  // Its state tapes hold one sequence for every enclosing iteration
+  // (invariant_state.cpp): read at the iteration alone, without `base`.
+  bool invariantState = false;
   // The loops nested in this one's body that its forward pass tapes (their
   // records in Reverser::pretaped_): its J^T does not run them forward.
   std::vector<const unf::Instr *> nested;
@@ -152,6 +157,9 @@ struct NestedTaping {
   std::vector<const unf::Instr *> loops; // the nested loops taped so far
   bool *failed;                // a nested loop could not be taped: build the outermost loop as usual
   InstrValues *branchTapes;    // the tapes of values in branches ending the enclosing loop's body
+  // The state sequences taped once before the outermost loop
+  // (invariant_state.cpp): (the loop computing the sequence, its tape).
+  std::vector<std::pair<ir::Expr, ir::Expr>> *invariant;
 };
 
 // `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
@@ -191,6 +199,8 @@ public:
 
   void setBuffer(const std::string &array, ir::Expr buffer) { buffers_[array] = std::move(buffer); }
   void setParamArray(const std::string &name) { params_.insert(name); }
+  // An array parameter the function never writes (nor its callees).
+  void setReadOnlyParam(const std::string &name) { readOnly_.insert(name); }
   // An in/out array parameter (Param::inout) is kept and restored like a
   // local array; `length` is null when C++ cannot tell it (a pointer).
   void setInOutArray(const std::string &name, ir::Expr length) { sizes_[name] = std::move(length); }
@@ -217,6 +227,7 @@ private:
   // The function's array parameters (their stores are not redone when a
   // body is recomputed).
   std::unordered_set<std::string> params_;
+  std::unordered_set<std::string> readOnly_; // (setReadOnlyParam)
   int recomputing_ = 0;   // > 0 inside a local gradient (forward recomputed)
   bool pullback_ = false; // differentiating a helper: its call already wrote its outputs
   // The pullback's result (setUnusedResult, a scalar), and the branches
@@ -339,6 +350,11 @@ private:
                     std::vector<const Lets *> &scopes, LoopRecord &record);
   ir::Expr nestedPosition(const LoopRecord &record, const ir::Expr &index);
   static ir::Expr tapePosition(const LoopRecord &record, const ir::Expr &at);
+
+  // --- nested loop states that no enclosing iteration changes (invariant_state.cpp)
+  ir::Expr invariantStateTape(const unf::Instr &in, const ir::Expr &init, const LoopRecord &record,
+                              const ir::Expr &index, const ir::Expr &state, const Lets &bodyLets,
+                              const ir::Expr &next, const std::vector<const Lets *> &scopes);
 
   // --- local memory kept and restored (restore.cpp)
   void localArrays(const ir::Expr &e, std::set<std::string> &read, std::set<std::string> &written);
