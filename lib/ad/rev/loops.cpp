@@ -105,8 +105,6 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
   for (auto &l : stateLeaves)
     record.stateTapes.push_back(bind(lets, "tape_" + in.state, NewArray::make(record.n, l->type, true)));
   Lets iterationStart; // runs before the body
-  for (size_t k = 0; k < stateLeaves.size(); ++k)
-    bind(iterationStart, "_", Store::make(record.stateTapes[k], at, stateLeaves[k], Store::Mode::Set));
   Stack bodyStack = stack;
   bodyStack.push_back({index, i});
   bodyStack.push_back({state, in.state});
@@ -142,6 +140,15 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
     forgetInnerTapes(in);
     inner_ = outer;
     record.inner = taping.loops;
+  }
+  // The state at each iteration's start is taped, unless it is an induction
+  // variable: then the J^T computes it (induction.cpp), and the tape
+  // allocated above is dead code.
+  record.stateSteps = inductionSteps(stateLeaves, bodyLets, bodyResult);
+  record.stateInit = stack.back().value;
+  for (size_t k = 0; k < record.stateTapes.size(); ++k) {
+    if (record.stateSteps[k]) record.stateTapes[k] = nullptr;
+    else bind(iterationStart, "_", Store::make(record.stateTapes[k], at, stateLeaves[k], Store::Mode::Set));
   }
   record.valueTapes = tapeValues(captured, record.n, at, lets, bodyLets);
   Expr body = unf::wrapLets(bodyLets, bodyResult);
@@ -225,8 +232,13 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
 Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const Expr &index, Lets &body) {
   const Expr at = Prim::make(Op::Sub, {index, record.lo});
   std::vector<Expr> restored;
-  for (auto &tape : record.stateTapes)
-    restored.push_back(Index::make(tape, record.invariantState ? at : tapePosition(record, at)));
+  std::vector<Expr> inits;
+  if (record.stateInit) leaves(record.stateInit, inits);
+  for (size_t k = 0; k < record.stateTapes.size(); ++k) {
+    const Expr &tape = record.stateTapes[k];
+    restored.push_back(tape ? Index::make(tape, record.invariantState ? at : tapePosition(record, at))
+                            : inductionState(in, record, index, inits.at(k), record.stateSteps.at(k)));
+  }
   size_t pos = 0;
   Expr state = bind(body, in.state, rebuild(in.type, restored, pos));
   for (auto &saved : record.saved) {

@@ -21,6 +21,7 @@
 //   inner_values.cpp   and the loop values of its inner loops' bodies
 //   nested_tapes.cpp   nested loops taped per (step, element)
 //   invariant_state.cpp  their states that no step changes, taped once
+//   induction.cpp      loop counters computed from the iteration, not taped
 //   restore.cpp        local memory kept and put back for recomputations
 //   cotangents.cpp     cotangent types and their sum
 // The partials of the primitives are a table of their own (derivatives.cpp).
@@ -107,6 +108,10 @@ struct Selection {
 struct LoopRecord {
   ir::Expr lo, hi, n;                // bounds and the trip count (never negative)
   std::vector<ir::Expr> stateTapes;  // the state at each iteration's start, one per scalar leaf
+  // Per leaf, for an integer advanced by a constant (induction.cpp): the
+  // constant (its tape is null), else null. stateInit: the initial state.
+  std::vector<ir::Expr> stateSteps;
+  ir::Expr stateInit;
   InstrValues valueTapes;            // taped results of the body's calls and inner loops
   std::set<std::string> reads;       // the local arrays the body reads
   std::set<std::string> scratch;     // those it fills whole before its first read and reads after its last write
@@ -350,6 +355,12 @@ private:
                     std::vector<const Lets *> &scopes, LoopRecord &record);
   ir::Expr nestedPosition(const LoopRecord &record, const ir::Expr &index);
   static ir::Expr tapePosition(const LoopRecord &record, const ir::Expr &at);
+
+  // --- induction variables: loop states not taped (induction.cpp)
+  static std::vector<ir::Expr> inductionSteps(const std::vector<ir::Expr> &leaves, const Lets &bodyLets,
+                                              const ir::Expr &next);
+  static ir::Expr inductionState(const unf::Instr &in, const LoopRecord &record, const ir::Expr &index,
+                                 const ir::Expr &init, const ir::Expr &step);
 
   // --- nested loop states that no enclosing iteration changes (invariant_state.cpp)
   ir::Expr invariantStateTape(const unf::Instr &in, const ir::Expr &init, const LoopRecord &record,
