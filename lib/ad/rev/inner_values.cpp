@@ -24,8 +24,6 @@
 // before it) and whose bodies allocate nothing.
 #include "reverser.h"
 
-#include "unfad/ir/effects.h"
-
 namespace unfad::ad::rev {
 
 using namespace unfad::ir;
@@ -116,16 +114,15 @@ void Reverser::forgetInnerTapes(const Instr &loop) {
 }
 
 // Forward code of `in` whose value is a tape read (forwardTaped_): the tape
-// stands for the value; the computation itself stays only if it writes
-// memory (a loop filling an array as it sums).
+// stands for the value. The computation itself stays in the code built
+// here, unused: what the enclosing loop saves for its J^T is decided from
+// the memory this code reads (a helper reading an array the inner loop
+// overwrites needs the overwritten elements back for its pullback), and the
+// optimiser drops it when it writes nothing.
 bool Reverser::forcedForward(const Instr &in, Stack &stack, Lets &lets) {
   auto it = forwardTaped_.find(&in);
   if (it == forwardTaped_.end()) return false;
-  const size_t before = lets.size();
   forwardStep(in, stack, lets);
-  bool writes = false;
-  for (size_t k = before; k < lets.size(); ++k) writes |= memoryEffects(lets[k].second, &prog_).writesMemory;
-  if (!writes) lets.resize(before);
   stack.back().value = bind(lets, in.hint, it->second);
   captureValue(in, stack);
   return true;

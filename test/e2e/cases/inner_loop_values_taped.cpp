@@ -7,7 +7,8 @@
 // log-sum-exp helper (GradBench's gmm); a helper call's value; a reversed
 // inner loop whose running sum also fills an array, over a state the
 // enclosing loop rewrites (each iteration's values differ: a tape read at
-// the wrong position shows); and an inner bound that changes with the
+// the wrong position shows); a helper reading the array its inner loop
+// overwrites; and an inner bound that changes with the
 // enclosing iteration (not taped: recomputed as before).
 #include <unfad/unfad.h>
 
@@ -91,6 +92,28 @@ double sweeps(const double* a, const double* w, int m, int steps) {
   return total;
 }
 
+// The helper taped in the inner loop reads the array the inner loop
+// overwrites: its pullback needs each iteration's elements back (found by
+// the fuzzer, seed 1 program 94: the recomputation no longer read u, so
+// nothing put u's overwritten elements back).
+static double peek(const double* u, int n, double a) {
+  double s = a;
+  for (int j = 0; j < n; ++j) s += 0.3 * u[j] * u[j];
+  return std::sin(s);
+}
+
+UNFAD_GRADIENT_WRT(x) double overwrite_read(const double* x, int n, int steps) {
+  std::vector<double> r(x, x + n);
+  double total = 0.0;
+  for (int t = 0; t < steps; ++t) {
+    std::vector<double> u(n);
+    for (int i = n - 1; i >= 0; --i) u[i] = std::tanh(r[i] - peek(u.data(), n, r[i]));
+    for (int i = 0; i < n; ++i) r[i] = u[i] + 0.5 * x[i];
+    total += r[0] * r[n - 1];
+  }
+  return total;
+}
+
 // The inner bound changes with the enclosing iteration: recomputed.
 UNFAD_GRADIENT_WRT(mu)
 double growing(int d, int k, int n, const double* mu, const double* x) {
@@ -119,6 +142,8 @@ double growing(int d, int k, int n, const double* mu, const double* x) {
   "points": [[2, 3, 4, [0.1, -0.2, 0.7, 0.3, -0.5, 0.4], [0.5, 0.25, -0.3, 0.8, 1.0, -1.0, 0.0, 0.4]]]},
  {"function": "sweeps",
   "points": [[[0.3, -0.5, 0.8], [0.7, 0.2, -0.4], 3, 3], [[0.1, 0.9], [-0.3, 0.5], 2, 1], [[0.2], [0.4], 1, 0]]},
+ {"function": "overwrite_read",
+  "points": [[[0.5, -0.3, 0.8], 3, 3], [[0.2, 0.9, -0.6, 0.4], 4, 2]]},
  {"function": "growing",
   "points": [[2, 3, 5, [0.1, -0.2, 0.7, 0.3, -0.5, 0.4], [0.5, 0.25, -0.3, 0.8, 1.0, -1.0, 0.0, 0.4, 0.2, -0.1]]]}]
 */
