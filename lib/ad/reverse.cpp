@@ -56,6 +56,7 @@ std::vector<Param> bufferParams(const Function &f, bool isPullback, rev::Reverse
   for (size_t k = 0; k < f.params.size(); ++k) {
     const Param &p = f.params[k];
     if (!p.type->isArray()) continue;
+    if (!p.written) reverser.setReadOnlyParam(p.name);
     if (!p.inout) {
       reverser.setParamArray(p.name);
       continue;

@@ -105,8 +105,6 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
   for (auto &l : stateLeaves)
     record.stateTapes.push_back(bind(lets, "tape_" + in.state, NewArray::make(record.n, l->type, true)));
   Lets iterationStart; // runs before the body
-  for (size_t k = 0; k < stateLeaves.size(); ++k)
-    bind(iterationStart, "_", Store::make(record.stateTapes[k], at, stateLeaves[k], Store::Mode::Set));
   Stack bodyStack = stack;
   bodyStack.push_back({index, i});
   bodyStack.push_back({state, in.state});
@@ -118,7 +116,8 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
     Lets before;
     bool failed = false;
     InstrValues branchTapes; // (none: tapesNestedLoops admits no `if` at this level)
-    NestedTaping taping{&before, record.n, at, {i, s}, {}, {}, &failed, &branchTapes};
+    std::vector<std::pair<Expr, Expr>> invariant;
+    NestedTaping taping{&before, record.n, at, {i, s}, {}, {}, &failed, &branchTapes, &invariant};
     NestedTaping *outer = nested_;
     nested_ = &taping;
     bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured, worthTapingOrRead);
@@ -131,7 +130,26 @@ Expr Reverser::loopForward(const Instr &in, const Stack &stack, Lets &lets, Loop
       record.nested = taping.loops;
     }
   }
-  if (!bodyResult || record.nested.empty()) bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured);
+  if (!bodyResult || record.nested.empty()) {
+    // (the loops of its body tape their bodies' loop values: inner_values.cpp)
+    InnerTaping taping{&lets, record.n, at, {i, s}, {}};
+    InnerTaping *outer = inner_;
+    inner_ = &taping;
+    readInnerTapes(in, at); // (this loop's own, when it is such an inner loop being recomputed)
+    bodyResult = forwardCapturing(bodyOf(in), bodyStack, bodyLets, captured);
+    forgetInnerTapes(in);
+    inner_ = outer;
+    record.inner = taping.loops;
+  }
+  // The state at each iteration's start is taped, unless it is an induction
+  // variable: then the J^T computes it (induction.cpp), and the tape
+  // allocated above is dead code.
+  record.stateSteps = inductionSteps(stateLeaves, bodyLets, bodyResult);
+  record.stateInit = stack.back().value;
+  for (size_t k = 0; k < record.stateTapes.size(); ++k) {
+    if (record.stateSteps[k]) record.stateTapes[k] = nullptr;
+    else bind(iterationStart, "_", Store::make(record.stateTapes[k], at, stateLeaves[k], Store::Mode::Set));
+  }
   record.valueTapes = tapeValues(captured, record.n, at, lets, bodyLets);
   Expr body = unf::wrapLets(bodyLets, bodyResult);
   saveWrittenArrays(in, stack, bodyStack, body, iterationStart, at, lets, record);
@@ -214,7 +232,13 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
 Expr Reverser::restoreIteration(const Instr &in, const LoopRecord &record, const Expr &index, Lets &body) {
   const Expr at = Prim::make(Op::Sub, {index, record.lo});
   std::vector<Expr> restored;
-  for (auto &tape : record.stateTapes) restored.push_back(Index::make(tape, tapePosition(record, at)));
+  std::vector<Expr> inits;
+  if (record.stateInit) leaves(record.stateInit, inits);
+  for (size_t k = 0; k < record.stateTapes.size(); ++k) {
+    const Expr &tape = record.stateTapes[k];
+    restored.push_back(tape ? Index::make(tape, record.invariantState ? at : tapePosition(record, at))
+                            : inductionState(in, record, index, inits.at(k), record.stateSteps.at(k)));
+  }
   size_t pos = 0;
   Expr state = bind(body, in.state, rebuild(in.type, restored, pos));
   for (auto &saved : record.saved) {
@@ -265,7 +289,13 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
         Prim::make(Op::Mul, {tapePosition(record, Prim::make(Op::Sub, {index, record.lo})), nestedRecord.n});
     replayed_[inner] = std::move(nestedRecord);
   }
+  // The inner loops whose loop values the forward pass taped read them from
+  // this iteration's block when recomputed.
+  for (const Instr *inner : record.inner)
+    innerTaped_.at(inner).base = Prim::make(Op::Mul, {tapePosition(record, Prim::make(Op::Sub, {index, record.lo})),
+                                                      innerTaped_.at(inner).n});
   Expr g = bind(body, "d_body", localGradient(bodyOf(in), ctx, {{index, j}, {state, in.state}}, cts));
+  for (const Instr *inner : record.inner) innerTaped_.at(inner).base = nullptr;
   for (const Instr *inner : record.nested) replayed_.erase(inner);
   enclosingReads_.pop_back();
   forgetTapes(record.valueTapes);

@@ -68,32 +68,6 @@ bool pureScalar(const Expr &e) {
   return false;
 }
 
-// The definition of `name` in the innermost of `scopes` binding it, or null.
-const Expr *definition(const std::string &name, const std::vector<const Lets *> &scopes) {
-  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope)
-    for (auto let = (*scope)->rbegin(); let != (*scope)->rend(); ++let)
-      if (let->first == name) return &let->second;
-  return nullptr;
-}
-
-// `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
-// computed before the outermost loop: its variables bound in the bodies
-// replaced by their definitions. Null when it depends on an iteration (a
-// loop's index or state, memory).
-Expr hoisted(const Expr &e, const std::vector<const Lets *> &scopes, const std::set<std::string> &local) {
-  if (!pureScalar(e)) return nullptr;
-  Expr out = e;
-  for (auto &name : freeVars(e)) {
-    if (local.count(name)) return nullptr;
-    if (const Expr *def = definition(name, scopes)) {
-      Expr value = hoisted(*def, scopes, local);
-      if (!value) return nullptr;
-      out = substitute(out, name, value);
-    }
-  }
-  return out;
-}
-
 bool tapeableBody(const Term &body);
 
 // A sum of straight-line elements at the top level of the taped loop's
@@ -136,6 +110,33 @@ bool tapeableBody(const Term &body) {
 }
 
 } // namespace
+
+// The definition of `name` in the innermost of `scopes` binding it, or null.
+static const Expr *definition(const std::string &name, const std::vector<const Lets *> &scopes) {
+  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope)
+    for (auto let = (*scope)->rbegin(); let != (*scope)->rend(); ++let)
+      if (let->first == name) return &let->second;
+  return nullptr;
+}
+
+// `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
+// computed before the outermost loop: its variables bound in the bodies
+// replaced by their definitions. Null when it depends on an iteration (a
+// loop's index or state, memory).
+Expr hoisted(const Expr &e, const std::vector<const Lets *> &scopes, const std::set<std::string> &local) {
+  if (!pureScalar(e)) return nullptr;
+  Expr out = e;
+  for (auto &name : freeVars(e)) {
+    if (local.count(name)) return nullptr;
+    if (const Expr *def = definition(name, scopes)) {
+      Expr value = hoisted(*def, scopes, local);
+      if (!value) return nullptr;
+      out = substitute(out, name, value);
+    }
+  }
+  return out;
+}
+
 
 // A fold of a float or no state whose body is straight-line code, loops
 // without state over such code, and an `if` over such code ending it.
@@ -229,11 +230,6 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   const std::string i = fresh(in.indexName), s = fresh(in.state);
   const Expr index = Var::make(i, Type::i64()), state = Var::make(s, in.type);
   const Expr at = nestedPosition(record, index);
-  Lets iterationStart;
-  if (in.type->isFloat()) {
-    record.stateTapes.push_back(bind(*nt.before, "tape_" + in.state, NewArray::make(size, in.type, true)));
-    bind(iterationStart, "_", Store::make(record.stateTapes.back(), at, state, Store::Mode::Set));
-  }
   Stack bodyStack = stack;
   bodyStack.push_back({index, i});
   bodyStack.push_back({state, in.state});
@@ -245,7 +241,7 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   // Loops nested in this one tape at (this loop's position, their iteration).
   Lets bodyLets;
   InstrValues branchTapes;
-  NestedTaping inner{nt.before, size, at, nt.local, scopes, {}, nt.failed, &branchTapes};
+  NestedTaping inner{nt.before, size, at, nt.local, scopes, {}, nt.failed, &branchTapes, nt.invariant};
   inner.local.insert(i);
   inner.local.insert(s);
   inner.scopes.push_back(&bodyLets);
@@ -254,6 +250,19 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   nested_ = &nt;
   capture_ = outerCapture;
   if (*nt.failed) return false;
+  // The state at every iteration's start: one sequence for all enclosing
+  // iterations when none of them changes it, else per (enclosing, inner).
+  Lets iterationStart;
+  if (in.type->isFloat()) {
+    if (Expr tape = invariantStateTape(in, stack.back().value, record, index, state, bodyLets,
+                                       bodyStack.back().value, scopes)) {
+      record.stateTapes.push_back(tape);
+      record.invariantState = true;
+    } else {
+      record.stateTapes.push_back(bind(*nt.before, "tape_" + in.state, NewArray::make(size, in.type, true)));
+      bind(iterationStart, "_", Store::make(record.stateTapes.back(), at, state, Store::Mode::Set));
+    }
+  }
   record.nested = inner.loops;
   record.valueTapes = tapeValues(captured, size, at, *nt.before, bodyLets);
   record.valueTapes.insert(record.valueTapes.end(), branchTapes.begin(), branchTapes.end());

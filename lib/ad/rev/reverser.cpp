@@ -24,6 +24,8 @@ Expr Reverser::bind(Lets &lets, const std::string &hint, Expr value) {
 
 void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   if (!Y) {
+    if (!forwardTaped_.empty() && forcedForward(in, stack, lets)) return;
+    if (inner_ && in.kind == Instr::Kind::Fold && innerLoopForward(in, stack, lets)) return;
     if (nested_ && in.kind == Instr::Kind::Fold && nestedLoopForward(in, stack, lets)) return;
     if (nested_ && in.kind == Instr::Kind::If && nestedBranchForward(in, stack, lets)) return;
     if (nested_ && in.kind == Instr::Kind::Sum && nestedSumForward(in, stack, lets)) return;

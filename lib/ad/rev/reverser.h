@@ -18,6 +18,10 @@
 //   selection.cpp      F(fold, J^T fold) of s = min(s, e_i): one winner
 //   parallel.cpp       F(build, J^T build) and F(sum, J^T sum)
 //   tapes.cpp          values a loop's forward pass tapes for its J^T
+//   inner_values.cpp   and the loop values of its inner loops' bodies
+//   nested_tapes.cpp   nested loops taped per (step, element)
+//   invariant_state.cpp  their states that no step changes, taped once
+//   induction.cpp      loop counters computed from the iteration, not taped
 //   restore.cpp        local memory kept and put back for recomputations
 //   cotangents.cpp     cotangent types and their sum
 // The partials of the primitives are a table of their own (derivatives.cpp).
@@ -104,6 +108,10 @@ struct Selection {
 struct LoopRecord {
   ir::Expr lo, hi, n;                // bounds and the trip count (never negative)
   std::vector<ir::Expr> stateTapes;  // the state at each iteration's start, one per scalar leaf
+  // Per leaf, for an integer advanced by a constant (induction.cpp): the
+  // constant (its tape is null), else null. stateInit: the initial state.
+  std::vector<ir::Expr> stateSteps;
+  ir::Expr stateInit;
   InstrValues valueTapes;            // taped results of the body's calls and inner loops
   std::set<std::string> reads;       // the local arrays the body reads
   std::set<std::string> scratch;     // those it fills whole before its first read and reads after its last write
@@ -112,9 +120,34 @@ struct LoopRecord {
   // Tapes shared by every iteration of an enclosing loop (nested_tapes.cpp):
   // this iteration's block starts at `base` (null: the tapes are this loop's own).
   ir::Expr base;
+  // Its state tapes hold one sequence for every enclosing iteration
+  // (invariant_state.cpp): read at the iteration alone, without `base`.
+  bool invariantState = false;
   // The loops nested in this one's body that its forward pass tapes (their
   // records in Reverser::pretaped_): its J^T does not run them forward.
   std::vector<const unf::Instr *> nested;
+  // The loops at the top level of its body whose loop values its forward
+  // pass taped per (iteration, inner iteration) (inner_values.cpp): their
+  // recomputations in its J^T read those tapes.
+  std::vector<const unf::Instr *> inner;
+};
+
+// While a loop's forward pass is built the usual way (its J^T recomputes
+// its body): where the loops at the top level of its body tape the loop
+// values of their own bodies (inner_values.cpp).
+struct InnerTaping {
+  Lets *before;                // the tapes' allocations: before the loop
+  ir::Expr outerN, outerAt;    // the loop's trip count and this iteration's position
+  std::set<std::string> local; // its index and state (not invariant)
+  std::vector<const unf::Instr *> loops; // the inner loops taped so far
+};
+
+// The tapes of one such inner loop: the values (instruction -> tape) at
+// (base + iteration), base the enclosing iteration's position times n.
+struct InnerTapes {
+  InstrValues tapes;
+  ir::Expr n;    // the inner loop's trip count, bound before the enclosing loop
+  ir::Expr base; // set while the enclosing loop's J^T is built
 };
 
 // While a loop's forward pass is built: where its nested loops' tapes go.
@@ -129,7 +162,15 @@ struct NestedTaping {
   std::vector<const unf::Instr *> loops; // the nested loops taped so far
   bool *failed;                // a nested loop could not be taped: build the outermost loop as usual
   InstrValues *branchTapes;    // the tapes of values in branches ending the enclosing loop's body
+  // The state sequences taped once before the outermost loop
+  // (invariant_state.cpp): (the loop computing the sequence, its tape).
+  std::vector<std::pair<ir::Expr, ir::Expr>> *invariant;
 };
+
+// `e`, computed in the enclosing loops' bodies (`scopes`), as the same value
+// computed before the outermost loop, or null when it depends on an
+// iteration (a name in `local`, memory) (nested_tapes.cpp).
+ir::Expr hoisted(const ir::Expr &e, const std::vector<const Lets *> &scopes, const std::set<std::string> &local);
 
 // The last `if` of `t` when only instructions whose J^T reads no forward
 // value and no memory follow it (reverser.cpp): a body's local gradient
@@ -163,6 +204,8 @@ public:
 
   void setBuffer(const std::string &array, ir::Expr buffer) { buffers_[array] = std::move(buffer); }
   void setParamArray(const std::string &name) { params_.insert(name); }
+  // An array parameter the function never writes (nor its callees).
+  void setReadOnlyParam(const std::string &name) { readOnly_.insert(name); }
   // An in/out array parameter (Param::inout) is kept and restored like a
   // local array; `length` is null when C++ cannot tell it (a pointer).
   void setInOutArray(const std::string &name, ir::Expr length) { sizes_[name] = std::move(length); }
@@ -189,6 +232,7 @@ private:
   // The function's array parameters (their stores are not redone when a
   // body is recomputed).
   std::unordered_set<std::string> params_;
+  std::unordered_set<std::string> readOnly_; // (setReadOnlyParam)
   int recomputing_ = 0;   // > 0 inside a local gradient (forward recomputed)
   bool pullback_ = false; // differentiating a helper: its call already wrote its outputs
   // The pullback's result (setUnusedResult, a scalar), and the branches
@@ -282,6 +326,16 @@ private:
   void readTapes(const InstrValues &valueTapes, const ir::Expr &at);
   void forgetTapes(const InstrValues &valueTapes);
 
+  // --- loop values of inner loops' bodies taped by the enclosing loop (inner_values.cpp)
+  InnerTaping *inner_ = nullptr; // set while the top level of such a loop's body is built forward
+  std::unordered_map<const unf::Instr *, InnerTapes> innerTaped_;  // inner loop -> its tapes
+  std::unordered_map<const unf::Instr *, ir::Expr> forwardTaped_; // instr -> tape read, in forward code
+  static bool worthTapingTwoDeep(const unf::Instr &in);
+  bool innerLoopForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  bool forcedForward(const unf::Instr &in, Stack &stack, Lets &lets);
+  void readInnerTapes(const unf::Instr &loop, const ir::Expr &at);
+  void forgetInnerTapes(const unf::Instr &loop);
+
   // --- nested loops taped across their enclosing loop (nested_tapes.cpp)
   NestedTaping *nested_ = nullptr; // set while the top level of such a loop's body is built forward
   std::unordered_map<const unf::Instr *, LoopRecord> pretaped_; // nested loop -> its record
@@ -301,6 +355,17 @@ private:
                     std::vector<const Lets *> &scopes, LoopRecord &record);
   ir::Expr nestedPosition(const LoopRecord &record, const ir::Expr &index);
   static ir::Expr tapePosition(const LoopRecord &record, const ir::Expr &at);
+
+  // --- induction variables: loop states not taped (induction.cpp)
+  static std::vector<ir::Expr> inductionSteps(const std::vector<ir::Expr> &leaves, const Lets &bodyLets,
+                                              const ir::Expr &next);
+  static ir::Expr inductionState(const unf::Instr &in, const LoopRecord &record, const ir::Expr &index,
+                                 const ir::Expr &init, const ir::Expr &step);
+
+  // --- nested loop states that no enclosing iteration changes (invariant_state.cpp)
+  ir::Expr invariantStateTape(const unf::Instr &in, const ir::Expr &init, const LoopRecord &record,
+                              const ir::Expr &index, const ir::Expr &state, const Lets &bodyLets,
+                              const ir::Expr &next, const std::vector<const Lets *> &scopes);
 
   // --- local memory kept and restored (restore.cpp)
   void localArrays(const ir::Expr &e, std::set<std::string> &read, std::set<std::string> &written);

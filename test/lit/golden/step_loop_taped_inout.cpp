@@ -1,8 +1,12 @@
 // A time-step loop updating an in/out state array in place through a helper
 // with loops (the midpoint method), written as people write it. The forward
-// sweep tapes each stage's running sum and its read of the state per
-// (step, element): four tapes of steps x (n - 1), and nothing else. No tape
-// is written that the backward loop does not read (the cotangent of the
+// sweep tapes each stage's read of the state per (step, element): two tapes
+// of steps x (n - 1). The stages' running sum c depends only on x, so its
+// sequence is the same in both stages and every step: one loop before the
+// step loop tapes it once, in one tape of n - 1 both stages' transposes read
+// at the element alone (ad/rev/invariant_state.cpp; it was two more tapes of
+// steps x (n - 1), stored every step). No tape is written that the backward
+// loop does not read (the cotangent of the
 // step size h, summed over the loop and never used, is dropped with the
 // tapes it read: opt/dead_loop_state.cpp); no whole-array copy of k1, k2 or
 // mid is kept for after the backward loop (opt/dead_code.cpp). The
@@ -37,35 +41,41 @@ UNFAD_GRADIENT_WRT(x, y) void midpoint(const double* x, int n, int s, double* y)
 }
 // CHECK-LABEL: void midpoint_grad(
 // CHECK-NOT:     tape_buffer
-// CHECK:         unfad::tape_buffer<double> [[C1:tape_state[_0-9]*]]([[S:n_[0-9]+]] * [[N:n_[0-9]+]]);
-// CHECK-NEXT:    unfad::tape_buffer<double> [[Y1:tape_t[_0-9]*]]([[S]] * [[N]]);
-// CHECK-NEXT:    unfad::tape_buffer<double> [[C2:tape_state[_0-9]*]]([[S]] * [[N]]);
+// The running sum, once, before the step loop.
+// CHECK:         unfad::tape_buffer<double> [[C:tape_state[_0-9]*]]([[N:n_[0-9]+]]);
+// CHECK-NEXT:    double [[CS:[a-z_0-9]+]] = 0.0;
+// CHECK-NEXT:    for (long [[CI:[a-z_0-9]+]] = 1; [[CI]] < n; ++[[CI]]) {
+// CHECK-NEXT:      [[C]][[[CI]] - 1] = [[CS]];
+// CHECK-NEXT:      [[CS]] = [[CS]] + x[[[CI]]];
+// CHECK-NEXT:    }
+// CHECK-NEXT:    unfad::tape_buffer<double> [[Y1:tape_t[_0-9]*]]([[S:n_[0-9]+]] * [[N]]);
 // CHECK-NEXT:    unfad::tape_buffer<double> [[M2:tape_t[_0-9]*]]([[S]] * [[N]]);
 // CHECK-NOT:     tape_buffer
 // CHECK-NOT:     saved_
-// The forward loop: each stage tapes its running sum and the state it reads.
+// The forward loop: each stage tapes the state it reads, and no running sum.
 // CHECK:         for (long [[STEP:[a-z_0-9]+]] = 0; [[STEP]] < s; ++[[STEP]]) {
-// CHECK:             [[C1]][[[STEP]] * [[N]] +
+// CHECK-NOT:         [[C]][
 // CHECK:             const double [[YR:t_[0-9]+]] = y[
 // CHECK:             [[Y1]][[[STEP]] * [[N]] + {{.*}}] = [[YR]];
-// CHECK:             [[C2]][[[STEP]] * [[N]] +
+// CHECK-NOT:         [[C]][
 // CHECK:             const double [[MR:t_[0-9]+]] = mid[
 // CHECK:             [[M2]][[[STEP]] * [[N]] + {{.*}}] = [[MR]];
 // CHECK:             y[{{.*}}] += h * k2[
 // The backward loop: transposes only, from the tapes; no array of the
-// primal is read or put back.
+// primal is read or put back; both stages read the one running-sum tape at
+// the element.
 // CHECK:         for (long [[SB:[a-z_0-9]+]] = s - 1; [[SB]] >= 0; --[[SB]]) {
 // CHECK-NOT:       {{[ (]}}y[
 // CHECK-NOT:       {{[ (]}}k1[
 // CHECK-NOT:       {{[ (]}}k2[
 // CHECK-NOT:       {{[ (]}}mid[
-// CHECK:             [[C2]][[[SB]] * [[N]] +
+// CHECK:             = [[C]][[[I2:[a-z_0-9]+]] - 1];
 // CHECK-NOT:       {{[ (]}}y[
 // CHECK-NOT:       {{[ (]}}mid[
 // CHECK:             [[M2]][[[SB]] * [[N]] +
 // CHECK-NOT:       {{[ (]}}y[
 // CHECK-NOT:       {{[ (]}}mid[
-// CHECK:             [[C1]][[[SB]] * [[N]] +
+// CHECK:             = [[C]][[[I1:[a-z_0-9]+]] - 1];
 // CHECK-NOT:       {{[ (]}}y[
 // CHECK:             [[Y1]][[[SB]] * [[N]] +
 // CHECK-NOT:       {{[ (]}}y[

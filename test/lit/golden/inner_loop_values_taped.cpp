@@ -1,0 +1,63 @@
+// A Gaussian mixture's log-likelihood as people write it: per point, a loop
+// over the clusters fills beta[c] from a sum over the dimensions, and a
+// log-sum-exp helper reads beta. The point loop's backward sweep needs beta
+// again for the helper's pullback; without taping it recomputed the whole
+// cluster loop, the inner loops included (O(k d) per point, O(k d^2) with a
+// triangular factor: GradBench's gmm). The forward sweep tapes each
+// cluster's sum per (point, cluster) in one tape of n x k allocated before
+// the loop, and the backward sweep refills beta from it with no inner loop
+// (lib/ad/rev/inner_values.cpp); diff is filled only by the cluster loop's
+// own transpose.
+// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
+#include <unfad/unfad.h>
+
+#include <cmath>
+#include <vector>
+
+static double lse(const double *x, int n) {
+  double a = x[0];
+  for (int i = 1; i < n; ++i)
+    if (x[i] > a) a = x[i];
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += std::exp(x[i] - a);
+  return a + std::log(s);
+}
+
+UNFAD_GRADIENT_WRT(alpha, mu, q)
+double mix(int d, int k, int n, const double *alpha, const double *mu, const double *q, const double *x) {
+  std::vector<double> diff(d), beta(k);
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c < k; ++c) {
+      for (int j = 0; j < d; ++j) diff[j] = std::exp(q[c * d + j]) * (x[i * d + j] - mu[c * d + j]);
+      double sq = 0.0;
+      for (int j = 0; j < d; ++j) sq += diff[j] * diff[j];
+      beta[c] = alpha[c] - 0.5 * sq;
+    }
+    total += lse(beta.data(), k);
+  }
+  return total;
+}
+// CHECK-LABEL: double mix_grad(
+// CHECK-NOT:     tape_buffer
+// CHECK:         unfad::tape_buffer<double> [[SQ:tape_sq[_0-9]*]]([[N:n_[0-9]+]] * [[K:n_[0-9]+]]);
+// CHECK-NOT:     tape_buffer
+// The forward sweep: the sum is taped at (point, cluster).
+// CHECK:         for (long [[I:[a-z_0-9]+]] = 0; [[I]] < n; ++[[I]]) {
+// CHECK-NEXT:      for (long [[C:[a-z_0-9]+]] = 0; [[C]] < k; ++[[C]]) {
+// CHECK:             double [[S:[a-z_0-9]+]] = 0.0;
+// CHECK:             [[SQ]][[[I]] * [[K]] + [[C]]] = [[S]];
+// CHECK-NEXT:      }
+// CHECK-NEXT:      const double {{.*}} = ::lse(beta.data(), k);
+// The backward sweep: beta from the tape, no loop inside the refill.
+// CHECK:         for (long [[IB:[a-z_0-9]+]] = n - 1; [[IB]] >= 0; --[[IB]]) {
+// CHECK-NEXT:      for (long [[CB:[a-z_0-9]+]] = 0; [[CB]] < k; ++[[CB]]) {
+// CHECK-NEXT:        const double [[SB:[a-z_0-9]+]] = [[SQ]][[[IB]] * [[K]] + [[CB]]];
+// CHECK-NEXT:        beta[[[CB]]] = alpha[[[CB]]] - 0.5 * [[SB]];
+// CHECK-NEXT:      }
+// CHECK-NEXT:      lse_pullback(beta.data(), k, 1.0, d_beta.data());
+// The cluster loop's transpose refills diff itself.
+// CHECK-NEXT:      for (long [[CT:[a-z_0-9]+]] = k - 1; [[CT]] >= 0; --[[CT]]) {
+// CHECK-NOT:       ::lse(
+// CHECK:         // unfad:end mix_grad
