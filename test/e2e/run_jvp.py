@@ -27,11 +27,11 @@ params, in f's order: ["name", kind(, length)] with kind
            of the initial value, on return that of the final value
 A non-void f's tangent comes back through a last `double* d_return`.
 
-For each case, in a temporary directory, the harness runs `unfad --check`
-(must fail: blocks missing), `unfad -i` twice (the second run changes
-nothing; the file holds `// unfad:begin f_jvp`), `unfad --check` (passes),
-then compiles the file with a generated main (g++ and clang++-19, -std=c++17
--Wall -Wextra -Werror) and checks at every point, for a fixed random
+For each case, in a temporary directory, the harness runs `unfad -i` twice
+(the second run changes nothing; the file holds `// unfad:begin f_jvp`;
+`--check` is that comparison, pinned once in test/lit/golden/rewrite.test),
+then compiles the file with a generated main (g++ -O1 and clang++-19 -O0,
+-std=c++17 -Wall -Wextra -Werror) and checks at every point, for a fixed random
 tangent direction v of the active inputs:
   - f_jvp returns f's value and performs f's writes (outputs, in/out);
   - d_return, d_out and the final d_y equal the 4-point central finite
@@ -247,9 +247,9 @@ def main():
         shutil.copy(case, path)
         flags = ["--", "-std=c++17", "-I" + inc]
         problems = []
-        r = run([unfad, "--check", path] + flags)
-        if r.returncode != 1:
-            problems.append("unfad --check before generation: exit %d\n%s" % (r.returncode, r.stderr))
+        # no per-case `unfad --check`: it compares what -i writes with the
+        # file, which the second -i below does (its exit codes are pinned in
+        # test/lit/golden/rewrite.test); each run re-parses the std headers
         r = run([unfad, "-i", path] + flags)
         if r.returncode != 0:
             problems.append("unfad -i failed:\n" + r.stderr)
@@ -260,15 +260,14 @@ def main():
             r = run([unfad, "-i", path] + flags)
             if r.returncode != 0 or open(path).read() != once:
                 problems.append("a second unfad -i changed the file or failed:\n" + r.stderr)
-            r = run([unfad, "--check", path] + flags)
-            if r.returncode != 0:
-                problems.append("unfad --check after generation: exit %d\n%s" % (r.returncode, r.stderr))
             returns_void = re.search(r"UNFAD_JVP(?:_WRT\([^)]*\))?\s+(?:static\s+|inline\s+)*void\s+" + re.escape(f) + r"\s*\(", once) is not None
             with open(path, "a") as out:
                 out.write("\n" + driver(spec, returns_void, a.mutate))
             for cxx in a.compilers.split(","):
                 exe = os.path.join(tmp, "case_" + re.sub(r"\W", "_", cxx))
-                r = run([cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I" + inc, path, "-o", exe])
+                # g++ optimised (its flow warnings need it), clang++ not
+                opt = "-O0" if "clang" in os.path.basename(cxx) else "-O1"
+                r = run([cxx, "-std=c++17", opt, "-Wall", "-Wextra", "-Werror", "-I" + inc, path, "-o", exe])
                 if r.returncode != 0:
                     problems.append(f"{cxx} failed:\n{r.stderr[:4000]}")
                     continue
