@@ -175,7 +175,8 @@ static std::map<std::string, int> reachableCallSites(const Program &p, const Fun
   return sites;
 }
 
-Program inlineSingleCalls(const Program &p) {
+// One round: the calls of the marked functions' own bodies.
+static Program inlineSingleCallsOnce(const Program &p, bool &changed) {
   const std::set<std::string> recursive = recursiveIn(p);
   Program out = p;
   for (auto &f : out.functions) {
@@ -186,7 +187,9 @@ Program inlineSingleCalls(const Program &p) {
     std::map<std::string, const Function *> inlinable;
     std::map<std::string, Expr> bodies;
     std::set<const Call *> only;
-    for (const Call *c : calls.once) {
+    std::vector<const Call *> candidates = calls.once;
+    candidates.insert(candidates.end(), calls.inLoops.begin(), calls.inLoops.end());
+    for (const Call *c : candidates) {
       const Function *g = p.find(c->callee);
       // (a function with the user's derivative has only a stand-in body)
       if (!g || g->marked || !g->cxx.customPullback.empty() || recursive.count(g->name) || sites[g->name] != 1) continue;
@@ -200,6 +203,18 @@ Program inlineSingleCalls(const Program &p) {
     for (auto &q : f.params) ns.reserve(q.name);
     for (auto &[name, b] : bodies) ns.reserveAll(b);
     f.body = Inliner(inlinable, bodies, ns, &only).mutate(f.body);
+    changed = true;
+  }
+  return out;
+}
+
+// Rounds until none inlines: an inlined helper's own single calls (a
+// model's `logsumexp`) are the marked function's next.
+Program inlineSingleCalls(const Program &p) {
+  Program out = p;
+  for (bool changed = true; changed;) {
+    changed = false;
+    out = inlineSingleCallsOnce(out, changed);
   }
   return out;
 }

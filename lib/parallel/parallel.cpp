@@ -310,8 +310,8 @@ Expr recognize(const Expr &body, const Program &p) {
 }
 
 Program recognize(const Program &p) {
-  Program out = p;
-  for (auto &f : out.functions) f.body = recognize(f.body, p);
+  Program out = indexDeterminedState(p);
+  for (auto &f : out.functions) f.body = recognize(f.body, out);
   return out;
 }
 

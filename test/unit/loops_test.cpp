@@ -552,3 +552,39 @@ TEST(Inline, HelpersWritingArraysAreInlinedAndKeepTheirValueAndGradient) {
                                            Call::make("set", {a, sub(i, ci(1)), v("v")}, Type::unit()), Tuple::make({})));
   EXPECT_TRUE(contains<Call>(inlining::inlineArrayWriters(r).find("f")->body));
 }
+
+TEST(Parallel, IndexDeterminedStateBecomesAFunctionOfTheIndex) {
+  // fold i in [lo, n) from (s, k, p) = (0, 7, x[0]) ->
+  //   let s1 = s#0 in let k1 = s#1 in let p1 = s#2 in
+  //   let q = x[i] in (s1 + p1 * q * cast(k1), i, q)
+  // k and p are determined by i (x is not written); s is the loop's state.
+  Expr x = v("x", arr()), i = i64v("i"), lo = i64v("lo"), n = i64v("n");
+  Expr st = v("s", Type::tuple({f64(), Type::i64(), f64()}));
+  Expr next = Tuple::make({add(v("s1"), mul(mul(v("p1"), v("q")), Prim::makeCast(i64v("k1"), f64()))), i, v("q")});
+  Expr body = Let::make("s1", Proj::make(st, 0),
+                        Let::make("k1", Proj::make(st, 1),
+                                  Let::make("p1", Proj::make(st, 2), Let::make("q", at(x, i), next))));
+  Expr loop = Fold::make(lo, n, Tuple::make({c(0), ci(7), at(x, ci(0))}), "i", "s", body);
+  Expr result = Let::make("r", loop,
+                          add(add(Proj::make(v("r", loop->type), 0), Proj::make(v("r", loop->type), 2)),
+                              Prim::makeCast(Proj::make(v("r", loop->type), 1), f64())));
+  Program p;
+  p.functions.push_back(fn("f", {{"x", arr()}, {"lo", Type::i64(), false}, {"n", Type::i64(), false}}, result));
+  Program q = parallel::indexDeterminedState(p);
+  const std::string text = print(q.functions[0].body);
+  EXPECT_NE(text.find("from s_1 = 0.0"), std::string::npos) << text; // only the sum is carried
+  EXPECT_NE(text.find("x[sub(i, 1)]"), std::string::npos) << text;
+  EXPECT_NE(text.find("x[sub(n, 1)]"), std::string::npos) << text;
+  for (long from : {0L, 1L, 4L, 6L}) { // 4 = n: no iteration; 6 > n: none either
+    std::vector<Value> args{arrayOf({0.5, -1.5, 2.0, 3.25}), Value::of(double(from)), Value::of(4)};
+    EXPECT_DOUBLE_EQ(evaluate(q, "f", copyArgs(args)).scalar, evaluate(p, "f", copyArgs(args)).scalar) << from;
+    check(q, args);
+  }
+  // A loop that writes a double array keeps `p = y[i]` as state.
+  Expr y = v("y", arr());
+  Expr written = Fold::make(ci(0), n, c(1), "j", "t",
+                            Let::make("_", store(y, i64v("j"), mul(at(y, i64v("j")), v("t"))), at(y, i64v("j"))));
+  Program w;
+  w.functions.push_back(fn("g", {{"y", arr()}, {"n", Type::i64(), false}}, written));
+  EXPECT_EQ(print(parallel::indexDeterminedState(w).functions[0].body), print(written));
+}

@@ -18,14 +18,15 @@ namespace unfad::inlining {
 
 ir::Program inlineArrayWriters(const ir::Program &p);
 
-// A helper called from one place in the whole program, outside the loops of
-// a marked function (`UNFAD_GRADIENT double f(...) { return model<double>(...); }`,
-// a thin marked wrapper): inlined there. Why: otherwise the gradient calls
-// the helper for its value and then its pullback, which runs the helper's
-// forward sweep again — two primals before any adjoint work; inlined, the
-// marked function's own sweep does both. (No code grows: the helper had one
-// caller. Helpers called in loops stay calls: their pullbacks recompute one
-// iteration's worth.)
+// A helper called from one place in the whole program (`UNFAD_GRADIENT
+// double f(...) { return model<double>(...); }`, a thin marked wrapper, and
+// then the model's own helpers, round by round): inlined there. Why:
+// otherwise the gradient calls the helper for its value and then its
+// pullback, which runs the helper's forward sweep again — two primals before
+// any adjoint work; inlined, the marked function's own sweep does both. In a
+// loop, a call is also a wall for the loop's taping (nested_tapes.cpp): a
+// recurrent model's time step calling its `logsumexp` was re-run whole in
+// the backward sweep. (No code grows: the helper had one caller.)
 ir::Program inlineSingleCalls(const ir::Program &p);
 
 // Small loop-free helpers (a `sigmoid`, a `sq`) called in a loop, inlined at

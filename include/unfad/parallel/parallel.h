@@ -20,7 +20,17 @@
 
 namespace unfad::parallel {
 
+// Runs indexDeterminedState first.
 ir::Program recognize(const ir::Program &p);
 ir::Expr recognize(const ir::Expr &body, const ir::Program &p);
+
+// Loop state whose next value depends on the index only (a re-seated
+// pointer's tag and offset, `prev = x[i]` in a loop writing no doubles)
+// becomes a function of the index, so the loop carries no state for it
+// (index_state.cpp):
+//   fold i in [lo, hi) from s = init -> (...; next(i))
+//     ~>  fold i in [lo, hi) -> let s = (i == lo ? init : next(i - 1)) in (...)
+//         with the value (lo < hi ? next(hi - 1) : init)
+ir::Program indexDeterminedState(const ir::Program &p);
 
 } // namespace unfad::parallel

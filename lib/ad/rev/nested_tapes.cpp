@@ -30,6 +30,9 @@
 #include "reverser.h"
 #include "unfad/ad/reverse.h"
 
+#include <algorithm>
+#include <functional>
+
 namespace unfad::ad::rev {
 
 using namespace unfad::ir;
@@ -37,6 +40,8 @@ using unf::Instr;
 using unf::Term;
 
 namespace {
+
+bool passiveChoice(const Instr &in);
 
 // Straight-line instructions whose forward values come from the slots, the
 // memory read by Index, or nowhere.
@@ -47,8 +52,26 @@ bool plainStraightLine(const Instr &in) {
   case Instr::Kind::Opaque:
     return true;
   case Instr::Kind::Index: return in.type->isScalar(); // (not a row of an array of arrays)
+  case Instr::Kind::If: return passiveChoice(in);
   default: return false;
   }
+}
+
+// An `if` choosing values without cotangents (integers) by straight-line
+// code that stores nothing: a re-seated pointer's offset and array at the
+// loop's first iteration or from the previous one (parallel/index_state.cpp).
+// Its J^T transposes nothing; where the J^T needs its value, it is
+// recomputed like straight-line code.
+bool passiveChoice(const Instr &in) {
+  std::function<bool(const TypeP &)> passive = [&](const TypeP &t) {
+    if (t->isTuple()) return std::all_of(t->elems.begin(), t->elems.end(), passive);
+    return t->isScalar() && !t->isFloat();
+  };
+  if (in.kind != Instr::Kind::If || !passive(in.type)) return false;
+  for (auto &b : in.branches)
+    for (auto &x : b.instrs)
+      if (x.kind == Instr::Kind::Store || !plainStraightLine(x)) return false;
+  return true;
 }
 
 const Expr &viewedArray(const Expr &a) {

@@ -3,9 +3,16 @@
 // one undo log, allocated once before the loop and sized from the trip
 // counts (n * 3 here); the log's top is marked at each iteration's start and
 // each backward iteration pops its own entries, last first. No copy of the
-// whole array per iteration, and no allocation inside any loop.
-// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
+// whole array per iteration, and no allocation inside any loop. That is
+// the loop's J^T when nested loops are not taped per step
+// (--tape-nested-loops=false). By default they are (nested_tapes.cpp; the
+// choice of `u` is an `if` over integers, recomputed where needed): the
+// forward loop tapes each sin's argument per (v, i) and the backward loop
+// reads it, with no undo log and no forward run of the inner loop.
+// RUN: %unfad --tape-nested-loops=false %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
+// RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.taped
+// RUN: grep -v '^// *[A-Z-]*:' %t.taped | FileCheck %s --check-prefix=TAPED
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -54,3 +61,16 @@ UNFAD_GRADIENT double nested_accumulation(const double* x, int n) {
 // CHECK-NOT:       new
 // CHECK-NOT:       * t]
 // CHECK:         return e;
+
+// TAPED-LABEL: double nested_accumulation_grad(
+// TAPED-NOT:     log_
+// TAPED:         unfad::tape_buffer<double> [[TAPE:tape_t[_0-9]*]]([[N:n_[0-9]+]] * 3);
+// TAPED:         for (long [[V:v]] = 0; [[V]] < n; ++[[V]]) {
+// TAPED:           for (long [[I:i]] = 0; [[I]] < 3; ++[[I]]) {
+// TAPED:             const double [[A:t_[0-9]+]] = pos[3 * {{u[_0-9]*}} + [[I]]];
+// TAPED:             [[TAPE]][[[V]] * 3 + [[I]]] = [[A]];
+// TAPED:         for (long [[W:v_[0-9]+]] = n - 1; [[W]] >= 0; --[[W]]) {
+// TAPED-NOT:       std::sin
+// TAPED:             std::cos([[TAPE]][[[W]] * 3 + {{i_[0-9]+}}])
+// TAPED-NOT:     log_
+// TAPED:         return e;
