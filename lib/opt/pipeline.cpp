@@ -24,6 +24,7 @@ const NamedPass kPasses[] = {
     {"partial-eval", partialEvaluate},
     {"split-struct-adds", splitStructAdds},
     {"constant-tapes", constantTapes},
+    {"duplicate-tapes", duplicateTapes},
     {"dead-stores", deadStores},
     {"dead-arrays", deadArrays},
     {"dead-code", deadCode},
@@ -63,6 +64,7 @@ public:
     for (size_t before = 0, after = size(r); before != after && !stopped_;) {
       before = after;
       r = run(constantTapes, "constant-tapes", r);
+      r = run(duplicateTapes, "duplicate-tapes", r);
       r = run(deadStores, "dead-stores", r);
       r = run(deadArrays, "dead-arrays", r);
       r = run(deadCode, "dead-code", r);

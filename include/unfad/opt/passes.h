@@ -36,6 +36,9 @@ ir::Expr splitStructAdds(const ir::Expr &e, const PassContext &context, bool *ch
 ir::Expr deadStores(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Reads of a scratch tape whose every store writes one constant are it.
 ir::Expr constantTapes(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Two scratch tapes stored once each, with the same value at the same
+// index, are one (duplicate_tapes.cpp).
+ir::Expr duplicateTapes(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Stores into local arrays that nothing reads before they are overwritten
 // whole (liveness of arrays).
 ir::Expr deadArrays(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
