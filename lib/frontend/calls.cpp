@@ -2,6 +2,7 @@
 // of other functions whose body is visible become Calls of their lowered
 // versions (requested here, lowered later by functions.cpp).
 #include "lowering.h"
+#include "unfad/ir/traverse.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <llvm/ADT/StringMap.h>
@@ -181,15 +182,20 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
   if (ArrayInfo ai; drt->isPointerType() || drt->isArrayType() || arrayInfo(drt, ai, SourceLocation()))
     fail(loc, "'" + fname + "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
   std::vector<ir::Expr> args;
+  std::vector<std::pair<std::string, ir::Expr>> copies; // by-value arrays, copied before the call
   if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
-    ir::TypeP pt = paramType(def->getParamDecl(i));
+    const bool byValue = byValueArrayParam(def->getParamDecl(i));
+    ir::TypeP pt = paramType(def->getParamDecl(i), /*copied=*/true);
     if (pt->isArray()) {
-      ir::Expr a = lowerArrayRef(ce->getArg(i), env);
+      ir::Expr a = lowerArrayRef(byValue ? copySource(ce->getArg(i)) : ce->getArg(i), env);
       if (!ir::sameType(a->type, pt))
         fail(ce->getArg(i)->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
-      if (growingLength(ce->getArg(i)))
+      if (byValue) {
+        a = copiedArgument(ce->getArg(i), def->getParamDecl(i), a, copies);
+      } else if (growingLength(ce->getArg(i))) {
         a = growingArgument(ce->getArg(i), a, !def->getParamDecl(i)->getType().getNonReferenceType().isConstQualified(), env);
+      }
       args.push_back(a);
     } else {
       args.push_back(convert(lowerExpr(ce->getArg(i), env), pt));
@@ -201,7 +207,46 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
   if (!entries_[idx].callSite.isValid()) entries_[idx].callSite = callSite_, entries_[idx].calledAt = calledAt_;
   ir::Expr call = ir::Call::make(entries_[idx].irName, args, result);
   locs_[call.get()] = loc;
-  return call;
+  return ir::zipLets(copies, call);
+}
+
+// The array a by-value parameter's argument copies or moves (`v`,
+// `std::move(v)`): the copy is made by copiedArgument.
+const Expr *copySource(const Expr *arg) {
+  const Expr *e = arg->IgnoreImplicit();
+  if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
+    e = c->getArg(0)->IgnoreImplicit();
+  if (const auto *call = dyn_cast<CallExpr>(e); call && call->getNumArgs() == 1)
+    if (const FunctionDecl *fd = call->getDirectCallee(); fd && fd->isInStdNamespace() && fd->getName() == "move")
+      e = call->getArg(0)->IgnoreImplicit();
+  return e;
+}
+
+// A std::vector or std::array argument of a parameter taken by value
+// (`double mean(std::vector<double> v)`): a fresh array filled from the
+// argument before the call, which the helper may then change as its own.
+//   let copy = new T[size(a)] in let _ = fold i in [0, size(a)): copy[i] = a[i] in h(copy)
+ir::Expr Lowering::copiedArgument(const Expr *arg, const ParmVarDecl *param, const ir::Expr &a,
+                                  std::vector<std::pair<std::string, ir::Expr>> &copies) {
+  const ir::TypeP elem = a->type->elem();
+  if (elem->isArray() || growingLength(arg) || !a->is<ir::Var>())
+    fail(arg->getExprLoc(), "this argument of a by-value std::vector or std::array parameter is not supported (an array "
+                            "of arrays, a vector grown by push_back, or a pointer): pass it by reference");
+  ArrayInfo ai;
+  arrayInfo(param->getType(), ai, SourceLocation());
+  const std::string copy = names_.fresh(param->getName().empty() ? "copy" : param->getNameAsString() + "_copy");
+  const std::string i = names_.fresh("i");
+  // (a std::array's copy has its constant size: the printer keeps it on the stack)
+  const ir::Expr size = ai.kind == ArrayInfo::StdArray ? ir::Const::makeInt(ai.size) : ir::Size::make(a);
+  const ir::Expr index = ir::Var::make(i, ir::Type::i64());
+  const ir::Expr copyVar = ir::Var::make(copy, a->type);
+  ir::Expr fill = ir::Fold::make(ir::Const::makeInt(0), size, ir::Tuple::make({}), i, names_.fresh("state"),
+                                 ir::Let::make(names_.fresh("_"),
+                                               ir::Store::make(copyVar, index, ir::Index::make(a, index), ir::Store::Mode::Set),
+                                               ir::Tuple::make({})));
+  copies.push_back({copy, ir::NewArray::make(size, elem)});
+  copies.push_back({names_.fresh("_"), fill});
+  return copyVar;
 }
 
 // A helper given an array parameter of the caller that has no derivatives

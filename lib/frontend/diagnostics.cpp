@@ -127,8 +127,16 @@ void Lowering::checkArrays() {
       // (forward mode neither tapes nor runs the function again: nothing to copy)
       failed_ = true;
     } else if (en.marked && en.fn.result->isUnit() && !output) {
-      diags_.Report(en.def->getLocation(), diagID_)
-          << en.root << "return type 'void' is not floating-point, and the function writes no floating-point output parameter";
+      // An output left out of UNFAD_GRADIENT_WRT's list (`WRT(x)` on
+      // `void f(const double* x, double* y)`): say which one to name.
+      std::string left;
+      for (auto &p : en.fn.params)
+        if (p.written && !p.active && p.type->isArray() && p.type->elem()->isFloat()) left = p.name;
+      std::string message =
+          "return type 'void' is not floating-point, and the function writes no floating-point output parameter";
+      if (!left.empty())
+        message += " it differentiates: it writes '" + left + "', which UNFAD_GRADIENT_WRT leaves out (name it in the list: UNFAD_GRADIENT_WRT(..., " + left + "))";
+      diags_.Report(en.def->getLocation(), diagID_) << en.root << message;
       failed_ = true;
     }
   }

@@ -255,7 +255,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     // the printer prints as the variable (references.cpp has the helpers')
     bool single = en.marked && outReferenceParam(pd);
     p.type = single ? ir::Type::array(typeOf(pd->getType().getNonReferenceType().getUnqualifiedType(), pd->getLocation()))
-                    : paramType(pd);
+                    : paramType(pd, /*copied=*/!en.marked); // (lowerHelperCall copies such arguments)
     checkBoundaryType(p.type, pd, en.marked); // class_layout.cpp
     p.active = ir::isActive(p.type);
     if (hasWrt && std::find(wrt.begin(), wrt.end(), p.name) == wrt.end()) p.active = false;

@@ -164,10 +164,16 @@ void Lowering::localArrayConstructor(const VarDecl *vd, const ArrayInfo &ai, boo
   if (args.empty()) {
     if (!out.size) out.size = ir::Const::makeInt(0);
   } else if (ce->getConstructor()->isCopyOrMoveConstructor()) {
-    out.copyFrom = lowerArrayRef(args[0], env);
+    // `c_(std::move(c))` of a by-value parameter `c` (a sink): a copy of the
+    // parameter's array, which nothing reads after the move
+    const Expr *from = args[0];
+    if (const Expr *src = copySource(args[0]); src != args[0]->IgnoreImplicit())
+      if (const auto *dr = dyn_cast<DeclRefExpr>(src))
+        if (const auto *pd = dyn_cast<ParmVarDecl>(dr->getDecl()); pd && byValueArrayParam(pd)) from = src;
+    out.copyFrom = lowerArrayRef(from, env);
     if (nested || !ir::sameType(out.copyFrom->type, ir::Type::array(et)))
       fail(loc, nested ? "copies of arrays of arrays are not supported yet" : "copy between arrays of different types");
-    if (!out.size) out.size = arraySize(args[0], out.copyFrom, loc, env);
+    if (!out.size) out.size = arraySize(from, out.copyFrom, loc, env);
   } else if (const auto *sl = dyn_cast<CXXStdInitializerListExpr>(first)) {
     const auto *il = dyn_cast<InitListExpr>(sl->getSubExpr()->IgnoreImplicit());
     if (!il) fail(loc, "this initializer of " + spelled + " is not supported yet");

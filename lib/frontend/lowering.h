@@ -92,6 +92,10 @@ using Env = std::map<const clang::VarDecl *, ir::Expr>;
 using Tail = std::function<ir::Expr(Env &)>;
 using Binds = std::vector<std::pair<std::string, ir::Expr>>;
 
+// The array a by-value array parameter's argument copies or moves (`v`,
+// `std::move(v)`; calls.cpp).
+const clang::Expr *copySource(const clang::Expr *arg);
+
 // An array-like C++ type: pointer, C array, std::vector or std::array
 // (possibly behind a reference) of scalars, of structs of scalars, or of
 // arrays of scalars (`double A[3][3]`, `std::vector<std::vector<double>>`).
@@ -386,7 +390,14 @@ private:
   bool arrayInfo(clang::QualType t, ArrayInfo &out, clang::SourceLocation loc, int depth = 0);
   bool arrayElement(clang::QualType e, const char *what, ArrayInfo &out, clang::SourceLocation loc, int depth);
   ir::TypeP arrayType(const ArrayInfo &ai, clang::SourceLocation loc);
-  ir::TypeP paramType(const clang::ParmVarDecl *p);
+  // `copied`: a by-value std::vector/std::array parameter is an array the
+  // callee owns, which every call site copies (lowerHelperCall); elsewhere
+  // it is refused.
+  ir::TypeP paramType(const clang::ParmVarDecl *p, bool copied = false);
+  // A std::vector/std::array parameter taken by value (a copy).
+  bool byValueArrayParam(const clang::ParmVarDecl *p);
+  ir::Expr copiedArgument(const clang::Expr *arg, const clang::ParmVarDecl *param, const ir::Expr &a,
+                          std::vector<std::pair<std::string, ir::Expr>> &copies);
   ir::Expr convert(const ir::Expr &e, const ir::TypeP &to);
   ir::Expr toBool(const ir::Expr &e) { return convert(e, ir::Type::boolean()); }
   static ir::Expr one(const ir::TypeP &t);

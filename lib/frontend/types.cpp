@@ -176,14 +176,21 @@ ir::TypeP Lowering::arrayType(const ArrayInfo &ai, SourceLocation loc) {
 
 // Type of a parameter: by value, or a const reference to a scalar/struct,
 // or an array (pointer, C array, reference to std::vector/std::array).
-ir::TypeP Lowering::paramType(const ParmVarDecl *p) {
+bool Lowering::byValueArrayParam(const ParmVarDecl *p) {
+  QualType t = p->getType();
+  ArrayInfo ai;
+  return !t->isReferenceType() && arrayInfo(t, ai, SourceLocation()) &&
+         (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray);
+}
+
+ir::TypeP Lowering::paramType(const ParmVarDecl *p, bool copied) {
   QualType t = p->getType();
   if (t.isVolatileQualified()) fail(p->getLocation(), "volatile values are not supported");
   std::string name = p->getName().empty() ? std::string("<unnamed>") : p->getNameAsString();
   if (ArrayInfo ai; arrayInfo(t, ai, p->getLocation())) {
-    if ((ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) && !t->isLValueReferenceType())
+    if ((ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) && !t->isReferenceType() && !copied)
       fail(p->getLocation(), "parameter '" + name + "' of type '" + typeStr(t) +
-                                 "' is passed by value, which is not supported yet (pass it by reference)");
+                                 "' is passed by value, which is supported for helpers called directly, not here (pass it by reference)");
     if (t->isRValueReferenceType()) fail(p->getLocation(), "rvalue reference parameter '" + name + "' is not supported");
     return arrayType(ai, p->getLocation());
   }

@@ -263,10 +263,12 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   if (ctor) {
     for (unsigned a = 0; a < ce->getNumArgs() && a < ctor->getNumParams(); ++a) {
       const ParmVarDecl *p = ctor->getParamDecl(a);
-      ir::TypeP pt = paramType(p);
+      const bool byValue = byValueArrayParam(p); // (a sink parameter `Poly(std::vector<double> c)`: copied)
+      ir::TypeP pt = paramType(p, /*copied=*/true);
       EffectScope es(*this, &pre);
       if (pt->isArray()) {
-        (*state)[p] = lowerArrayRef(ce->getArg(a), env);
+        ir::Expr array = lowerArrayRef(byValue ? copySource(ce->getArg(a)) : ce->getArg(a), env);
+        (*state)[p] = byValue ? copiedArgument(ce->getArg(a), p, array, pre) : array;
         continue;
       }
       std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());

@@ -25,13 +25,13 @@ namespace {
 // Scratch arrays and the one constant all their stores write (null: none
 // yet; erased when a store writes anything else, or the array is used in
 // any other way than as the array of an index or a store).
-class ConstantStores : public Visitor {
+class ConstantStores : public ArrayUses {
 public:
   std::unordered_map<std::string, Expr> constant;
 
   void run(const Expr &root) {
     visitExpr(root);
-    for (auto &n : spoiled_) constant.erase(n);
+    for (auto &n : spoiled) constant.erase(n);
     for (auto it = constant.begin(); it != constant.end();) it = it->second ? std::next(it) : constant.erase(it);
   }
 
@@ -40,26 +40,14 @@ protected:
     if (auto a = n->value->as<NewArray>(); a && a->scratch && !a->type->elem()->isTuple()) constant.emplace(n->name, nullptr);
     Visitor::visit(n);
   }
-  void visit(const Var *n) override { spoiled_.insert(n->name); }
-  void visit(const ir::Index *n) override {
-    if (!n->array->is<Var>()) visitExpr(n->array);
-    visitExpr(n->index);
-  }
-  void visit(const Store *n) override {
-    visitExpr(n->index);
-    visitExpr(n->value);
-    auto a = n->array->as<Var>();
-    if (!a) return visitExpr(n->array);
+  void onStore(const Store *n, const std::string &array) override {
     auto c = n->value->as<Const>();
-    auto it = constant.find(a->name);
+    auto it = constant.find(array);
     if (it == constant.end()) return;
-    if (!c || n->mode != Store::Mode::Set || !n->path.empty()) spoiled_.insert(a->name);
+    if (!c || n->mode != Store::Mode::Set || !n->path.empty()) spoiled.insert(array);
     else if (!it->second) it->second = n->value;
-    else if (!alphaEqual(n->value, it->second)) spoiled_.insert(a->name);
+    else if (!alphaEqual(n->value, it->second)) spoiled.insert(array);
   }
-
-private:
-  std::unordered_set<std::string> spoiled_;
 };
 
 class ReadsAsConstant : public Mutator {

@@ -30,11 +30,10 @@ struct Tape {
   int chain = 0, position = 0; // where it is allocated
   int stores = 0;
   const Store *store = nullptr;
-  bool spoiled = false; // used other than as the array of a read or a store
 };
 
 // Scratch tapes, where they are allocated, and their stores.
-class FindTapes : public Visitor {
+class FindTapes : public ArrayUses {
 public:
   std::unordered_map<std::string, Tape> tapes;
   std::unordered_map<const Store *, int> storeChain; // the block each store is in
@@ -53,23 +52,12 @@ public:
   }
 
 protected:
-  void visit(const Var *n) override {
-    if (auto it = tapes.find(n->name); it != tapes.end()) it->second.spoiled = true;
-  }
-  void visit(const ir::Index *n) override {
-    if (!n->array->is<Var>()) visitExpr(n->array);
-    visitExpr(n->index);
-  }
-  void visit(const Store *n) override {
-    visitExpr(n->index);
-    visitExpr(n->value);
-    auto a = n->array->as<Var>();
-    if (!a) return visitExpr(n->array);
-    auto it = tapes.find(a->name);
+  void onStore(const Store *n, const std::string &array) override {
+    auto it = tapes.find(array);
     if (it == tapes.end()) return;
     ++it->second.stores;
     it->second.store = n;
-    it->second.spoiled |= n->mode != Store::Mode::Set || !n->path.empty();
+    if (n->mode != Store::Mode::Set || !n->path.empty()) spoiled.insert(array);
   }
 
 private:
@@ -106,7 +94,7 @@ Expr duplicateTapes(const Expr &e, const PassContext &, bool *changed) {
   // Tapes stored once, grouped by the block of their store.
   std::map<int, std::vector<std::string>> byBlock;
   for (auto &[name, t] : find.tapes)
-    if (!t.spoiled && t.stores == 1) byBlock[find.storeChain[t.store]].push_back(name);
+    if (!find.spoiled.count(name) && t.stores == 1) byBlock[find.storeChain[t.store]].push_back(name);
   Merge merge;
   for (auto &[block, names] : byBlock) {
     std::sort(names.begin(), names.end(), [&](auto &a, auto &b) { return find.tapes[a].position < find.tapes[b].position; });

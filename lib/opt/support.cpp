@@ -7,6 +7,18 @@ namespace unfad::opt {
 
 using namespace unfad::ir;
 
+void ArrayUses::visit(const ir::Index *n) {
+  if (!n->array->is<Var>()) visitExpr(n->array);
+  visitExpr(n->index);
+}
+
+void ArrayUses::visit(const Store *n) {
+  visitExpr(n->index);
+  visitExpr(n->value);
+  if (auto a = n->array->as<Var>()) onStore(n, a->name);
+  else visitExpr(n->array);
+}
+
 bool isConst(const Expr &e, double v) {
   auto c = e->as<Const>();
   return c && c->type->isFloat() && c->fvalue == v;

@@ -5,6 +5,7 @@
 
 #include "unfad/ir/effects.h"
 #include "unfad/ir/ir.h"
+#include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
 #include <string>
@@ -35,6 +36,21 @@ std::unordered_set<std::string> localArrays(const ir::Expr &e);
 // false, a zero is a symbolic zero (a cotangent that is absent) and 0 * e is
 // 0 whatever e is.
 ir::Expr simplify(ir::Op op, std::vector<ir::Expr> args, const ir::TypeP &castTo, bool strict = false);
+
+// How an expression uses arrays named by variables: a name used other than
+// as the array of a read or a store is `spoiled` (passed, copied, viewed);
+// onStore sees every store into a named array. The tape passes
+// (constant-tapes, duplicate-tapes) reason about scratch tapes with it.
+class ArrayUses : public ir::Visitor {
+public:
+  std::unordered_set<std::string> spoiled;
+
+protected:
+  virtual void onStore(const ir::Store *store, const std::string &array) = 0;
+  void visit(const ir::Var *n) override { spoiled.insert(n->name); }
+  void visit(const ir::Index *n) override;
+  void visit(const ir::Store *n) override;
+};
 
 // Rewrites every let chain (block) of an expression, innermost first:
 // subclasses see one chain at a time and may change its lets and body.

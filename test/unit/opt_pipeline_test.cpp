@@ -35,7 +35,7 @@ Program square() {
 
 TEST(Passes, RegistryListsEveryPassInPipelineOrder) {
   const auto &names = opt::passNames();
-  ASSERT_EQ(names.size(), 14u);
+  ASSERT_EQ(names.size(), 15u);
   EXPECT_EQ(names.front(), "lower-parallel");
   EXPECT_EQ(names[1], "partial-eval");
   EXPECT_EQ(names.back(), "hoist-invariants");
