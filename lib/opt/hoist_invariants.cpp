@@ -2,8 +2,8 @@
 // when the loop runs zero times: scratch buffers of an invariant size (a
 // tape filled and read within one iteration is reused by the next, one
 // allocation instead of one per iteration) and trap-free scalar arithmetic
-// on invariant values (such as that size, or a scalar fold counting an inner
-// loop's stores):
+// on invariant values (such as that size, an array's length, or a scalar
+// fold counting an inner loop's stores):
 //   let r = fold i .. -> (let x = e in body)  ~>  let x = e in let r = fold i .. -> body
 // Scratch buffers allocated in the arms of an `if` in the body (a branch's
 // J^T: a layer chosen by its index) are hoisted the same way.
@@ -172,6 +172,8 @@ private:
     }
     if (auto i = e->as<If>()) return trapFree(i->cond) && trapFree(i->thenE) && trapFree(i->elseE);
     if (auto l = e->as<Let>()) return trapFree(l->value) && trapFree(l->body);
+    // an array's length (a buffer's size is fixed when it is allocated)
+    if (auto z = e->as<ir::Size>()) return z->array->is<Var>();
     // an integer fold (the number of stores an inner loop makes: a tape's size)
     if (auto f = e->as<Fold>())
       return f->type->isScalar() && trapFree(f->lo) && trapFree(f->hi) && trapFree(f->init) && trapFree(f->body);

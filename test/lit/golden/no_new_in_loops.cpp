@@ -62,3 +62,25 @@ UNFAD_GRADIENT double rows(const double* a, double w, int m, int k) {
 // CHECK-NEXT:        d_a[{{.*}} + [[W]]] += {{.*}};
 // CHECK-NOT:       new
 // CHECK:         return
+
+// (3) A tape whose size is an array's length asked for inside the loop (a
+// Horner evaluation per point over a coefficient vector, `c.size()` read in
+// the point loop): the length is invariant, so the tape is allocated once,
+// before the point loop (hoist-invariants).
+UNFAD_GRADIENT double horner_fit(const std::vector<double>& c, const std::vector<double>& xs) {
+  double loss = 0.0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    double r = 0.0;
+    for (int j = int(c.size()) - 1; j >= 0; --j) r = r * xs[i] + c[j];
+    loss += r * r;
+  }
+  return loss;
+}
+// CHECK-LABEL: double horner_fit_grad(
+// CHECK-NOT:     for (
+// CHECK:         unfad::tape_buffer<double> {{tape_[a-z_0-9]+}}(
+// CHECK-NEXT:    double {{[a-z_0-9]+}} = 0.0;
+// CHECK-NEXT:    for (long i = 0; i < {{.*}}; ++i) {
+// CHECK-NOT:       tape_buffer
+// CHECK-NOT:       new
+// CHECK:         return
