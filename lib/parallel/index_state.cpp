@@ -7,8 +7,9 @@
 //         and the loop's value  (.., if lo < hi then next(hi - 1) else init, ..)
 //
 // `next` is the slice of the body's let chain that computes the component's
-// new value. It may not read the state, call, allocate or store, and it may
-// read only arrays of types the loop writes no array of (C++'s strict
+// new value. It may not read the state, call, allocate, store or evaluate a
+// transcendental function (it runs twice: carrying `exp(x[i])` is cheaper),
+// and it may read only arrays of types the loop writes no array of (C++'s strict
 // aliasing: a loop writing doubles cannot change the int offsets a re-seated
 // pointer is made of). Then `next(i - 1)` at the top of iteration i reads
 // what iteration i - 1 read at its end.
@@ -57,14 +58,34 @@ std::vector<TypeP> writtenArrayTypes(const Expr &body, bool &opaque) {
   return scan.types;
 }
 
-// Whether `e` only computes: no stores, calls, allocation or nested loops,
-// and reads only arrays of none of the `written` types.
+// Operations cheap enough to compute twice (the next value is computed at
+// the top of the next iteration too): no transcendental function, whose
+// value is better carried than recomputed (`prev = exp(x[i])` stays state).
+bool cheap(Op op) {
+  switch (op) {
+  case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Neg: case Op::Mod:
+  case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
+  case Op::And: case Op::Or: case Op::Not: case Op::Cast: case Op::Fabs: case Op::Fmin: case Op::Fmax:
+  case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: case Op::Sign:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Whether `e` only computes, cheaply: no stores, calls, allocation, nested
+// loops or transcendental functions, and reads only arrays of none of the
+// `written` types.
 bool pureRead(const Expr &e, const std::vector<TypeP> &written) {
   struct Scan : Visitor {
     const std::vector<TypeP> *written;
     bool ok = true;
     void visit(const Index *n) override {
       for (auto &t : *written) ok &= !sameType(t, n->array->type);
+      Visitor::visit(n);
+    }
+    void visit(const Prim *n) override {
+      ok &= cheap(n->op);
       Visitor::visit(n);
     }
     void visit(const Fold *) override { ok = false; }

@@ -52,3 +52,19 @@ UNFAD_GRADIENT double smooth(double* y, int n) {
 // CHECK:           y[i]
 // CHECK-NOT:       from_index
 // CHECK:         in
+
+// A costly next value (an exp) is carried, not computed twice.
+UNFAD_GRADIENT double window(const double* x, int n) {
+  double s = 0.0;
+  double prev = 1.0;
+  for (int i = 0; i < n; ++i) {
+    const double e = std::exp(x[i]);
+    s += e * prev;
+    prev = e;
+  }
+  return s;
+}
+// CHECK-LABEL: def window(
+// CHECK:         fold i in [0, n) from state = (s, prev) ->
+// CHECK-NOT:       from_index
+// CHECK:           (s_2, prev_2)
