@@ -182,20 +182,18 @@ ir::Expr Lowering::lowerHelperCall(const CallExpr *ce, const FunctionDecl *fd, E
   if (ArrayInfo ai; drt->isPointerType() || drt->isArrayType() || arrayInfo(drt, ai, SourceLocation()))
     fail(loc, "'" + fname + "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
   std::vector<ir::Expr> args;
-  std::vector<std::pair<std::string, ir::Expr>> copies; // by-value arrays, copied before the call
+  Binds copies; // by-value arrays, copied before the call
   if (ce->getNumArgs() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
     const bool byValue = byValueArrayParam(def->getParamDecl(i));
     ir::TypeP pt = paramType(def->getParamDecl(i), /*copied=*/true);
     if (pt->isArray()) {
-      ir::Expr a = lowerArrayRef(byValue ? copySource(ce->getArg(i)) : ce->getArg(i), env);
+      ir::Expr a = byValue ? copiedArgument(ce->getArg(i), def->getParamDecl(i), env, copies)
+                           : lowerArrayRef(ce->getArg(i), env);
       if (!ir::sameType(a->type, pt))
         fail(ce->getArg(i)->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
-      if (byValue) {
-        a = copiedArgument(ce->getArg(i), def->getParamDecl(i), a, copies);
-      } else if (growingLength(ce->getArg(i))) {
+      if (!byValue && growingLength(ce->getArg(i)))
         a = growingArgument(ce->getArg(i), a, !def->getParamDecl(i)->getType().getNonReferenceType().isConstQualified(), env);
-      }
       args.push_back(a);
     } else {
       args.push_back(convert(lowerExpr(ce->getArg(i), env), pt));
@@ -226,8 +224,8 @@ const Expr *copySource(const Expr *arg) {
 // (`double mean(std::vector<double> v)`): a fresh array filled from the
 // argument before the call, which the helper may then change as its own.
 //   let copy = new T[size(a)] in let _ = fold i in [0, size(a)): copy[i] = a[i] in h(copy)
-ir::Expr Lowering::copiedArgument(const Expr *arg, const ParmVarDecl *param, const ir::Expr &a,
-                                  std::vector<std::pair<std::string, ir::Expr>> &copies) {
+ir::Expr Lowering::copiedArgument(const Expr *arg, const ParmVarDecl *param, Env &env, Binds &copies) {
+  const ir::Expr a = lowerArrayRef(copySource(arg), env);
   const ir::TypeP elem = a->type->elem();
   if (elem->isArray() || growingLength(arg) || !a->is<ir::Var>())
     fail(arg->getExprLoc(), "this argument of a by-value std::vector or std::array parameter is not supported (an array "

@@ -396,8 +396,9 @@ private:
   ir::TypeP paramType(const clang::ParmVarDecl *p, bool copied = false);
   // A std::vector/std::array parameter taken by value (a copy).
   bool byValueArrayParam(const clang::ParmVarDecl *p);
-  ir::Expr copiedArgument(const clang::Expr *arg, const clang::ParmVarDecl *param, const ir::Expr &a,
-                          std::vector<std::pair<std::string, ir::Expr>> &copies);
+  // The argument of a by-value array parameter: a fresh copy of the array
+  // it copies or moves, made by lets added to `copies` (calls.cpp).
+  ir::Expr copiedArgument(const clang::Expr *arg, const clang::ParmVarDecl *param, Env &env, Binds &copies);
   ir::Expr convert(const ir::Expr &e, const ir::TypeP &to);
   ir::Expr toBool(const ir::Expr &e) { return convert(e, ir::Type::boolean()); }
   static ir::Expr one(const ir::TypeP &t);

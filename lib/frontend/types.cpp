@@ -174,8 +174,6 @@ ir::TypeP Lowering::arrayType(const ArrayInfo &ai, SourceLocation loc) {
   return ir::Type::array(typeOf(ai.elem, loc));
 }
 
-// Type of a parameter: by value, or a const reference to a scalar/struct,
-// or an array (pointer, C array, reference to std::vector/std::array).
 bool Lowering::byValueArrayParam(const ParmVarDecl *p) {
   QualType t = p->getType();
   ArrayInfo ai;
@@ -183,12 +181,15 @@ bool Lowering::byValueArrayParam(const ParmVarDecl *p) {
          (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray);
 }
 
+// Type of a parameter: by value, or a const reference to a scalar/struct,
+// or an array (pointer, C array, reference to std::vector/std::array; by
+// value when `copied`).
 ir::TypeP Lowering::paramType(const ParmVarDecl *p, bool copied) {
   QualType t = p->getType();
   if (t.isVolatileQualified()) fail(p->getLocation(), "volatile values are not supported");
   std::string name = p->getName().empty() ? std::string("<unnamed>") : p->getNameAsString();
   if (ArrayInfo ai; arrayInfo(t, ai, p->getLocation())) {
-    if ((ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) && !t->isReferenceType() && !copied)
+    if (!copied && byValueArrayParam(p))
       fail(p->getLocation(), "parameter '" + name + "' of type '" + typeStr(t) +
                                  "' is passed by value, which is supported for helpers called directly, not here (pass it by reference)");
     if (t->isRValueReferenceType()) fail(p->getLocation(), "rvalue reference parameter '" + name + "' is not supported");

@@ -267,8 +267,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       ir::TypeP pt = paramType(p, /*copied=*/true);
       EffectScope es(*this, &pre);
       if (pt->isArray()) {
-        ir::Expr array = lowerArrayRef(byValue ? copySource(ce->getArg(a)) : ce->getArg(a), env);
-        (*state)[p] = byValue ? copiedArgument(ce->getArg(a), p, array, pre) : array;
+        (*state)[p] = byValue ? copiedArgument(ce->getArg(a), p, env, pre) : lowerArrayRef(ce->getArg(a), env);
         continue;
       }
       std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());
