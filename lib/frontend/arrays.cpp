@@ -51,6 +51,10 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreParenImpCasts();
   if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreParenImpCasts(); // f(x) returning a vector
   if (const Expr *c = hoistedArray(x)) return returnedArrays_.at(cast<CallExpr>(c)); // returned_arrays.cpp
+  if (ir::Expr it = lowerIteratorRef(x, env)) return it; // iterators.cpp
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Arrow && oc->getNumArgs() == 1 &&
+                                                         iteratorKind(oc->getArg(0)->getType()) != IteratorKind::None)
+    return lowerArrayRef(oc->getArg(0), env); // it->f
   if (ir::Expr a, st; flatRow(x, env, a, st))
     fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
   if (ir::Expr p = viewElementPointer(x, env)) return p; // `steps[t]` of a vector of pointers
@@ -159,6 +163,7 @@ bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &in
     index = lowerIndexExpr(a->getIdx(), env);
     return true;
   }
+  if (iteratorElement(e, env, array, index)) return true; // `*it`, `it[k]` (iterators.cpp)
   if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
     array = lowerArrayRef(u->getSubExpr(), env);
     index = ir::Const::makeInt(0);

@@ -66,6 +66,7 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   if (auto it = returnedArrays_.find(ce); it != returnedArrays_.end()) return it->second; // returned_arrays.cpp
+  if (ir::Expr it = lowerIteratorCall(ce, env)) return it; // `it != end`, `*it`, std::distance (iterators.cpp)
   if (ir::Expr z = lowerComplexCall(ce, env)) return z; // std::complex's operators and functions (complex_numbers.cpp)
   if (ir::Expr m = lowerMemberArrayRead(ce, env)) return m; // `v.c[i]` of a std::array member (member_arrays.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
@@ -230,6 +231,13 @@ ir::Expr Lowering::copiedArgument(const Expr *arg, const ParmVarDecl *param, Env
   if (elem->isArray() || growingLength(arg) || !a->is<ir::Var>())
     fail(arg->getExprLoc(), "this argument of a by-value std::vector or std::array parameter is not supported (an array "
                             "of arrays, a vector grown by push_back, or a pointer): pass it by reference");
+  return copyArray(a, param, copies);
+}
+
+// A fresh array holding the elements of `a`, for the by-value parameter
+// `param` (its lets appended to `copies`).
+ir::Expr Lowering::copyArray(const ir::Expr &a, const ParmVarDecl *param, Binds &copies) {
+  const ir::TypeP elem = a->type->elem();
   ArrayInfo ai;
   arrayInfo(param->getType(), ai, SourceLocation());
   const std::string copy = names_.fresh(param->getName().empty() ? "copy" : param->getNameAsString() + "_copy");

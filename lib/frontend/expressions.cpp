@@ -69,6 +69,10 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
     return ir::If::make(cond, convert(lowerExpr(c->getTrueExpr(), env), t), convert(lowerExpr(c->getFalseExpr(), env), t));
   }
   if (const auto *c = dyn_cast<CallExpr>(e)) return lowerCall(c, env);
+  if (const auto *rb = dyn_cast<CXXRewrittenBinaryOperator>(e)) { // C++20's `a != b` from `a == b`
+    if (ir::Expr r = lowerRewrittenIteratorComparison(rb, env)) return r;
+    return lowerExpr(rb->getSemanticForm(), env);
+  }
   if (const auto *il = dyn_cast<InitListExpr>(e)) return lowerInitList(il, env);
   if (const auto *c = dyn_cast<CXXConstructExpr>(e)) return lowerConstruct(c, env);
   if (const auto *u = dyn_cast<UnaryExprOrTypeTraitExpr>(e)) {

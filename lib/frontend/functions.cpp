@@ -3,6 +3,9 @@
 // description), and the entry points of the front end.
 #include "lowering.h"
 
+#include "unfad/ir/mutator.h"
+#include "unfad/ir/traverse.h"
+
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
@@ -167,6 +170,7 @@ void Lowering::lowerEntry(size_t i) {
     f.name = en.irName;
     f.marked = en.marked;
     f.tangent = en.marked && tangentMarked(fd);
+    paramCopies_.clear();
     Env env = lowerParams(en, f);
     if (en.marked) checkMarkedResult(fd, f);
     QualType rt = fd->getReturnType();
@@ -184,6 +188,7 @@ void Lowering::lowerEntry(size_t i) {
       fail(endLoc, "control reaches the end of the function without a 'return'");
     };
     f.body = lowerSeq(&s, env, end);
+    f.body = withParamCopies(f.body);
     if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
     describeCxx(en, f);
     thisStack_.clear();
@@ -196,6 +201,46 @@ void Lowering::lowerEntry(size_t i) {
     report(fd->getLocation(), std::string("internal error: ") + err.what());
     failed_ = true;
   }
+}
+
+// A marked function's by-value std::vector or std::array parameter is its
+// own copy (`double f(std::vector<double> x)`): the body works on a copy
+// made on entry, so the gradient sees the caller's values whatever the body
+// does to it. A copy the body never stores into, nor passes to a call, is
+// the parameter itself (no copy).
+ir::Expr Lowering::withParamCopies(const ir::Expr &body) {
+  struct Writes : ir::Visitor {
+    std::set<std::string> written;
+    void note(const ir::Expr &a) {
+      if (auto v = ir::rootArray(a)->as<ir::Var>()) written.insert(v->name);
+    }
+    void visit(const ir::Store *n) override {
+      note(n->array);
+      ir::Visitor::visit(n);
+    }
+    void visit(const ir::Call *n) override {
+      for (auto &a : n->args)
+        if (a->type->isArray()) note(a);
+      ir::Visitor::visit(n);
+    }
+  } writes;
+  writes.visitExpr(body);
+  ir::Expr out = body;
+  Binds kept;
+  for (size_t k = 0; k + 1 < paramCopies_.size(); k += 2) { // (the copy's NewArray, then its fill)
+    const std::string &copy = paramCopies_[k].first;
+    if (writes.written.count(copy)) {
+      kept.push_back(paramCopies_[k]), kept.push_back(paramCopies_[k + 1]);
+      continue;
+    }
+    auto fill = paramCopies_[k + 1].second->as<ir::Fold>();
+    auto store = fill ? ir::unzipLets(fill->body).lets.at(0).second->as<ir::Store>() : nullptr;
+    auto source = store ? store->value->as<ir::Index>() : nullptr;
+    if (!source) throw ir::IRError("a parameter's copy is not a copy");
+    out = ir::substitute(out, copy, source->array);
+  }
+  paramCopies_.clear();
+  return wrap(kept, out);
 }
 
 // What makes a whole function unsupported, before its body is lowered.
@@ -254,8 +299,9 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     // `double& out` of a marked function: an array of one element, which
     // the printer prints as the variable (references.cpp has the helpers')
     bool single = en.marked && outReferenceParam(pd);
+    // (a by-value array: copied on entry in a marked function, by the call for a helper)
     p.type = single ? ir::Type::array(typeOf(pd->getType().getNonReferenceType().getUnqualifiedType(), pd->getLocation()))
-                    : paramType(pd, /*copied=*/!en.marked); // (lowerHelperCall copies such arguments)
+                    : paramType(pd, /*copied=*/true);
     checkBoundaryType(p.type, pd, en.marked); // class_layout.cpp
     p.active = ir::isActive(p.type);
     if (hasWrt && std::find(wrt.begin(), wrt.end(), p.name) == wrt.end()) p.active = false;
@@ -264,6 +310,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     if (k < en.passive.size() && en.passive[k]) p.active = false;
     if (p.type->isArray() && !p.active) passiveArrays_.insert(p.name);
     env[pd] = ir::Var::make(p.name, p.type);
+    if (en.marked && byValueArrayParam(pd)) env[pd] = copyArray(env[pd], pd, paramCopies_); // its own copy
     if (single) refs_[pd] = RefTarget{nullptr, pd, env[pd], ir::Const::makeInt(0), {}, nullptr};
     if (Binds none; movesPointer(fd, pd)) bindMovedPointer(pd, env[pd], env, none); // `x++` on the parameter (pointers.cpp)
     if (p.type->isArray()) arrNames_[p.name] = p.name;

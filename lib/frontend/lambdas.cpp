@@ -227,7 +227,12 @@ void Lowering::bindCallArgs(const FunctionDecl *op, const std::vector<CallArg> &
       if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) roots.push_back(t.var);
       continue;
     }
-    ir::TypeP pt = paramType(p);
+    const bool byValue = byValueArrayParam(p) && a.expr; // `[](std::vector<double> v)`: the lambda's own copy
+    ir::TypeP pt = paramType(p, byValue);
+    if (byValue) {
+      inner[p] = copiedArgument(a.expr, p, env, binds);
+      continue;
+    }
     if (pt->isArray()) {
       if (!a.expr) fail(aloc, "an element passed as an array");
       ir::Expr arr = lowerArrayRef(a.expr, env);

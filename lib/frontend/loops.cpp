@@ -7,6 +7,7 @@
 // the `done` flag set). Arrays are never state: Stores in the body update them.
 #include "lowering.h"
 
+#include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -275,7 +276,7 @@ bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &
 
 ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail) {
   Counted c;
-  if (fs->getConditionVariable() || !countedShape(fs, env, c)) {
+  if (fs->getConditionVariable() || (!countedShape(fs, env, c) && !countedIteratorShape(fs, env, c))) {
     // a While over the state, the increment at the end of each iteration
     const Stmt *init = fs->getInit();
     const DeclStmt *cv = fs->getConditionVariableDeclStmt();
@@ -285,10 +286,19 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
       return lowerWhile(fs->getBody(), fs->getCond(), fs->getInc(), false, rest, e2, tail, cv);
     });
   }
-  if (ir::Expr unrolled = lowerUnrolledFor(fs, c, rest, env, tail)) return unrolled; // member_arrays.cpp
+  if (ir::Expr unrolled = c.pointer ? nullptr : lowerUnrolledFor(fs, c, rest, env, tail)) return unrolled; // member_arrays.cpp
   ir::TypeP i64 = ir::Type::i64();
-  ir::Expr start = convert(lowerExpr(c.index->getInit(), env), i64);
-  ir::Expr bound = convert(lowerExpr(c.bound, env), i64);
+  ir::Expr start, bound;
+  if (c.pointer) { // an iterator's offsets (iterators.cpp)
+    ir::Expr from = lowerArrayRef(c.index->getInit(), env), to = lowerArrayRef(c.bound, env);
+    if (!ir::alphaEqual(ir::rootArray(from), ir::rootArray(to)))
+      fail(c.bound->getExprLoc(), "this loop's iterator and its end point into different arrays");
+    ptrBase_[c.index] = ir::rootArray(from);
+    start = ir::viewOffset(from), bound = ir::viewOffset(to);
+  } else {
+    start = convert(lowerExpr(c.index->getInit(), env), i64);
+    bound = convert(lowerExpr(c.bound, env), i64);
+  }
   if (c.offset != 0) bound = ir::Prim::make(ir::Op::Sub, {bound, ir::Const::makeInt(c.offset)});
   ir::Expr one = ir::Const::makeInt(1);
   ir::Expr lo, hi;

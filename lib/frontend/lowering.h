@@ -105,6 +105,16 @@ struct ArrayInfo {
   int64_t size = -1; // known length (C arrays, std::array)
 };
 
+// A container's iterator (iterators.cpp), lowered as a pointer: none, a
+// pointer wrapped in a class (`std::vector<T>::iterator`), or a reverse
+// iterator over a pointer or such a class (`rbegin()`).
+enum class IteratorKind { None, Contiguous, Reverse };
+IteratorKind iteratorKind(clang::QualType t);
+// The pointer type it wraps (`double*`); null for other types.
+clang::QualType iteratorPointer(clang::QualType t);
+// `++it`, `it--`, `it += k`, `it -= k`, `it = j` on an iterator.
+bool iteratorStep(const clang::CXXOperatorCallExpr *oc);
+
 // std::pair<A, B> / std::tuple<T...> (pairs_tuples.cpp): its element types.
 bool tupleLike(clang::QualType t, std::vector<clang::QualType> *elems = nullptr);
 bool tupleLikeRecord(const clang::RecordDecl *rd);
@@ -214,6 +224,7 @@ private:
     bool adjust = false; // '<=' (increasing) or '>' (decreasing): the bound is off by one
     int64_t offset = 0;  // `i + offset < bound`: the bound is really bound - offset
     int64_t stride = 1;  // `i += stride` (a positive constant; `i -= stride` when reversed)
+    bool pointer = false; // `index` is a pointer or iterator: its offset counts (iterators.cpp)
   };
   // Local arrays of arrays of constant shape (`double M[3][3]`,
   // `std::array<std::array<double, 3>, 3>`) are flat arrays, row-major:
@@ -399,6 +410,9 @@ private:
   // The argument of a by-value array parameter: a fresh copy of the array
   // it copies or moves, made by lets added to `copies` (calls.cpp).
   ir::Expr copiedArgument(const clang::Expr *arg, const clang::ParmVarDecl *param, Env &env, Binds &copies);
+  ir::Expr copyArray(const ir::Expr &a, const clang::ParmVarDecl *param, Binds &copies);
+  ir::Expr withParamCopies(const ir::Expr &body);
+  Binds paramCopies_; // a marked function's by-value array parameters, copied on entry (functions.cpp)
   ir::Expr convert(const ir::Expr &e, const ir::TypeP &to);
   ir::Expr toBool(const ir::Expr &e) { return convert(e, ir::Type::boolean()); }
   static ir::Expr one(const ir::TypeP &t);
@@ -461,10 +475,21 @@ private:
                               const clang::VarDecl *&root, ir::Expr &newOffset);
   ir::Expr lowerPointerBinary(const clang::BinaryOperator *b, Env &env);
   bool movesPointer(const clang::FunctionDecl *def, const clang::ParmVarDecl *p);
+  bool comparesPointers(const clang::FunctionDecl *def);
   bool conditionHasEffects(const clang::Expr *cond);
   const clang::DeclStmt *conditionAsVariable(const clang::Expr *cond, const clang::Expr *&test);
   void bindMovedPointer(const clang::ParmVarDecl *p, const ir::Expr &arg, Env &env, Binds &binds);
   ir::Expr lowerPointerIncDec(const clang::UnaryOperator *u, Env &env);
+  ir::Expr pointerReassignment(const clang::VarDecl *vd, const clang::Expr *rhs, Env &env, clang::SourceLocation loc);
+
+  // -------------------------------------------------- iterators.cpp --
+  ir::Expr lowerIteratorRef(const clang::Expr *e, Env &env);
+  bool iteratorElement(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
+  ir::Expr lowerIteratorCall(const clang::CallExpr *ce, Env &env);
+  ir::Expr lowerRewrittenIteratorComparison(const clang::CXXRewrittenBinaryOperator *rb, Env &env);
+  ir::Expr positionOp(clang::BinaryOperatorKind op, const clang::Expr *l, const clang::Expr *r, Env &env,
+                      clang::SourceLocation loc);
+  bool lowerIteratorStep(const clang::Expr *e, Env &env, const clang::VarDecl *&root, ir::Expr &newOffset);
 
   // ------------------------------------------------- references.cpp --
   bool outReferenceParam(const clang::ParmVarDecl *p);
@@ -832,6 +857,8 @@ private:
   ir::Expr lowerBody(const clang::Stmt *body, Env &env, const LoopState &st, const Tail &cont);
   ir::Expr afterLoop(const LoopState &st, const ir::Expr &loop, const Seq *rest, Env &env, const Tail &tail);
   bool countedShape(const clang::ForStmt *fs, const Env &env, Counted &c);
+  bool countedIteratorShape(const clang::ForStmt *fs, const Env &env, Counted &c);
+  bool invariantIterator(const clang::Expr *e, const std::vector<const clang::VarDecl *> &assigned);
   bool countedStep(const clang::ForStmt *fs, const clang::VarDecl *iv, clang::BinaryOperatorKind op, Counted &c);
   bool loopInvariant(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);
   ir::Expr lowerFor(const clang::ForStmt *fs, const Seq *rest, Env &env, const Tail &tail);

@@ -13,6 +13,8 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
+
 namespace unfad::frontend {
 
 using namespace clang;
@@ -37,6 +39,16 @@ public:
     if (b->isAssignmentOp()) note(b->getLHS());
     return true;
   }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *oc) { // ++it, it += k (iterators.cpp)
+    if (iteratorStep(oc)) note(oc->getArg(0)->IgnoreImpCasts());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *c) { // std::advance(it, k)
+    const FunctionDecl *fd = c->getDirectCallee();
+    if (fd && fd->getIdentifier() && fd->getName() == "advance" && fd->isInStdNamespace() && c->getNumArgs() == 2)
+      note(c->getArg(0)->IgnoreImpCasts());
+    return true;
+  }
 
 private:
   const ValueDecl *p_;
@@ -45,13 +57,57 @@ private:
   }
 };
 
+// Finds a comparison or difference of two pointers or iterators (`first !=
+// last`, `end - p`).
+class PointerComparisons : public RecursiveASTVisitor<PointerComparisons> {
+public:
+  bool found = false;
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    if ((b->isComparisonOp() || b->getOpcode() == BO_Sub) && positions(b->getLHS(), b->getRHS())) found = true;
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *oc) {
+    if (oc->getNumArgs() == 2 && positions(oc->getArg(0), oc->getArg(1))) found = true;
+    return true;
+  }
+  bool VisitCXXRewrittenBinaryOperator(CXXRewrittenBinaryOperator *rb) { // C++20's `first != last`
+    if (positions(rb->getDecomposedForm().LHS, rb->getDecomposedForm().RHS)) found = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *c) { // std::distance(first, last)
+    const FunctionDecl *fd = c->getDirectCallee();
+    if (fd && fd->getIdentifier() && fd->getName() == "distance" && fd->isInStdNamespace()) found = true;
+    return true;
+  }
+
+private:
+  static bool position(const Expr *e) {
+    QualType t = e->IgnoreParenImpCasts()->getType();
+    return t->isPointerType() || iteratorKind(t) != IteratorKind::None;
+  }
+  static bool positions(const Expr *l, const Expr *r) { return position(l) && position(r); }
+};
+
 } // namespace
+
+// Whether `def` compares or subtracts pointers or iterators: a helper taking
+// a range (`template <class It> f(It first, It last)`) is lowered into its
+// caller, where its two ends are known to point into one array.
+bool Lowering::comparesPointers(const FunctionDecl *def) {
+  if (!def->getBody() || std::none_of(def->param_begin(), def->param_end(), [](const ParmVarDecl *p) {
+        return p->getType()->isPointerType() || iteratorKind(p->getType()) != IteratorKind::None;
+      }))
+    return false;
+  PointerComparisons finder;
+  finder.TraverseStmt(def->getBody());
+  return finder.found;
+}
 
 // Whether `def`'s body moves its pointer parameter `p` (`x++` on a
 // parameter `const double* x`): then `p` is a pointer local initialised
 // with the argument (see bindMovedPointer).
 bool Lowering::movesPointer(const FunctionDecl *def, const ParmVarDecl *p) {
-  if (!p->getType()->isPointerType() || !def->getBody()) return false;
+  if ((!p->getType()->isPointerType() && iteratorKind(p->getType()) == IteratorKind::None) || !def->getBody()) return false;
   PointerMoves finder(p);
   finder.TraverseStmt(def->getBody());
   return finder.found;
@@ -136,7 +192,7 @@ ir::Expr Lowering::lowerPointerLocal(const VarDecl *vd, Env &env, const Tail &k)
   if (callee && callee->getIdentifier() &&
       llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc"}, callee->getName()))
     fail(x->getBeginLoc(), "'" + callee->getNameAsString() + "' is not supported (use 'new T[n]' or a local 'std::vector<double> v(n)')");
-  if (vd->getType()->getPointeeType()->isPointerType())
+  if (vd->getType()->isPointerType() && vd->getType()->getPointeeType()->isPointerType())
     fail(loc, "pointers to pointers are not supported ('" + typeStr(vd->getType()) + "')");
   Binds pre; // `const double* r = row(a, i, n);`: an inlined helper's lets
   ir::Expr view;
@@ -217,20 +273,25 @@ bool Lowering::lowerPointerAssignment(const Expr *e, const Expr *lhs, const Expr
     return true;
   }
   if (b->getOpcode() != BO_Assign) fail(loc, "this operator on a pointer is not supported");
+  newOffset = pointerReassignment(vd, rhs, env, loc);
+  return true;
+}
+
+// `p = rhs` on a pointer (or iterator) local: its new offset, where rhs
+// points into p's array (or one of the arrays it is reseated between).
+ir::Expr Lowering::pointerReassignment(const VarDecl *vd, const Expr *rhs, Env &env, SourceLocation loc) {
   if (isNullPointer(rhs->IgnoreParenImpCasts(), ctx_)) fail(loc, "null pointers are not supported (a pointer must point into an array)");
   ir::Expr view = lowerArrayRef(rhs, env);
   if (reseated_.count(vd)) { // one of the arrays it may point into (reseated_pointers.cpp)
     reseat(vd, view, env, loc);
-    newOffset = ir::viewOffset(view);
-    return true;
+    return ir::viewOffset(view);
   }
-  if (!ir::alphaEqual(ir::rootArray(view), base->second))
+  if (!ir::alphaEqual(ir::rootArray(view), ptrBase_.at(vd)))
     fail(loc, "pointer '" + vd->getNameAsString() +
                   "' is made to point into another array than the one it was initialised with, one not known "
                   "where it is declared (not supported: a pointer local points into its first array, or into "
                   "arrays declared before it)");
-  newOffset = ir::viewOffset(view);
-  return true;
+  return ir::viewOffset(view);
 }
 
 // `p < q`, `p != end`, `end - p` on pointers into one array: the offsets'.
@@ -240,20 +301,7 @@ ir::Expr Lowering::lowerPointerBinary(const BinaryOperator *b, Env &env) {
   SourceLocation loc = b->getExprLoc();
   if (isNullPointer(l->IgnoreParenImpCasts(), ctx_) || isNullPointer(r->IgnoreParenImpCasts(), ctx_))
     fail(loc, "null pointers are not supported (a pointer must point into an array)");
-  ir::Expr p = lowerArrayRef(l, env), q = lowerArrayRef(r, env);
-  if (!ir::alphaEqual(ir::rootArray(p), ir::rootArray(q)))
-    fail(loc, "comparing or subtracting pointers into different arrays is not supported");
-  ir::Expr x = ir::viewOffset(p), y = ir::viewOffset(q);
-  switch (b->getOpcode()) {
-  case BO_Sub: return ir::Prim::make(ir::Op::Sub, {x, y});
-  case BO_LT: return ir::Prim::make(ir::Op::Lt, {x, y});
-  case BO_LE: return ir::Prim::make(ir::Op::Le, {x, y});
-  case BO_GT: return ir::Prim::make(ir::Op::Gt, {x, y});
-  case BO_GE: return ir::Prim::make(ir::Op::Ge, {x, y});
-  case BO_EQ: return ir::Prim::make(ir::Op::Eq, {x, y});
-  case BO_NE: return ir::Prim::make(ir::Op::Ne, {x, y});
-  default: fail(loc, "operator '" + BinaryOperator::getOpcodeStr(b->getOpcode()).str() + "' on pointers is not supported");
-  }
+  return positionOp(b->getOpcode(), l, r, env, loc); // (iterators.cpp)
 }
 
 } // namespace unfad::frontend

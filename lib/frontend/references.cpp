@@ -337,6 +337,10 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
       if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) roots.push_back(t.var);
       continue;
     }
+    if (byValueArrayParam(p)) { // the helper's own copy
+      inner[p] = copiedArgument(arg, p, env, binds);
+      continue;
+    }
     ir::TypeP pt = paramType(p);
     if (pt->isArray()) {
       ir::Expr a = lowerArrayRef(arg, env);

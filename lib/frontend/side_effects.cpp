@@ -64,6 +64,7 @@ const Expr *modifiedOperand(const Stmt *s) {
   if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) return b->getLHS();
   if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) return u->getSubExpr();
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && isTrivialStructAssign(oc)) return oc->getArg(0);
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && iteratorStep(oc)) return oc->getArg(0);
   return nullptr;
 }
 
@@ -74,6 +75,8 @@ bool isPlainAssign(const Stmt *s) {
 }
 
 bool isPostIncDec(const Stmt *s) {
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && iteratorStep(oc)) // it++: operator++(it, int)
+    return oc->getNumArgs() == 2 && (oc->getOperator() == OO_PlusPlus || oc->getOperator() == OO_MinusMinus);
   const auto *u = dyn_cast<UnaryOperator>(s);
   return u && u->isPostfix() && u->isIncrementDecrementOp();
 }

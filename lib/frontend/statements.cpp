@@ -412,6 +412,7 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
 bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir::Expr &newValue) {
   e = e->IgnoreParens();
   if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr()->IgnoreParens();
+  if (lowerIteratorStep(e, env, root, newValue)) return true; // `++it`, `std::advance(p, k)` (iterators.cpp)
   const Expr *lhs = nullptr, *rhs = nullptr;
   ir::Op op = ir::Op::Add;
   bool compound = false, incdec = false, complexOp = false;
@@ -503,6 +504,11 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
                                              c->getDirectCallee()->getIdentifier() && c->getDirectCallee()->getIdentifier()->isStr("swap") &&
                                              c->getDirectCallee()->isInStdNamespace())
     lhss = {c->getArg(0), c->getArg(1)};
+  // std::advance(it, k) moves it (iterators.cpp)
+  if (const auto *c = dyn_cast<CallExpr>(s); c && c->getNumArgs() == 2 && c->getDirectCallee() &&
+                                             c->getDirectCallee()->getIdentifier() && c->getDirectCallee()->getName() == "advance" &&
+                                             c->getDirectCallee()->isInStdNamespace())
+    lhss.push_back(c->getArg(0));
   // a helper assigns what it is given for its non-const reference parameters (references.cpp)
   if (const auto *c = dyn_cast<CallExpr>(s); c && c->getDirectCallee() && takesOutReference(c->getDirectCallee())) {
     const FunctionDecl *def = c->getDirectCallee()->getDefinition();

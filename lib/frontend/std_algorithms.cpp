@@ -4,8 +4,8 @@
 // std::inner_product, and the values `*std::max_element(...)`,
 // `*std::min_element(...)`. Iterator ranges are recognised syntactically:
 // `v.begin()`, `v.end()`, `std::begin(v)`, `std::end(v)`, `a`, `a + k`,
-// `v.data() + k`, `v.begin() + k` (no pointer model: the other forms are
-// lowered as calls, and refused where the library's body is).
+// `v.data() + k`, `v.begin() + k`, and any other pointer or iterator as the
+// view it is (pointers.cpp, iterators.cpp).
 #include "lowering.h"
 
 #include <clang/AST/DeclCXX.h>
@@ -42,6 +42,9 @@ bool inStd(const FunctionDecl *fd) {
 // index it points at. False when `e` has none of the recognised forms.
 bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &offset) {
   e = stripIter(e);
+  if (iteratorKind(e->getType()) == IteratorKind::Reverse) // (a range walked backwards)
+    fail(e->getExprLoc(), "reverse iterators are not supported in standard algorithms (write the loop: 'for (auto it = "
+                          "v.rbegin(); it != v.rend(); ++it)')");
   ArrayInfo ai;
   // a + k, v.begin() + k, v.data() + k (and k + a)
   const Expr *base = nullptr, *k = nullptr;
@@ -88,13 +91,18 @@ bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &o
   if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (!vd || flatStride_.count(vd) || !arrayInfo(vd->getType(), ai, SourceLocation())) return false;
+    if (ptrBase_.count(vd) || iteratorKind(vd->getType()) != IteratorKind::None) { // a pointer or iterator local
+      ir::Expr view = lowerExpr(e, env);
+      array = ir::rootArray(view), offset = ir::viewOffset(view);
+      return true;
+    }
     if (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) return false; // a container, not an iterator
     array = lowerArrayRef(d, env);
     offset = ir::Const::makeInt(0);
     return true;
   }
-  // any other pointer (`&x[k]`, a pointer local): a view into its array
-  if (e->getType()->isPointerType()) {
+  // any other pointer or iterator (`&x[k]`, `std::next(it)`): a view into its array
+  if (e->getType()->isPointerType() || iteratorKind(e->getType()) != IteratorKind::None) {
     ir::Expr view = lowerPointerExpr(e, env);
     if (!view) view = lowerExpr(e, env);
     if (!view->type->isArray()) return false;

@@ -146,6 +146,10 @@ bool Lowering::arrayInfo(QualType t, ArrayInfo &out, SourceLocation loc, int dep
     }
     return arrayElement(at->getElementType(), "arrays of", out, loc, depth);
   }
+  if (QualType p = iteratorPointer(ct); !p.isNull()) { // (iterators.cpp)
+    out.kind = ArrayInfo::Pointer;
+    return arrayElement(p->getPointeeType(), "iterators over", out, loc, depth);
+  }
   if (const auto *rd = ct->getAsCXXRecordDecl()) {
     const auto *sd = dyn_cast<ClassTemplateSpecializationDecl>(rd);
     if (!sd || !sd->isInStdNamespace() || !sd->getIdentifier()) return false;
@@ -191,7 +195,7 @@ ir::TypeP Lowering::paramType(const ParmVarDecl *p, bool copied) {
   if (ArrayInfo ai; arrayInfo(t, ai, p->getLocation())) {
     if (!copied && byValueArrayParam(p))
       fail(p->getLocation(), "parameter '" + name + "' of type '" + typeStr(t) +
-                                 "' is passed by value, which is supported for helpers called directly, not here (pass it by reference)");
+                                 "' is passed by value, which is not supported here (pass it by reference)");
     if (t->isRValueReferenceType()) fail(p->getLocation(), "rvalue reference parameter '" + name + "' is not supported");
     return arrayType(ai, p->getLocation());
   }

@@ -71,6 +71,10 @@ void Lowering::buildView(const CXXConstructorDecl *decl, llvm::ArrayRef<const Ex
       bindViewLeaves(p, pt, viewValues(args[a], pt, env), inner, *effects_, args[a]);
       continue;
     }
+    if (byValueArrayParam(p) && effects_) { // the constructor's own copy
+      inner[p] = copiedArgument(args[a], p, env, *effects_);
+      continue;
+    }
     ir::TypeP pt = paramType(p);
     if (pt->isArray()) {
       inner[p] = lowerArrayRef(args[a], env);

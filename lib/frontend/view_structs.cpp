@@ -78,7 +78,7 @@ std::string arrayName(const ir::Expr &e) {
 bool Lowering::isViewStruct(QualType t) {
   t = t.getNonReferenceType();
   const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
-  if (!rd || !rd->getDefinition() || rd->isUnion() || rd->isLambda() || rd->isInStdNamespace()) return false;
+  if (!rd || iteratorKind(t) != IteratorKind::None || !rd->getDefinition() || rd->isUnion() || rd->isLambda() || rd->isInStdNamespace()) return false;
   if (rd->getNumBases() || rd->isPolymorphic() || (!rd->isAggregate() && !ownsVector(rd) && !viewClass(rd)))
     return false; // (vector_members.cpp, view_constructors.cpp)
   if (viewDepth_ > 8) return false; // (a vector of its own type among its members)
@@ -495,7 +495,7 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
 // Helpers lowered into their callers: those with non-const reference
 // parameters (references.cpp), with view struct parameters, taking or
 // returning objects of mirrored classes (class_layout.cpp), or returning a
-// pointer.
+// pointer, or comparing two pointers or iterators.
 bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (takesOutReference(fd) || takesCallable(fd)) return true;
   const FunctionDecl *def = fd->getDefinition();
@@ -503,6 +503,7 @@ bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (ArrayInfo ai; def->getReturnType()->isPointerType() && arrayInfo(def->getReturnType(), ai, SourceLocation()))
     return true;
   if (touchesMirroredClass(def)) return true; // class_layout.cpp
+  if (comparesPointers(def)) return true; // a range's two ends (pointers.cpp)
   return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return isViewStruct(p->getType()); });
 }
 

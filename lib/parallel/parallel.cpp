@@ -310,7 +310,7 @@ Expr recognize(const Expr &body, const Program &p) {
 }
 
 Program recognize(const Program &p) {
-  Program out = indexDeterminedState(p);
+  Program out = indexDeterminedState(countedWhileLoops(p));
   for (auto &f : out.functions) f.body = recognize(f.body, out);
   return out;
 }

@@ -252,7 +252,9 @@ def v_read(g):
 
 def v_loop(g):
     """A pointer moved through an array in a loop: ++p, p++, p += 1, a
-    `p != end` loop, or C's `while (c--) s += *p++ ...`."""
+    `p != end` loop, or C's `while (c--) s += *p++ ...`; or an iterator
+    over a vector: `for (auto it = ...; it != ...; ++it)`, a reverse
+    iterator, `while (it != end) s += *it++ ...`."""
     b = Block(g)
     N = n_len(g)
     a = g.pick(readable(g))
@@ -267,6 +269,26 @@ def v_loop(g):
         b.lines.append(f"while ({c}--) {{")
         # (read once: `*p++` twice in one expression is unsequenced)
         b.lines.append(f"  {s} += {b.x(G.bin_(g.pick('*+'), pread('*' + p + '++', p), g.dexpr(1)))};")
+        b.lines.append("}")
+        return b.stmt()
+    t = b.uses.get(a) or dict(g.scope.all())[a]
+    if t in G.VECS and g.chance(0.35):  # iterators (lib/frontend/iterators.cpp)
+        b.use(a)
+        kt = offset(g, b, k)
+        how = g.rng.randrange(3)
+        if how == 0:
+            b.lines.append(f"for (auto {p} = std::next({a}.cbegin(), {kt}); {p} != {a}.cbegin() + ({kt} + {L}); ++{p}) {{")
+            b.lines.append(f"  {s} += {b.x(mix(g, [pread(g.pick(['*' + p, p + '[0]']), p)]))};")
+        elif how == 1:
+            b.lines.append(f"for (auto {p} = std::make_reverse_iterator({a}.begin() + ({kt} + {L})); "
+                           f"{p} != std::make_reverse_iterator({a}.begin() + {kt}); {p}++) {{")
+            b.lines.append(f"  {s} = {s} * 0.5 + {b.x(mix(g, [pread('*' + p, p)]))};")
+        else:
+            e = b.local("pv", "ptr")
+            b.lines.append(f"auto {p} = {a}.begin() + {kt};")
+            b.lines.append(f"const auto {e} = {p} + {L};")
+            b.lines.append(f"while ({p} != {e}) {{")
+            b.lines.append(f"  {s} += {b.x(G.bin_(g.pick('*+'), pread('*' + p + '++', p), g.dexpr(1)))};")
         b.lines.append("}")
         return b.stmt()
     if g.chance(0.3):

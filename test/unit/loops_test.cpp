@@ -588,3 +588,49 @@ TEST(Parallel, IndexDeterminedStateBecomesAFunctionOfTheIndex) {
   w.functions.push_back(fn("g", {{"y", arr()}, {"n", Type::i64(), false}}, written));
   EXPECT_EQ(print(parallel::indexDeterminedState(w).functions[0].body), print(written));
 }
+
+TEST(Parallel, CountingWhileLoopsBecomeFolds) {
+  // while (s#1 op n) s := (s#0 + x[s#1] * x[s#1], s#1 + step) from (0, lo):
+  // `!=` stepping by 1, `<` stepping by 2, `>` stepping by -1 (a counter
+  // the condition compares with a bound the loop cannot change).
+  Expr x = v("x", arr()), lo = i64v("lo"), n = i64v("n");
+  TypeP stT = Type::tuple({f64(), Type::i64()});
+  Expr st = v("s", stT);
+  auto loop = [&](Op op, int64_t step, const Expr &bound) {
+    Expr k1 = i64v("k1"), q = v("q");
+    Expr body = Let::make("k1", Proj::make(st, 1),
+                          Let::make("q", at(x, k1), Tuple::make({add(Proj::make(st, 0), mul(q, q)), add(k1, ci(step))})));
+    return While::make(Tuple::make({c(0), lo}), "s", Prim::make(op, {Proj::make(st, 1), bound}), body);
+  };
+  struct Case {
+    Op op;
+    int64_t step;
+    std::vector<long> starts;
+  };
+  for (const Case &k : {Case{Op::Ne, 1, {0, 2, 5}}, Case{Op::Lt, 2, {0, 1, 4, 5, 7}}, Case{Op::Gt, -1, {5, 3, 1, 0}}}) {
+    Expr w = loop(k.op, k.step, k.op == Op::Gt ? sub(n, ci(5)) : n); // (`>` counts down to n - 5)
+    Program p;
+    p.functions.push_back(fn("f", {{"x", arr()}, {"lo", Type::i64(), false}, {"n", Type::i64(), false}},
+                             Proj::make(w, 0)));
+    Program q = parallel::countedWhileLoops(p);
+    EXPECT_FALSE(contains<While>(q.functions[0].body)) << print(q.functions[0].body);
+    EXPECT_TRUE(contains<Fold>(q.functions[0].body));
+    for (long from : k.starts) {
+      std::vector<Value> args{arrayOf({0.5, -1.5, 2.0, 3.25, -0.75, 1.25}), Value::of(double(from)), Value::of(5)};
+      EXPECT_DOUBLE_EQ(evaluate(q, "f", copyArgs(args)).scalar, evaluate(p, "f", copyArgs(args)).scalar) << from;
+      check(q, args);
+    }
+  }
+  // A condition that reads memory, or a counter stepped only on some path, stays a while loop.
+  Expr readsX = While::make(Tuple::make({c(0), lo}), "s", Prim::make(Op::Gt, {at(x, Proj::make(st, 1)), c(0)}),
+                            Tuple::make({add(Proj::make(st, 0), c(1)), add(Proj::make(st, 1), ci(1))}));
+  Expr conditional = While::make(
+      Tuple::make({c(0), lo}), "s", Prim::make(Op::Ne, {Proj::make(st, 1), n}),
+      Tuple::make({add(Proj::make(st, 0), c(1)),
+                   If::make(Prim::make(Op::Gt, {Proj::make(st, 0), c(2)}), add(Proj::make(st, 1), ci(1)), Proj::make(st, 1))}));
+  for (const Expr &w : {readsX, conditional}) {
+    Program p;
+    p.functions.push_back(fn("g", {{"x", arr()}, {"lo", Type::i64(), false}, {"n", Type::i64(), false}}, Proj::make(w, 0)));
+    EXPECT_EQ(print(parallel::countedWhileLoops(p).functions[0].body), print(p.functions[0].body));
+  }
+}

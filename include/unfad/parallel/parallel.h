@@ -20,7 +20,7 @@
 
 namespace unfad::parallel {
 
-// Runs indexDeterminedState first.
+// Runs countedWhileLoops and indexDeterminedState first.
 ir::Program recognize(const ir::Program &p);
 ir::Expr recognize(const ir::Expr &body, const ir::Program &p);
 
@@ -33,4 +33,12 @@ ir::Expr recognize(const ir::Expr &body, const ir::Program &p);
 //         with the value (lo < hi ? next(hi - 1) : init)
 ir::Program indexDeterminedState(const ir::Program &p);
 
+// A while loop whose condition compares a counter, stepped by a constant
+// every iteration, with a bound the loop cannot change becomes a fold over
+// its trip count (counted_while.cpp):
+//   while (s.k != b) s := (..., s.k + 1, ...)  ~>  fold _ in [0, b - s0.k) ...
+ir::Program countedWhileLoops(const ir::Program &p);
+
 } // namespace unfad::parallel
+
+

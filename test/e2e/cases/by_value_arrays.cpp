@@ -3,7 +3,8 @@
 // first, so the caller's array is unchanged after the call and its
 // adjoint gets the copy's. Also in a loop, the same array passed twice, and
 // a constructor's sink parameter (`Poly(std::vector<double> c) :
-// c_(std::move(c))`).
+// c_(std::move(c))`), a marked function's own by-value parameter, a lambda's
+// and a helper's lowered into its caller.
 #include <unfad/unfad.h>
 
 #include <array>
@@ -75,11 +76,49 @@ UNFAD_GRADIENT double norms(const std::array<double, 3>& p, double k) {
   return s + q[2] + scaled_norm(p, 2.0);
 }
 
+// a marked function's own by-value parameter, changed in place: the
+// gradient is the caller's values' (f_grad's `x` is its own copy too)
+UNFAD_GRADIENT double centred_cubes(std::vector<double> x) {
+  double m = 0.0;
+  for (double v : x) m += v;
+  m /= double(x.size());
+  for (auto& v : x) v -= m;
+  double s = 0.0;
+  for (double v : x) s += v * v * v;
+  return s;
+}
+
+// one only read (no copy is made), and a std::array changed
+UNFAD_GRADIENT double read_only(std::vector<double> x, std::array<double, 2> w) {
+  w[1] *= 2.0 + x[1];
+  return x[0] * w[0] + x[1] * w[1];
+}
+
+// a lambda and a helper with a reference parameter (lowered into the
+// caller) taking a vector by value
+static void squares_sum(std::vector<double> v, double& out) {
+  for (auto& e : v) e *= e;
+  out = v[0] + v[1];
+}
+
+UNFAD_GRADIENT double lambda_copy(const std::vector<double>& x) {
+  auto f = [](std::vector<double> v) {
+    v[0] += 1.0;
+    return v[0] * v[1];
+  };
+  double o = 0.0;
+  squares_sum(x, o);
+  return f(x) + x[0] * o + f(x);
+}
+
 /* e2e
 [{"function": "fit",
   "points": [[[0.5, -1.0, 0.25], [0.3, -0.7, 1.1]], [[2.0, 0.5], [1.5]]]},
  {"function": "variance_mix",
   "points": [[[0.3, -0.5, 0.8, 1.1]], [[1.2, 0.4]]]},
+ {"function": "centred_cubes", "points": [[[0.3, -0.5, 0.8, 1.1]], [[1.2, 0.4]]]},
+ {"function": "read_only", "points": [[[0.3, -0.5], [0.8, 1.1]]]},
+ {"function": "lambda_copy", "points": [[[0.3, -0.5, 0.7]]]},
  {"function": "norms",
   "points": [[[0.3, -0.5, 0.8], 1.5], [[1.0, 2.0, -0.25], -0.7]]}]
 */
