@@ -30,6 +30,21 @@ void reachableHelpers(const ir::Program &p, const ir::Function &f, std::set<std:
   }
 }
 
+// The program reverse mode differentiates: inlined (lib/inline), its
+// parallel shapes recognised (lib/parallel), and without the code whose
+// value nothing uses. Dead code left in would get a backward sweep too,
+// with zero cotangents: where its values overflowed (a dead loop squaring
+// a variable), 0 * inf would put a NaN into a live adjoint.
+ir::Program prepared(const ir::Program &inlined) {
+  ir::Program program = parallel::recognize(inlined);
+  for (auto &f : program.functions) {
+    opt::PassContext context;
+    for (auto &p : f.params) context.reserved.push_back(p.name);
+    f.body = opt::deadCode(f.body, context);
+  }
+  return program;
+}
+
 // The program as reverse mode sees it: the UNFAD_JVP functions are not
 // marked there (they remain helpers another marked function may call).
 ir::Program reverseInput(const ir::Program &input) {
@@ -55,7 +70,7 @@ bool anyTangent(const ir::Program &p) {
 // The differentiated program of a stage (reverse mode's, then forward
 // mode's functions), optimised up to `pass` ("" for all, nullptr for none).
 ir::Program differentiated(const ir::Program &input, const std::string *pass) {
-  const ir::Program program = parallel::recognize(inlining::inlineForReverse(reverseInput(input)));
+  const ir::Program program = prepared(inlining::inlineForReverse(reverseInput(input)));
   ir::Program out = ad::reverse(program);
   if (pass) out = opt::optimizeUpTo(out, &program, *pass);
   if (anyTangent(input)) {
@@ -80,7 +95,7 @@ bool parseDumpStage(const std::string &s, DumpStage &out) {
 
 std::vector<GeneratedBlock> generate(const ir::Program &input) {
   return ir::onLargeStack<std::vector<GeneratedBlock>>([&] {
-    const ir::Program program = parallel::recognize(inlining::inlineForReverse(reverseInput(input)));
+    const ir::Program program = prepared(inlining::inlineForReverse(reverseInput(input)));
     ir::Program gradients = opt::optimize(ad::reverse(program), &program);
     const bool tangents = anyTangent(input);
     const ir::Program fwd = tangents ? forwardInput(input) : ir::Program();
@@ -137,7 +152,7 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
 
 std::string dump(const ir::Program &input, DumpStage stage, bool json) {
   return ir::onLargeStack<std::string>([&]() -> std::string {
-    const ir::Program program = parallel::recognize(inlining::inlineForReverse(input));
+    const ir::Program program = prepared(inlining::inlineForReverse(input));
     switch (stage) {
     case DumpStage::IR:
       return json ? ir::toJson(program).dump(2) + "\n" : ir::print(program);

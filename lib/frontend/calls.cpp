@@ -66,7 +66,6 @@ bool mathOpByName(llvm::StringRef name, ir::Op &op) {
 ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   if (auto it = returnedArrays_.find(ce); it != returnedArrays_.end()) return it->second; // returned_arrays.cpp
-  if (ir::Expr it = lowerIteratorCall(ce, env)) return it; // `it != end`, `*it`, std::distance (iterators.cpp)
   if (ir::Expr z = lowerComplexCall(ce, env)) return z; // std::complex's operators and functions (complex_numbers.cpp)
   if (ir::Expr m = lowerMemberArrayRead(ce, env)) return m; // `v.c[i]` of a std::array member (member_arrays.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
@@ -74,6 +73,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && isTrivialStructAssign(oc)) return lowerSideEffect(oc, env);
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getOperator() == OO_Star && oc->getNumArgs() == 1)
     if (ir::Expr extreme = lowerExtremeElement(oc->getArg(0), env)) return extreme; // *std::max_element(v.begin(), ...)
+  if (ir::Expr it = lowerIteratorCall(ce, env)) return it; // `it != end`, `*it`, std::distance (iterators.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getNumArgs() >= 1) {
     ArrayInfo ai;
     if (arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {

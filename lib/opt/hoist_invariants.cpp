@@ -135,7 +135,11 @@ private:
       Expr value = l->value;
       const bool movesOut = invariant && movable(value);
       if (!movesOut) {
-        if (Expr lighter = hoistFromArms(value, inner, hoisted)) {
+        // (what a nested arm hoists may not read this arm's lets: whether
+        // those go too is decided below, after the nested arms have hoisted)
+        std::unordered_set<std::string> before = inner;
+        for (auto &[name, _] : lets) before.insert(name);
+        if (Expr lighter = hoistFromArms(value, before, hoisted)) {
           value = lighter;
           nested = true;
         }
