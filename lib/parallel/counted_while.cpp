@@ -9,6 +9,9 @@
 //   k >  b, step c < 0: k0 > b ? (k0 - b - c - 1) / -c : 0
 // (`!=` with a step of 1: a loop that would step over b does not end).
 //
+// The counter's reads in the body become k0 + step * i, so that it is not
+// carried as state (index_state.cpp drops it).
+//
 // Why: the front end makes a loop over an iterator or a pointer that is not
 // a counted `for` (`for (; first != last; ++first)`, `while (p != end) s +=
 // *p++`) a while loop. Reverse mode runs a while loop twice (once to count
@@ -70,6 +73,26 @@ Expr resolve(Expr e, const LetChain &chain, int depth = 0) {
   return e;
 }
 
+// The counter's reads `s.k` (or `s`) replaced by its value at the
+// iteration, k0 + step * i: its next value then reads no state, and
+// indexDeterminedState takes it out of the loop's state.
+class CounterAtIndex : public Mutator {
+public:
+  CounterAtIndex(std::string state, int k, bool tupleState, Expr value)
+      : state_(std::move(state)), k_(k), tuple_(tupleState), value_(std::move(value)) {}
+  Expr visit(const Proj *n, const Expr &self) override {
+    if (auto v = n->tuple->as<Var>(); tuple_ && v && v->name == state_ && n->index == k_) return value_;
+    return Mutator::visit(n, self);
+  }
+  Expr visit(const Var *n, const Expr &self) override { return !tuple_ && n->name == state_ ? value_ : self; }
+
+private:
+  std::string state_;
+  int k_;
+  bool tuple_;
+  Expr value_;
+};
+
 class CountedWhile : public Mutator {
 public:
   explicit CountedWhile(NameSupply &names) : names_(names) {}
@@ -120,13 +143,21 @@ private:
       return nullptr;
     // the trip count, from the counter's first value
     std::vector<std::pair<std::string, Expr>> before;
+    // (a tuple stays one, of named parts: a zero accumulator stays visibly zero for recognize)
+    auto named = [&](const Expr &e) {
+      if (e->is<Var>() || e->is<Const>()) return e;
+      before.emplace_back(names_.fresh(w.state + "_init"), e);
+      return Var::make(before.back().first, e->type);
+    };
     Expr init = w.init;
-    if (!init->is<Var>() && !init->is<Const>()) {
-      before.emplace_back(names_.fresh(w.state + "_init"), init);
-      init = Var::make(before.back().first, init->type);
+    if (auto tuple = init->as<Tuple>()) {
+      std::vector<Expr> parts;
+      for (auto &e : tuple->elems) parts.push_back(named(e));
+      init = Tuple::make(parts);
+    } else {
+      init = named(init);
     }
-    Expr k0 = tupleState ? Proj::make(init, k) : init;
-    if (auto tup = init->as<Tuple>()) k0 = tup->elems[size_t(k)];
+    Expr k0 = !tupleState ? init : init->is<Tuple>() ? init->as<Tuple>()->elems[size_t(k)] : Proj::make(init, k);
     auto sub = [](const Expr &a, const Expr &b) { return Prim::make(Op::Sub, {a, b}); };
     Expr n;
     if (op == Op::Ne) {
@@ -139,7 +170,14 @@ private:
     }
     before.emplace_back(names_.fresh(w.state + "_trips"), n);
     Expr trips = Var::make(before.back().first, Type::i64());
-    return zipLets(before, Fold::make(Const::makeInt(0), trips, init, names_.fresh("iteration"), w.state, w.body));
+    if (!k0->is<Var>() && !k0->is<Const>()) { // (read in every iteration)
+      before.emplace_back(names_.fresh(w.state + "_from"), k0);
+      k0 = Var::make(before.back().first, Type::i64());
+    }
+    const std::string i = names_.fresh("iteration");
+    Expr at = Prim::make(Op::Add, {k0, Prim::make(Op::Mul, {Const::makeInt(by), Var::make(i, Type::i64())})});
+    Expr body = CounterAtIndex(w.state, k, tupleState, at).mutate(w.body);
+    return zipLets(before, Fold::make(Const::makeInt(0), trips, init, i, w.state, body));
   }
 };
 

@@ -5,7 +5,8 @@
 // (`first != last`, C++20's rewritten `!=` here) is lowered into its caller,
 // and its while-shaped loop, like `while (it != end) ... *it++`, is counted
 // before reverse mode (lib/parallel/counted_while.cpp): no loop runs first
-// to count the iterations.
+// to count the iterations, the iterator is `first + iteration` rather than
+// carried, and the loop is the one loop an index loop would be.
 // RUN: %unfad %s -- -std=c++20 -I%unfad_include | FileCheck %s
 #include <unfad/unfad.h>
 
@@ -53,9 +54,14 @@ UNFAD_GRADIENT double range(const std::vector<double>& x) { return sum_sq(x.begi
 // CHECK-NOT:     while
 // CHECK-NOT:     sum_sq
 // CHECK:         const long [[TRIPS:state_trips]] = {{.*}} - 1;
-// CHECK:         for (long iteration = 0; iteration < [[TRIPS]]; ++iteration) {
-// CHECK:         for (long iteration_1 = [[TRIPS]] - 1; iteration_1 >= 0; --iteration_1) {
-// CHECK:       // unfad:end range_grad
+// CHECK-NEXT:    double [[S:[a-z_0-9]+]] = 0.0;
+// CHECK-NEXT:    for (long iteration = 0; iteration < [[TRIPS]]; ++iteration) {
+// CHECK-NEXT:      const long first = 1 + iteration;
+// CHECK-NEXT:      const double [[V:[a-z_0-9]+]] = x[first];
+// CHECK-NEXT:      [[S]] = [[S]] + [[V]] * [[V]];
+// CHECK-NEXT:      d_x[first] += 2.0 * [[V]];
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return [[S]];
 
 UNFAD_GRADIENT double post_increment(const std::vector<double>& x) {
   double s = 0.0;
@@ -64,9 +70,11 @@ UNFAD_GRADIENT double post_increment(const std::vector<double>& x) {
   return s;
 }
 // CHECK-LABEL: double post_increment_grad(
-// CHECK-NOT:     while
-// CHECK:         for (long iteration = 0; iteration < [[N:[a-z_0-9]+]]; ++iteration) {
-// CHECK:         for (long iteration_1 = [[N]] - 1; iteration_1 >= 0; --iteration_1) {
-// CHECK-NEXT:      d_x[iteration_1] += std::cos(x[iteration_1]) * d_state_loop_0_0;
+// CHECK-NEXT:    const long [[N:[a-z_0-9]+]] = static_cast<long>(x.size());
+// CHECK-NEXT:    double [[S:[a-z_0-9]+]] = 0.0;
+// CHECK-NEXT:    for (long iteration = 0; iteration < [[N]]; ++iteration) {
+// CHECK-NEXT:      const double [[V:[a-z_0-9]+]] = x[iteration];
+// CHECK-NEXT:      [[S]] = [[S]] + std::sin([[V]]);
+// CHECK-NEXT:      d_x[iteration] += std::cos([[V]]);
 // CHECK-NEXT:    }
-// CHECK:       // unfad:end post_increment_grad
+// CHECK-NEXT:    return [[S]];
