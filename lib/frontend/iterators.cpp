@@ -107,7 +107,18 @@ QualType iteratorPointer(QualType t) {
 // null when `e` is not an iterator.
 ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
   IteratorKind kind = iteratorKind(e->getType());
-  if (kind == IteratorKind::None) return nullptr;
+  if (kind == IteratorKind::None) { // (a std::array's or a C array's max_element: a pointer)
+    const auto *c = dyn_cast<CallExpr>(stripConversions(e));
+    if (e->getType()->isPointerType() && c && c->getNumArgs() == 2 &&
+        (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
+      return extremeElementPosition(c, env);
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(stripConversions(e)); // a std::array's `w.begin()`: a pointer
+        mc && e->getType()->isPointerType() && mc->getNumArgs() == 0 && mc->getMethodDecl() &&
+        mc->getMethodDecl()->getIdentifier() &&
+        llvm::is_contained({"begin", "cbegin", "end", "cend"}, mc->getMethodDecl()->getName()))
+      if (ir::Expr a, o; iteratorRef(mc, env, a, o)) return ir::View::make(a, o);
+    return nullptr;
+  }
   SourceLocation loc = e->getExprLoc();
   const Expr *x = stripConversions(e);
   bool reverse = kind == IteratorKind::Reverse;
@@ -173,6 +184,9 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
     bool forward = isStdCall(c, "next") != reverse;
     return ir::View::make(ir::rootArray(it), forward ? plus(ir::viewOffset(it), k) : minus(ir::viewOffset(it), k));
   }
+  if (const auto *c = dyn_cast<CallExpr>(x);
+      c && c->getNumArgs() == 2 && (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
+    return extremeElementPosition(c, env);
   if (const auto *c = dyn_cast<ConditionalOperator>(x)) {
     ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
     ir::Expr t = lowerArrayRef(c->getTrueExpr(), env), f = lowerArrayRef(c->getFalseExpr(), env);
@@ -187,6 +201,30 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
   }
   fail(loc, "this iterator expression is not supported (iterators are supported as positions in an array: 'v.begin() + k', "
             "'std::next(it)', an iterator variable)");
+}
+
+// `std::max_element(first, last)` as an iterator (`auto it =
+// std::max_element(...)`, `it - v.begin()`): the first greatest element's
+// position, `last` for an empty range.
+//   fold j in [0, n - 1) from (best, at) = (a[lo], lo) ->
+//     let x = a[lo + j + 1] in if best < x then (x, lo + j + 1) else (best, at)
+ir::Expr Lowering::extremeElementPosition(const CallExpr *c, Env &env) {
+  SourceLocation loc = c->getExprLoc();
+  ir::Expr a, lo, n;
+  if (!iteratorRange(c->getArg(0), c->getArg(1), env, a, lo, n))
+    fail(loc, "the range of this 'std::" + c->getDirectCallee()->getNameAsString() + "' is not recognised");
+  if (!a->type->elem()->isScalar()) fail(loc, "'std::" + c->getDirectCallee()->getNameAsString() + "' of non-scalar values is not supported");
+  const bool max = isStdCall(c, "max_element");
+  const ir::TypeP et = a->type->elem();
+  ir::Expr first = ir::If::make(ir::Prim::make(ir::Op::Lt, {ir::Const::makeInt(0), n}), read(a, lo, loc), ir::Const::zero(et));
+  ir::Expr rest = ir::Prim::make(ir::Op::Sub, {n, unit()});
+  ir::Expr found = foldRange(rest, ir::Tuple::make({first, lo}), [&](const ir::Expr &j, const ir::Expr &state) {
+    ir::Expr at = plus(lo, plus(j, unit()));
+    ir::Expr x = read(a, at, loc), best = ir::Proj::make(state, 0);
+    ir::Expr better = max ? ir::Prim::make(ir::Op::Lt, {best, x}) : ir::Prim::make(ir::Op::Lt, {x, best});
+    return ir::If::make(better, ir::Tuple::make({x, at}), state);
+  });
+  return ir::View::make(ir::rootArray(a), ir::Proj::make(found, 1));
 }
 
 // `*it`, `it[k]`, `it->` of an iterator: the array and the element's index.
@@ -342,13 +380,7 @@ bool Lowering::countedIteratorShape(const ForStmt *fs, const Env &env, Counted &
   if (!l) return false;
   if (isIv(r)) std::swap(l, r), op = op == BO_GT ? BO_LT : op == BO_LT ? BO_GT : op;
   if (!isIv(l) || (op != BO_NE && op != BO_LT)) return false;
-  {
-    Env only;
-    only[iv] = ir::Const::makeInt(0);
-    std::vector<const VarDecl *> out;
-    collectAssigned(fs->getBody(), only, out);
-    if (!out.empty()) return false;
-  }
+  if (assignsIn(fs->getBody(), iv)) return false;
   std::vector<const VarDecl *> assigned;
   collectAssigned(fs->getBody(), env, assigned);
   if (!invariantIterator(r, assigned)) return false;

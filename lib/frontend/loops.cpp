@@ -202,19 +202,21 @@ bool Lowering::countedShape(const ForStmt *fs, const Env &env, Counted &c) {
   }
   if (!c.bound->IgnoreParenImpCasts()->getType()->isIntegerType()) return false;
   if (!countedStep(fs, iv, op, c)) return false;
-  // the index is not assigned in the body
-  {
-    Env only;
-    only[iv] = ir::Const::makeInt(0);
-    std::vector<const VarDecl *> out;
-    collectAssigned(fs->getBody(), only, out);
-    if (!out.empty()) return false;
-  }
+  if (assignsIn(fs->getBody(), iv)) return false; // the index is not assigned in the body
   std::vector<const VarDecl *> assigned;
   collectAssigned(fs->getBody(), env, assigned);
   if (!loopInvariant(c.bound, assigned)) return false;
   c.index = iv;
   return true;
+}
+
+// Whether `body` assigns the variable `v` (moves it, for a pointer).
+bool Lowering::assignsIn(const Stmt *body, const VarDecl *v) {
+  Env only;
+  only[v] = ir::Const::makeInt(0);
+  std::vector<const VarDecl *> out;
+  collectAssigned(body, only, out);
+  return !out.empty();
 }
 
 // The step of a counted loop: +1 or -1 (or a constant stride), in the

@@ -484,6 +484,7 @@ private:
 
   // -------------------------------------------------- iterators.cpp --
   ir::Expr lowerIteratorRef(const clang::Expr *e, Env &env);
+  ir::Expr extremeElementPosition(const clang::CallExpr *c, Env &env);
   bool iteratorElement(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   ir::Expr lowerIteratorCall(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerRewrittenIteratorComparison(const clang::CXXRewrittenBinaryOperator *rb, Env &env);
@@ -858,6 +859,7 @@ private:
   ir::Expr afterLoop(const LoopState &st, const ir::Expr &loop, const Seq *rest, Env &env, const Tail &tail);
   bool countedShape(const clang::ForStmt *fs, const Env &env, Counted &c);
   bool countedIteratorShape(const clang::ForStmt *fs, const Env &env, Counted &c);
+  bool assignsIn(const clang::Stmt *body, const clang::VarDecl *v);
   bool invariantIterator(const clang::Expr *e, const std::vector<const clang::VarDecl *> &assigned);
   bool countedStep(const clang::ForStmt *fs, const clang::VarDecl *iv, clang::BinaryOperatorKind op, Counted &c);
   bool loopInvariant(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);

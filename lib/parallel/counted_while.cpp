@@ -19,6 +19,7 @@
 // counter becomes a function of the index (index_state.cpp), so it is not
 // even taped.
 #include "unfad/parallel/parallel.h"
+#include "each_function.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
@@ -183,16 +184,6 @@ private:
 
 } // namespace
 
-ir::Program countedWhileLoops(const ir::Program &p) {
-  ir::Program out = p;
-  for (auto &f : out.functions) {
-    NameSupply names;
-    for (auto &param : f.params) names.reserve(param.name);
-    names.reserveAll(f.body);
-    CountedWhile pass(names);
-    f.body = pass.mutate(f.body);
-  }
-  return out;
-}
+ir::Program countedWhileLoops(const ir::Program &p) { return rewriteEachFunction<CountedWhile>(p); }
 
 } // namespace unfad::parallel

@@ -20,6 +20,7 @@
 // of inner loops only when they carry no state; made stateless, GradBench's
 // lstm layer loop is taped instead of re-run in the backward sweep.
 #include "unfad/parallel/parallel.h"
+#include "each_function.h"
 #include "unfad/ir/effects.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
@@ -263,16 +264,6 @@ private:
 
 } // namespace
 
-ir::Program indexDeterminedState(const ir::Program &p) {
-  ir::Program out = p;
-  for (auto &f : out.functions) {
-    NameSupply names;
-    for (auto &param : f.params) names.reserve(param.name);
-    names.reserveAll(f.body);
-    IndexState pass(names);
-    f.body = pass.mutate(f.body);
-  }
-  return out;
-}
+ir::Program indexDeterminedState(const ir::Program &p) { return rewriteEachFunction<IndexState>(p); }
 
 } // namespace unfad::parallel

@@ -4,9 +4,11 @@
 // `*it++`, `std::next`/`std::prev`/`std::distance`/`std::advance`, reverse
 // iterators (`rbegin()`, `r.base()`), and helpers taking an iterator pair
 // (`template <class It> f(It first, It last)`, `f(const double* p, const
-// double* end)`), and standard algorithms given iterator locals.
+// double* end)`), standard algorithms given iterator locals, and
+// `std::max_element`/`std::min_element` as iterators (argmax, argmin).
 #include <unfad/unfad.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <iterator>
@@ -120,6 +122,15 @@ UNFAD_GRADIENT double algorithms_from(const std::vector<double>& x) {
   return std::accumulate(first, last, 0.0) * std::inner_product(first, last, x.begin(), 0.5);
 }
 
+// the argmax as an iterator: the position of the first greatest element
+UNFAD_GRADIENT double around_the_peak(const std::vector<double>& x, const std::array<double, 4>& w) {
+  auto peak = std::max_element(x.begin(), x.end());
+  const double left = peak == x.begin() ? 0.0 : *std::prev(peak);
+  const auto low = std::min_element(w.begin(), w.end());
+  return *peak * left + double(peak - x.begin()) + std::exp(*low) * double(std::distance(w.begin(), low)) +
+         double(std::distance(x.begin(), std::min_element(x.begin(), x.end())));
+}
+
 /* e2e
 [{"function": "sum_of_squares", "points": [[[0.3, -0.5, 0.8, 1.1]], [[2.0]], [[]]]},
  {"function": "weighted_sines", "points": [[[0.3, -0.5, 0.8], [1.5, 0.25, -2.0]]]},
@@ -132,5 +143,6 @@ UNFAD_GRADIENT double algorithms_from(const std::vector<double>& x) {
  {"function": "reverse_arithmetic", "points": [[[0.3, -0.5, 0.8, 1.1]]]},
  {"function": "array_reversed", "points": [[[0.3, -0.5, 0.8, 1.1], 0.7]]},
  {"function": "algorithms_from", "points": [[[0.3, -0.5, 0.8, 1.1]]]},
+ {"function": "around_the_peak", "points": [[[0.3, -0.5, 1.8, 1.1], [0.5, -0.25, 0.75, 2.0]], [[2.5, -0.5, 1.8], [0.5, 0.25, -0.75, 2.0]], [[0.4], [1.0, 2.0, 3.0, 0.5]]]},
  {"function": "range_helpers", "points": [[[0.3, -0.5, 0.8, 1.1]], [[0.4, 0.2]]]}]
 */
