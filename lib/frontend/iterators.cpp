@@ -187,13 +187,7 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
   if (const auto *c = dyn_cast<CallExpr>(x);
       c && c->getNumArgs() == 2 && (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
     return extremeElementPosition(c, env);
-  if (const auto *c = dyn_cast<ConditionalOperator>(x)) {
-    ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
-    ir::Expr t = lowerArrayRef(c->getTrueExpr(), env), f = lowerArrayRef(c->getFalseExpr(), env);
-    if (!ir::alphaEqual(ir::rootArray(t), ir::rootArray(f)))
-      fail(loc, "an iterator into different arrays on different paths is not supported (index each array instead)");
-    return ir::View::make(ir::rootArray(t), ir::If::make(cond, ir::viewOffset(t), ir::viewOffset(f)));
-  }
+  if (isa<ConditionalOperator>(x)) return lowerPointerExpr(x, env); // `c ? it : jt`, as for pointers
   if (const auto *u = dyn_cast<CXXOperatorCallExpr>(x); u && iteratorStep(u)) { // `*it++`, `f(++it)`
     ir::Expr array = lowerArrayRef(u->getArg(0), env);
     ir::Expr offset = lowerSideEffect(u, env); // (the old offset for it++, the new one otherwise)

@@ -122,6 +122,12 @@ UNFAD_GRADIENT double algorithms_from(const std::vector<double>& x) {
   return std::accumulate(first, last, 0.0) * std::inner_product(first, last, x.begin(), 0.5);
 }
 
+// an iterator chosen by a condition
+UNFAD_GRADIENT double chosen(const std::vector<double>& x, int k) {
+  auto it = k > 1 ? x.begin() + 1 : x.begin();
+  return *it * x[0] + it[1];
+}
+
 // the argmax as an iterator: the position of the first greatest element
 UNFAD_GRADIENT double around_the_peak(const std::vector<double>& x, const std::array<double, 4>& w) {
   auto peak = std::max_element(x.begin(), x.end());
@@ -143,6 +149,7 @@ UNFAD_GRADIENT double around_the_peak(const std::vector<double>& x, const std::a
  {"function": "reverse_arithmetic", "points": [[[0.3, -0.5, 0.8, 1.1]]]},
  {"function": "array_reversed", "points": [[[0.3, -0.5, 0.8, 1.1], 0.7]]},
  {"function": "algorithms_from", "points": [[[0.3, -0.5, 0.8, 1.1]]]},
+ {"function": "chosen", "points": [[[0.3, -0.5, 1.8], 2], [[0.3, -0.5, 1.8], 0]]},
  {"function": "around_the_peak", "points": [[[0.3, -0.5, 1.8, 1.1], [0.5, -0.25, 0.75, 2.0]], [[2.5, -0.5, 1.8], [0.5, 0.25, -0.75, 2.0]], [[0.4], [1.0, 2.0, 3.0, 0.5]]]},
  {"function": "range_helpers", "points": [[[0.3, -0.5, 0.8, 1.1]], [[0.4, 0.2]]]}]
 */
