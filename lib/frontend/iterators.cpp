@@ -47,31 +47,30 @@ bool isStdCall(const CallExpr *c, llvm::StringRef name) {
   return fd && fd->getIdentifier() && fd->getName() == name && fd->isInStdNamespace();
 }
 
-// The iterator under the temporaries and conversions of an initialiser or
-// an argument (`const_iterator it = v.begin()` converts an iterator).
-const Expr *stripConversions(const Expr *e) {
+ir::Expr plus(const ir::Expr &a, const ir::Expr &b) { return ir::Prim::make(ir::Op::Add, {a, b}); }
+ir::Expr minus(const ir::Expr &a, const ir::Expr &b) { return ir::Prim::make(ir::Op::Sub, {a, b}); }
+ir::Expr unit() { return ir::Const::makeInt(1); }
+
+} // namespace
+
+const Expr *stripIteratorCopies(const Expr *e) {
+  auto sameKind = [](QualType to, QualType from) {
+    return iteratorKind(to) != IteratorKind::None && iteratorKind(to) == iteratorKind(from);
+  };
   while (true) {
     e = e->IgnoreParenImpCasts();
     if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
     else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
     else if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
     else if (const auto *c = dyn_cast<CXXConstructExpr>(e);
-             c && c->getNumArgs() == 1 && iteratorKind(c->getType()) == iteratorKind(c->getArg(0)->getType()) &&
-             iteratorKind(c->getType()) != IteratorKind::None)
+             c && c->getNumArgs() == 1 &&
+             (c->getConstructor()->isCopyOrMoveConstructor() || sameKind(c->getType(), c->getArg(0)->getType())))
       e = c->getArg(0);
-    else if (const auto *c = dyn_cast<CXXFunctionalCastExpr>(e); c && iteratorKind(c->getType()) != IteratorKind::None &&
-                                                                 iteratorKind(c->getSubExpr()->getType()) != IteratorKind::None &&
-                                                                 iteratorKind(c->getType()) == iteratorKind(c->getSubExpr()->getType()))
+    else if (const auto *c = dyn_cast<CXXFunctionalCastExpr>(e); c && sameKind(c->getType(), c->getSubExpr()->getType()))
       e = c->getSubExpr();
     else return e;
   }
 }
-
-ir::Expr plus(const ir::Expr &a, const ir::Expr &b) { return ir::Prim::make(ir::Op::Add, {a, b}); }
-ir::Expr minus(const ir::Expr &a, const ir::Expr &b) { return ir::Prim::make(ir::Op::Sub, {a, b}); }
-ir::Expr unit() { return ir::Const::makeInt(1); }
-
-} // namespace
 
 IteratorKind iteratorKind(QualType t) {
   if (t.isNull()) return IteratorKind::None;
@@ -108,11 +107,11 @@ QualType iteratorPointer(QualType t) {
 ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
   IteratorKind kind = iteratorKind(e->getType());
   if (kind == IteratorKind::None) { // (a std::array's or a C array's max_element: a pointer)
-    const auto *c = dyn_cast<CallExpr>(stripConversions(e));
+    const auto *c = dyn_cast<CallExpr>(stripIteratorCopies(e));
     if (e->getType()->isPointerType() && c && c->getNumArgs() == 2 &&
         (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
       return extremeElementPosition(c, env);
-    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(stripConversions(e)); // a std::array's `w.begin()`: a pointer
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(stripIteratorCopies(e)); // a std::array's `w.begin()`: a pointer
         mc && e->getType()->isPointerType() && mc->getNumArgs() == 0 && mc->getMethodDecl() &&
         mc->getMethodDecl()->getIdentifier() &&
         llvm::is_contained({"begin", "cbegin", "end", "cend"}, mc->getMethodDecl()->getName()))
@@ -120,7 +119,7 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
     return nullptr;
   }
   SourceLocation loc = e->getExprLoc();
-  const Expr *x = stripConversions(e);
+  const Expr *x = stripIteratorCopies(e);
   bool reverse = kind == IteratorKind::Reverse;
   // a reverse iterator made from a forward one: the element before it
   if (const auto *c = dyn_cast<CXXConstructExpr>(x); c && c->getNumArgs() == 1 && reverse) {
@@ -321,7 +320,7 @@ bool Lowering::lowerIteratorStep(const Expr *e, Env &env, const VarDecl *&root, 
     return false;
   }
   SourceLocation loc = e->getExprLoc();
-  const auto *d = dyn_cast<DeclRefExpr>(stripConversions(target));
+  const auto *d = dyn_cast<DeclRefExpr>(stripIteratorCopies(target));
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   auto base = vd ? ptrBase_.find(vd) : ptrBase_.end();
   if (base == ptrBase_.end())
@@ -350,11 +349,11 @@ bool Lowering::countedIteratorShape(const ForStmt *fs, const Env &env, Counted &
   IteratorKind kind = iteratorKind(iv->getType());
   if (kind == IteratorKind::None && !iv->getType()->isPointerType()) return false;
   auto isIv = [iv](const Expr *e) {
-    const auto *d = dyn_cast<DeclRefExpr>(stripConversions(e));
+    const auto *d = dyn_cast<DeclRefExpr>(stripIteratorCopies(e));
     return d && d->getDecl() == iv;
   };
   // the increment: ++it, it++ (or ++p, p++)
-  const Expr *inc = stripConversions(fs->getInc());
+  const Expr *inc = stripIteratorCopies(fs->getInc());
   bool stepsOne = false;
   if (const auto *u = dyn_cast<UnaryOperator>(inc)) stepsOne = u->isIncrementOp() && isIv(u->getSubExpr());
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(inc)) stepsOne = oc->getOperator() == OO_PlusPlus && isIv(oc->getArg(0));
@@ -362,7 +361,7 @@ bool Lowering::countedIteratorShape(const ForStmt *fs, const Env &env, Counted &
   // the condition: it != end, it < end (either way round)
   const Expr *l = nullptr, *r = nullptr;
   BinaryOperatorKind op = BO_Comma;
-  const Expr *cond = stripConversions(fs->getCond());
+  const Expr *cond = stripIteratorCopies(fs->getCond());
   if (const auto *b = dyn_cast<BinaryOperator>(cond)) l = b->getLHS(), r = b->getRHS(), op = b->getOpcode();
   else if (const auto *rb = dyn_cast<CXXRewrittenBinaryOperator>(cond))
     l = rb->getDecomposedForm().LHS, r = rb->getDecomposedForm().RHS, op = rb->getDecomposedForm().Opcode;
@@ -387,7 +386,7 @@ bool Lowering::countedIteratorShape(const ForStmt *fs, const Env &env, Counted &
 // An iterator or pointer the loop cannot change: a variable it does not
 // assign, `v.end()` of a container that does not grow in it, `e + k` of such.
 bool Lowering::invariantIterator(const Expr *e, const std::vector<const VarDecl *> &assigned) {
-  const Expr *x = stripConversions(e);
+  const Expr *x = stripIteratorCopies(e);
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x); mc && mc->getNumArgs() == 0)
     return loopInvariant(mc->getImplicitObjectArgument(), assigned) && !growsIn(mc->getImplicitObjectArgument(), assigned);
   if (const auto *c = dyn_cast<CallExpr>(x); c && c->getNumArgs() == 1 && (isStdCall(c, "end") || isStdCall(c, "cend")))

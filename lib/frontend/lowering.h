@@ -114,6 +114,10 @@ IteratorKind iteratorKind(clang::QualType t);
 clang::QualType iteratorPointer(clang::QualType t);
 // `++it`, `it--`, `it += k`, `it -= k`, `it = j` on an iterator.
 bool iteratorStep(const clang::CXXOperatorCallExpr *oc);
+// The iterator (or pointer) under the temporaries, copies and conversions of
+// an initialiser or an argument (`const_iterator it = v.begin()` converts
+// an iterator; a standard algorithm's by-value argument copies one).
+const clang::Expr *stripIteratorCopies(const clang::Expr *e);
 
 // std::pair<A, B> / std::tuple<T...> (pairs_tuples.cpp): its element types.
 bool tupleLike(clang::QualType t, std::vector<clang::QualType> *elems = nullptr);

@@ -16,19 +16,6 @@ using namespace clang;
 
 namespace {
 
-const Expr *stripIter(const Expr *e) {
-  while (true) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
-    else if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1 &&
-                                                               c->getConstructor()->isCopyOrMoveConstructor())
-      e = c->getArg(0);
-    else if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
-    else return e;
-  }
-}
-
 bool inStd(const FunctionDecl *fd) {
   if (!fd || !fd->getIdentifier()) return false;
   const DeclContext *dc = fd->getDeclContext()->getRedeclContext();
@@ -41,7 +28,7 @@ bool inStd(const FunctionDecl *fd) {
 // `e` as an iterator into an array: the array's buffer and the element
 // index it points at. False when `e` has none of the recognised forms.
 bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &offset) {
-  e = stripIter(e);
+  e = stripIteratorCopies(e);
   if (iteratorKind(e->getType()) == IteratorKind::Reverse) // (a range walked backwards)
     fail(e->getExprLoc(), "reverse iterators are not supported in standard algorithms (write the loop: 'for (auto it = "
                           "v.rbegin(); it != v.rend(); ++it)')");
@@ -184,7 +171,7 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
 // `*std::max_element(first, last)` / `*std::min_element(first, last)`: the
 // first largest (smallest) element, as the library finds it.
 ir::Expr Lowering::lowerExtremeElement(const Expr *call, Env &env) {
-  const auto *ce = dyn_cast<CallExpr>(stripIter(call));
+  const auto *ce = dyn_cast<CallExpr>(stripIteratorCopies(call));
   if (!ce || ce->getNumArgs() != 2 || !inStd(ce->getDirectCallee())) return nullptr;
   llvm::StringRef name = ce->getDirectCallee()->getName();
   if (name != "max_element" && name != "min_element") return nullptr;

@@ -9,6 +9,8 @@
 #include "cotangents.h"
 #include "reverser.h"
 
+#include <algorithm>
+
 namespace unfad::ad::rev {
 
 using namespace unfad::ir;
@@ -31,6 +33,37 @@ Expr rebuild(const TypeP &t, const std::vector<Expr> &ls, size_t &pos) {
 }
 
 const Term &bodyOf(const Instr &loop) { return loop.kind == Instr::Kind::While ? loop.branches[1] : loop.branches[0]; }
+
+// Whether `t` stores into no array and calls nothing that does: then the
+// only cotangent entering its loop's J^T is that of the loop's state (a
+// store's cotangent would arrive in the array's buffer instead).
+bool storesNothing(const Term &t, const Program &prog) {
+  for (auto &in : t.instrs) {
+    if (in.kind == Instr::Kind::Store) return false;
+    if (in.kind == Instr::Kind::Call)
+      if (const Function *g = prog.find(in.callee); !g || std::any_of(g->params.begin(), g->params.end(),
+                                                                      [](const Param &p) { return p.written; }))
+        return false;
+    for (auto &b : in.branches)
+      if (!storesNothing(b, prog)) return false;
+  }
+  return true;
+}
+
+// `ct != 0` for some float leaf of the cotangent `ct`, or null when `ct`
+// has a leaf that is neither a float nor () (an array's).
+Expr anyNonzero(const Expr &ct) {
+  std::vector<Expr> ls;
+  leaves(ct, ls);
+  Expr any;
+  for (auto &l : ls) {
+    if (l->type->isUnit()) continue;
+    if (!l->type->isFloat()) return nullptr;
+    Expr nonzero = Prim::make(Op::Ne, {l, Const::zero(l->type)});
+    any = any ? Prim::make(Op::Or, {any, nonzero}) : nonzero;
+  }
+  return any;
+}
 
 } // namespace
 
@@ -303,6 +336,18 @@ void Reverser::loopTranspose(const Instr &in, Stack &stack, int n, Expr *Y, Lets
   for (size_t k = 0; k < free.size(); ++k) next.push_back(accumulate(Proj::make(accVar, int(k) + 1), Proj::make(g, free[k])));
   Expr backward = Fold::make(record.lo, record.hi, ir::Tuple::make(init), j, acc,
                              unf::wrapLets(body, ir::Tuple::make(next)), !in.reversedLoop);
+  // A J^T is linear in its incoming cotangent: with the state's cotangent
+  // zero (a value that reaches the result only through an untaken branch),
+  // every cotangent it computes is zero, and it is skipped. Running it
+  // would compute 0 * inf = NaN wherever the forward loop overflowed.
+  // Only a loop that is not itself inside a J^T (a test per run of the
+  // loop, not per iteration of an enclosing one), that leaves no array to
+  // restore (its J^T undoes the loop's stores) and whose body stores
+  // nothing (an output's cotangent enters through its buffer).
+  if (enclosingReads_.empty() && record.saved.empty() && record.copies.empty() &&
+      std::all_of(terms.begin(), terms.end(), [&](const Term *b) { return storesNothing(*b, prog_); }))
+    if (Expr nonzero = anyNonzero(ys[size_t(n)]))
+      backward = If::make(nonzero, backward, ir::Tuple::make(init));
   Expr cotangents = bind(t.code, "d_" + in.state + "_loop", backward);
   restore(record.copies, t.code);
   t.cotangents.resize(size_t(n));
