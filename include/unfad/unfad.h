@@ -28,6 +28,7 @@
 #define UNFAD_JVP __attribute__((annotate("unfad_jvp")))
 #define UNFAD_JVP_WRT(...) __attribute__((annotate("unfad_jvp_wrt:" #__VA_ARGS__)))
 #define UNFAD_NO_GRAD __attribute__((annotate("unfad_no_grad")))
+#define UNFAD_INOUT __attribute__((annotate("unfad_inout")))
 #define UNFAD_DETAIL_CUSTOM_MARK __attribute__((annotate("unfad_custom_gradient")))
 #else
 #define UNFAD_GRADIENT
@@ -35,6 +36,7 @@
 #define UNFAD_JVP
 #define UNFAD_JVP_WRT(...)
 #define UNFAD_NO_GRAD
+#define UNFAD_INOUT
 #define UNFAD_DETAIL_CUSTOM_MARK
 #endif
 
@@ -51,6 +53,10 @@
 // UNFAD_CUSTOM_GRADIENT(static_cast<double (*)(double)>(f), f_pullback),
 // UNFAD_CUSTOM_GRADIENT(f<float>, f_pullback<float>). The mark is a
 // constant (both functions' addresses), so it builds with any compiler.
+// A function writing arrays has them as outputs (the pullback sees what f
+// left there); one it reads and then updates is marked in its declaration,
+// `void step(UNFAD_INOUT double* y, double h, int n);` (the pullback sees
+// the array as f found it).
 #define UNFAD_DETAIL_CAT2(a, b) a##b
 #define UNFAD_DETAIL_CAT(a, b) UNFAD_DETAIL_CAT2(a, b)
 #define UNFAD_CUSTOM_GRADIENT(function, pullback)                                                         \

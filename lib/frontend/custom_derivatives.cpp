@@ -57,6 +57,13 @@ std::string paramName(const ParmVarDecl *pd, unsigned k) {
   return pd->getName().empty() ? "arg" + std::to_string(k) : pd->getNameAsString();
 }
 
+// A written parameter marked UNFAD_INOUT: f reads it before writing it.
+bool inoutMarked(const ParmVarDecl *pd) {
+  for (const auto *a : pd->specific_attrs<AnnotateAttr>())
+    if (a->getAnnotation() == "unfad_inout") return true;
+  return false;
+}
+
 // A parameter through which `f` may write: a pointer or reference to
 // non-const (an output or in/out parameter).
 bool writable(QualType t) {
@@ -91,7 +98,8 @@ void Lowering::checkCustomPullback(const FunctionDecl *fd, const CustomGradient 
   std::vector<std::pair<QualType, std::string>> want;
   unsigned k = 0;
   for (const ParmVarDecl *pd : fd->parameters()) want.push_back({pd->getType(), paramName(pd, k++)});
-  want.push_back({fd->getReturnType().getNonReferenceType().getUnqualifiedType(), "d_result"});
+  if (!fd->getReturnType()->isVoidType()) // (a void f has no result to take a cotangent of)
+    want.push_back({fd->getReturnType().getNonReferenceType().getUnqualifiedType(), "d_result"});
   k = 0;
   for (const ParmVarDecl *pd : fd->parameters()) {
     std::string name = "d_" + paramName(pd, k++);
@@ -133,35 +141,63 @@ size_t Lowering::customEntry(const FunctionDecl *fd, const CustomGradient *cg, S
   entries_[idx].done = true;
   std::string fname = fd->getNameAsString();
   QualType rt = fd->getReturnType();
-  if (!rt->isRealFloatingType() || rt->isSpecificBuiltinType(BuiltinType::LongDouble))
+  const bool voidResult = cg && rt->isVoidType(); // (then it writes an output: checked below)
+  if (!voidResult && (!rt->isRealFloatingType() || rt->isSpecificBuiltinType(BuiltinType::LongDouble)))
     fail(loc, "'" + fname + "' returns '" + typeStr(rt) + "': a derivative of it (" +
-                  (cg ? "UNFAD_CUSTOM_GRADIENT" : "numerical") + ") needs a double or float result");
+                  (cg ? "UNFAD_CUSTOM_GRADIENT" : "numerical") + ") needs a double or float result" +
+                  (cg ? " or a floating-point array it writes" : ""));
   ir::Function f;
   f.name = entries_[idx].irName;
   unsigned k = 0;
+  // The arrays f writes: outputs, or in/out when marked UNFAD_INOUT.
+  std::vector<std::pair<size_t, bool>> written;
   for (const ParmVarDecl *pd : fd->parameters()) {
     ir::Param p;
     p.name = paramName(pd, k++);
-    if (writable(pd->getType()))
-      fail(loc, "'" + fname + "' may write through its parameter '" + p.name + "': a derivative of it (" +
-                    (cg ? "UNFAD_CUSTOM_GRADIENT" : "numerical") + ") supports only inputs (values, const pointers and const references)");
+    ArrayInfo ai;
+    if (cg && writable(pd->getType()) && !pd->getType()->isPointerType() && !arrayInfo(pd->getType(), ai, SourceLocation()))
+      fail(loc, "'" + fname + "' may write through its parameter '" + p.name + "' ('" + typeStr(pd->getType()) +
+                    "'): a custom gradient takes written parameters that are arrays of floating-point values "
+                    "('double* out', 'std::vector<double>& out')");
     p.type = paramType(pd);
     p.active = ir::isActive(p.type);
+    if (writable(pd->getType())) {
+      if (!cg)
+        fail(loc, "'" + fname + "' may write through its parameter '" + p.name +
+                      "': a numerical derivative supports only inputs (values, const pointers and const references)");
+      if (!p.type->isArray() || !p.active)
+        fail(loc, "'" + fname + "' may write through its parameter '" + p.name + "' ('" + typeStr(pd->getType()) +
+                      "'): a custom gradient takes written parameters that are arrays of floating-point values "
+                      "('double* out', 'std::vector<double>& out')");
+      written.push_back({f.params.size(), pd->hasAttr<AnnotateAttr>() && inoutMarked(pd)});
+    }
     if (!cg && !p.type->isScalar())
       fail(loc, "a numerical derivative of '" + fname + "' supports only scalar arguments ('" + p.name + "' is '" +
                     typeStr(pd->getType()) + "')");
     f.params.push_back(p);
   }
-  f.result = typeOf(rt.getUnqualifiedType(), loc);
+  if (voidResult && written.empty())
+    fail(loc, "'" + fname + "' returns 'void' and writes no array parameter: it has no value to differentiate");
+  f.result = voidResult ? ir::Type::unit() : typeOf(rt.getUnqualifiedType(), loc);
   describeCxx(entries_[idx], f);
   if (cg) {
     checkCustomPullback(fd, *cg);
     f.cxx.customPullback = "::" + qualifiedPath(cg->pullback);
-    // (a stand-in, never printed or differentiated: an Opaque takes scalars)
+    // (a stand-in, never printed or differentiated: an Opaque takes
+    // scalars. It shows the analyses what f does to its arrays: a store
+    // into each output, a read and then a store into each in/out array, so
+    // that callers copy and restore them as for a helper's)
     std::vector<ir::Expr> args;
     for (auto &p : f.params)
       if (p.type->isScalar()) args.push_back(ir::Var::make(p.name, p.type));
-    f.body = ir::Opaque::make(f.cxx.qualifiedName, args, f.result);
+    f.body = voidResult ? ir::Tuple::make({}) : ir::Opaque::make(f.cxx.qualifiedName, args, f.result);
+    for (auto it = written.rbegin(); it != written.rend(); ++it) {
+      const ir::Param &p = f.params[it->first];
+      ir::Expr array = ir::Var::make(p.name, p.type), at = ir::Const::makeInt(0);
+      ir::Expr value = it->second ? ir::Opaque::make(f.cxx.qualifiedName, {ir::Index::make(array, at)}, p.type->elem())
+                                  : ir::Const::zero(p.type->elem());
+      f.body = ir::Let::make("_", ir::Store::make(array, at, value, ir::Store::Mode::Set), f.body);
+    }
   } else {
     f.body = numericalBody(fd, f);
   }

@@ -189,11 +189,28 @@ bool Lowering::checkUncopyable(const Entry &en, const ir::ArrayParamUses &uses) 
       reportAt(en, at, "array '" + cxxName(p->name) + "' is updated in place in a 'while' loop, and its length is not known here (a pointer); pass a std::vector or std::array");
       return true;
     }
+  // (a function with a registered derivative is never inlined either)
+  auto custom = [&](const std::string &callee) -> const ir::Function * {
+    for (const Entry &e : entries_)
+      if (e.ok && e.fn.name == callee && !e.fn.cxx.customPullback.empty()) return &e.fn;
+    return nullptr;
+  };
   for (auto &[at, array] : writes.calls) {
     const std::string &callee = static_cast<const ir::Call *>(at)->callee;
-    if (const ir::Param *p = uncopyable(array); p && recursive_.count(callee)) {
+    const ir::Param *p = uncopyable(array);
+    if (p && recursive_.count(callee)) {
       reportAt(en, at, "array '" + cxxName(p->name) + "' is updated in place and the recursive function '" + callee +
                            "' writes it, but its length is not known here (a pointer); pass a std::vector or std::array");
+      return true;
+    }
+    const ir::Function *g = custom(callee);
+    bool readsFirst = false; // (an output's pullback reads what the call left: no copy)
+    for (size_t j = 0; g && j < g->params.size(); ++j)
+      readsFirst |= g->params[j].inout && static_cast<const ir::Call *>(at)->args[j] == array;
+    if (p && g && readsFirst) {
+      reportAt(en, at, "array '" + cxxName(p->name) + "' is updated in place and '" + g->cxx.name +
+                           "' (UNFAD_CUSTOM_GRADIENT) writes it: its pullback needs a copy from before the call, "
+                           "but its length is not known here (a pointer); pass a std::vector or std::array");
       return true;
     }
   }

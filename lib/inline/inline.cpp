@@ -275,7 +275,8 @@ Program inlineArrayWriters(const Program &p) {
   for (auto &f : p.functions) {
     bool writes = false;
     for (auto &q : f.params) writes |= q.type->isArray() && q.written;
-    if (writes && !recursive.count(f.name) && (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
+    if (writes && f.cxx.customPullback.empty() && !recursive.count(f.name) &&
+        (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
       inlinable[f.name] = &f;
   }
   return inlineEverywhere(p, inlinable);

@@ -39,8 +39,14 @@ struct EffectsScan : Visitor {
   void visit(const Pullback *n) override {
     for (auto &a : n->args)
       if (a->type->isArray()) addRead(a);
-    for (auto &b : n->buffers) addWrite(b);
-    fx.stores |= !n->buffers.empty(); // accumulates into the caller's buffers
+    // It accumulates into the caller's buffers, so it reads them too (a
+    // pullback of a function writing an output also consumes the output's
+    // cotangent there): stores into a buffer before it are live.
+    for (auto &b : n->buffers) {
+      addRead(b);
+      addWrite(b);
+    }
+    fx.stores |= !n->buffers.empty();
     Visitor::visit(n);
   }
   void visit(const Call *n) override {

@@ -5,6 +5,8 @@
 #include "reverser.h"
 #include "unfad/ir/mutator.h"
 
+#include <algorithm>
+
 namespace unfad::ad::rev {
 
 using namespace unfad::ir;
@@ -34,7 +36,18 @@ void Reverser::call(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Ex
   } else {
     inoutCopies = snapshotArgs(in, stack, true, lets);
     outputCopies = snapshotArgs(in, stack, false, lets);
-    forwardPart(in, stack, lets, forced);
+    // A recomputation reads a taped call's value from its tape, but a call
+    // that writes floating-point arrays, or integer arrays as outputs, runs
+    // again: the tape holds its value, not what it leaves in memory for the
+    // rest of the body and for its pullback. (An integer array it updates in
+    // place is taken as left as the call found it, as by a recursion that
+    // unlinks and relinks an index list: determinant by minors, where
+    // running each child again would redo its whole subtree.)
+    const Function *g = prog_.find(in.callee);
+    const bool writesArrays = g && std::any_of(g->params.begin(), g->params.end(), [](const Param &p) {
+                                return p.written && p.type->isArray() && (p.active || !p.inout);
+                              });
+    forwardPart(in, stack, lets, writesArrays ? nullptr : forced);
   }
   Transpose t = openTranspose(stack);
   restore(inoutCopies, t.code);

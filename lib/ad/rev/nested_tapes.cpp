@@ -290,7 +290,17 @@ bool Reverser::nestedLoopForward(const Instr &in, Stack &stack, Lets &lets) {
   record.valueTapes = tapeValues(captured, size, at, *nt.before, bodyLets);
   record.valueTapes.insert(record.valueTapes.end(), branchTapes.begin(), branchTapes.end());
   Expr body = unf::wrapLets(iterationStart, unf::wrapLets(bodyLets, bodyStack.back().value));
-  Expr result = bind(lets, in.hint, Fold::make(lo, hi, stack.back().value, i, s, body, in.reversedLoop));
+  std::string carried = s;
+  if (record.invariantState) {
+    // The forward run reads the state from the shared tape too: the loop
+    // still carries it (its final value), but no iteration waits for the
+    // previous one's (a running sum's chain of dependent adds is gone).
+    carried = fresh(in.state);
+    Lets fromTape;
+    fromTape.push_back({s, Index::make(record.stateTapes.back(), Prim::make(Op::Sub, {index, lo}))});
+    body = unf::wrapLets(fromTape, body);
+  }
+  Expr result = bind(lets, in.hint, Fold::make(lo, hi, stack.back().value, i, carried, body, in.reversedLoop));
   stack.push_back({result, in.hint});
   captureValue(in, stack);
   pretaped_[&in] = record;

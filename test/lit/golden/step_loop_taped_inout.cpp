@@ -5,7 +5,8 @@
 // sequence is the same in both stages and every step: one loop before the
 // step loop tapes it once, in one tape of n - 1 both stages' transposes read
 // at the element alone (ad/rev/invariant_state.cpp; it was two more tapes of
-// steps x (n - 1), stored every step). No tape is written that the backward
+// steps x (n - 1), stored every step), and so do the stages' forward loops,
+// which then carry no chain of dependent adds. No tape is written that the backward
 // loop does not read (the cotangent of the
 // step size h, summed over the loop and never used, is dropped with the
 // tapes it read: opt/dead_loop_state.cpp); no whole-array copy of k1, k2 or
@@ -52,14 +53,19 @@ UNFAD_GRADIENT_WRT(x, y) void midpoint(const double* x, int n, int s, double* y)
 // CHECK-NEXT:    unfad::tape_buffer<double> [[M2:tape_t[_0-9]*]]([[S]] * [[N]]);
 // CHECK-NOT:     tape_buffer
 // CHECK-NOT:     saved_
-// The forward loop: each stage tapes the state it reads, and no running sum.
+// The forward loop: each stage tapes the state it reads, and reads the
+// running sum from its tape (no chain of dependent adds, no sum carried).
 // CHECK:         for (long [[STEP:[a-z_0-9]+]] = 0; [[STEP]] < s; ++[[STEP]]) {
-// CHECK-NOT:         [[C]][
-// CHECK:             const double [[YR:t_[0-9]+]] = y[
-// CHECK:             [[Y1]][[[STEP]] * [[N]] + {{.*}}] = [[YR]];
-// CHECK-NOT:         [[C]][
-// CHECK:             const double [[MR:t_[0-9]+]] = mid[
-// CHECK:             [[M2]][[[STEP]] * [[N]] + {{.*}}] = [[MR]];
+// CHECK:             for (long [[F1:[a-z_0-9]+]] = 1; [[F1]] < n; ++[[F1]]) {
+// CHECK-NEXT:          const double [[S1:[a-z_0-9]+]] = [[C]][[[F1]] - 1];
+// CHECK-NEXT:          const double {{c_[0-9]+}} = [[S1]] + x[[[F1]]];
+// CHECK:               const double [[YR:t_[0-9]+]] = y[
+// CHECK:               [[Y1]][[[STEP]] * [[N]] + {{.*}}] = [[YR]];
+// CHECK-NOT:           {{state[_0-9]*}} = {{state[_0-9]*}} +
+// CHECK:             for (long [[F2:[a-z_0-9]+]] = 1; [[F2]] < n; ++[[F2]]) {
+// CHECK-NEXT:          const double [[S2:[a-z_0-9]+]] = [[C]][[[F2]] - 1];
+// CHECK:               const double [[MR:t_[0-9]+]] = mid[
+// CHECK:               [[M2]][[[STEP]] * [[N]] + {{.*}}] = [[MR]];
 // CHECK:             y[{{.*}}] += h * k2[
 // The backward loop: transposes only, from the tapes; no array of the
 // primal is read or put back; both stages read the one running-sum tape at
