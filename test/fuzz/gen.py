@@ -860,7 +860,7 @@ class Gen:
         c[t] = c.get(t, 0) + 1
         base = {"double": "t", "int": "m", "bool": "c", "V2": "v", "loop": "i", "w": "w", "lvec": "u",
                 "carr": "r", "V3": "q", "P3": "e", "OB": "ob", "slvec": "sv", "scarr": "sa", "mloc": "M",
-                "row": "row", "pv": "pv", "ix": "ix", "gv": "gv"}[t]
+                "row": "row", "pv": "pv", "ix": "ix", "gv": "gv", "buf": "buf"}[t]
         return f"{base}{c[t] - 1}"
 
     def vars_of(self, t):

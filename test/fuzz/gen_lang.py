@@ -26,7 +26,9 @@ them with their last use.
   custom   calls of functions with a registered derivative
            (UNFAD_CUSTOM_GRADIENT with an exact pullback): softplus on a
            value, on each element in a loop and given by name to
-           std::transform_reduce, and a weighted sum of squares of an array.
+           std::transform_reduce, a weighted sum of squares of an array, and
+           a local buffer written by one (an output) and updated in place
+           by another (UNFAD_INOUT), then summed.
   switch   `switch` on an int of the scope (a loop index, n, an int local,
            or an enum class made from one) with `break`, fall-through
            (`[[fallthrough]]` and stacked labels), `default` first, last or
@@ -178,6 +180,39 @@ DECLS = {
         "  }",
         "}",
         "UNFAD_CUSTOM_GRADIENT($Pwsq, $Pwsq_pullback);",
+    ]),
+    # an output (the pullback reads what the call left, consumes d_out) and
+    # an in/out array (UNFAD_INOUT: the pullback sees it as the call found it)
+    "scale_into": ((), [
+        "void $Pscale_into(const double* x, double c, double* out, int n) {",
+        "  for (int i = 0; i < n; ++i) {",
+        "    out[i] = c * std::sin(x[i]);",
+        "  }",
+        "}",
+        "void $Pscale_into_pullback(const double* x, double c, [[maybe_unused]] double* out, int n, double* d_x,",
+        "                           double* d_c, double* d_out) {",
+        "  for (int i = 0; i < n; ++i) {",
+        "    d_x[i] += c * std::cos(x[i]) * d_out[i];",
+        "    *d_c += std::sin(x[i]) * d_out[i];",
+        "    d_out[i] = 0.0;",
+        "  }",
+        "}",
+        "UNFAD_CUSTOM_GRADIENT($Pscale_into, $Pscale_into_pullback);",
+    ]),
+    "relax": ((), [
+        "void $Prelax(UNFAD_INOUT double* y, double c, int n) {",
+        "  for (int i = 0; i < n; ++i) {",
+        "    y[i] = c * std::tanh(y[i]) + 0.5 * y[i];",
+        "  }",
+        "}",
+        "void $Prelax_pullback(double* y, double c, int n, double* d_y, double* d_c) {",
+        "  for (int i = 0; i < n; ++i) {",
+        "    const double t = std::tanh(y[i]);",
+        "    *d_c += t * d_y[i];",
+        "    d_y[i] *= c * (1.0 - t * t) + 0.5;",
+        "  }",
+        "}",
+        "UNFAD_CUSTOM_GRADIENT($Prelax, $Prelax_pullback);",
     ]),
     # feature "nograd": a member marked UNFAD_NO_GRAD ($NG: the mark in the
     # differentiated copy, nothing in the reference) and every read of it
@@ -593,7 +628,7 @@ def x_custom(g):
     generated value or on each element in a loop, given by name to
     std::transform_reduce, and one taking an array."""
     b = M.Block(g)
-    r = g.rng.randrange(4) if arrays_ok(g) else 0
+    r = g.rng.randrange(5) if arrays_ok(g) else 0
     if r == 0:
         M.result(g, b, "", f"$Psoftplus({b.x(g.squash(g.dexpr(2)))}) {g.pick('+*')} {b.x(bounded(g, 1))}")
     elif r == 1:
@@ -601,11 +636,23 @@ def x_custom(g):
     elif r == 2:
         first, last = range_of(g, b, g.pick(M.readable(g)))
         M.result(g, b, "", f"std::transform_reduce({first}, {last}, 0.0, std::plus<>(), $Psoftplus)")
-    else:
+    elif r == 3:
         a = g.pick(M.readable(g))
         p = ptr_of(g, b, a)
         b.use("n")
         M.result(g, b, "", f"{b.x(positive(g))} * $Pwsq({p}, n)")
+    else:
+        # a buffer written by one custom function and updated in place by
+        # another (maybe twice), then summed
+        a = g.pick(M.readable(g))
+        p = ptr_of(g, b, a)
+        b.use("n")
+        buf = b.local("buf", "vec")
+        b.lines.append(f"std::vector<double> {buf}(n);")
+        b.lines.append(f"$Pscale_into({p}, {b.x(positive(g))}, {buf}.data(), n);")
+        for _ in range(g.rng.randrange(3)):
+            b.lines.append(f"$Prelax({buf}.data(), {b.x(bounded(g, 1))}, n);")
+        M.sum_over_buffer(g, b, buf)
     return b.stmt()
 
 

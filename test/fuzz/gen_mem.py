@@ -204,6 +204,17 @@ def sum_over_array(g, b, term):
     b.lines.append("}")
 
 
+def sum_over_buffer(g, b, buf):
+    """`for (int i = 0; i < n; ++i) s += buf[i] * <factor>;` over the block's
+    own local vector `buf` (not a scope array) into a new accumulator."""
+    s, _ = accumulator(g, b)
+    i = b.local("loop", "int")
+    b.use("n")
+    b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
+    b.lines.append(f"  {s} += {buf}[{i}] * {b.x(factor(g))};")
+    b.lines.append("}")
+
+
 def helper(g, name):
     """The index of the view helper `name` (created when first used)."""
     if name in g.mem_helpers:
