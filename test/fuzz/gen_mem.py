@@ -191,28 +191,28 @@ HELPERS = {
 }
 
 
-def sum_over_array(g, b, term):
-    """`for (int i = 0; i < n; ++i) s += <term>;` over an array of the
-    scope into a new accumulator; `term(read)` spells the summand from the
-    read `a[i]` (an expression)."""
-    a = g.pick(readable(g))
+def sum_loop(g, b, summand):
+    """`for (int i = 0; i < n; ++i) s += <summand(i)>;` into a new
+    accumulator (or a double of the scope)."""
     s, _ = accumulator(g, b)
     i = b.local("loop", "int")
     b.use("n")
     b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
-    b.lines.append(f"  {s} += {term(pread(f'{b.use(a)}[{i}]', i))};")
+    b.lines.append(f"  {s} += {summand(i)};")
     b.lines.append("}")
+
+
+def sum_over_array(g, b, term):
+    """A sum_loop over an array of the scope; `term(read)` spells the
+    summand from the read `a[i]` (an expression)."""
+    a = g.pick(readable(g))
+    sum_loop(g, b, lambda i: term(pread(f'{b.use(a)}[{i}]', i)))
 
 
 def sum_over_buffer(g, b, buf):
-    """`for (int i = 0; i < n; ++i) s += buf[i] * <factor>;` over the block's
-    own local vector `buf` (not a scope array) into a new accumulator."""
-    s, _ = accumulator(g, b)
-    i = b.local("loop", "int")
-    b.use("n")
-    b.lines.append(f"for (int {i} = 0; {i} < n; ++{i}) {{")
-    b.lines.append(f"  {s} += {buf}[{i}] * {b.x(factor(g))};")
-    b.lines.append("}")
+    """A sum_loop of `buf[i] * <factor>` over the block's own local vector
+    `buf` (not a scope array)."""
+    sum_loop(g, b, lambda i: f"{buf}[{i}] * {b.x(factor(g))}")
 
 
 def helper(g, name):
