@@ -652,6 +652,9 @@ private:
   // struct_params.cpp: a marked function's struct parameter split into its members
   void lowerSplitParam(const clang::ParmVarDecl *pd, bool active, Env &env, ir::Function &f);
   std::vector<ir::CxxType> describeSplitParam(const clang::ParmVarDecl *pd);
+  std::vector<ir::Param> splitLeaves(const clang::VarDecl *root, clang::QualType t, const std::string &name, bool active,
+                                     bool readOnly, Env &env, clang::SourceLocation loc);
+  std::vector<ir::CxxType> describeLeaves(clang::QualType declared, const std::string &parent);
   std::vector<ViewLeaf> viewLeaves(clang::QualType t);
   const clang::VarDecl *leafVar(const clang::VarDecl *root, const std::vector<int> &path, clang::QualType type);
   bool viewPlaceShape(const clang::Expr *e, const clang::VarDecl *&root, const clang::Expr *&index,
@@ -945,6 +948,7 @@ private:
                     ir::Function &f);
   static std::string className(const clang::CXXMethodDecl *m);
   void describeMethod(const clang::CXXMethodDecl *m, ir::CxxInfo &cx);
+  bool splitThis(const clang::CXXMethodDecl *m);
   clang::SourceLocation semicolonAfter(clang::SourceLocation loc, clang::SourceLocation what, const std::string &where);
   void placeMethodGradient(const clang::CXXMethodDecl *m, MarkedFunction &out);
 

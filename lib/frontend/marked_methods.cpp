@@ -84,14 +84,37 @@ std::string Lowering::unreachableBaseMember(const CXXRecordDecl *rd) {
   return "";
 }
 
+// Whether the marked method `m`'s object is split into its members: a
+// class with std::vector members (vector_members.cpp).
+bool Lowering::splitThis(const CXXMethodDecl *m) {
+  QualType t = ctx_.getRecordType(m->getParent());
+  return isViewStruct(t) && hasVectorMember(t);
+}
+
 // `*this` as the first parameter of the marked method `m` (see the file
 // comment); `wrt` may name it `this`.
 void Lowering::addThisParam(const CXXMethodDecl *m, bool hasWrt, const std::vector<std::string> &wrt, Env &env,
                             ir::Function &f) {
   const CXXRecordDecl *rd = m->getParent();
-  if (QualType t = ctx_.getRecordType(rd); isViewStruct(t) && hasVectorMember(t)) // (vector_members.cpp)
-    fail(m->getLocation(), "marked methods of '" + typeStr(t) + "' (a class with std::vector members) are not supported "
-                           "yet (mark a free function taking 'const " + typeStr(t) + "&')");
+  if (splitThis(m)) { // `*this` split into its members, as a `const T&` parameter (struct_params.cpp)
+    QualType t = ctx_.getRecordType(rd);
+    if (!m->isConst())
+      fail(m->getLocation(), "marked methods of '" + typeStr(t) + "' (a class with std::vector members) that are not "
+                             "'const' are not supported yet (a const method is)");
+    for (const FieldDecl *fd : rd->fields())
+      if (fd->isMutable())
+        fail(m->getLocation(), "type '" + typeStr(t) + "' has a mutable data member ('" + fd->getNameAsString() + "')");
+    const VarDecl *self = thisVar(m);
+    bool active = !hasWrt || std::find(wrt.begin(), wrt.end(), "this") != wrt.end();
+    std::vector<ir::Param> leaves = splitLeaves(self, t, "this", active, /*readOnly=*/false, env, m->getLocation());
+    if (hasWrt && active && std::none_of(leaves.begin(), leaves.end(), [](const ir::Param &p) { return p.active; }))
+      fail(m->getLocation(), "'this' is named in 'UNFAD_GRADIENT_WRT', but '" + rd->getNameAsString() +
+                                 "' has no floating-point data member");
+    viewThis_.insert(self);
+    f.params.insert(f.params.begin(), leaves.begin(), leaves.end());
+    thisStack_.assign(1, self);
+    return;
+  }
   ir::TypeP object = structType(rd, ctx_.getRecordType(rd), m->getLocation());
   const VarDecl *self = thisVar(m);
   ir::Param p;
@@ -133,7 +156,12 @@ std::string Lowering::className(const CXXMethodDecl *m) {
 void Lowering::describeMethod(const CXXMethodDecl *m, ir::CxxInfo &cx) {
   QualType object = ctx_.getRecordType(m->getParent());
   if (m->isConst()) object.addConst();
-  cx.params.insert(cx.params.begin(), describeCxxType(ctx_.getLValueReferenceType(object), ctx_, policy_, false));
+  if (splitThis(m)) { // its members, read through `this` (printer: kThisParent)
+    std::vector<ir::CxxType> leaves = describeLeaves(ctx_.getLValueReferenceType(object), "this");
+    cx.params.insert(cx.params.begin(), leaves.begin(), leaves.end());
+  } else {
+    cx.params.insert(cx.params.begin(), describeCxxType(ctx_.getLValueReferenceType(object), ctx_, policy_, false));
+  }
   cx.memberOf = className(m);
   cx.isConstMethod = m->isConst();
   cx.definedInClass = !m->isOutOfLine();

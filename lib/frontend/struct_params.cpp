@@ -52,14 +52,25 @@ void Lowering::lowerSplitParam(const ParmVarDecl *pd, bool active, Env &env, ir:
   if (hasVectorMember(t) && !t.isConstQualified())
     fail(loc, "a parameter of type '" + typeStr(pd->getType()) + "' (a struct with std::vector members) that is not "
               "'const' is not supported yet (pass 'const " + typeStr(t.getUnqualifiedType()) + "&')");
-  viewLocals_.insert(pd);
-  if (pd->getType()->isReferenceType() && !t.isConstQualified()) viewReadOnly_.insert(pd);
-  else viewReadOnly_.erase(pd);
+  const bool readOnly = pd->getType()->isReferenceType() && !t.isConstQualified();
+  std::vector<ir::Param> leaves = splitLeaves(pd, t, pd->getNameAsString(), active, readOnly, env, loc);
+  f.params.insert(f.params.end(), leaves.begin(), leaves.end());
+}
+
+// The leaves of `root` (a struct of type `t` named `name` in C++) as IR
+// parameters, bound in `env`; `readOnly`: the leaves' arrays may be written,
+// not its other members.
+std::vector<ir::Param> Lowering::splitLeaves(const VarDecl *root, QualType t, const std::string &name, bool active,
+                                             bool readOnly, Env &env, SourceLocation loc) {
+  viewLocals_.insert(root);
+  if (readOnly) viewReadOnly_.insert(root);
+  else viewReadOnly_.erase(root);
+  std::vector<ir::Param> out;
   for (const ViewLeaf &l : viewLeaves(t)) {
-    const VarDecl *leaf = leafVar(pd, l.path, l.type);
+    const VarDecl *leaf = leafVar(root, l.path, l.type);
     std::string member = memberPath(t, l.path);
     ir::Param p;
-    p.name = names_.fresh(pd->getNameAsString() + "_" + underscored(member));
+    p.name = names_.fresh(name + "_" + underscored(member));
     ir::Expr v;
     if (l.pointer || l.vector) {
       ArrayInfo ai;
@@ -67,7 +78,7 @@ void Lowering::lowerSplitParam(const ParmVarDecl *pd, bool active, Env &env, ir:
       p.type = arrayType(ai, loc);
       v = ir::Var::make(p.name, p.type);
       if (l.pointer) ptrBase_[leaf] = v, v = ir::Const::makeInt(0); // a pointer local at offset 0
-      arrNames_[p.name] = pd->getNameAsString() + "." + member;
+      arrNames_[p.name] = name + "." + member;
     } else {
       p.type = typeOf(l.type.getUnqualifiedType(), loc);
       v = ir::Var::make(p.name, p.type);
@@ -75,18 +86,25 @@ void Lowering::lowerSplitParam(const ParmVarDecl *pd, bool active, Env &env, ir:
     env[leaf] = v;
     p.active = active && ir::isActive(p.type);
     if (p.type->isArray() && !p.active) passiveArrays_.insert(p.name);
-    f.params.push_back(p);
+    out.push_back(p);
   }
+  return out;
 }
 
 // One description per IR parameter lowerSplitParam made, in its order.
 std::vector<ir::CxxType> Lowering::describeSplitParam(const ParmVarDecl *pd) {
-  QualType t = pd->getType().getNonReferenceType();
-  ir::CxxType whole = describeCxxType(pd->getType(), ctx_, policy_, false);
+  return describeLeaves(pd->getType(), pd->getNameAsString());
+}
+
+// One description per leaf of a struct declared `declared` (its adjoint a
+// pointer to one), read through `parent`.
+std::vector<ir::CxxType> Lowering::describeLeaves(QualType declared, const std::string &parent) {
+  QualType t = declared.getNonReferenceType();
+  ir::CxxType whole = describeCxxType(declared, ctx_, policy_, false);
   std::vector<ir::CxxType> out;
   for (const ViewLeaf &l : viewLeaves(t)) {
     ir::CxxType c = describeCxxType(l.type, ctx_, policy_, false);
-    c.parent = pd->getNameAsString();
+    c.parent = parent;
     c.member = memberPath(t, l.path);
     c.parentDecl[0] = whole.declBefore, c.parentDecl[1] = whole.declAfter;
     c.parentAdjoint[0] = whole.adjointBefore, c.parentAdjoint[1] = whole.adjointAfter;

@@ -67,6 +67,11 @@ const CxxType *splitMember(const Function &f, size_t i) {
   return described(f) && !f.cxx.params[i].parent.empty() ? &f.cxx.params[i] : nullptr;
 }
 
+// A member of a marked method's object split so (a class with std::vector
+// members): read through `this`, which is not declared; its adjoint is
+// `d_this`.
+bool splitThis(const CxxType &m) { return m.parent == "this"; }
+
 // The adjoint of a split member: `d_m->w` (for a `const double*` member,
 // which the adjoint struct holds as such, the caller's adjoint array cast
 // writable again).
@@ -102,8 +107,8 @@ FnPrinter::Params FnPrinter::nameParams(const Function &f, bool isGrad) {
   for (size_t i = 0; i < n; ++i) {
     if (const CxxType *m = splitMember(f, i)) { // `m.w`, of the parameter `m`
       std::string &p = names.parent[m->parent];
-      if (p.empty()) p = fresh(m->parent, true);
-      names.primal.push_back(p + "." + m->member);
+      if (p.empty()) p = splitThis(*m) ? std::string(kThisObject) : fresh(m->parent, true);
+      names.primal.push_back(fieldOf(p, m->member));
       continue;
     }
     names.primal.push_back(i == 0 && isMethod(f) ? std::string(kThisObject) : fresh(gen_.params[i].name, true));
@@ -114,7 +119,7 @@ FnPrinter::Params FnPrinter::nameParams(const Function &f, bool isGrad) {
     names.active.push_back(i);
     if (const CxxType *m = splitMember(f, i)) {
       std::string &d = names.parentAdjoint[m->parent];
-      if (d.empty()) d = fresh("d_" + names.parent[m->parent], true);
+      if (d.empty()) d = fresh(splitThis(*m) ? "d_this" : "d_" + names.parent[m->parent], true);
       if (f.params[i].type->isArray()) ++buffer;
       names.adjoint.push_back(memberAdjoint(*m, d));
       continue;
@@ -154,7 +159,7 @@ void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) 
     const Param &bp = gen_.params[buffer++];
     CVal v = leaf(bp.type, names.adjoint[j], PPrimary, true);
     setArrayShape(v, described(f) ? &f.cxx.params[i] : nullptr);
-    if (i == 0 && isMethod(f)) { // a non-const method's `d_this`: the IR's d_this[0] is `*d_this`
+    if (i == 0 && isMethod(f) && !splitMember(f, i)) { // a non-const method's `d_this`: the IR's d_this[0] is `*d_this`
       v.single = true;
       v.text = "(*" + names.adjoint[j] + ")";
     }
@@ -197,12 +202,13 @@ Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad
   if (method && f.cxx.isConstMethod) out.qualifiers = " const";
   std::vector<std::pair<std::string, std::string>> params; // declaration, name
   std::set<std::string> declared; // the split struct parameters, declared once (at their first member)
-  for (size_t i = method ? 1 : 0; i < f.params.size(); ++i) { // (a method's `*this` is implicit)
+  for (size_t i = 0; i < f.params.size(); ++i) {
     if (const CxxType *m = splitMember(f, i)) {
       const std::string &p = names.parent.at(m->parent);
-      if (declared.insert(p).second) params.emplace_back(m->parentDecl[0] + p + m->parentDecl[1], p);
+      if (!splitThis(*m) && declared.insert(p).second) params.emplace_back(m->parentDecl[0] + p + m->parentDecl[1], p);
       continue;
     }
+    if (method && i == 0) continue; // (a method's `*this` is implicit)
     params.emplace_back(declareParam(f, i, names.primal[i]), names.primal[i]);
   }
   if (!names.dret.empty()) params.emplace_back(returnSpelling(f) + " " + names.dret, names.dret);

@@ -1,12 +1,14 @@
 // Marked member functions: a const method defined in its class, one defined
 // out of line, a non-const method that updates its members (an in/out
 // `*this`), a functor's operator() (gradient `grad`), a method of a nested
-// class, UNFAD_GRADIENT_WRT leaving `this` passive, and methods of derived
-// classes (their gradients reach the bases' members as inherited members). main checks every
+// class, UNFAD_GRADIENT_WRT leaving `this` passive, methods of derived
+// classes (their gradients reach the bases' members as inherited members),
+// and a const method of a class owning a std::vector. main checks every
 // gradient against central finite differences (of f itself, never of f_grad).
 #include <unfad/unfad.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "fdcheck.h"
@@ -141,6 +143,35 @@ struct Damped {
     }
     return a * b;
   }
+};
+
+// A class owning a std::vector (private, built by the constructor): its
+// marked const method reads the coefficients through another method, with
+// reverse iterators; the adjoint `d_this` is an object whose vector the
+// caller sizes like the coefficients'.
+class Poly {
+public:
+  explicit Poly(std::vector<double> c, double scale) : coef_(std::move(c)), scale_(scale) {}
+  double eval(double x) const {
+    double s = 0.0;
+    for (auto it = coef_.rbegin(); it != coef_.rend(); ++it) s = s * x + *it;
+    return scale_ * s;
+  }
+  UNFAD_GRADIENT double loss(const std::vector<double>& xs, const std::vector<double>& ys) const {
+    double l = 0.0;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const double r = eval(xs[i]) - ys[i];
+      l += r * r;
+    }
+    return l + 0.1 * coef_.back() * coef_.back();
+  }
+  double coefficient(size_t k) const { return coef_[k]; }
+  double scale() const { return scale_; }
+  void nudge(size_t k, double h) { coef_[k] += h; }
+
+private:
+  std::vector<double> coef_;
+  double scale_;
 };
 
 } // namespace fit
@@ -291,9 +322,30 @@ int check_damped() {
 
 } // namespace
 
+int check_poly() {
+  const std::vector<double> xs{0.3, -0.7, 1.1, 0.4}, ys{0.2, -0.4, 0.5, 0.1};
+  const fit::Poly p({0.5, -1.25, 0.75}, 1.5);
+  fit::Poly d({0.0, 0.0, 0.0}, 0.0);
+  std::vector<double> dxs(4, 0.0), dys(4, 0.0);
+  int bad = p.loss_grad(xs, ys, &d, dxs, dys) == p.loss(xs, ys) ? 0 : 1;
+  for (size_t k = 0; k < 3; ++k) {
+    fit::Poly up = p, down = p;
+    up.nudge(k, kH);
+    down.nudge(k, -kH);
+    bad += fd_check(("poly/dc" + std::to_string(k)).c_str(), d.coefficient(k), (up.loss(xs, ys) - down.loss(xs, ys)) / (2 * kH));
+  }
+  const fit::Poly up({0.5, -1.25, 0.75}, 1.5 + kH), down({0.5, -1.25, 0.75}, 1.5 - kH);
+  bad += fd_check("poly/dscale", d.scale(), (up.loss(xs, ys) - down.loss(xs, ys)) / (2 * kH));
+  std::vector<double> xp = xs, xm = xs;
+  xp[2] += kH;
+  xm[2] -= kH;
+  bad += fd_check("poly/dx2", dxs[2], (p.loss(xp, ys) - p.loss(xm, ys)) / (2 * kH));
+  return bad;
+}
+
 int main() {
   int bad = check_loss() + check_penalty() + check_advance() + check_functor() + check_spring() + check_pendulum() +
-            check_particle() + check_box() + check_damped();
+            check_particle() + check_box() + check_damped() + check_poly();
   std::printf("%s\n", bad ? "FAILED" : "PASSED");
   return bad;
 }
