@@ -98,15 +98,13 @@ void Lowering::addThisParam(const CXXMethodDecl *m, bool hasWrt, const std::vect
   const CXXRecordDecl *rd = m->getParent();
   if (splitThis(m)) { // `*this` split into its members, as a `const T&` parameter (struct_params.cpp)
     QualType t = ctx_.getRecordType(rd);
-    if (!m->isConst())
-      fail(m->getLocation(), "marked methods of '" + typeStr(t) + "' (a class with std::vector members) that are not "
-                             "'const' are not supported yet (a const method is)");
     for (const FieldDecl *fd : rd->fields())
       if (fd->isMutable())
         fail(m->getLocation(), "type '" + typeStr(t) + "' has a mutable data member ('" + fd->getNameAsString() + "')");
     const VarDecl *self = thisVar(m);
     bool active = !hasWrt || std::find(wrt.begin(), wrt.end(), "this") != wrt.end();
-    std::vector<ir::Param> leaves = splitLeaves(self, t, "this", active, /*readOnly=*/false, env, m->getLocation());
+    // (a non-const method may write its vectors' elements, not its other members)
+    std::vector<ir::Param> leaves = splitLeaves(self, t, "this", active, /*readOnly=*/!m->isConst(), env, m->getLocation());
     if (hasWrt && active && std::none_of(leaves.begin(), leaves.end(), [](const ir::Param &p) { return p.active; }))
       fail(m->getLocation(), "'this' is named in 'UNFAD_GRADIENT_WRT', but '" + rd->getNameAsString() +
                                  "' has no floating-point data member");

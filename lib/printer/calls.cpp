@@ -126,12 +126,28 @@ CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
   if (c->type->isArray()) fail("call of '" + c->callee + "' returns an array");
   std::string s = (f->cxx.qualifiedName.empty() ? cxxNameOf(*f) : f->cxx.qualifiedName) + "(";
   std::set<std::string> w; // the arrays it may write: those it is given
+  // A marked method (its gradient's rerun, `this->advance(h)`) takes its
+  // object first: whole, or split into its members (a class owning
+  // std::vectors), which are then this object's own.
+  auto splitObject = [&](size_t i) { return i < f->cxx.params.size() && f->cxx.params[i].parent == "this"; };
+  const bool split = isMethod(*f) && splitObject(0);
+  size_t object = isMethod(*f) ? 1 : 0;
+  while (split && splitObject(object)) ++object;
+  bool first = true;
   for (size_t i = 0; i < c->args.size(); ++i) {
     CVal a = tr(c->args[i], b, Hint{"tmp", false});
     if (a.type->isArray()) leafNames(a, w);
     std::string arg = integerArg(arrayArg(a, *f, i), *f, i);
-    if (i == 0 && isMethod(*f)) s = fieldOf(arg, f->cxx.name) + "("; // a marked method (its gradient's rerun): `this->advance(h)`
-    else s += (i > (isMethod(*f) ? 1u : 0u) ? ", " : "") + arg;
+    if (i < object && split) { // a member of the split object: this one's
+      if (arg != fieldOf(kThisObject, f->cxx.params[i].member))
+        fail("call of the method '" + f->cxx.name + "' on an object other than *this ('" + arg + "')");
+      if (i == 0) s = fieldOf(kThisObject, f->cxx.name) + "(";
+    } else if (i < object) {
+      s = fieldOf(arg, f->cxx.name) + "(";
+    } else {
+      s += (first ? "" : ", ") + arg;
+      first = false;
+    }
   }
   s += ")";
   if (c->type->isUnit()) { // a void helper: a statement

@@ -3,8 +3,10 @@
 // element, a vector member grown by a method, a method assigning a member
 // that is not a vector element, assigning a whole object, a function
 // returning an object before its end, a marked function's parameter of such
-// a class with private data members, and a marked non-const method of such a
-// class (const ones are supported: test/plugin/inputs/methods.cpp);
+// a class with private data members, and a marked method of such a class
+// assigning a member that is not a vector element (methods reading the
+// members or updating the vectors' elements are supported:
+// test/plugin/inputs/methods.cpp);
 // each an error at the construct, non-zero exit, and a failed -i leaves the
 // file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
@@ -81,8 +83,12 @@ UNFAD_GRADIENT double hidden(const Hidden& h) { return h.at(0) * h.at(1); }
 class Frob {
 public:
   explicit Frob(int n) : v_(n) {}
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:25: error: cannot differentiate 'norm2': marked methods of 'Frob' (a class with std::vector members) that are not 'const' are not supported yet (a const method is)
-  UNFAD_GRADIENT double norm2() { return v_[0] * v_[0]; }
+  UNFAD_GRADIENT double grow() {
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:5: error: cannot differentiate 'grow': a method assigning a member of its object, a class with std::vector members, is not supported (only the elements of its vectors may be written; build a new object instead)
+    scale_ *= 2.0;
+    return v_[0] * scale_;
+  }
 private:
   std::vector<double> v_;
+  double scale_ = 1.0;
 };

@@ -3,7 +3,8 @@
 // `*this`), a functor's operator() (gradient `grad`), a method of a nested
 // class, UNFAD_GRADIENT_WRT leaving `this` passive, methods of derived
 // classes (their gradients reach the bases' members as inherited members),
-// and a const method of a class owning a std::vector. main checks every
+// and methods of a class owning a std::vector (const, and one updating the
+// vector in place). main checks every
 // gradient against central finite differences (of f itself, never of f_grad).
 #include <unfad/unfad.h>
 
@@ -164,6 +165,12 @@ public:
       l += r * r;
     }
     return l + 0.1 * coef_.back() * coef_.back();
+  }
+  // Updates the coefficients in place (an in/out `*this`: its vector's
+  // elements; its other members stay).
+  UNFAD_GRADIENT double shrink(double h) {
+    for (double& c : coef_) c -= h * c * std::fabs(c);
+    return eval(0.5) + coef_[0];
   }
   double coefficient(size_t k) const { return coef_[k]; }
   double scale() const { return scale_; }
@@ -343,9 +350,31 @@ int check_poly() {
   return bad;
 }
 
+// shrink writes the coefficients: d_this carries their cotangent after the
+// call in (zero here), and holds that of their values before it on return.
+int check_shrink() {
+  const fit::Poly p0({0.5, -1.25, 0.75}, 1.5);
+  fit::Poly p = p0, d({0.0, 0.0, 0.0}, 0.0), r = p0;
+  double dh = 0.0;
+  const double v = p.shrink_grad(0.1, &d, &dh);
+  int bad = v == r.shrink(0.1) ? 0 : 1;
+  for (size_t k = 0; k < 3; ++k) bad += p.coefficient(k) == r.coefficient(k) ? 0 : 1;
+  for (size_t k = 0; k < 3; ++k) {
+    fit::Poly up = p0, down = p0;
+    up.nudge(k, kH);
+    down.nudge(k, -kH);
+    bad += fd_check(("shrink/dc" + std::to_string(k)).c_str(), d.coefficient(k), (up.shrink(0.1) - down.shrink(0.1)) / (2 * kH));
+  }
+  fit::Poly up = p0, down = p0;
+  bad += fd_check("shrink/dh", dh, (up.shrink(0.1 + kH) - down.shrink(0.1 - kH)) / (2 * kH));
+  fit::Poly su({0.5, -1.25, 0.75}, 1.5 + kH), sd({0.5, -1.25, 0.75}, 1.5 - kH);
+  bad += fd_check("shrink/dscale", d.scale(), (su.shrink(0.1) - sd.shrink(0.1)) / (2 * kH));
+  return bad;
+}
+
 int main() {
   int bad = check_loss() + check_penalty() + check_advance() + check_functor() + check_spring() + check_pendulum() +
-            check_particle() + check_box() + check_damped() + check_poly();
+            check_particle() + check_box() + check_damped() + check_poly() + check_shrink();
   std::printf("%s\n", bad ? "FAILED" : "PASSED");
   return bad;
 }
