@@ -154,22 +154,23 @@ size_t Lowering::customEntry(const FunctionDecl *fd, const CustomGradient *cg, S
   for (const ParmVarDecl *pd : fd->parameters()) {
     ir::Param p;
     p.name = paramName(pd, k++);
-    ArrayInfo ai;
-    if (cg && writable(pd->getType()) && !pd->getType()->isPointerType() && !arrayInfo(pd->getType(), ai, SourceLocation()))
+    const bool writes = writable(pd->getType());
+    auto refuseWritten = [&] {
       fail(loc, "'" + fname + "' may write through its parameter '" + p.name + "' ('" + typeStr(pd->getType()) +
                     "'): a custom gradient takes written parameters that are arrays of floating-point values "
                     "('double* out', 'std::vector<double>& out')");
+    };
+    if (writes && !cg)
+      fail(loc, "'" + fname + "' may write through its parameter '" + p.name +
+                    "': a numerical derivative supports only inputs (values, const pointers and const references)");
+    // (a written scalar reference, checked before paramType refuses it at f's declaration)
+    if (ArrayInfo ai; writes && !pd->getType()->isPointerType() && !arrayInfo(pd->getType(), ai, SourceLocation()))
+      refuseWritten();
     p.type = paramType(pd);
     p.active = ir::isActive(p.type);
-    if (writable(pd->getType())) {
-      if (!cg)
-        fail(loc, "'" + fname + "' may write through its parameter '" + p.name +
-                      "': a numerical derivative supports only inputs (values, const pointers and const references)");
-      if (!p.type->isArray() || !p.active)
-        fail(loc, "'" + fname + "' may write through its parameter '" + p.name + "' ('" + typeStr(pd->getType()) +
-                      "'): a custom gradient takes written parameters that are arrays of floating-point values "
-                      "('double* out', 'std::vector<double>& out')");
-      written.push_back({f.params.size(), pd->hasAttr<AnnotateAttr>() && inoutMarked(pd)});
+    if (writes) {
+      if (!p.type->isArray() || !p.active) refuseWritten();
+      written.push_back({f.params.size(), inoutMarked(pd)});
     }
     if (!cg && !p.type->isScalar())
       fail(loc, "a numerical derivative of '" + fname + "' supports only scalar arguments ('" + p.name + "' is '" +
