@@ -128,12 +128,19 @@ bool memberwiseConstructible(const CXXRecordDecl *rd, ASTContext &ctx) {
 
 bool classBuiltAsWritten(const CXXRecordDecl *crd, ASTContext &ctx);
 
+// A mutable data member, refused at `loc` (the class spelled `spelled`,
+// quoted): a const method's writes would be lost (`this` is a value there,
+// or a split object's members are the caller's values).
+void Lowering::refuseMutableMembers(const CXXRecordDecl *rd, const std::string &spelled, SourceLocation loc) {
+  for (const FieldDecl *f : rd->fields())
+    if (f->isMutable()) fail(loc, "type " + spelled + " has a mutable data member ('" + f->getNameAsString() + "')");
+}
+
 // A class that is not a plain aggregate: refused here, or accepted. Returns
 // whether the generated code must mirror it (class_layout.cpp): when it
 // cannot rebuild and zero its objects as written (see the file comment).
 bool Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, SourceLocation loc) {
-  for (const FieldDecl *f : crd->fields()) // a const method's writes would be lost (`this` is a value there)
-    if (f->isMutable()) fail(loc, "type " + spelled + " has a mutable data member ('" + f->getNameAsString() + "')");
+  refuseMutableMembers(crd, spelled, loc);
   for (const FieldDecl *f : crd->fields()) // (array members of a constant size are fields: member_arrays.cpp)
     if (ArrayInfo ai; memberArrayLength(f->getType(), nullptr) <= 0 && !f->getType()->isPointerType() &&
                       arrayInfo(f->getType(), ai, SourceLocation()))

@@ -948,6 +948,7 @@ private:
                     ir::Function &f);
   static std::string className(const clang::CXXMethodDecl *m);
   void describeMethod(const clang::CXXMethodDecl *m, ir::CxxInfo &cx);
+  void refuseMutableMembers(const clang::CXXRecordDecl *rd, const std::string &spelled, clang::SourceLocation loc);
   bool splitThis(const clang::CXXMethodDecl *m);
   clang::SourceLocation semicolonAfter(clang::SourceLocation loc, clang::SourceLocation what, const std::string &where);
   void placeMethodGradient(const clang::CXXMethodDecl *m, MarkedFunction &out);

@@ -98,13 +98,12 @@ void Lowering::addThisParam(const CXXMethodDecl *m, bool hasWrt, const std::vect
   const CXXRecordDecl *rd = m->getParent();
   if (splitThis(m)) { // `*this` split into its members, as a `const T&` parameter (struct_params.cpp)
     QualType t = ctx_.getRecordType(rd);
-    for (const FieldDecl *fd : rd->fields())
-      if (fd->isMutable())
-        fail(m->getLocation(), "type '" + typeStr(t) + "' has a mutable data member ('" + fd->getNameAsString() + "')");
+    refuseMutableMembers(rd, "'" + typeStr(t) + "'", m->getLocation());
     const VarDecl *self = thisVar(m);
     bool active = !hasWrt || std::find(wrt.begin(), wrt.end(), "this") != wrt.end();
     // (a non-const method may write its vectors' elements, not its other members)
-    std::vector<ir::Param> leaves = splitLeaves(self, t, "this", active, /*readOnly=*/!m->isConst(), env, m->getLocation());
+    std::vector<ir::Param> leaves =
+        splitLeaves(self, t, ir::CxxType::kThisParent, active, /*readOnly=*/!m->isConst(), env, m->getLocation());
     if (hasWrt && active && std::none_of(leaves.begin(), leaves.end(), [](const ir::Param &p) { return p.active; }))
       fail(m->getLocation(), "'this' is named in 'UNFAD_GRADIENT_WRT', but '" + rd->getNameAsString() +
                                  "' has no floating-point data member");
@@ -154,8 +153,8 @@ std::string Lowering::className(const CXXMethodDecl *m) {
 void Lowering::describeMethod(const CXXMethodDecl *m, ir::CxxInfo &cx) {
   QualType object = ctx_.getRecordType(m->getParent());
   if (m->isConst()) object.addConst();
-  if (splitThis(m)) { // its members, read through `this` (printer: kThisParent)
-    std::vector<ir::CxxType> leaves = describeLeaves(ctx_.getLValueReferenceType(object), "this");
+  if (splitThis(m)) { // its members, read through `this` (CxxType::kThisParent)
+    std::vector<ir::CxxType> leaves = describeLeaves(ctx_.getLValueReferenceType(object), ir::CxxType::kThisParent);
     cx.params.insert(cx.params.begin(), leaves.begin(), leaves.end());
   } else {
     cx.params.insert(cx.params.begin(), describeCxxType(ctx_.getLValueReferenceType(object), ctx_, policy_, false));

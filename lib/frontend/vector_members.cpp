@@ -129,8 +129,7 @@ bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds
   if (self.construct)
     fail(loc, "objects of '" + typeStr(t) + "' (a class with std::vector members) can only be built as local variables "
               "('" + typeStr(t) + " m(...);'), not here");
-  for (const FieldDecl *f : rd->fields())
-    if (f->isMutable()) fail(loc, "type '" + typeStr(t) + "' has a mutable data member ('" + f->getNameAsString() + "')");
+  refuseMutableMembers(rd, "'" + typeStr(t) + "'", loc);
   std::vector<ir::Expr> vals = viewValues(self.object, t, env);
   viewThis_.insert(tv);
   viewLocals_.insert(tv);

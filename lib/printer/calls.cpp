@@ -129,7 +129,7 @@ CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
   // A marked method (its gradient's rerun, `this->advance(h)`) takes its
   // object first: whole, or split into its members (a class owning
   // std::vectors), which are then this object's own.
-  auto splitObject = [&](size_t i) { return i < f->cxx.params.size() && f->cxx.params[i].parent == "this"; };
+  auto splitObject = [&](size_t i) { return i < f->cxx.params.size() && f->cxx.params[i].splitThis(); };
   const bool split = isMethod(*f) && splitObject(0);
   size_t object = isMethod(*f) ? 1 : 0;
   while (split && splitObject(object)) ++object;

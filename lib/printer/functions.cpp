@@ -67,11 +67,6 @@ const CxxType *splitMember(const Function &f, size_t i) {
   return described(f) && !f.cxx.params[i].parent.empty() ? &f.cxx.params[i] : nullptr;
 }
 
-// A member of a marked method's object split so (a class with std::vector
-// members): read through `this`, which is not declared; its adjoint is
-// `d_this`.
-bool splitThis(const CxxType &m) { return m.parent == "this"; }
-
 // The adjoint of a split member: `d_m->w` (for a `const double*` member,
 // which the adjoint struct holds as such, the caller's adjoint array cast
 // writable again).
@@ -107,7 +102,7 @@ FnPrinter::Params FnPrinter::nameParams(const Function &f, bool isGrad) {
   for (size_t i = 0; i < n; ++i) {
     if (const CxxType *m = splitMember(f, i)) { // `m.w`, of the parameter `m`
       std::string &p = names.parent[m->parent];
-      if (p.empty()) p = splitThis(*m) ? std::string(kThisObject) : fresh(m->parent, true);
+      if (p.empty()) p = m->splitThis() ? std::string(kThisObject) : fresh(m->parent, true);
       names.primal.push_back(fieldOf(p, m->member));
       continue;
     }
@@ -119,7 +114,7 @@ FnPrinter::Params FnPrinter::nameParams(const Function &f, bool isGrad) {
     names.active.push_back(i);
     if (const CxxType *m = splitMember(f, i)) {
       std::string &d = names.parentAdjoint[m->parent];
-      if (d.empty()) d = fresh(splitThis(*m) ? "d_this" : "d_" + names.parent[m->parent], true);
+      if (d.empty()) d = fresh(m->splitThis() ? "d_this" : "d_" + names.parent[m->parent], true);
       if (f.params[i].type->isArray()) ++buffer;
       names.adjoint.push_back(memberAdjoint(*m, d));
       continue;
@@ -205,7 +200,7 @@ Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad
   for (size_t i = 0; i < f.params.size(); ++i) {
     if (const CxxType *m = splitMember(f, i)) {
       const std::string &p = names.parent.at(m->parent);
-      if (!splitThis(*m) && declared.insert(p).second) params.emplace_back(m->parentDecl[0] + p + m->parentDecl[1], p);
+      if (!m->splitThis() && declared.insert(p).second) params.emplace_back(m->parentDecl[0] + p + m->parentDecl[1], p);
       continue;
     }
     if (method && i == 0) continue; // (a method's `*this` is implicit)

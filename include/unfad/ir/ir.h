@@ -504,6 +504,11 @@ struct CxxType {
   // `parentAdjoint[0] + name + parentAdjoint[1]`.
   std::string parent, member;
   std::string parentDecl[2], parentAdjoint[2];
+  // The `parent` of the members of a marked method's object split so (a
+  // class owning std::vectors): read through `this`, not declared; the
+  // adjoint is `d_this`.
+  static constexpr const char *kThisParent = "this";
+  bool splitThis() const { return parent == kThisParent; }
 
   bool isArray() const { return kind == Kind::Pointer || kind == Kind::CArray || isContainer(); }
   // std::vector and std::array know their size()
