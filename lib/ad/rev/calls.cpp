@@ -6,11 +6,13 @@
 #include "unfad/ir/mutator.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace unfad::ad::rev {
 
 using namespace unfad::ir;
 using unf::Instr;
+using unf::Term;
 
 bool needsPullback(const Function &g) {
   bool anyActive = false, writesActive = false;
@@ -39,21 +41,60 @@ void Reverser::call(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const Ex
     // A recomputation reads a taped call's value from its tape, but a call
     // that writes floating-point arrays, or integer arrays as outputs, runs
     // again: the tape holds its value, not what it leaves in memory for the
-    // rest of the body and for its pullback. (An integer array it updates in
-    // place is taken as left as the call found it, as by a recursion that
-    // unlinks and relinks an index list: determinant by minors, where
-    // running each child again would redo its whole subtree.)
+    // rest of the body and for its pullback. An integer array it updates in
+    // place need not: what the body reads of it after the call is taped too
+    // (intReadsAfterUpdates), and the stores after the call restore what
+    // they overwrote within the recomputation. So a recursion that unlinks
+    // and relinks an index list (determinant by minors) does not redo each
+    // child's whole subtree; one whose later reads are not all taped does.
     const Function *g = prog_.find(in.callee);
     const bool writesArrays = g && std::any_of(g->params.begin(), g->params.end(), [](const Param &p) {
                                 return p.written && p.type->isArray() && (p.active || !p.inout);
                               });
-    forwardPart(in, stack, lets, writesArrays ? nullptr : forced);
+    const bool staleReads = forced && g && updatesIntArrays(*g) && readsIntMemoryAfter(in);
+    forwardPart(in, stack, lets, writesArrays || staleReads ? nullptr : forced);
   }
   Transpose t = openTranspose(stack);
   restore(inoutCopies, t.code);
   transposeCall(in, before, t);
   restore(outputCopies, t.code);
   precompose(Y, lets, t);
+}
+
+bool updatesIntArrays(const Function &g) {
+  return std::any_of(g.params.begin(), g.params.end(), [](const Param &p) {
+    return p.written && p.inout && p.type->isArray() && p.type->elem()->isInt();
+  });
+}
+
+// Whether the rest of the term running `in` may read integer memory other
+// than through its taped top-level reads: a read nested in a branch, loop,
+// sum or call (conservatively, any call).
+bool Reverser::readsIntMemoryAfter(const Instr &in) const {
+  if (!term_) return true;
+  std::function<bool(const Term &)> reads = [&](const Term &t) {
+    for (auto &i : t.instrs) {
+      if (i.kind == Instr::Kind::Index && i.type->isInt()) return true;
+      if (i.kind == Instr::Kind::Call || i.kind == Instr::Kind::Opaque) return true;
+      for (auto &b : i.branches)
+        if (reads(b)) return true;
+    }
+    return false;
+  };
+  auto &instrs = term_->instrs;
+  auto at = std::find_if(instrs.begin(), instrs.end(), [&](const Instr &i) { return &i == &in; });
+  if (at == instrs.end()) return true;
+  for (auto it = std::next(at); it != instrs.end(); ++it) {
+    if (it->kind == Instr::Kind::Index && it->type->isInt()) {
+      if (!taped_.count(&*it)) return true;
+    } else if (it->kind == Instr::Kind::Call || it->kind == Instr::Kind::Opaque) {
+      return true;
+    } else {
+      for (auto &b : it->branches)
+        if (reads(b)) return true;
+    }
+  }
+  return false;
 }
 
 // Copies of the local and in/out arrays (slots of `stack`) the call `in`

@@ -13,7 +13,10 @@ using unf::Instr;
 using unf::Term;
 
 void Reverser::build(const Term &t, Stack &stack, Expr *Y, Lets &lets) {
+  const Term *outer = term_;
+  term_ = &t;
   for (auto &in : t.instrs) step(in, stack, Y, lets);
+  term_ = outer;
 }
 
 Expr Reverser::bind(Lets &lets, const std::string &hint, Expr value) {

@@ -187,6 +187,10 @@ ir::Expr tripCount(const ir::Expr &lo, const ir::Expr &hi);
 // result, or an array it writes, carries derivatives.
 bool needsPullback(const ir::Function &g);
 
+// Whether g updates an integer array parameter in place (an in/out one it
+// writes): a recursion unlinking and relinking an index list.
+bool updatesIntArrays(const ir::Function &g);
+
 // The gradient's forward and reverse sweeps (`lets`: the forward code, the
 // continuations in lambdas): when no continuation reads the in/out arrays
 // `inout`, drops the continuations' stores into them and returns true: the
@@ -288,6 +292,8 @@ private:
   void call(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
   void transposeCall(const unf::Instr &in, const Stack &before, Transpose &t);
   ArrayCopies snapshotArgs(const unf::Instr &in, const Stack &stack, bool inout, Lets &lets);
+  bool readsIntMemoryAfter(const unf::Instr &in) const;
+  const unf::Term *term_ = nullptr; // the term `build` is running (innermost)
   bool writesOutput(const std::string &callee, const std::vector<ir::Expr> &args) const;
   ir::Expr withoutOutputStores(const ir::Expr &e) const;
 
@@ -320,6 +326,7 @@ private:
   static bool worthTapingInSum(const unf::Instr &in);
   ir::Expr forwardCapturing(const unf::Term &t, const Stack &stack, Lets &out, InstrValues &captured,
                             bool (*worth)(const unf::Instr &) = worthTaping);
+  std::vector<const unf::Instr *> intReadsAfterUpdates(const unf::Term &t, bool (*worth)(const unf::Instr &)) const;
   InstrValues tapeValues(const InstrValues &captured, const ir::Expr &n, const ir::Expr &at, Lets &lets, Lets &body);
   void captureValue(const unf::Instr &in, const Stack &stack);
   ir::Expr tapedValue(const unf::Instr &in, Lets &lets);

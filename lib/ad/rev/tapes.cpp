@@ -33,12 +33,32 @@ Expr Reverser::forwardCapturing(const Term &t, const Stack &stack, Lets &out, In
                                 bool (*worth)(const Instr &)) {
   for (auto &in : t.instrs)
     if (worth(in)) captured.push_back({&in, nullptr});
+  for (const Instr *in : intReadsAfterUpdates(t, worth)) captured.push_back({in, nullptr});
   InstrValues *outer = capture_;
   capture_ = &captured;
   Stack s = stack;
   build(t, s, nullptr, out);
   capture_ = outer;
   return s.back().value;
+}
+
+// The integer reads of t's top level that follow a taped call updating
+// integer arrays in place. Recomputing the body reads that call's value
+// from its tape without running it, so the arrays hold what they held
+// before the call, not what the call left there (the same when the call
+// puts back what it changed, as det's recursion does); the values read
+// after it come from their tapes too, one integer each per iteration.
+// (Reads nested in later branches, loops or calls make the call run again:
+// Reverser::readsIntMemoryAfter.)
+std::vector<const Instr *> Reverser::intReadsAfterUpdates(const Term &t, bool (*worth)(const Instr &)) const {
+  std::vector<const Instr *> reads;
+  bool after = false;
+  for (auto &in : t.instrs) {
+    if (after && in.kind == Instr::Kind::Index && in.type->isInt()) reads.push_back(&in);
+    if (in.kind == Instr::Kind::Call && worth(in))
+      if (const Function *g = prog_.find(in.callee); g && updatesIntArrays(*g)) after = true;
+  }
+  return reads;
 }
 
 // While capturing, records the value `in` just pushed.
