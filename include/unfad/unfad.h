@@ -13,12 +13,14 @@
 #define UNFAD_UNFAD_H
 
 // Generated gradients use these (math functions, tapes and buffers).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <type_traits>
 #include <vector>
 
@@ -70,6 +72,34 @@ namespace unfad {
 // only steers the computation, or a fixed point already converged. The
 // generated code calls it too.
 template <class T> constexpr T no_grad(T x) { return x; }
+
+// Sorting in gradients (std::sort, std::stable_sort, std::nth_element of a
+// range of numbers): perm[j] becomes the position in `v` of the value the
+// algorithm puts at j, found by running the same algorithm on positions
+// compared by their values; the gradient then moves the values, and back
+// their adjoints, by it. Being the same comparisons, std::nth_element
+// leaves the same arrangement as on the values themselves. algorithm: 0
+// sort, 1 stable_sort, 2 nth_element (at `nth`); descending: std::greater.
+namespace detail {
+template <class T> void sort_permutation(const T *v, long n, long nth, long algorithm, long descending, long *perm) {
+  std::iota(perm, perm + n, 0L);
+  auto less = [v, descending](long a, long b) { return descending ? v[b] < v[a] : v[a] < v[b]; };
+  // (stable: equivalent values keep their order, as std::stable_sort's)
+  auto stable = [less](long a, long b) { return less(a, b) || (!less(b, a) && a < b); };
+  if (algorithm == 1) std::sort(perm, perm + n, stable);
+  else if (algorithm == 2) std::nth_element(perm, perm + nth, perm + n, less);
+  else std::sort(perm, perm + n, less);
+}
+} // namespace detail
+inline void sort_permutation(const double *v, long n, long nth, long algorithm, long descending, long *perm) {
+  detail::sort_permutation(v, n, nth, algorithm, descending, perm);
+}
+inline void sort_permutation(const float *v, long n, long nth, long algorithm, long descending, long *perm) {
+  detail::sort_permutation(v, n, nth, algorithm, descending, perm);
+}
+inline void sort_permutation(const long *v, long n, long nth, long algorithm, long descending, long *perm) {
+  detail::sort_permutation(v, n, nth, algorithm, descending, perm);
+}
 
 // A tape of `n` values in a helper's pullback: inside the object (on the
 // stack) when `n` is small, on the heap otherwise. A pullback runs once per

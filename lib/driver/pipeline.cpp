@@ -125,7 +125,7 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
       reachableHelpers(program, f, seen, helpers);
       std::vector<const ir::Function *> pullbacks;
       for (auto &h : helpers) {
-        if (!program.find(h)->cxx.customPullback.empty()) continue; // the user's (UNFAD_CUSTOM_GRADIENT)
+        if (program.find(h)->cxx.standIn()) continue; // the user's (UNFAD_CUSTOM_GRADIENT), or unfad.h's
         auto pb = gradients.find(ir::pullbackFunctionName(h));
         // Emitted once per namespace: a block in another namespace cannot
         // see it.

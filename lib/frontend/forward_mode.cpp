@@ -39,6 +39,8 @@ void Lowering::checkForwardMode() {
         else if (!callee.fn.cxx.customPullback.empty())
           why = "forward mode (UNFAD_JVP) cannot use the registered derivative of '" + callee.fn.cxx.name +
                 "' (UNFAD_CUSTOM_GRADIENT gives a pullback, not a pushforward) yet";
+        else if (callee.fn.cxx.runtime)
+          why = "forward mode (UNFAD_JVP) does not support sorting (std::sort, std::stable_sort, std::nth_element) yet";
         if (!why.empty()) {
           // reported for the marked function, at the call
           Entry at = en;

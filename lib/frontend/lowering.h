@@ -377,6 +377,10 @@ private:
   ir::Expr lowerStdAlgorithm(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerExtremeElement(const clang::Expr *call, Env &env);
   ir::Expr lowerSwap(const clang::CallExpr *ce, Env &env);
+  // std::sort, std::stable_sort, std::nth_element (sorting.cpp)
+  ir::Expr lowerSort(const clang::CallExpr *ce, Env &env);
+  const clang::FunctionDecl *sortPermutationDecl(const ir::TypeP &elem);
+  size_t sortPermutationEntry(const clang::FunctionDecl *fd);
 
   // ------------------------------------------------ diagnostics.cpp --
   [[noreturn]] void fail(clang::SourceLocation loc, const std::string &what);

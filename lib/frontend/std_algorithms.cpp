@@ -2,7 +2,7 @@
 // followed into the library's bodies: std::fill, std::fill_n, std::copy,
 // std::swap (of scalars and of array elements), std::accumulate,
 // std::inner_product, and the values `*std::max_element(...)`,
-// `*std::min_element(...)`. Iterator ranges are recognised syntactically:
+// `*std::min_element(...)`; sorting is in sorting.cpp. Iterator ranges are recognised syntactically:
 // `v.begin()`, `v.end()`, `std::begin(v)`, `std::end(v)`, `a`, `a + k`,
 // `v.data() + k`, `v.begin() + k`, and any other pointer or iterator as the
 // view it is (pointers.cpp, iterators.cpp).
@@ -165,6 +165,9 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
     });
   }
   if (name == "swap" && nargs == 2) return lowerSwap(ce, env);
+  if (((name == "sort" || name == "stable_sort") && (nargs == 2 || nargs == 3)) ||
+      (name == "nth_element" && (nargs == 3 || nargs == 4)))
+    return lowerSort(ce, env);
   return lowerCallableAlgorithm(ce, env); // with callables: callable_algorithms.cpp
 }
 

@@ -192,7 +192,7 @@ static Program inlineSingleCallsOnce(const Program &p, bool &changed) {
     for (const Call *c : candidates) {
       const Function *g = p.find(c->callee);
       // (a function with the user's derivative has only a stand-in body)
-      if (!g || g->marked || !g->cxx.customPullback.empty() || recursive.count(g->name) || sites[g->name] != 1) continue;
+      if (!g || g->marked || g->cxx.standIn() || recursive.count(g->name) || sites[g->name] != 1) continue;
       inlinable[g->name] = g;
       bodies[g->name] = g->body;
       only.insert(c);
@@ -275,7 +275,7 @@ Program inlineArrayWriters(const Program &p) {
   for (auto &f : p.functions) {
     bool writes = false;
     for (auto &q : f.params) writes |= q.type->isArray() && q.written;
-    if (writes && f.cxx.customPullback.empty() && !recursive.count(f.name) &&
+    if (writes && !f.cxx.standIn() && !recursive.count(f.name) &&
         (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
       inlinable[f.name] = &f;
   }
@@ -286,7 +286,7 @@ Program inlineSmallHelpers(const Program &p) {
   const std::set<std::string> recursive = recursiveIn(p);
   std::map<std::string, const Function *> inlinable;
   for (auto &f : p.functions)
-    if (!f.marked && f.cxx.customPullback.empty() && !recursive.count(f.name) && size(f.body) <= kMaxSmallHelperSize && !hasLoop(f.body))
+    if (!f.marked && !f.cxx.standIn() && !recursive.count(f.name) && size(f.body) <= kMaxSmallHelperSize && !hasLoop(f.body))
       inlinable[f.name] = &f;
   return inlineEverywhere(p, inlinable, /*onlyInLoops=*/true);
 }
@@ -295,7 +295,7 @@ Program inlineAll(const Program &p) {
   const std::set<std::string> recursive = recursiveIn(p);
   std::map<std::string, const Function *> inlinable;
   for (auto &f : p.functions)
-    if (f.cxx.customPullback.empty() && !recursive.count(f.name)) inlinable[f.name] = &f;
+    if (!f.cxx.standIn() && !recursive.count(f.name)) inlinable[f.name] = &f;
   return inlineEverywhere(p, inlinable);
 }
 

@@ -264,6 +264,7 @@ json toJson(const Function &f) {
     cxx["definedInClass"] = f.cxx.definedInClass;
   }
   if (!f.cxx.customPullback.empty()) cxx["customPullback"] = f.cxx.customPullback;
+  if (f.cxx.runtime) cxx["runtime"] = true;
   cxx["result"] = toJson(f.cxx.result);
   cxx["params"] = json::array();
   for (auto &p : f.cxx.params) cxx["params"].push_back(toJson(p));
@@ -292,6 +293,7 @@ Function functionFromJson(const json &j) {
     f.cxx.isInline = c.value("inline", false);
     f.cxx.isConstexpr = c.value("constexpr", false);
     f.cxx.customPullback = c.value("customPullback", "");
+    f.cxx.runtime = c.value("runtime", false);
     // older dumps have no type descriptions: the printer then prints from the IR types
     if (c.contains("result")) f.cxx.result = cxxTypeFromJson(c.at("result"));
     if (c.contains("params"))

@@ -543,6 +543,12 @@ struct CxxInfo {
   // "::log1pexp_pullback": callers call it instead of a generated one, and
   // none is emitted for this function (its body is only a stand-in).
   std::string customPullback;
+  // A function of unfad's own header (unfad.h) that gradients call as it
+  // is: `unfad::sort_permutation`, which writes only integers (a
+  // permutation), so it needs no derivative; its body is a stand-in too.
+  bool runtime = false;
+  // Whether the body is only a stand-in (never inlined or differentiated).
+  bool standIn() const { return runtime || !customPullback.empty(); }
 };
 
 // The C++ name of a marked member function's gradient: `loss` ->
