@@ -215,6 +215,11 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   if (n == "empty" && mc->getNumArgs() == 0)
     return constant ? ir::Const::makeBool(oi.size == 0)
                     : ir::Prim::make(ir::Op::Eq, {arraySize(obj, lowerArrayRef(obj, env), loc, env), ir::Const::makeInt(0)});
+  if (n == "fill" && mc->getNumArgs() == 1) { // std::array's fill(v)
+    ir::Expr a = lowerArrayRef(obj, env);
+    ir::Expr v = convert(lowerExpr(mc->getArg(0), env), a->type->elem());
+    return effectLoop(arraySize(obj, a, loc, env), [&](const ir::Expr &j) { return store(a, j, v, ir::Store::Mode::Set, loc); });
+  }
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
   if (n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" || n == "pop_back")
     fail(loc, "'" + n + "' is only supported on a local std::vector (not on parameters, references or rows)");
@@ -247,6 +252,11 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
       base = u;
       continue;
     }
+    if (const auto *d = dyn_cast<DeclRefExpr>(base)) // a structured binding: what it names
+      if (const auto *b = dyn_cast<BindingDecl>(d->getDecl()); b && b->getBinding()) {
+        base = b->getBinding()->IgnoreParens();
+        continue;
+      }
     if (peelMemberElement(base, env, path, pending)) continue; // member_arrays.cpp
     if (const auto *c = dyn_cast<ImplicitCastExpr>(base); c && isBaseCast(c) && !c->getType()->isPointerType()) {
       path.insert(path.begin(), c->path_size(), 0); // the base object (class_layout.cpp)

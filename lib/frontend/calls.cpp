@@ -138,6 +138,31 @@ ir::Expr Lowering::lowerMathCall(const CallExpr *ce, const FunctionDecl *fd, Env
     if (n == "min") return wrap(binds, ir::If::make(ir::Prim::make(ir::Op::Lt, {b, a}), b, a));
     return wrap(binds, ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a));
   }
+  // std::min({a, b, c}), std::max({...}): the first smallest (largest), as the library picks it
+  if ((n == "min" || n == "max") && inStd && ce->getNumArgs() == 1)
+    if (const auto *il = dyn_cast<CXXStdInitializerListExpr>(ce->getArg(0)->IgnoreImplicit())) {
+      const auto *list = dyn_cast<InitListExpr>(il->getSubExpr()->IgnoreImplicit());
+      if (!list || list->getNumInits() == 0) fail(loc, "'std::" + fname + "' of this list is not supported");
+      ir::TypeP t = typeOf(rt.getNonReferenceType().getUnqualifiedType(), loc);
+      if (!t->isScalar()) fail(loc, "'std::" + fname + "' of a list of non-scalar values is not supported");
+      Binds binds;
+      ir::Expr best;
+      for (const Expr *e : list->inits()) {
+        ir::Expr v = convert(lowerExpr(e, env), t);
+        if (!v->is<ir::Var>() && !v->is<ir::Const>()) {
+          binds.push_back({names_.fresh(n == "min" ? "lowest" : "highest"), v});
+          v = ir::Var::make(binds.back().first, t);
+        }
+        if (!best) {
+          best = v;
+          continue;
+        }
+        ir::Expr better = n == "min" ? ir::Prim::make(ir::Op::Lt, {v, best}) : ir::Prim::make(ir::Op::Lt, {best, v});
+        binds.push_back({names_.fresh(n == "min" ? "lowest" : "highest"), ir::If::make(better, v, best)});
+        best = ir::Var::make(binds.back().first, t);
+      }
+      return wrap(binds, best);
+    }
   if (system && mathOpByName(n, op) && int(ce->getNumArgs()) == ir::opArity(op)) {
     ir::TypeP t = typeOf(rt.getUnqualifiedType(), loc);
     std::vector<ir::Expr> args;

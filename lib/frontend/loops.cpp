@@ -381,7 +381,20 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
     eb[lv] = ir::Var::make(ln, lty);
   }
   Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
-  ir::Expr b = wrap(binds, lowerBody(body, eb, st, cont));
+  // `for (auto [a, b] : pairs)`: the bindings of a tuple-like element are
+  // variables holding its parts (pairs_tuples.cpp), declared first
+  std::vector<const VarDecl *> held;
+  if (const auto *dd = dyn_cast<DecompositionDecl>(lv))
+    for (const BindingDecl *bd : dd->bindings())
+      if (const VarDecl *h = bd->getHoldingVar()) {
+        holdingVars_.insert(h);
+        held.push_back(h);
+      }
+  std::function<ir::Expr(size_t, Env &)> bodyFrom = [&](size_t k, Env &e) -> ir::Expr {
+    if (k == held.size()) return lowerBody(body, e, st, cont);
+    return lowerHoldingVar(held[k], e, [&bodyFrom, k](Env &e2) { return bodyFrom(k + 1, e2); });
+  };
+  ir::Expr b = wrap(binds, bodyFrom(0, eb));
   // The loop variable is read once, at the start of the iteration: a
   // reference would see the body's writes to the element, a copy does not.
   if (lt->isReferenceType() && !writable) rejectWrittenRange(rs, arr, b);

@@ -377,10 +377,16 @@ private:
   ir::Expr lowerStdAlgorithm(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerExtremeElement(const clang::Expr *call, Env &env);
   ir::Expr lowerSwap(const clang::CallExpr *ce, Env &env);
+  ir::Expr lowerRunningRange(const clang::CallExpr *ce, const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, Env &env);
   // std::sort, std::stable_sort, std::nth_element (sorting.cpp)
   ir::Expr lowerSort(const clang::CallExpr *ce, Env &env);
   const clang::FunctionDecl *sortPermutationDecl(const ir::TypeP &elem);
   size_t sortPermutationEntry(const clang::FunctionDecl *fd);
+  struct SortKey {
+    const clang::Expr *key = nullptr;          // key(a), of the comparator's first parameter
+    const clang::ParmVarDecl *param = nullptr; // a
+    bool descending = false;
+  };
 
   // ------------------------------------------------ diagnostics.cpp --
   [[noreturn]] void fail(clang::SourceLocation loc, const std::string &what);
@@ -812,6 +818,10 @@ private:
                         const std::function<ir::Expr(const ir::Expr &, const ir::Expr &, Env &)> &step);
   ir::Expr lowerCallableAlgorithm(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerPredicateAlgorithm(const clang::CallExpr *ce, Env &env);
+  // a key comparator of a sort, and the keys it compares (sorting.cpp)
+  bool keyComparator(const clang::FunctionDecl *op, SortKey &out);
+  ir::Expr sortKeys(const SortKey &key, const Callable &c, const ir::Expr &values, const ir::Expr &n, Env &env,
+                    Binds &binds, clang::SourceLocation loc);
 
   // ----------------------------------------------- local_arrays.cpp --
   ir::Expr lowerLocalArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);

@@ -1,27 +1,35 @@
-// Sorting a range of numbers: std::sort, std::stable_sort, std::nth_element,
-// ascending or with std::greater. A sort moves values; its derivative moves
-// their adjoints back the same way. So the range is lowered as the
-// permutation the algorithm applies, then a gather by it:
+// Sorting a range: std::sort, std::stable_sort, std::nth_element. A sort
+// moves values; its derivative moves their adjoints back the same way. So
+// the range is lowered as the permutation the algorithm applies, then a
+// gather by it:
 //
-//   let tmp  = new T[n]    in tmp[j] = a[lo + j]            (j < n)
-//   let perm = new i64[n]  in unfad::sort_permutation(tmp, n, nth, algorithm, descending, perm)
-//   a[lo + j] = tmp[perm[j]]                                 (j < n)
+//   let tmp  = new T[n]    in tmp[j] = a[lo + j]                 (j < n)
+//   let keys = ...         (the values, or key(a[lo + j]) for a key comparator)
+//   let perm = new i64[n]  in unfad::sort_permutation(keys, n, nth, algorithm, descending, perm)
+//   a[lo + j] = tmp[perm[j]]                                      (j < n)
 //
 // `unfad::sort_permutation` (unfad.h) runs the same algorithm on positions
-// compared by their values: the arrangement is the one the primal gets, ties
-// included, and its cost that of the primal's sort. It writes only integers,
-// so it needs no derivative: the IR calls it through an entry whose body is
-// a stand-in (CxxInfo::runtime), showing the analyses that it reads the
-// copy and writes the permutation. The gather is ordinary IR: reverse mode
-// tapes the overwritten range like any in-place update.
+// compared by their keys: the same comparisons as the user's call, so the
+// same arrangement, ties included, at the cost of the primal's sort. It
+// writes only integers, so it needs no derivative: the IR calls it through
+// an entry whose body is a stand-in (CxxInfo::runtime), showing the analyses
+// that it reads the keys and writes the permutation. The gather is ordinary
+// IR: reverse mode tapes the overwritten range like any in-place update.
 //
-// Refused at the call: other comparators (a lambda: the permutation would
-// need the comparator's code), ranges of structs, std::partial_sort and the
-// other ordering algorithms.
+// Comparators: none (ascending), std::less, std::greater, and a key
+// comparator, `[](const P& a, const P& b) { return key(a) < key(b); }` (or
+// `>`) where both sides are the same expression of their parameter: a
+// lambda, a local holding one, or a function. That covers sorting structs
+// by a member and sorting indices by the values they point at
+// (`[&](int i, int j) { return x[i] < x[j]; }`). Refused at the call: other
+// comparators (several keys, `a.x < b.y`), and forward mode for now.
 #include "lowering.h"
 #include "unfad/ir/traverse.h"
 
 #include <clang/AST/DeclCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <regex>
 
 namespace unfad::frontend {
 
@@ -40,7 +48,51 @@ int comparatorOrder(const Expr *e) {
   return -1;
 }
 
+bool mentions(const Expr *e, const ParmVarDecl *p) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ParmVarDecl *p;
+    bool found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *d) {
+      found |= d->getDecl() == p;
+      return true;
+    }
+  } f;
+  f.p = p;
+  f.TraverseStmt(const_cast<Expr *>(e));
+  return f.found;
+}
+
+// `e` as written, with the parameter `p` spelled `$`.
+std::string spelledWith(const Expr *e, const ParmVarDecl *p, const ASTContext &ctx) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  e->printPretty(os, nullptr, PrintingPolicy(ctx.getLangOpts()));
+  return std::regex_replace(os.str(), std::regex("\\b" + p->getNameAsString() + "\\b"), "$$");
+}
+
 } // namespace
+
+// A comparator `return key(a) < key(b);` (or `>`): the key's expression of
+// the first parameter. Both sides must read the same (with each one's own
+// parameter) and mention only it: then comparing two elements is comparing
+// their keys.
+bool Lowering::keyComparator(const FunctionDecl *op, SortKey &out) {
+  if (!op || op->getNumParams() != 2 || !op->hasBody()) return false;
+  const auto *body = dyn_cast<CompoundStmt>(op->getBody());
+  if (!body || body->size() != 1) return false;
+  const auto *ret = dyn_cast<ReturnStmt>(body->body_front());
+  const auto *cmp = ret && ret->getRetValue() ? dyn_cast<BinaryOperator>(ret->getRetValue()->IgnoreParenImpCasts()) : nullptr;
+  if (!cmp || (cmp->getOpcode() != BO_LT && cmp->getOpcode() != BO_GT)) return false;
+  const ParmVarDecl *a = op->getParamDecl(0), *b = op->getParamDecl(1);
+  const Expr *ka = cmp->getLHS(), *kb = cmp->getRHS();
+  if (mentions(ka, b) || mentions(kb, a) || !mentions(ka, a)) return false;
+  if (spelledWith(ka, a, ctx_) != spelledWith(kb, b, ctx_)) return false;
+  if (!ka->getType()->isArithmeticType()) return false;
+  out.key = ka;
+  out.param = a;
+  out.descending = cmp->getOpcode() == BO_GT;
+  return true;
+}
 
 // The overload of unfad::sort_permutation (unfad.h) for values of type
 // `elem`, or null when unfad.h is not included.
@@ -98,19 +150,26 @@ ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
   const std::string what = "'std::" + name.str() + "'";
   ir::Expr a, lo, n;
   if (!iteratorRange(ce->getArg(0), ce->getArg(last), env, a, lo, n))
-    fail(loc, what + " of this range is not supported (a range of an array, a std::vector or a std::array of numbers)");
+    fail(loc, what + " of this range is not supported (a range of an array, a std::vector or a std::array)");
   const ir::TypeP elem = a->type->elem();
-  if (!elem->isScalar() || elem->isBool())
-    fail(loc, what + " of a range of structs or arrays is not supported (sort an array of numbers, e.g. keys, and "
-                     "reorder by it in a loop)");
+  // The order: the values' own, or their keys'.
   long descending = 0;
+  SortKey key;
+  Callable callable;
   if (nargs == last + 2) {
-    descending = comparatorOrder(ce->getArg(last + 1));
-    if (descending < 0)
-      fail(ce->getArg(last + 1)->getExprLoc(),
-           what + " with this comparator is not supported: only std::less and std::greater (for another order, sort "
-                  "keys computed from the values)");
+    const Expr *cmp = ce->getArg(last + 1);
+    descending = comparatorOrder(cmp);
+    if (descending < 0) {
+      if (!callableArg(cmp, 2, env, callable) || callable.prim ||
+          !keyComparator(callable.op ? callable.op : callable.fn ? callable.fn->getDefinition() : nullptr, key))
+        fail(cmp->getExprLoc(), what + " with this comparator is not supported: std::less, std::greater, or a "
+                                       "comparison of one key of each element ('return key(a) < key(b);')");
+      descending = key.descending;
+    }
   }
+  if (!key.key && (!elem->isScalar() || elem->isBool()))
+    fail(loc, what + " of a range of structs or arrays needs a comparator comparing one key of each element "
+                     "('[](const P& a, const P& b) { return a.x < b.x; }')");
   ir::Expr at = ir::Const::makeInt(0);
   if (nth) {
     ir::Expr b;
@@ -119,9 +178,6 @@ ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
                                         "the same array");
     at = ir::Prim::make(ir::Op::Sub, {at, lo});
   }
-  const FunctionDecl *fd = sortPermutationDecl(elem);
-  if (!fd) fail(loc, what + " needs unfad::sort_permutation: include <unfad/unfad.h> before this function");
-  const size_t idx = sortPermutationEntry(fd);
   auto add = [](const ir::Expr &x, const ir::Expr &y) { return ir::Prim::make(ir::Op::Add, {x, y}); };
   Binds binds;
   const std::string tmp = names_.fresh("unsorted"), perm = names_.fresh("order");
@@ -130,10 +186,15 @@ ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
   binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
                      return store(tmpVar, j, read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
                    })});
+  ir::Expr keys = tmpVar;
+  if (key.key) keys = sortKeys(key, callable, tmpVar, n, env, binds, loc);
+  const FunctionDecl *fd = sortPermutationDecl(keys->type->elem());
+  if (!fd) fail(loc, what + " needs unfad::sort_permutation: include <unfad/unfad.h> before this function");
+  const size_t idx = sortPermutationEntry(fd);
   binds.push_back({perm, ir::NewArray::make(n, ir::Type::i64())});
   const long algorithm = nth ? 2 : name == "stable_sort" ? 1 : 0;
   ir::Expr call = ir::Call::make(entries_[idx].irName,
-                                 {tmpVar, n, at, ir::Const::makeInt(algorithm), ir::Const::makeInt(descending), permVar},
+                                 {keys, n, at, ir::Const::makeInt(algorithm), ir::Const::makeInt(descending), permVar},
                                  ir::Type::unit());
   locs_[call.get()] = loc;
   binds.push_back({names_.fresh("_"), call});
@@ -141,6 +202,32 @@ ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
     return store(a, add(lo, j), read(tmpVar, read(permVar, j, loc), loc), ir::Store::Mode::Set, loc);
   });
   return ir::zipLets(binds, gather);
+}
+
+// keys[j] = key(values[j]): the comparator's key expression lowered with its
+// parameter bound to each element, as an expression (no statements: its
+// lets cannot go before the sort's statement). The keys only order the
+// values: the permutation carries no derivative, so they are plain numbers.
+ir::Expr Lowering::sortKeys(const SortKey &key, const Callable &c, const ir::Expr &values, const ir::Expr &n, Env &env,
+                            Binds &binds, SourceLocation loc) {
+  Env inner;
+  if (c.op) { // a lambda: the caller's variables it captures by reference, and those by value
+    inner = env;
+    for (const auto &[v, e] : c.closure.values) inner[v] = e;
+  }
+  ir::TypeP kt = typeOf(key.key->getType().getNonReferenceType().getUnqualifiedType(), loc);
+  if (!kt->isFloat()) kt = ir::Type::i64();
+  const std::string name = names_.fresh("sort_keys");
+  const ir::Expr keys = ir::Var::make(name, ir::Type::array(kt));
+  binds.push_back({name, ir::NewArray::make(n, kt)});
+  Binds *saved = effects_;
+  effects_ = nullptr;
+  binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
+                     inner[key.param] = read(values, j, loc);
+                     return store(keys, j, convert(lowerExpr(key.key, inner), kt), ir::Store::Mode::Set, loc);
+                   })});
+  effects_ = saved;
+  return keys;
 }
 
 } // namespace unfad::frontend

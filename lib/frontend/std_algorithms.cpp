@@ -1,5 +1,5 @@
 // Standard algorithms on arrays, lowered to the IR's loops instead of being
-// followed into the library's bodies: std::fill, std::fill_n, std::copy,
+// followed into the library's bodies: std::fill, std::fill_n, std::iota, std::copy,
 // std::swap (of scalars and of array elements), std::accumulate,
 // std::inner_product, and the values `*std::max_element(...)`,
 // `*std::min_element(...)`; sorting is in sorting.cpp. Iterator ranges are recognised syntactically:
@@ -136,6 +136,13 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
     ir::Expr v = convert(lowerExpr(ce->getArg(2), env), a->type->elem());
     return effectLoop(n, [&](const ir::Expr &j) { return store(a, add(lo, j), v, ir::Store::Mode::Set, loc); });
   }
+  if (name == "iota" && nargs == 3 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
+    // value, value + 1, ...: ++ adds 1 (exactly, for floating-point values of moderate size too)
+    ir::TypeP t = a->type->elem();
+    if (!t->isScalar() || t->isBool()) fail(loc, "'std::iota' of non-numeric values is not supported");
+    ir::Expr v = convert(lowerExpr(ce->getArg(2), env), t);
+    return effectLoop(n, [&](const ir::Expr &j) { return store(a, add(lo, j), add(v, convert(j, t)), ir::Store::Mode::Set, loc); });
+  }
   if (name == "copy" && nargs == 3 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
     ir::Expr d, dlo;
     if (!iteratorRef(ce->getArg(2), env, d, dlo))
@@ -143,6 +150,33 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
     if (!ir::sameType(a->type, d->type)) fail(loc, "'std::copy' between arrays of different element types is not supported");
     return effectLoop(n, [&](const ir::Expr &j) {
       return store(d, add(dlo, j), read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
+    });
+  }
+  if (name == "reverse" && nargs == 2 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
+    // a[lo + j] = copy[n - 1 - j]: the reversed copy (the swaps' result, in place)
+    Binds binds;
+    const std::string c = names_.fresh("unreversed");
+    const ir::Expr copy = ir::Var::make(c, a->type);
+    binds.push_back({c, ir::NewArray::make(n, a->type->elem())});
+    binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
+                       return store(copy, j, read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
+                     })});
+    ir::Expr last = ir::Prim::make(ir::Op::Sub, {n, ir::Const::makeInt(1)});
+    return wrap(binds, effectLoop(n, [&](const ir::Expr &j) {
+                  return store(a, add(lo, j), read(copy, ir::Prim::make(ir::Op::Sub, {last, j}), loc), ir::Store::Mode::Set, loc);
+                }));
+  }
+  if ((name == "partial_sum" || name == "adjacent_difference") && nargs == 3 &&
+      iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n))
+    return lowerRunningRange(ce, a, lo, n, env);
+  if (name == "reduce" && (nargs == 2 || nargs == 3) && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
+    // (in order: the IR's sums are exact in any order only for integers; the
+    // library may reorder, which changes the last bits, never the derivative)
+    ir::TypeP t = typeOf(ce->getType().getUnqualifiedType(), loc);
+    if (!t->isScalar()) fail(loc, "'std::reduce' of non-scalar values is not supported");
+    ir::Expr init = nargs == 3 ? convert(lowerExpr(ce->getArg(2), env), t) : ir::Const::zero(t);
+    return foldRange(n, init, [&](const ir::Expr &j, const ir::Expr &acc) {
+      return ir::Prim::make(ir::Op::Add, {acc, convert(read(a, add(lo, j), loc), t)});
     });
   }
   if ((name == "accumulate" && nargs == 3) || (name == "inner_product" && nargs == 4)) {
@@ -169,6 +203,46 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
       (name == "nth_element" && (nargs == 3 || nargs == 4)))
     return lowerSort(ce, env);
   return lowerCallableAlgorithm(ce, env); // with callables: callable_algorithms.cpp
+}
+
+// std::partial_sum(first, last, out) and std::adjacent_difference(first,
+// last, out): running sums and differences, carried through the loop as
+// the library does (so `out` may be `first`: each element is read before
+// its place is written). out[0] = a[0]; then out[j] = acc + a[j] with acc
+// the sum so far, or out[j] = a[j] - a[j - 1] with the previous element
+// as it was read.
+ir::Expr Lowering::lowerRunningRange(const CallExpr *ce, const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n,
+                                     Env &env) {
+  const SourceLocation loc = ce->getExprLoc();
+  const bool sum = ce->getDirectCallee()->getName() == "partial_sum";
+  ir::Expr d, dlo;
+  if (!iteratorRef(ce->getArg(2), env, d, dlo))
+    fail(ce->getArg(2)->getExprLoc(), "the destination of this algorithm is not recognised as an iterator into an array");
+  const ir::TypeP t = d->type->elem();
+  if (!t->isScalar() || !a->type->elem()->isScalar()) fail(loc, "this algorithm of non-scalar values is not supported");
+  auto add = [](const ir::Expr &x, const ir::Expr &y) { return ir::Prim::make(ir::Op::Add, {x, y}); };
+  // (an empty range writes nothing: the first element is read only when n > 0)
+  const std::string f = names_.fresh("first");
+  const ir::Expr first = ir::Var::make(f, t);
+  ir::Expr rest = foldRange(ir::Prim::make(ir::Op::Sub, {n, ir::Const::makeInt(1)}), first,
+                            [&](const ir::Expr &j, const ir::Expr &carried) {
+                              const ir::Expr at = add(j, ir::Const::makeInt(1));
+                              const std::string x = names_.fresh("x");
+                              const ir::Expr xv = ir::Var::make(x, t);
+                              const ir::Expr out = sum ? add(carried, xv) : ir::Prim::make(ir::Op::Sub, {xv, carried});
+                              const std::string o = names_.fresh(sum ? "partial" : "difference");
+                              const ir::Expr ov = ir::Var::make(o, t);
+                              return ir::Let::make(
+                                  x, convert(read(a, add(lo, at), loc), t),
+                                  ir::Let::make(o, out,
+                                                ir::Let::make(names_.fresh("_"), store(d, add(dlo, at), ov, ir::Store::Mode::Set, loc),
+                                                              sum ? ov : xv)));
+                            });
+  ir::Expr body = ir::Let::make(
+      f, convert(read(a, lo, loc), t),
+      ir::Let::make(names_.fresh("_"), store(d, dlo, first, ir::Store::Mode::Set, loc),
+                    ir::Let::make(names_.fresh("_"), rest, ir::Tuple::make({}))));
+  return ir::If::make(ir::Prim::make(ir::Op::Lt, {ir::Const::makeInt(0), n}), body, ir::Tuple::make({}));
 }
 
 // `*std::max_element(first, last)` / `*std::min_element(first, last)`: the

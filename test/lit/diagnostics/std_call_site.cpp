@@ -7,13 +7,13 @@
 #include <unfad/unfad.h>
 #include <algorithm>
 #include <vector>
-static double first_reversed(const std::vector<double>& x) {
+static double first_replaced(const std::vector<double>& x) {
   std::vector<double> v(x);
-// CHECK: std_call_site.cpp:[[@LINE+1]]:3: error: cannot differentiate 'f': {{.*}} (inside 'std::reverse', called here)
-  std::reverse(v.begin(), v.end());
+// CHECK: std_call_site.cpp:[[@LINE+1]]:3: error: cannot differentiate 'f': {{.*}} (inside 'std::replace_if', called here)
+  std::replace_if(v.begin(), v.end(), [](double t) { return t < 0.0; }, 1.0);
   return v[0];
 }
-UNFAD_GRADIENT double f(const std::vector<double>& x) { return first_reversed(x) * x[1]; }
+UNFAD_GRADIENT double f(const std::vector<double>& x) { return first_replaced(x) * x[1]; }
 UNFAD_GRADIENT void g(double* x, double* y, int n) {
 // CHECK: std_call_site.cpp:[[@LINE+1]]:13: error: cannot differentiate 'g': the two ends of this range are not recognised as iterators into the same array
   std::copy(&x[0], &y[n], x);
