@@ -250,6 +250,29 @@ ir::Expr Lowering::lowerCallableAlgorithm(const CallExpr *ce, Env &env) {
       return ir::Expr();
     });
   }
+  if ((name == "replace" && nargs == 4) || (name == "replace_if" && nargs == 4)) {
+    // a[j] = new where a[j] == old (pred(a[j])). `old` and `new` are read at
+    // each element, as the library's references are (one may be an element
+    // the loop replaces: `std::replace(v.begin(), v.end(), v[0], 1.0)`).
+    if (!iteratorRange(arg(0), arg(1), env, a, lo, n)) return nullptr;
+    Callable pred;
+    if (name == "replace_if" && !callableArg(arg(2), 1, env, pred)) return nullptr;
+    const ir::TypeP t = a->type->elem();
+    if (!t->isScalar()) fail(loc, "'std::" + name.str() + "' of non-scalar values is not supported");
+    return callableLoop(n, nullptr, name == "replace_if" ? callableRoots({&pred}, env) : std::vector<const VarDecl *>{},
+                        env, loc, [&](const ir::Expr &j, const ir::Expr &, Env &in) {
+                          const std::string x = names_.fresh("x");
+                          effects_->push_back({x, read(a, at(lo, j), loc)});
+                          const ir::Expr xv = ir::Var::make(x, t);
+                          ir::Expr hit = name == "replace"
+                                             ? ir::Prim::make(ir::Op::Eq, {xv, convert(lowerExpr(arg(2), in), t)})
+                                             : toBool(applyCallable(pred, {CallArg{nullptr, nullptr, nullptr, xv}}, in, loc));
+                          ir::Expr value = convert(lowerExpr(arg(3), in), t);
+                          effects_->push_back({names_.fresh("_"), ir::If::make(hit, store(a, at(lo, j), value, ir::Store::Mode::Set, loc),
+                                                                                ir::Tuple::make({}))});
+                          return ir::Expr();
+                        });
+  }
   if (ir::Expr counted = lowerPredicateAlgorithm(ce, env)) return counted;
   // acc = reduce(acc, combine(x[j], y[j])) or reduce(acc, map(x[j]))
   bool accumulate = name == "accumulate" && nargs == 4, inner = name == "inner_product" && nargs == 6;

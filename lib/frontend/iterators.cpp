@@ -111,6 +111,9 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
     if (e->getType()->isPointerType() && c && c->getNumArgs() == 2 &&
         (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
       return extremeElementPosition(c, env);
+    if (e->getType()->isPointerType() && c && c->getNumArgs() == 3 &&
+        (isStdCall(c, "find") || isStdCall(c, "find_if") || isStdCall(c, "find_if_not")))
+      return foundPosition(c, env);
     if (const auto *mc = dyn_cast<CXXMemberCallExpr>(stripIteratorCopies(e)); // a std::array's `w.begin()`: a pointer
         mc && e->getType()->isPointerType() && mc->getNumArgs() == 0 && mc->getMethodDecl() &&
         mc->getMethodDecl()->getIdentifier() &&
@@ -186,6 +189,9 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
   if (const auto *c = dyn_cast<CallExpr>(x);
       c && c->getNumArgs() == 2 && (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
     return extremeElementPosition(c, env);
+  if (const auto *c = dyn_cast<CallExpr>(x);
+      c && c->getNumArgs() == 3 && (isStdCall(c, "find") || isStdCall(c, "find_if") || isStdCall(c, "find_if_not")))
+    return foundPosition(c, env);
   if (isa<ConditionalOperator>(x)) return lowerPointerExpr(x, env); // `c ? it : jt`, as for pointers
   if (const auto *u = dyn_cast<CXXOperatorCallExpr>(x); u && iteratorStep(u)) { // `*it++`, `f(++it)`
     ir::Expr array = lowerArrayRef(u->getArg(0), env);
@@ -218,6 +224,42 @@ ir::Expr Lowering::extremeElementPosition(const CallExpr *c, Env &env) {
     return ir::If::make(better, ir::Tuple::make({x, at}), state);
   });
   return ir::View::make(ir::rootArray(a), ir::Proj::make(found, 1));
+}
+
+// `std::find(first, last, v)`, `std::find_if(first, last, pred)`,
+// `std::find_if_not`: the first matching element's position, `last` when
+// none matches.
+//   fold j in [0, n) from at = lo + n -> if at == lo + n && match(a[lo + j]) then lo + j else at
+// (The test runs on every element, where the library stops at the first
+// match: the same position, for a predicate that writes nothing.)
+ir::Expr Lowering::foundPosition(const CallExpr *c, Env &env) {
+  SourceLocation loc = c->getExprLoc();
+  const std::string name = c->getDirectCallee()->getNameAsString();
+  ir::Expr a, lo, n;
+  if (!iteratorRange(c->getArg(0), c->getArg(1), env, a, lo, n))
+    fail(loc, "the range of this 'std::" + name + "' is not recognised");
+  const ir::TypeP et = a->type->elem();
+  if (!et->isScalar()) fail(loc, "'std::" + name + "' of non-scalar values is not supported");
+  Callable pred;
+  if (name != "find" && !callableArg(c->getArg(2), 1, env, pred))
+    fail(c->getArg(2)->getExprLoc(), "this predicate of 'std::" + name + "' is not supported (a lambda or a function)");
+  if (name != "find" && !callableRoots({&pred}, env).empty())
+    fail(loc, "'std::" + name + "' with a predicate that writes a captured variable is not supported (it stops at the "
+                                "first match)");
+  const ir::Expr end = plus(lo, n);
+  ir::Expr at = callableLoop(n, end, {}, env, loc, [&](const ir::Expr &j, const ir::Expr &acc, Env &in) -> ir::Expr {
+    const ir::Expr here = plus(lo, j);
+    ir::Expr match;
+    if (name == "find") {
+      match = ir::Prim::make(ir::Op::Eq, {read(a, here, loc), convert(lowerExpr(c->getArg(2), in), et)});
+    } else {
+      match = toBool(applyCallable(pred, {CallArg{nullptr, a, here, nullptr}}, in, loc));
+      if (name == "find_if_not") match = ir::Prim::make(ir::Op::Not, {match});
+    }
+    ir::Expr first = ir::Prim::make(ir::Op::And, {ir::Prim::make(ir::Op::Eq, {acc, end}), match});
+    return ir::If::make(first, here, acc);
+  });
+  return ir::View::make(ir::rootArray(a), at);
 }
 
 // `*it`, `it[k]`, `it->` of an iterator: the array and the element's index.

@@ -499,6 +499,7 @@ private:
   // -------------------------------------------------- iterators.cpp --
   ir::Expr lowerIteratorRef(const clang::Expr *e, Env &env);
   ir::Expr extremeElementPosition(const clang::CallExpr *c, Env &env);
+  ir::Expr foundPosition(const clang::CallExpr *c, Env &env);
   bool iteratorElement(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   ir::Expr lowerIteratorCall(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerRewrittenIteratorComparison(const clang::CXXRewrittenBinaryOperator *rb, Env &env);

@@ -103,6 +103,16 @@ ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, 
   for (const ParmVarDecl *p : fd->parameters()) byValue = byValue && !p->getType()->isReferenceType();
   if (!noBody && !system && !refused && !(scalarResult && passiveArgs && byValue)) return nullptr;
   std::string fname = fd->getNameAsString();
+  // A library predicate or integer-valued function of numbers (std::isnan,
+  // std::isfinite, std::signbit, std::lround) taken by value: its result
+  // carries no derivative, whatever its arguments carry.
+  bool numbersByValue = byValue;
+  for (const Expr *a : ce->arguments()) numbersByValue = numbersByValue && a->getType()->isArithmeticType();
+  if (system && numbersByValue && !mayCarryFloat(rt)) {
+    std::vector<ir::Expr> args;
+    for (unsigned i = 0; i < ce->getNumArgs(); ++i) args.push_back(lowerExpr(ce->getArg(i), env));
+    return ir::Opaque::make(spelledCallee(ce, fd, qualifiedPath(fd)), std::move(args), typeOf(rt.getUnqualifiedType(), loc));
+  }
   if (!scalarResult || !passiveArgs) {
     if (noBody) {
       if (ir::Expr k = tryConstant(ce)) return k;
