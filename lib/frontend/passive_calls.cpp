@@ -106,7 +106,7 @@ ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, 
   // A library predicate or integer-valued function of numbers (std::isnan,
   // std::isfinite, std::signbit, std::lround) taken by value: its result
   // carries no derivative, whatever its arguments carry.
-  bool numbersByValue = byValue;
+  bool numbersByValue = byValue && !isa<CXXMethodDecl>(fd) && ce->getNumArgs() > 0;
   for (const Expr *a : ce->arguments()) numbersByValue = numbersByValue && a->getType()->isArithmeticType();
   if (system && numbersByValue && !mayCarryFloat(rt)) {
     std::vector<ir::Expr> args;
