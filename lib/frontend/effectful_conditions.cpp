@@ -1,3 +1,10 @@
+// Conditions with side effects. The right operand of `&&` / `||` with side
+// effects (`if (done || ++iter > max)`), where statements can go before the
+// expression: it runs only when the left operand does not decide, so it is
+// an `if` of its own whose branch carries its effects and yields its value
+// with the new versions of the locals it assigns:
+//   let r = if (l is undecided) { effects; (rhs, vars') } else (l, vars) in r.0
+//
 // Loop conditions with side effects: `while (n--)`, `while (k++ < n)`,
 // `do { ... } while (--left)`, `for (; i-- > 0;)`, `while (next(k))` with
 // `next(int& k)`.
@@ -41,6 +48,38 @@ public:
 };
 
 } // namespace
+
+ir::Expr Lowering::lowerEffectfulRight(const BinaryOperator *b, const ir::Expr &left, Env &env) {
+  const bool orElse = b->getOpcode() == BO_LOr;
+  const Env before = env;
+  Binds effects;
+  ir::Expr right;
+  {
+    EffectScope scope(*this, &effects);
+    right = toBool(lowerExpr(b->getRHS(), env));
+  }
+  // the locals the right operand assigned: their new versions only where it ran
+  std::vector<const VarDecl *> changed;
+  for (const auto &[vd, e] : env)
+    if (auto it = before.find(vd); it != before.end() && it->second != e) changed.push_back(vd);
+  std::vector<ir::Expr> ran{right}, skipped{ir::Const::makeBool(orElse)};
+  for (const VarDecl *vd : changed) {
+    ran.push_back(env.at(vd));
+    skipped.push_back(before.at(vd));
+  }
+  ir::Expr runs = orElse ? ir::Prim::make(ir::Op::Not, {left}) : left;
+  ir::Expr joined = ir::If::make(runs, wrap(effects, ir::Tuple::make(ran)), ir::Tuple::make(skipped));
+  const std::string name = names_.fresh(orElse ? "or_else" : "and_then");
+  effects_->push_back({name, joined});
+  const ir::Expr result = ir::Var::make(name, joined->type);
+  for (size_t k = 0; k < changed.size(); ++k) {
+    const std::string n = names_.fresh(changed[k]->getNameAsString());
+    ir::Expr v = ir::Proj::make(result, int(k) + 1);
+    effects_->push_back({n, v});
+    env[changed[k]] = ir::Var::make(n, v->type);
+  }
+  return ir::Proj::make(result, 0);
+}
 
 bool Lowering::conditionHasEffects(const Expr *cond) {
   EffectFinder f;

@@ -182,6 +182,7 @@ ir::Expr Lowering::lowerBinary(const BinaryOperator *b, Env &env) {
   if (ir::Expr r = lowerPointerBinary(b, env)) return r;
   if (op == BO_LAnd || op == BO_LOr) {
     ir::Expr l = toBool(lowerExpr(b->getLHS(), env));
+    if (effects_ && conditionHasEffects(b->getRHS())) return lowerEffectfulRight(b, l, env);
     EffectScope conditional(*this, nullptr, std::string("the right operand of '") + (op == BO_LAnd ? "&&" : "||") + "'");
     return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or, {l, toBool(lowerExpr(b->getRHS(), env))});
   }

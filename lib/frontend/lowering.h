@@ -491,6 +491,7 @@ private:
   bool movesPointer(const clang::FunctionDecl *def, const clang::ParmVarDecl *p);
   bool comparesPointers(const clang::FunctionDecl *def);
   bool conditionHasEffects(const clang::Expr *cond);
+  ir::Expr lowerEffectfulRight(const clang::BinaryOperator *b, const ir::Expr &left, Env &env);
   const clang::DeclStmt *conditionAsVariable(const clang::Expr *cond, const clang::Expr *&test);
   void bindMovedPointer(const clang::ParmVarDecl *p, const ir::Expr &arg, Env &env, Binds &binds);
   ir::Expr lowerPointerIncDec(const clang::UnaryOperator *u, Env &env);

@@ -1,5 +1,6 @@
 // the comma operator is supported (test/e2e/cases/side_effect_exprs.cpp, in a loop condition too:
-// test/e2e/cases/pointer_idioms.cpp); still refused: a side effect in a conditional operand after a comma, and uses on both sides of an unsequenced operator. An error at the construct, non-zero
+// test/e2e/cases/pointer_idioms.cpp, and in the right operand of && / ||: short_circuit_effects.cpp); still
+// refused: a side effect in a branch of ?: after a comma, and uses on both sides of an unsequenced operator. An error at the construct, non-zero
 // exit, and a failed -i leaves the file byte-identical.
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
@@ -8,9 +9,9 @@
 UNFAD_GRADIENT double f(double x, int n) {
   double s = 0;
   int k = 0;
-// CHECK: comma_operator.cpp:[[@LINE+1]]:20: error: cannot differentiate 'f': increment or decrement inside the right operand of '&&' is not supported (use a separate statement)
-  while (k < n && (++k, k <= n)) s += x;
-  return s;
+// CHECK: comma_operator.cpp:[[@LINE+1]]:46: error: cannot differentiate 'f': increment or decrement inside a branch of '?:' is not supported (use a separate statement)
+  for (int i = 0; i < n; ++i) s += (i % 2 ? (++k, x) : 0.5 * x);
+  return s * k;
 }
 UNFAD_GRADIENT double g(double x) {
   double y = 0;
