@@ -1,8 +1,9 @@
 // Conditions with side effects. The right operand of `&&` / `||` with side
-// effects (`if (done || ++iter > max)`), where statements can go before the
-// expression: it runs only when the left operand does not decide, so it is
-// an `if` of its own whose branch carries its effects and yields its value
-// with the new versions of the locals it assigns:
+// effects (`if (done || ++iter > max)`), and the branches of `?:` with side
+// effects (`c ? (++k, x) : y`), where statements can go before the
+// expression: C++ runs them only when chosen, so each is a branch of an
+// `if` of its own that carries its effects and yields its value with its
+// versions of the locals assigned:
 //   let r = if (l is undecided) { effects; (rhs, vars') } else (l, vars) in r.0
 //
 // Loop conditions with side effects: `while (n--)`, `while (k++ < n)`,
@@ -51,25 +52,42 @@ public:
 
 ir::Expr Lowering::lowerEffectfulRight(const BinaryOperator *b, const ir::Expr &left, Env &env) {
   const bool orElse = b->getOpcode() == BO_LOr;
-  const Env before = env;
-  Binds effects;
-  ir::Expr right;
+  auto right = [&](Env &e) { return toBool(lowerExpr(b->getRHS(), e)); };
+  auto decided = [&](Env &) -> ir::Expr { return ir::Const::makeBool(orElse); };
+  return orElse ? choiceWithEffects(left, decided, right, env, "or_else")
+                : choiceWithEffects(left, right, decided, env, "and_then");
+}
+
+// if (cond) then(env) else otherwise(env), where either side may have side
+// effects: each runs on its own copy of the locals, its effects inside its
+// branch, and the branch yields its value with its versions of the locals
+// either side assigns; after it, those locals are the branch's.
+ir::Expr Lowering::choiceWithEffects(const ir::Expr &cond, const std::function<ir::Expr(Env &)> &then,
+                                     const std::function<ir::Expr(Env &)> &otherwise, Env &env, const std::string &hint) {
+  Env thenEnv = env, elseEnv = env;
+  Binds thenEffects, elseEffects;
+  ir::Expr thenValue, elseValue;
   {
-    EffectScope scope(*this, &effects);
-    right = toBool(lowerExpr(b->getRHS(), env));
+    EffectScope scope(*this, &thenEffects);
+    thenValue = then(thenEnv);
   }
-  // the locals the right operand assigned: their new versions only where it ran
+  {
+    EffectScope scope(*this, &elseEffects);
+    elseValue = otherwise(elseEnv);
+  }
   std::vector<const VarDecl *> changed;
-  for (const auto &[vd, e] : env)
-    if (auto it = before.find(vd); it != before.end() && it->second != e) changed.push_back(vd);
-  std::vector<ir::Expr> ran{right}, skipped{ir::Const::makeBool(orElse)};
-  for (const VarDecl *vd : changed) {
-    ran.push_back(env.at(vd));
-    skipped.push_back(before.at(vd));
+  for (const auto &[vd, e] : env) {
+    auto t = thenEnv.find(vd), f = elseEnv.find(vd);
+    if ((t != thenEnv.end() && t->second != e) || (f != elseEnv.end() && f->second != e)) changed.push_back(vd);
   }
-  ir::Expr runs = orElse ? ir::Prim::make(ir::Op::Not, {left}) : left;
-  ir::Expr joined = ir::If::make(runs, wrap(effects, ir::Tuple::make(ran)), ir::Tuple::make(skipped));
-  const std::string name = names_.fresh(orElse ? "or_else" : "and_then");
+  std::vector<ir::Expr> thenParts{thenValue}, elseParts{convert(elseValue, thenValue->type)};
+  for (const VarDecl *vd : changed) {
+    thenParts.push_back(thenEnv.at(vd));
+    elseParts.push_back(elseEnv.at(vd));
+  }
+  ir::Expr joined = ir::If::make(cond, wrap(thenEffects, ir::Tuple::make(thenParts)),
+                                 wrap(elseEffects, ir::Tuple::make(elseParts)));
+  const std::string name = names_.fresh(hint);
   effects_->push_back({name, joined});
   const ir::Expr result = ir::Var::make(name, joined->type);
   for (size_t k = 0; k < changed.size(); ++k) {

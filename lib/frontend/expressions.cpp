@@ -65,6 +65,10 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
     if (c->getType()->isVoidType()) fail(loc, "conditional expressions of type void are not supported");
     ir::TypeP t = typeOf(c->getType(), loc);
     ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
+    if (effects_ && (conditionHasEffects(c->getTrueExpr()) || conditionHasEffects(c->getFalseExpr())))
+      return choiceWithEffects(
+          cond, [&](Env &e) { return convert(lowerExpr(c->getTrueExpr(), e), t); },
+          [&](Env &e) { return convert(lowerExpr(c->getFalseExpr(), e), t); }, env, "chosen");
     EffectScope conditional(*this, nullptr, "a branch of '?:'");
     return ir::If::make(cond, convert(lowerExpr(c->getTrueExpr(), env), t), convert(lowerExpr(c->getFalseExpr(), env), t));
   }

@@ -492,6 +492,8 @@ private:
   bool comparesPointers(const clang::FunctionDecl *def);
   bool conditionHasEffects(const clang::Expr *cond);
   ir::Expr lowerEffectfulRight(const clang::BinaryOperator *b, const ir::Expr &left, Env &env);
+  ir::Expr choiceWithEffects(const ir::Expr &cond, const std::function<ir::Expr(Env &)> &then,
+                             const std::function<ir::Expr(Env &)> &otherwise, Env &env, const std::string &hint);
   const clang::DeclStmt *conditionAsVariable(const clang::Expr *cond, const clang::Expr *&test);
   void bindMovedPointer(const clang::ParmVarDecl *p, const ir::Expr &arg, Env &env, Binds &binds);
   ir::Expr lowerPointerIncDec(const clang::UnaryOperator *u, Env &env);

@@ -1,4 +1,4 @@
-// Side effects in the right operand of && and || (lib/frontend/
+// Side effects in the right operand of && and || and in the branches of ?: (lib/frontend/
 // effectful_conditions.cpp): C++ runs them only when the left operand does
 // not decide. They were refused ("increment or decrement inside the right
 // operand of '||' is not supported"); now the right operand is a branch of
@@ -56,9 +56,37 @@ UNFAD_GRADIENT double comma_in_condition(double x, int n) {
   return s + k;
 }
 
+// Side effects in the branches of ?: (a counter, and a store into a local
+// array), each run only when chosen.
+UNFAD_GRADIENT double chosen_effects(const double* x, int n) {
+  double s = 0;
+  int k = 0;
+  std::vector<double> seen(n, 0.0);
+  for (int i = 0; i < n; ++i) s += (x[i] > 0.0 ? (++k, x[i] * x[i]) : (seen[i] = std::exp(x[i])) * 0.5);
+  return s * k + seen[1];
+}
+
+// An assignment in a branch of ?:, and a helper writing through its
+// reference parameter in the other (both refused before:
+// test/lit/diagnostics/assign_in_expr.cpp, reference_param_conditional.cpp).
+static double bump(double& acc, double v) {
+  acc += v;
+  return acc;
+}
+
+UNFAD_GRADIENT double assigned_in_branch(double x, double y) {
+  double s = 0.5;
+  double w = 0.0;
+  const double z = x > 0 ? (w = x * y) : 1.0;
+  const double t = x > y ? x : bump(s, y * y);
+  return z * w + s * t;
+}
+
 /* e2e
 [{"function": "newton_sqrt", "points": [[2.0], [0.7]]},
  {"function": "gated", "points": [[[0.55, -1.25, 2.0, 0.8], 4], [[1.5, 0.25, -0.75], 3]]},
  {"function": "comma_in_condition", "points": [[1.5, 4], [0.3, 1]]},
+ {"function": "chosen_effects", "points": [[[0.5, -1.25, 2.0, -0.8], 4], [[1.5, 0.25, -0.75], 3]]},
+ {"function": "assigned_in_branch", "points": [[0.7, 1.3], [1.5, -0.5], [-0.4, 0.6]]},
  {"function": "leading_positive", "points": [[[0.5, 1.25, -2.0, 0.8], 4], [[1.5, 0.25, 0.75], 3]]}]
 */
