@@ -107,7 +107,9 @@ kind "mem", expression kind "pread": a read through a pointer local):
   effects  `s += a[k++] * e` (for and while loops), `x = y = e`,
            `(s += e) * c`, `s += (t = e) * c`, `(s += e, s * c)`,
            `for (int i = 0, j = n - 1; i < n; ++i, --j)`,
-           `if (double t = e; t > c) ... else ...`, only in orders C++
+           `if (double t = e; t > c) ... else ...`, side effects run only
+           when chosen (`c && (u += e) > k`, `c ? (u += e, u * k) : e2`,
+           `c || ++hits > 1`), only in orders C++
            defines.
   inout    an in/out parameter `double* y` / `std::vector<double>& y`
            (types "io", "iov"), read and rewritten in place (the checker

@@ -741,6 +741,30 @@ def e_ifinit(g):
     return b.stmt()
 
 
+def e_conditional(g):
+    """Side effects run only when chosen: `if (c && (u += e) > k)`, a `?:`
+    whose branch assigns (`c ? (u += e, u * k) : e2`), `if (c || ++n > 1)`
+    with an int counter."""
+    b = Block(g)
+    e1, e2 = g.dexpr(2), g.dexpr(1)
+    c = G.E("cmp", "bool", (g.dexpr(1), G.cst(g.pick([0.0, 0.5, -0.25]))), g.pick(["<", ">"]))
+    u = b.local("double", "double")
+    b.lines.append(f"double {u} = {g.pick(['0.0', '0.5'])};")
+    r = g.rng.randrange(3)
+    if r == 0:
+        s, _ = accumulator(g, b)
+        b.lines.append(f"if ({b.x(c)} && ({u} += {b.x(e1)}) > {g.pick(['0.0', '0.75'])}) {s} += {u} * {b.x(e2)};")
+    elif r == 1:
+        result(g, b, "", f"({b.x(c)} ? ({u} += {b.x(e1)}, {u} * {g.pick(['0.5', '2.0'])}) : {b.x(e2)})", avoid=(u,))
+    else:
+        s, _ = accumulator(g, b)
+        n = b.local("int", "int")
+        b.lines.append(f"int {n} = 0;")
+        b.lines.append(f"if ({b.x(c)} || ++{n} > 1) {s} += {b.x(e1)} * ({n} + 1);")
+        b.lines.append(f"if ({b.x(c)} || ({u} = {b.x(e2)}) > 0.0) {s} -= {u};")
+    return b.stmt()
+
+
 # -- grow: local std::vectors filled with push_back ---------------------------
 
 def g_push(g):
@@ -789,7 +813,7 @@ def g_push(g):
 STMTS = {"g_push": g_push, "v_read": v_read, "v_loop": v_loop, "v_rows": v_rows, "v_write": v_write,
          "i_outfill": i_outfill, "i_update": i_update, "i_helper": i_helper,
          "e_postinc": e_postinc, "e_chain": e_chain, "e_compound": e_compound, "e_comma_for": e_comma_for,
-         "e_ifinit": e_ifinit, "io_normalise": io_normalise, "io_steps": io_steps, "a_self": a_self,
+         "e_ifinit": e_ifinit, "e_conditional": e_conditional, "io_normalise": io_normalise, "io_steps": io_steps, "a_self": a_self,
          "a_smooth": a_smooth, "a_rows": a_rows}
 
 
@@ -812,7 +836,7 @@ def options(g):
     if "grow" in g.features and rd:
         opts += ["g_push"] * 3
     if "effects" in g.features:
-        opts += ["e_chain", "e_compound", "e_compound", "e_ifinit", "e_ifinit"]
+        opts += ["e_chain", "e_compound", "e_compound", "e_ifinit", "e_ifinit", "e_conditional", "e_conditional"]
         if rd:
             opts += ["e_postinc"] * 2 + ["e_comma_for"]
     if "inout" in g.features and inouts(g):
