@@ -377,6 +377,8 @@ private:
   ir::Expr lowerStdAlgorithm(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerExtremeElement(const clang::Expr *call, Env &env);
   ir::Expr lowerSwap(const clang::CallExpr *ce, Env &env);
+  ir::Expr rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, const std::string &hint, Binds &binds,
+                     clang::SourceLocation loc);
   ir::Expr lowerRunningRange(const clang::CallExpr *ce, const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, Env &env);
   // std::sort, std::stable_sort, std::nth_element (sorting.cpp)
   ir::Expr lowerSort(const clang::CallExpr *ce, Env &env);

@@ -180,12 +180,9 @@ ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
   }
   auto add = [](const ir::Expr &x, const ir::Expr &y) { return ir::Prim::make(ir::Op::Add, {x, y}); };
   Binds binds;
-  const std::string tmp = names_.fresh("unsorted"), perm = names_.fresh("order");
-  const ir::Expr tmpVar = ir::Var::make(tmp, a->type), permVar = ir::Var::make(perm, ir::Type::array(ir::Type::i64()));
-  binds.push_back({tmp, ir::NewArray::make(n, elem)});
-  binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
-                     return store(tmpVar, j, read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
-                   })});
+  const std::string perm = names_.fresh("order");
+  const ir::Expr tmpVar = rangeCopy(a, lo, n, "unsorted", binds, loc),
+                 permVar = ir::Var::make(perm, ir::Type::array(ir::Type::i64()));
   ir::Expr keys = tmpVar;
   if (key.key) keys = sortKeys(key, callable, tmpVar, n, env, binds, loc);
   const FunctionDecl *fd = sortPermutationDecl(keys->type->elem());
@@ -220,13 +217,11 @@ ir::Expr Lowering::sortKeys(const SortKey &key, const Callable &c, const ir::Exp
   const std::string name = names_.fresh("sort_keys");
   const ir::Expr keys = ir::Var::make(name, ir::Type::array(kt));
   binds.push_back({name, ir::NewArray::make(n, kt)});
-  Binds *saved = effects_;
-  effects_ = nullptr;
+  EffectScope expression(*this, nullptr, "a sort's key");
   binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
                      inner[key.param] = read(values, j, loc);
                      return store(keys, j, convert(lowerExpr(key.key, inner), kt), ir::Store::Mode::Set, loc);
                    })});
-  effects_ = saved;
   return keys;
 }
 

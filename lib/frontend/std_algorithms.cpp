@@ -100,6 +100,19 @@ bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &o
   return false;
 }
 
+// A fresh array holding a[lo, lo + n), made in `binds`: what an algorithm
+// that permutes the range in place (sort, reverse) reads from.
+ir::Expr Lowering::rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, const std::string &hint,
+                             Binds &binds, SourceLocation loc) {
+  const std::string name = names_.fresh(hint);
+  const ir::Expr copy = ir::Var::make(name, a->type);
+  binds.push_back({name, ir::NewArray::make(n, a->type->elem())});
+  binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
+                     return store(copy, j, read(a, ir::Prim::make(ir::Op::Add, {lo, j}), loc), ir::Store::Mode::Set, loc);
+                   })});
+  return copy;
+}
+
 // Both ends of a range [first, last) into one array: the array, the first
 // index and the length.
 bool Lowering::iteratorRange(const Expr *first, const Expr *last, Env &env, ir::Expr &array, ir::Expr &lo,
@@ -155,12 +168,7 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
   if (name == "reverse" && nargs == 2 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
     // a[lo + j] = copy[n - 1 - j]: the reversed copy (the swaps' result, in place)
     Binds binds;
-    const std::string c = names_.fresh("unreversed");
-    const ir::Expr copy = ir::Var::make(c, a->type);
-    binds.push_back({c, ir::NewArray::make(n, a->type->elem())});
-    binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
-                       return store(copy, j, read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
-                     })});
+    const ir::Expr copy = rangeCopy(a, lo, n, "unreversed", binds, loc);
     ir::Expr last = ir::Prim::make(ir::Op::Sub, {n, ir::Const::makeInt(1)});
     return wrap(binds, effectLoop(n, [&](const ir::Expr &j) {
                   return store(a, add(lo, j), read(copy, ir::Prim::make(ir::Op::Sub, {last, j}), loc), ir::Store::Mode::Set, loc);

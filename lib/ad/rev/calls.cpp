@@ -72,29 +72,19 @@ bool updatesIntArrays(const Function &g) {
 // sum or call (conservatively, any call).
 bool Reverser::readsIntMemoryAfter(const Instr &in) const {
   if (!term_) return true;
-  std::function<bool(const Term &)> reads = [&](const Term &t) {
-    for (auto &i : t.instrs) {
-      if (i.kind == Instr::Kind::Index && i.type->isInt()) return true;
-      if (i.kind == Instr::Kind::Call || i.kind == Instr::Kind::Opaque) return true;
-      for (auto &b : i.branches)
-        if (reads(b)) return true;
-    }
+  std::function<bool(const Instr &)> reads = [&](const Instr &i) {
+    if ((i.kind == Instr::Kind::Index && i.type->isInt()) || i.kind == Instr::Kind::Call || i.kind == Instr::Kind::Opaque)
+      return true;
+    for (auto &b : i.branches)
+      if (std::any_of(b.instrs.begin(), b.instrs.end(), reads)) return true;
     return false;
   };
   auto &instrs = term_->instrs;
   auto at = std::find_if(instrs.begin(), instrs.end(), [&](const Instr &i) { return &i == &in; });
   if (at == instrs.end()) return true;
-  for (auto it = std::next(at); it != instrs.end(); ++it) {
-    if (it->kind == Instr::Kind::Index && it->type->isInt()) {
-      if (!taped_.count(&*it)) return true;
-    } else if (it->kind == Instr::Kind::Call || it->kind == Instr::Kind::Opaque) {
-      return true;
-    } else {
-      for (auto &b : it->branches)
-        if (reads(b)) return true;
-    }
-  }
-  return false;
+  // (a top-level read that is taped reads its tape)
+  auto taped = [&](const Instr &i) { return i.kind == Instr::Kind::Index && taped_.count(&i); };
+  return std::any_of(std::next(at), instrs.end(), [&](const Instr &i) { return !taped(i) && reads(i); });
 }
 
 // Copies of the local and in/out arrays (slots of `stack`) the call `in`
