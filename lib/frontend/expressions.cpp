@@ -25,6 +25,7 @@ ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
     fail(loc, "'" + vd->getNameAsString() + "', a struct with pointer members, can only be used here through its members "
                   "(it can be copied into a local and passed to helpers)");
   if (vd->hasLocalStorage()) fail(loc, "use of variable '" + vd->getNameAsString() + "' that is not in scope");
+  if (isConstantTable(vd)) return namedConstant(vd, loc);
   QualType t = vd->getType();
   if (t.isConstQualified() || vd->isConstexpr()) {
     if (t->isReferenceType()) fail(loc, "reference variables are not supported yet ('" + vd->getNameAsString() + "')");
@@ -32,6 +33,7 @@ ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
       if (const APValue *v = init->evaluateValue())
         if (ir::Expr c = constantFromAPValue(*v, t.getUnqualifiedType(), loc)) return c;
     }
+    if (!vd->isStaticLocal()) return namedConstant(vd, loc); // initialised at run time: read by name
     fail(loc, "global constant '" + vd->getNameAsString() + "' has no constant initializer");
   }
   fail(loc, std::string("reads of ") + (vd->isStaticLocal() ? "static local" : "global") + " variable '" +

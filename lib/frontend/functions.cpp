@@ -369,6 +369,7 @@ bool Lowering::run(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
   for (const FunctionDecl *fd : roots) {
     size_t i = index_[{fd, {}}];
     current_ = fd->getNameAsString();
+    currentRoot_ = fd;
     if (!entries_[i].done) lowerEntry(i);
     while (!queue_.empty()) {
       size_t j = queue_.front();

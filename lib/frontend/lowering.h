@@ -437,6 +437,11 @@ private:
 
   // ------------------------------------------------ expressions.cpp --
   ir::Expr lookupVar(const clang::VarDecl *vd, Env &env, clang::SourceLocation loc);
+  // constant_tables.cpp: `static constexpr double kW[] = {...}`, `const double kC = ...` read by name
+  bool isConstantTable(const clang::VarDecl *vd);
+  ir::Expr namedConstant(const clang::VarDecl *vd, clang::SourceLocation loc);
+  bool fixedInitializer(const clang::Expr *init);
+  const clang::FunctionDecl *currentRoot_ = nullptr; // the marked function being lowered (tables come before it)
   ir::Expr lowerExpr(const clang::Expr *e, Env &env);
   ir::Expr lowerDeclRef(const clang::DeclRefExpr *d, Env &env);
   ir::Expr lowerMember(const clang::MemberExpr *m, Env &env);

@@ -227,7 +227,20 @@ ir::Expr Lowering::lowerDeclStmt(const DeclStmt *ds, const Seq *rest, Env &env, 
   for (const Decl *d : ds->decls()) {
     if (const auto *vd = dyn_cast<VarDecl>(d)) {
       if (vd->isStaticLocal()) {
-        if (vd->getType().isConstQualified() || vd->isConstexpr()) continue; // read as a constant
+        if (vd->getType().isConstQualified() || vd->isConstexpr()) {
+          // a constant scalar is read as a constant; a table, or a value computed
+          // the same at every call (`std::sqrt(2.0)`), is lowered as a local const
+          // (constant_tables.cpp)
+          bool constant = vd->getInitializingDeclaration() && vd->getInitializingDeclaration()->evaluateValue();
+          ArrayInfo ai;
+          bool table = arrayInfo(vd->getType(), ai, SourceLocation());
+          if (constant && !table) continue;
+          if (!constant && !fixedInitializer(vd->getInit()))
+            fail(vd->getLocation(), "static local '" + vd->getNameAsString() + "' keeps the value its first call computed "
+                                    "from that call's values, which is not supported (make it a plain local)");
+          vars.push_back(vd);
+          continue;
+        }
         fail(vd->getLocation(), std::string(vd->getTSCSpec() != TSCS_unspecified ? "thread_local" : "static local") +
                                     " variables are not supported ('" + vd->getNameAsString() + "')");
       }

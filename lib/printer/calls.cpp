@@ -172,8 +172,13 @@ CVal FnPrinter::trCall(const Call *c, Block &b, const Hint &h) {
 }
 
 // A function without a derivative called on passive values: the call as the
-// user wrote it, once, its value named.
+// user wrote it, once, its value named. (A program constant is read by name.)
 CVal FnPrinter::trOpaque(const Opaque *c, Block &b, const Hint &h) {
+  if (c->args.empty()) { // a constant or a constant table, by its name
+    CVal constant = leaf(c->type, c->callee, PPrimary, true);
+    constant.table = c->type->isArray();
+    return constant;
+  }
   std::string s = c->callee + "(";
   for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + render(tr(c->args[i], b, Hint{"tmp", false}));
   s += ")";

@@ -120,6 +120,9 @@ struct CVal {
   // class's base field (ir::Type::baseFirst) has no name in it, the base's
   // members are the object's inherited members (`this->k`)
   bool userObject = false;
+  // a constant table read by its name (`kWeights`, `::rk::a[i]`: an Opaque
+  // without arguments), or a row of one
+  bool table = false;
 };
 
 CVal unitVal();

@@ -224,6 +224,11 @@ CVal FnPrinter::trIndex(const Index *x, Block &b) {
   CVal i = tr(x->index, b, Hint{"tmp", false});
   std::string element = elementText(a, i);
   const CxxType *elementShape = a.shape && !a.shape->element.empty() ? &a.shape->element.front() : nullptr;
+  if (x->type->isArray() && a.table) { // a row of a constant table: `kA[i]`, a C array
+    CVal row = leaf(x->type, element, PPrimary);
+    row.table = true;
+    return row;
+  }
   if (x->type->isArray()) {
     if (!elementShape) fail("a row of array '" + render(a) + "' of unknown C++ type in '" + gen_.name + "'");
     CVal row = leaf(x->type, element, PPrimary);

@@ -244,7 +244,10 @@ public:
 // A call of a C++ function unfad does not differentiate (`std::lgamma(0.5 *
 // (n + 1))`, a helper without a visible body) whose arguments the front end
 // proved passive: a constant of the differentiation, with no derivative.
-// Assumed pure. `callee` is the C++ spelling the printer emits.
+// Assumed pure. `callee` is the C++ spelling the printer emits. Without
+// arguments it is a constant of the program read by name: a number
+// (`kSqrt2`) or a table (`kWeights`, a `static constexpr double[]`: passive
+// memory nothing writes).
 class Opaque final : public Node {
 public:
   static constexpr Kind kKind = Kind::Opaque;
