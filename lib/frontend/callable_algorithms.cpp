@@ -50,15 +50,19 @@ bool Lowering::callableArg(const Expr *e, unsigned arity, Env &env, Callable &ou
     out.fn = functions_.at(cast<VarDecl>(d->getDecl()));
     return true;
   }
+  if (const auto *d = dyn_cast<DeclRefExpr>(x); d && isStdFunction(e->getType()))
+    if (const auto *v = dyn_cast<VarDecl>(d->getDecl()); v && closures_.count(v)) { // (std_function.cpp)
+      out.closure = closures_.at(v);
+      out.op = callOperator(out.closure, arity, loc);
+      return true;
+    }
   const CXXRecordDecl *rd = closureRecord(e->getType());
   if (!rd && (rd = functorRecord(e->getType()))) { // a functor: its operator() with `arity` parameters
     Binds binds;
     closureOf(e, env, binds, out.closure);
     if (!effects_) fail(loc, "a function object is not supported here (use a separate statement)");
     effects_->insert(effects_->end(), binds.begin(), binds.end());
-    for (const CXXMethodDecl *m : rd->methods())
-      if (m->getOverloadedOperator() == OO_Call && m->getNumParams() == arity && !m->isStatic()) out.op = m;
-    if (!out.op) fail(loc, "this function object has no call operator taking " + std::to_string(arity) + " argument(s)");
+    out.op = callOperator(out.closure, arity, loc);
     return true;
   }
   if (!rd) return false;
@@ -69,18 +73,33 @@ bool Lowering::callableArg(const Expr *e, unsigned arity, Env &env, Callable &ou
     if (!effects_) fail(loc, "a lambda with by-value captures is not supported here (use a separate statement)");
     effects_->insert(effects_->end(), binds.begin(), binds.end());
   }
+  out.op = callOperator(out.closure, arity, loc);
+  return true;
+}
+
+// The call operator of closure `c` taking `arity` arguments: a functor's
+// `operator()`, a lambda's, or the one instantiation of a generic lambda's.
+const FunctionDecl *Lowering::callOperator(const Closure &c, unsigned arity, SourceLocation loc) {
+  const CXXRecordDecl *rd = c.rd;
+  const FunctionDecl *op = nullptr;
+  if (c.self) { // a functor
+    for (const CXXMethodDecl *m : rd->methods())
+      if (m->getOverloadedOperator() == OO_Call && m->getNumParams() == arity && !m->isStatic()) op = m;
+    if (!op) fail(loc, "this function object has no call operator taking " + std::to_string(arity) + " argument(s)");
+    return op;
+  }
   if (!rd->isGenericLambda()) {
-    out.op = rd->getLambdaCallOperator();
-  } else { // the one instantiation of the call operator with `arity` parameters
+    op = rd->getLambdaCallOperator();
+  } else {
     for (const FunctionDecl *s : rd->getDependentLambdaCallOperator()->specializations()) {
       if (s->getNumParams() != arity) continue;
-      if (out.op) fail(loc, "a generic lambda called with arguments of different types is not supported here");
-      out.op = s;
+      if (op) fail(loc, "a generic lambda called with arguments of different types is not supported here");
+      op = s;
     }
   }
-  if (!out.op || out.op->getNumParams() != arity)
+  if (!op || op->getNumParams() != arity)
     fail(loc, "this lambda is called with " + std::to_string(arity) + " argument(s) here");
-  return true;
+  return op;
 }
 
 ir::Expr Lowering::applyCallable(const Callable &c, const std::vector<CallArg> &args, Env &env, SourceLocation loc) {

@@ -69,6 +69,8 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   if (ir::Expr z = lowerComplexCall(ce, env)) return z; // std::complex's operators and functions (complex_numbers.cpp)
   if (ir::Expr m = lowerMemberArrayRead(ce, env)) return m; // `v.c[i]` of a std::array member (member_arrays.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
+    if (ir::Expr called = lowerStdFunctionCall(oc, env)) return called; // std_function.cpp
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
     if (ir::Expr called = lowerClosureCall(oc, env)) return called; // a lambda (lambdas.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && isTrivialStructAssign(oc)) return lowerSideEffect(oc, env);
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce); oc && oc->getOperator() == OO_Star && oc->getNumArgs() == 1)

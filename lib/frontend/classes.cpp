@@ -147,6 +147,10 @@ bool Lowering::checkClass(const CXXRecordDecl *crd, const std::string &spelled, 
       fail(loc, "type " + spelled + " has a member array of a run-time size ('" + f->getNameAsString() +
                     "'), which is not supported yet (members of a constant size, 'double r[3]' or "
                     "'std::array<double, 3>', are)");
+  for (const FieldDecl *f : crd->fields())
+    if (isStdFunction(f->getType()))
+      fail(loc, "type " + spelled + " has a std::function member ('" + f->getNameAsString() +
+                    "'), which is not supported (pass the callable to the function calling it, as a parameter)");
   bool plain = !crd->getNumBases() && !crd->isPolymorphic() && crd->isTriviallyCopyable();
   if (plain && crd->isAggregate()) return false;
   if (sm_.isInSystemHeader(sm_.getExpansionLoc(crd->getLocation())))

@@ -10,7 +10,7 @@ namespace unfad::frontend {
 using namespace clang;
 
 ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
-  if (closureRecord(vd->getType()))
+  if (closureRecord(vd->getType()) || isStdFunction(vd->getType()))
     fail(loc, "a lambda can only be called here, or given to a standard algorithm or a function template ('" +
                   vd->getNameAsString() + "')");
   if (const RefTarget *t = refOf(vd)) return readRef(*t, env, loc);
@@ -278,6 +278,7 @@ ir::Expr Lowering::lowerCast(const CastExpr *ce, Env &env) {
   case CK_Dynamic:
     fail(loc, "class hierarchies are not supported");
   case CK_UserDefinedConversion:
+    if (ir::Expr set = stdFunctionIsSet(sub)) return set; // `if (g)` (std_function.cpp)
     fail(loc, "user-defined conversions are not supported");
   default:
     fail(loc, std::string("conversion '") + ce->getCastKindName() + "' is not supported");

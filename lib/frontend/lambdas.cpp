@@ -441,8 +441,20 @@ bool Lowering::takesCallable(const FunctionDecl *fd) {
   if (!def || !def->hasBody() || sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()))) return false;
   return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) {
     QualType t = p->getType().getNonReferenceType();
-    return closureRecord(t) || functorRecord(t) || t->isFunctionPointerType() || t->isFunctionType();
+    return closureRecord(t) || functorRecord(t) || t->isFunctionPointerType() || t->isFunctionType() ||
+           isStdFunction(t);
   });
+}
+
+// The caller's variables (not arrays) the closure of `rd` may write, added to
+// `roots`: the inlined call gives them back.
+void Lowering::noteClosureRoots(const CXXRecordDecl *rd, const Env &env, std::vector<const VarDecl *> &roots) {
+  std::vector<const VarDecl *> w;
+  closureWrites(rd, w, 0);
+  for (const VarDecl *v : w)
+    if (auto it = env.find(v); it != env.end() && !it->second->type->isArray() &&
+                               std::find(roots.begin(), roots.end(), v) == roots.end())
+      roots.push_back(v);
 }
 
 // Binds a callable parameter of an inlined template to its argument; false
@@ -450,17 +462,13 @@ bool Lowering::takesCallable(const FunctionDecl *fd) {
 bool Lowering::bindCallableParam(const ParmVarDecl *p, const Expr *arg, Env &env, Binds &binds,
                                  std::vector<const VarDecl *> &roots) {
   QualType t = p->getType().getNonReferenceType();
+  if (isStdFunction(t)) return bindStdFunctionParam(p, arg, env, binds, roots); // (std_function.cpp)
   if (const CXXRecordDecl *rd = closureRecord(t) ? closureRecord(t) : functorRecord(t)) {
     Closure c;
     if (!closureOf(arg, env, binds, c))
       fail(arg->getExprLoc(), "this lambda argument is not supported (pass a lambda or a local holding one)");
     closures_[p] = c;
-    std::vector<const VarDecl *> w;
-    closureWrites(rd, w, 0);
-    for (const VarDecl *v : w)
-      if (auto it = env.find(v); it != env.end() && !it->second->type->isArray() &&
-                                 std::find(roots.begin(), roots.end(), v) == roots.end())
-        roots.push_back(v);
+    noteClosureRoots(rd, env, roots);
     return true;
   }
   if (!t->isFunctionPointerType() && !t->isFunctionType()) return false;

@@ -81,6 +81,8 @@ const clang::Expr *stripBaseCasts(const clang::Expr *e, int &up);
 std::string baseFieldName(const clang::CXXRecordDecl *crd);
 // A callable argument without temporaries, copies and `&` (lambdas.cpp).
 const clang::Expr *stripCallable(const clang::Expr *e);
+// std::function<...> (std_function.cpp).
+bool isStdFunction(clang::QualType t);
 
 // Linked list of statements still to lower (the rest of the enclosing blocks).
 struct Seq {
@@ -810,6 +812,15 @@ private:
   bool takesCallable(const clang::FunctionDecl *fd);
   bool bindCallableParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Binds &binds,
                          std::vector<const clang::VarDecl *> &roots);
+  void noteClosureRoots(const clang::CXXRecordDecl *rd, const Env &env, std::vector<const clang::VarDecl *> &roots);
+  // std_function.cpp: a std::function is the callable it is built from
+  const clang::Expr *wrappedCallable(const clang::Expr *e);
+  bool bindStdFunctionParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Binds &binds,
+                            std::vector<const clang::VarDecl *> &roots);
+  ir::Expr lowerStdFunctionLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  ir::Expr lowerStdFunctionCall(const clang::CXXOperatorCallExpr *oc, Env &env);
+  const clang::Expr *emplacedElement(const clang::CXXMemberCallExpr *mc, const clang::VarDecl *vd); // growing_vectors.cpp
+  ir::Expr stdFunctionIsSet(const clang::Expr *e);
 
   // ---------------------------------------- callable_algorithms.cpp --
   // A callable given to a standard algorithm: a closure, a function, or
@@ -822,6 +833,7 @@ private:
     ir::Op primOp = ir::Op::Add;
   };
   bool callableArg(const clang::Expr *e, unsigned arity, Env &env, Callable &out);
+  const clang::FunctionDecl *callOperator(const Closure &c, unsigned arity, clang::SourceLocation loc);
   ir::Expr applyCallable(const Callable &c, const std::vector<CallArg> &args, Env &env, clang::SourceLocation loc);
   std::vector<const clang::VarDecl *> callableRoots(const std::vector<const Callable *> &cs, const Env &env);
   ir::Expr callableLoop(const ir::Expr &n, const ir::Expr &init, const std::vector<const clang::VarDecl *> &roots,

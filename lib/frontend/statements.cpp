@@ -273,6 +273,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   if (holdingVars_.count(vd)) return lowerHoldingVar(vd, env, next); // auto [a, b] = pair (pairs_tuples.cpp)
   if (isReferenceWrapper(vd->getType()) && !vd->getType()->isReferenceType()) return lowerWrapperLocal(vd, env, next);
   if (closureRecord(vd->getType())) return lowerLambdaLocal(vd, env, next);
+  if (isStdFunction(vd->getType())) return lowerStdFunctionLocal(vd, env, next); // (std_function.cpp)
   if (isViewStruct(vd->getType())) return lowerViewStructLocal(vd, env, next);
   if (QualType pe; pointerVector(vd->getType(), pe)) return lowerViewVector(vd, pe, env, next); // (view_struct_vectors.cpp)
   if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation()) && isViewStruct(ai.elem))
