@@ -111,6 +111,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   if (ir::Expr math = lowerMathCall(ce, fd, env)) return math;
   if (ir::Expr math = lowerMoreMath(ce, fd, env)) return math; // fma, clamp, no_grad (math_calls.cpp)
   if (ir::Expr custom = lowerCustomCall(ce, fd, env)) return custom; // UNFAD_CUSTOM_GRADIENT (custom_derivatives.cpp)
+  if (ir::Expr mem = lowerMemCall(ce, fd, env)) return mem; // memcpy, memset (std_algorithms.cpp)
   // (before the passive calls: such a call on passive values still writes them)
   if (inlinedHelper(fd) || inlinedOperator(fd)) return lowerInlinedCall(ce, fd, env);
   if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;

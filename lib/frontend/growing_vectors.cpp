@@ -1,4 +1,4 @@
-// Local std::vectors that grow: `v.push_back(x)`, `v.emplace_back(x)`,
+// Local std::vectors that grow: `v.push_back(x)`, `v.emplace_back(x)`, `v.emplace_back(a, b)` (by a constructor),
 // `v.resize(n[, value])`, `v.assign(n, value)`, `v.clear()`, `v.pop_back()`,
 // `v.reserve(n)`.
 //
@@ -322,8 +322,9 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
     } else if ((n == "push_back" || n == "emplace_back") && mc->getNumArgs() == 1) {
       pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(mc->getArg(0), env), et), M::Set, loc)});
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
-    } else if (n == "emplace_back") {
-      fail(loc, "'emplace_back' with other than one argument is not supported (write 'v.push_back({a, b})')");
+    } else if (n == "emplace_back") { // `springs.emplace_back(k, 1.0)`: the element built by its constructor
+      pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(emplacedElement(mc, vd), env), et), M::Set, loc)});
+      next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
     } else if (n == "pop_back" && mc->getNumArgs() == 0) {
       next = ir::Prim::make(ir::Op::Sub, {cur, constOf(1)});
     } else if (n == "clear" && mc->getNumArgs() == 0) {
@@ -407,6 +408,45 @@ void Lowering::checkDelete(const CXXDeleteExpr *d, const VarDecl *vd) {
         !sm_.isBeforeInTranslationUnit(vd->getLocation(), r.getEnd()))
       fail(d->getBeginLoc(), "'delete[] " + vd->getNameAsString() + "' inside a loop that did not allocate it (it would run more than once)");
   }
+}
+
+// `v.emplace_back(a, b)`: the constructor call `T(a, b)` it makes, as an
+// expression of its own (the library's is deep in the allocator). The
+// constructor is the one of T taking exactly these arguments, of their
+// types when several do; otherwise the call is refused, asking for
+// `push_back(T(a, b))`, where the compiler chose.
+const Expr *Lowering::emplacedElement(const CXXMemberCallExpr *mc, const VarDecl *vd) {
+  SourceLocation loc = mc->getExprLoc();
+  ArrayInfo ai;
+  arrayInfo(vd->getType(), ai, loc);
+  QualType t = ai.elem.getUnqualifiedType();
+  const auto *rd = t->getAsCXXRecordDecl();
+  std::string spelled = "'" + typeStr(t) + "'";
+  auto refuse = [&](const std::string &why) {
+    fail(loc, "'emplace_back' with " + std::to_string(mc->getNumArgs()) + " arguments " + why + " (write 'v.push_back(" +
+                  typeStr(t) + "(...))')");
+  };
+  if (!rd || tupleLike(t) || complexType(t)) refuse("into a std::vector of " + spelled + " is not supported");
+  auto sameTypes = [&](const CXXConstructorDecl *c) {
+    for (unsigned k = 0; k < mc->getNumArgs(); ++k)
+      if (!ctx_.hasSameUnqualifiedType(c->getParamDecl(k)->getType().getNonReferenceType(), mc->getArg(k)->getType()))
+        return false;
+    return true;
+  };
+  std::vector<CXXConstructorDecl *> fits;
+  for (CXXConstructorDecl *c : rd->ctors())
+    if (!c->isDeleted() && !c->isCopyOrMoveConstructor() && c->getNumParams() == mc->getNumArgs()) fits.push_back(c);
+  if (fits.size() > 1) {
+    std::vector<CXXConstructorDecl *> exact;
+    for (CXXConstructorDecl *c : fits)
+      if (sameTypes(c)) exact.push_back(c);
+    fits = exact;
+  }
+  if (fits.size() != 1) refuse("does not name one constructor of " + spelled);
+  std::vector<Expr *> args;
+  for (unsigned k = 0; k < mc->getNumArgs(); ++k) args.push_back(const_cast<Expr *>(mc->getArg(k)));
+  return CXXConstructExpr::Create(ctx_, t, loc, fits.front(), false, args, false, false, false, false,
+                                  CXXConstructionKind::Complete, mc->getSourceRange());
 }
 
 } // namespace unfad::frontend

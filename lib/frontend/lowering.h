@@ -377,6 +377,7 @@ private:
                      const std::function<ir::Expr(const ir::Expr &, const ir::Expr &)> &body);
   // null when `ce` is none of the algorithms it knows
   ir::Expr lowerStdAlgorithm(const clang::CallExpr *ce, Env &env);
+  ir::Expr lowerMemCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env); // memcpy, memset
   ir::Expr lowerExtremeElement(const clang::Expr *call, Env &env);
   ir::Expr lowerSwap(const clang::CallExpr *ce, Env &env);
   ir::Expr rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, const std::string &hint, Binds &binds,

@@ -9,6 +9,7 @@
 #include "lowering.h"
 
 #include <clang/AST/DeclCXX.h>
+#include <clang/Basic/Builtins.h>
 
 namespace unfad::frontend {
 
@@ -304,6 +305,64 @@ ir::Expr Lowering::lowerSwap(const CallExpr *ce, Env &env) {
   env[rx] = ir::Var::make(nx, vy->type);
   env[ry] = ir::Var::make(ny, vx->type);
   return ir::Tuple::make({});
+}
+
+// C's `memcpy(dst, src, n * sizeof(double))` and `memset(dst, 0, n *
+// sizeof(double))` on arrays of numbers, as C-style numerical code copies and
+// clears buffers: `std::copy` of n elements, a fill with zero. The count is
+// the byte count over the element's size: `E * sizeof(T)` (either order, T
+// the element type) is E elements, a constant byte count (`sizeof buf`) its
+// quotient; other byte counts, other values for memset and memmove
+// (overlapping ranges) are refused at the call.
+ir::Expr Lowering::lowerMemCall(const CallExpr *ce, const FunctionDecl *fd, Env &env) {
+  unsigned id = fd->getBuiltinID();
+  bool copy = id == Builtin::BImemcpy || id == Builtin::BI__builtin_memcpy;
+  bool clear = id == Builtin::BImemset || id == Builtin::BI__builtin_memset;
+  bool move = id == Builtin::BImemmove || id == Builtin::BI__builtin_memmove;
+  if (!copy && !clear && !move) return nullptr;
+  SourceLocation loc = ce->getExprLoc();
+  std::string name = fd->getNameAsString();
+  if (move) fail(loc, "'" + name + "' is not supported (ranges that may overlap: write the loop, or 'std::copy')");
+  if (ce->getNumArgs() != 3) fail(loc, "'" + name + "' with other than three arguments");
+  const Expr *dstE = ce->getArg(0)->IgnoreParenImpCasts();
+  ArrayInfo ai;
+  if (!arrayInfo(dstE->getType(), ai, SourceLocation()) || !ai.elem->isArithmeticType())
+    fail(dstE->getExprLoc(), "'" + name + "' of this destination is not supported (only arrays of numbers)");
+  QualType et = ai.elem.getUnqualifiedType();
+  const int64_t elemBytes = int64_t(ctx_.getTypeSizeInChars(et).getQuantity());
+  // the element count
+  const Expr *bytes = ce->getArg(2)->IgnoreParenImpCasts();
+  auto isElemSize = [&](const Expr *e) {
+    const auto *s = dyn_cast<UnaryExprOrTypeTraitExpr>(e->IgnoreParenImpCasts());
+    return s && s->getKind() == UETT_SizeOf && ctx_.hasSameUnqualifiedType(s->getTypeOfArgument(), et);
+  };
+  ir::Expr n;
+  if (const auto *b = dyn_cast<BinaryOperator>(bytes); b && b->getOpcode() == BO_Mul && isElemSize(b->getRHS()))
+    n = lowerIndexExpr(b->getLHS(), env);
+  else if (b && b->getOpcode() == BO_Mul && isElemSize(b->getLHS()))
+    n = lowerIndexExpr(b->getRHS(), env);
+  else if (Expr::EvalResult r; bytes->EvaluateAsInt(r, ctx_) && r.Val.getInt().getSExtValue() % elemBytes == 0)
+    n = ir::Const::makeInt(r.Val.getInt().getSExtValue() / elemBytes);
+  else
+    fail(ce->getArg(2)->getExprLoc(), "the byte count of '" + name + "' is not supported: write it as 'n * sizeof(" +
+                                          typeStr(et) + ")'");
+  ir::Expr d, dlo;
+  if (!iteratorRef(dstE, env, d, dlo)) fail(dstE->getExprLoc(), "the destination of '" + name + "' is not an array");
+  auto add = [](const ir::Expr &a, const ir::Expr &b) { return ir::Prim::make(ir::Op::Add, {a, b}); };
+  if (clear) {
+    Expr::EvalResult v;
+    if (!ce->getArg(1)->EvaluateAsInt(v, ctx_) || v.Val.getInt() != 0)
+      fail(ce->getArg(1)->getExprLoc(), "'" + name + "' with a value other than 0 is not supported (use 'std::fill')");
+    ir::Expr zero = ir::Const::zero(d->type->elem());
+    return effectLoop(n, [&](const ir::Expr &j) { return store(d, add(dlo, j), zero, ir::Store::Mode::Set, loc); });
+  }
+  const Expr *srcE = ce->getArg(1)->IgnoreParenImpCasts();
+  ir::Expr a, lo;
+  if (!iteratorRef(srcE, env, a, lo)) fail(srcE->getExprLoc(), "the source of '" + name + "' is not an array");
+  if (!ir::sameType(a->type, d->type)) fail(loc, "'" + name + "' between arrays of different element types is not supported");
+  return effectLoop(n, [&](const ir::Expr &j) {
+    return store(d, add(dlo, j), read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
+  });
 }
 
 } // namespace unfad::frontend
