@@ -220,6 +220,7 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
     ir::Expr v = convert(lowerExpr(mc->getArg(0), env), a->type->elem());
     return effectLoop(arraySize(obj, a, loc, env), [&](const ir::Expr &j) { return store(a, j, v, ir::Store::Mode::Set, loc); });
   }
+  if (n == "swap" && mc->getNumArgs() == 1) return lowerWholeArrayCopy(obj, mc->getArg(0), true, env, loc);
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
   if (n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" || n == "pop_back")
     fail(loc, "'" + n + "' is only supported on a local std::vector (not on parameters, references or rows)");
@@ -237,6 +238,11 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && isTrivialStructAssign(oc))
     lhs = oc->getArg(0), rhs = oc->getArg(1); // a[i] = Vec3{...}
   else return false;
+  if (ArrayInfo ai; rhs && arrayInfo(lhs->getType(), ai, SourceLocation()) && ai.kind == ArrayInfo::StdArray &&
+                    isa<DeclRefExpr>(lhs->IgnoreParenImpCasts()) && !isMemberArrayBase(rhs)) {
+    eff = lowerWholeArrayCopy(lhs, rhs, false, env, loc); // `p = q;` of std::arrays (local_arrays.cpp)
+    return true;
+  }
   if (isReferenceWrapper(lhs->getType())) // (reference_wrappers.cpp: a wrapper is the reference it holds)
     fail(lhs->getExprLoc(), "rebinding a std::reference_wrapper is not supported (assign through '.get()', or use another wrapper)");
   if (!target && lowerViewStore(e, env, eff)) return true; // layers[k].w = ...

@@ -81,7 +81,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
     if (arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) {
       ir::Expr a, i;
       if (elementRef(oc, env, a, i)) return read(a, i, loc);
-      if (oc->getOperator() == OO_Equal) fail(loc, "assignment of whole arrays is not supported yet (copy the elements in a loop)");
+      if (oc->getOperator() == OO_Equal) return lowerWholeArrayCopy(oc->getArg(0), oc->getArg(1), false, env, loc);
       fail(loc, "operator '" + std::string(getOperatorSpelling(oc->getOperator())) + "' on arrays is not supported");
     }
   }

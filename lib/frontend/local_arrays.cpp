@@ -7,6 +7,7 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <llvm/ADT/STLExtras.h>
+#include "unfad/ir/equal.h"
 
 namespace unfad::frontend {
 
@@ -231,7 +232,63 @@ ir::Expr Lowering::bindLocalArray(const VarDecl *vd, const ir::TypeP &et, bool n
   }
   env[vd] = arr;
   if (nested) flatStride_[vd] = start.flat;
+  else localLengths_[n] = start.size;
   return wrap(binds, k(env));
+}
+
+// The length of array `a` in terms the lowering can compare: a local's
+// length at its declaration, followed through the locals it names
+// (`next(y.size())` where `y` is a copy of `x` has `x`'s length).
+ir::Expr Lowering::knownLength(const ir::Expr &a, int depth) {
+  ir::Expr len = ir::Size::make(a);
+  if (const auto *v = a->as<ir::Var>())
+    if (auto it = localLengths_.find(v->name); it != localLengths_.end()) len = it->second;
+  return depth > 8 ? len : comparableLength(len, depth);
+}
+
+ir::Expr Lowering::comparableLength(const ir::Expr &e, int depth) {
+  if (const auto *s = e->as<ir::Size>()) {
+    const auto *v = s->array->as<ir::Var>();
+    return v && localLengths_.count(v->name) ? knownLength(s->array, depth + 1) : e;
+  }
+  if (const auto *p = e->as<ir::Prim>()) {
+    if (p->op == ir::Op::Cast && p->args[0]->type->isInt() && e->type->isInt())
+      return comparableLength(p->args[0], depth); // (a length is an integer whatever its C++ type)
+    std::vector<ir::Expr> args;
+    for (const ir::Expr &x : p->args) args.push_back(comparableLength(x, depth));
+    return p->op == ir::Op::Cast ? ir::Prim::makeCast(args[0], e->type) : ir::Prim::make(p->op, args);
+  }
+  return e;
+}
+
+// `y = next;` and `a.swap(b)` / `std::swap(a, b)` of whole arrays (local
+// std::vectors, std::arrays) whose lengths are the same by construction
+// (`std::vector<double> next(y.size())`): an element-wise copy, an
+// element-wise exchange. (A vector's swap exchanges buffers in O(1); the
+// exchange is O(n), within the loop that filled the buffer.) Arrays whose
+// lengths may differ are refused: the assignment would resize.
+ir::Expr Lowering::lowerWholeArrayCopy(const Expr *dst, const Expr *src, bool exchange, Env &env, SourceLocation loc) {
+  const char *what = exchange ? "swapping whole arrays" : "assignment of whole arrays";
+  ArrayInfo di, si;
+  if (!arrayInfo(dst->getType(), di, SourceLocation()) || !arrayInfo(src->getType(), si, SourceLocation()) ||
+      di.kind == ArrayInfo::Pointer || si.kind == ArrayInfo::Pointer)
+    fail(loc, std::string(what) + " is only supported between std::vectors and std::arrays");
+  ir::Expr d = lowerArrayRef(dst, env), s = lowerArrayRef(src, env);
+  if (!ir::sameType(d->type, s->type) || d->type->elem()->isArray())
+    fail(loc, std::string(what) + " of different element types, or of arrays of arrays, is not supported");
+  if (growingLength(dst) || growingLength(src) || !ir::alphaEqual(knownLength(d), knownLength(s)))
+    fail(loc, std::string(what) + " is only supported where both have the same length by construction (declare one "
+                                  "with the other's size: 'std::vector<double> next(y.size());')");
+  using M = ir::Store::Mode;
+  if (!exchange)
+    return effectLoop(knownLength(d), [&](const ir::Expr &j) { return store(d, j, read(s, j, loc), M::Set, loc); });
+  return effectLoop(knownLength(d), [&](const ir::Expr &j) {
+    std::string t = names_.fresh("t");
+    ir::Expr kept = read(d, j, loc);
+    return ir::Let::make(t, kept,
+                         ir::Let::make(names_.fresh("_"), store(d, j, read(s, j, loc), M::Set, loc),
+                                       store(s, j, ir::Var::make(t, kept->type), M::Set, loc)));
+  });
 }
 
 } // namespace unfad::frontend

@@ -820,6 +820,12 @@ private:
                             std::vector<const clang::VarDecl *> &roots);
   ir::Expr lowerStdFunctionLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr lowerStdFunctionCall(const clang::CXXOperatorCallExpr *oc, Env &env);
+  // local_arrays.cpp: `y = next;`, `a.swap(b)` of arrays of one length
+  std::map<std::string, ir::Expr> localLengths_; // a local array's IR name -> its length at its declaration
+  ir::Expr knownLength(const ir::Expr &a, int depth = 0);
+  ir::Expr comparableLength(const ir::Expr &e, int depth);
+  ir::Expr lowerWholeArrayCopy(const clang::Expr *dst, const clang::Expr *src, bool exchange, Env &env,
+                               clang::SourceLocation loc);
   const clang::Expr *emplacedElement(const clang::CXXMemberCallExpr *mc, const clang::VarDecl *vd); // growing_vectors.cpp
   ir::Expr stdFunctionIsSet(const clang::Expr *e);
 

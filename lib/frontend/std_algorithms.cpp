@@ -279,6 +279,8 @@ ir::Expr Lowering::lowerExtremeElement(const Expr *call, Env &env) {
 ir::Expr Lowering::lowerSwap(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   const Expr *x = ce->getArg(0), *y = ce->getArg(1);
+  if (ArrayInfo ai; arrayInfo(x->getType(), ai, SourceLocation()) && ai.kind != ArrayInfo::Pointer)
+    return lowerWholeArrayCopy(x, y, true, env, loc); // two vectors (local_arrays.cpp)
   if (!x->getType()->isScalarType() || !y->getType()->isScalarType()) return nullptr;
   ir::Expr ax, ix, ay, iy;
   bool ex = elementRef(x, env, ax, ix), ey = elementRef(y, env, ay, iy);
