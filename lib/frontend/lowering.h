@@ -816,6 +816,8 @@ private:
   void noteClosureRoots(const clang::CXXRecordDecl *rd, const Env &env, std::vector<const clang::VarDecl *> &roots);
   // std_function.cpp: a std::function is the callable it is built from
   const clang::Expr *wrappedCallable(const clang::Expr *e);
+  const clang::CXXRecordDecl *bindWrapped(const clang::VarDecl *v, const clang::Expr *callable, Env &env, Binds &binds,
+                                          clang::SourceLocation loc, const std::string &what);
   bool bindStdFunctionParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Binds &binds,
                             std::vector<const clang::VarDecl *> &roots);
   ir::Expr lowerStdFunctionLocal(const clang::VarDecl *vd, Env &env, const Tail &k);

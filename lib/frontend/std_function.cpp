@@ -49,57 +49,47 @@ const Expr *Lowering::wrappedCallable(const Expr *e) {
   return nullptr;
 }
 
-// A std::function parameter of an inlined helper, bound to what its argument wraps.
-bool Lowering::bindStdFunctionParam(const ParmVarDecl *p, const Expr *arg, Env &env, Binds &binds,
-                                    std::vector<const VarDecl *> &roots) {
-  const Expr *callable = wrappedCallable(arg);
-  // (one parameter may wrap a lambda at one call and a function at another)
-  closures_.erase(p), functions_.erase(p);
+// Binds `v`, a std::function parameter or local, to `callable` (what
+// wrappedCallable found; null: none): a function in functions_, a lambda or
+// functor in closures_ (its by-value captures' lets in `binds`). `what`
+// names `v` in the refusal.
+const CXXRecordDecl *Lowering::bindWrapped(const VarDecl *v, const Expr *callable, Env &env, Binds &binds,
+                                           SourceLocation loc, const std::string &what) {
+  closures_.erase(v), functions_.erase(v); // (one parameter may wrap a lambda at one call, a function at another)
   if (!callable)
-    fail(arg->getExprLoc(), "this std::function argument is not supported: pass a lambda, a local holding one, or a "
-                            "function's name (the callable must be known where the gradient is generated)");
+    fail(loc, "this std::function " + what + " is not supported: give it a lambda, a local holding one, or a "
+              "function's name (the callable must be known where the gradient is generated)");
   if (const auto *d = dyn_cast<DeclRefExpr>(callable)) {
-    const auto *v = dyn_cast<VarDecl>(d->getDecl());
+    const auto *src = dyn_cast<VarDecl>(d->getDecl());
     if (const auto *fd = dyn_cast<FunctionDecl>(d->getDecl())) {
-      functions_[p] = fd;
-      return true;
+      functions_[v] = fd;
+      return nullptr;
     }
-    if (v && functions_.count(v)) {
-      functions_[p] = functions_.at(v);
-      return true;
+    if (src && functions_.count(src)) {
+      functions_[v] = functions_.at(src);
+      return nullptr;
     }
   }
   Closure c;
-  if (!closureOf(callable, env, binds, c))
-    fail(arg->getExprLoc(), "this std::function argument is not supported (pass a lambda or a local holding one)");
-  closures_[p] = c;
-  noteClosureRoots(c.rd, env, roots);
+  if (!closureOf(callable, env, binds, c)) fail(loc, "this std::function " + what + " is not supported");
+  closures_[v] = c;
+  return c.rd;
+}
+
+// A std::function parameter of an inlined helper, bound to what its argument wraps.
+bool Lowering::bindStdFunctionParam(const ParmVarDecl *p, const Expr *arg, Env &env, Binds &binds,
+                                    std::vector<const VarDecl *> &roots) {
+  if (const CXXRecordDecl *rd = bindWrapped(p, wrappedCallable(arg), env, binds, arg->getExprLoc(), "argument"))
+    noteClosureRoots(rd, env, roots);
   return true;
 }
 
 // `std::function<double(double)> g = [&](double t) { ... };`
 ir::Expr Lowering::lowerStdFunctionLocal(const VarDecl *vd, Env &env, const Tail &k) {
-  const Expr *callable = vd->getInit() ? wrappedCallable(vd->getInit()) : nullptr;
-  closures_.erase(vd), functions_.erase(vd); // (a local in a loop or an inlined helper is declared again)
-  if (!callable)
-    fail(vd->getLocation(), "this std::function local is not supported ('" + vd->getNameAsString() +
-                                "'): initialise it with a lambda, a local holding one, or a function's name");
-  if (const auto *d = dyn_cast<DeclRefExpr>(callable)) {
-    if (const auto *fd = dyn_cast<FunctionDecl>(d->getDecl())) {
-      functions_[vd] = fd;
-      return k(env);
-    }
-    if (const auto *v = dyn_cast<VarDecl>(d->getDecl()); v && functions_.count(v)) {
-      functions_[vd] = functions_.at(v);
-      return k(env);
-    }
-  }
   Binds binds;
-  Closure c;
-  if (!closureOf(callable, env, binds, c))
-    fail(vd->getLocation(), "this std::function local is not supported ('" + vd->getNameAsString() + "')");
-  c.name = vd->getNameAsString();
-  closures_[vd] = c;
+  bindWrapped(vd, vd->getInit() ? wrappedCallable(vd->getInit()) : nullptr, env, binds, vd->getLocation(),
+              "local ('" + vd->getNameAsString() + "')");
+  if (closures_.count(vd)) closures_.at(vd).name = vd->getNameAsString();
   return wrap(binds, k(env));
 }
 

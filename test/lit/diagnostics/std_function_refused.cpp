@@ -9,7 +9,7 @@
 std::function<double(double)> make(double k) { return [k](double t) { return k * t; }; }
 
 UNFAD_GRADIENT double returned(double k) {
-// CHECK: std_function_refused.cpp:[[@LINE+1]]:33: error: cannot differentiate 'returned': this std::function local is not supported ('g'): initialise it with a lambda, a local holding one, or a function's name
+// CHECK: std_function_refused.cpp:[[@LINE+1]]:33: error: cannot differentiate 'returned': this std::function local ('g') is not supported: give it a lambda, a local holding one, or a function's name (the callable must be known where the gradient is generated)
   std::function<double(double)> g = make(k);
   return g(2.0);
 }
