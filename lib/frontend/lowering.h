@@ -378,6 +378,7 @@ private:
   // null when `ce` is none of the algorithms it knows
   ir::Expr lowerStdAlgorithm(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerMemCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env); // memcpy, memset
+  void refuseOutput(const clang::CallExpr *ce); // passive_calls.cpp
   ir::Expr lowerExtremeElement(const clang::Expr *call, Env &env);
   ir::Expr lowerSwap(const clang::CallExpr *ce, Env &env);
   ir::Expr rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, const std::string &hint, Binds &binds,
