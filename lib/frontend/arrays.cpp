@@ -240,7 +240,31 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
   else return false;
   if (ArrayInfo ai; rhs && arrayInfo(lhs->getType(), ai, SourceLocation()) && ai.kind == ArrayInfo::StdArray &&
                     isa<DeclRefExpr>(lhs->IgnoreParenImpCasts()) && !isMemberArrayBase(rhs)) {
-    eff = lowerWholeArrayCopy(lhs, rhs, false, env, loc); // `p = q;` of std::arrays (local_arrays.cpp)
+    const Expr *r = rhs->IgnoreImplicit();
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(r)) r = m->getSubExpr()->IgnoreImplicit();
+    const auto *il = dyn_cast<InitListExpr>(r);
+    if (il && il->getNumInits() == 1) // std::array's braces hold its C array's
+      if (const auto *inner = dyn_cast<InitListExpr>(il->getInit(0)->IgnoreImplicit())) il = inner;
+    if (!il) {
+      eff = lowerWholeArrayCopy(lhs, rhs, false, env, loc); // `p = q;` of std::arrays (local_arrays.cpp)
+      return true;
+    }
+    // `p = {x, y, z};`: the braces' values first (`p = {p[1], p[0]}` reads
+    // the old elements), then each element (the ones not given are zero)
+    ir::Expr a = lowerArrayRef(lhs, env);
+    const ir::TypeP et = a->type->elem();
+    if (!et->isScalar()) fail(loc, "assigning braces to an array of structs or arrays is not supported");
+    Binds values, stores;
+    for (int64_t k = 0; k < ai.size; ++k) {
+      ir::Expr v = k < int64_t(il->getNumInits()) ? convert(lowerExpr(il->getInit(unsigned(k)), env), et) : ir::Const::zero(et);
+      if (!v->is<ir::Const>()) {
+        values.push_back({names_.fresh("braced"), v});
+        v = ir::Var::make(values.back().first, et);
+      }
+      stores.push_back({names_.fresh("_"), store(a, ir::Const::makeInt(k), v, ir::Store::Mode::Set, loc)});
+    }
+    values.insert(values.end(), stores.begin(), stores.end());
+    eff = wrap(values, ir::Tuple::make({}));
     return true;
   }
   if (isReferenceWrapper(lhs->getType())) // (reference_wrappers.cpp: a wrapper is the reference it holds)

@@ -1,6 +1,6 @@
 // Double buffering as iterative schemes write it: `y = next;`, `y.swap(next)`
 // and `std::swap(a, b)` of local std::vectors of one length (one declared
-// with the other's size), and `=` between std::arrays. Each was refused
+// with the other's size), and `=` between std::arrays and from braces. Each was refused
 // before ("assignment of whole arrays is not supported yet", "'swap' on
 // arrays is not supported yet"): bug reports from trying code as it is
 // written.
@@ -52,9 +52,10 @@ UNFAD_GRADIENT double ping_pong(const std::vector<double>& x, double c) {
   return s;
 }
 
-// Fixed-size state: std::array assignment.
+// Fixed-size state: std::array assignment, from another and from braces.
 UNFAD_GRADIENT double rotate_state(double t, int steps) {
   std::array<double, 3> p{1.0, 0.5, -0.25}, q{};
+  p = {p[1] + 0.1 * t, p[0]}; // braces, read before any element is assigned; the third becomes 0
   for (int s = 0; s < steps; ++s) {
     q[0] = std::cos(t) * p[0] - std::sin(t) * p[1];
     q[1] = std::sin(t) * p[0] + std::cos(t) * p[1];
