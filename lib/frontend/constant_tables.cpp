@@ -45,8 +45,14 @@ ir::Expr Lowering::namedConstant(const VarDecl *vd, SourceLocation loc) {
     fail(loc, "constant " + quoted + " is declared after the marked function; declare it before (the generated "
               "function, written after the marked one, reads it by its name)");
   ir::TypeP t;
-  if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation())) t = arrayType(ai, loc);
-  else t = typeOf(vd->getType().getUnqualifiedType(), loc);
+  if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation())) {
+    if (ai.kind == ArrayInfo::Vector) // (the generated code would need its run-time length too)
+      fail(loc, "constant " + quoted + " is a std::vector, which is not supported yet as a table read by name (a "
+                "C array or a std::array is: 'constexpr std::array<double, N> " + vd->getNameAsString() + "{...}')");
+    t = arrayType(ai, loc);
+  } else {
+    t = typeOf(vd->getType().getUnqualifiedType(), loc);
+  }
   if (!t->isArray() && !t->isScalar())
     fail(loc, "constant " + quoted + " of type '" + typeStr(vd->getType()) + "' has no constant initializer");
   std::string s;
