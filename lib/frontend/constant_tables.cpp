@@ -15,7 +15,9 @@
 // `static const` table local to a function is not nameable from the
 // generated function: statements.cpp lowers it as a local array (its
 // initializer is constant, so every call sees the same values). Tables of
-// rows (a Butcher tableau `a[4][4]`) are read as `a[i][j]`.
+// rows (a Butcher tableau `a[4][4]`) are read as `a[i][j]`. A const
+// std::vector is refused: the printer would need its run-time length, which
+// an Opaque does not carry.
 #include "lowering.h"
 
 #include <clang/AST/DeclCXX.h>
