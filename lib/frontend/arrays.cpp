@@ -45,6 +45,23 @@ ir::Expr Lowering::effectLoop(const ir::Expr &n, const std::function<ir::Expr(co
 }
 
 
+// dst[dlo + j] = src[lo + j] for j < n (a null offset is 0): the copy loop of
+// std::copy, memcpy and whole-array assignment.
+ir::Expr Lowering::copyElements(const ir::Expr &src, const ir::Expr &lo, const ir::Expr &dst, const ir::Expr &dlo,
+                                const ir::Expr &n, SourceLocation loc) {
+  auto at = [](const ir::Expr &o, const ir::Expr &j) { return o ? ir::Prim::make(ir::Op::Add, {o, j}) : j; };
+  return effectLoop(n, [&](const ir::Expr &j) { return store(dst, at(dlo, j), read(src, at(lo, j), loc), ir::Store::Mode::Set, loc); });
+}
+
+// dst[dlo + j] = v for j < n (a null offset is 0): std::fill, std::fill_n,
+// std::array's fill and memset.
+ir::Expr Lowering::fillElements(const ir::Expr &dst, const ir::Expr &dlo, const ir::Expr &n, const ir::Expr &v,
+                                SourceLocation loc) {
+  return effectLoop(n, [&](const ir::Expr &j) {
+    return store(dst, dlo ? ir::Prim::make(ir::Op::Add, {dlo, j}) : j, v, ir::Store::Mode::Set, loc);
+  });
+}
+
 ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   SourceLocation loc = e->getExprLoc();
   const Expr *x = e->IgnoreParenImpCasts();
@@ -218,7 +235,7 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   if (n == "fill" && mc->getNumArgs() == 1) { // std::array's fill(v)
     ir::Expr a = lowerArrayRef(obj, env);
     ir::Expr v = convert(lowerExpr(mc->getArg(0), env), a->type->elem());
-    return effectLoop(arraySize(obj, a, loc, env), [&](const ir::Expr &j) { return store(a, j, v, ir::Store::Mode::Set, loc); });
+    return fillElements(a, nullptr, arraySize(obj, a, loc, env), v, loc);
   }
   if (n == "swap" && mc->getNumArgs() == 1) return lowerWholeArrayCopy(obj, mc->getArg(0), true, env, loc);
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");

@@ -319,11 +319,10 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
     } else if (views && (n == "resize" || n == "assign")) {
       fail(loc, "'" + n + "' on a std::vector of structs with pointer members or of pointers is not supported (grow "
                           "it with push_back or emplace_back)");
-    } else if ((n == "push_back" || n == "emplace_back") && mc->getNumArgs() == 1) {
-      pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(mc->getArg(0), env), et), M::Set, loc)});
-      next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
-    } else if (n == "emplace_back") { // `springs.emplace_back(k, 1.0)`: the element built by its constructor
-      pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(emplacedElement(mc, vd), env), et), M::Set, loc)});
+    } else if ((n == "push_back" && mc->getNumArgs() == 1) || n == "emplace_back") {
+      // (`springs.emplace_back(k, 1.0)`: the element its constructor builds)
+      const Expr *elem = mc->getNumArgs() == 1 ? mc->getArg(0) : emplacedElement(mc, vd);
+      pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(elem, env), et), M::Set, loc)});
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
     } else if (n == "pop_back" && mc->getNumArgs() == 0) {
       next = ir::Prim::make(ir::Op::Sub, {cur, constOf(1)});

@@ -281,7 +281,7 @@ ir::Expr Lowering::lowerWholeArrayCopy(const Expr *dst, const Expr *src, bool ex
                                   "with the other's size: 'std::vector<double> next(y.size());')");
   using M = ir::Store::Mode;
   if (!exchange)
-    return effectLoop(knownLength(d), [&](const ir::Expr &j) { return store(d, j, read(s, j, loc), M::Set, loc); });
+    return copyElements(s, nullptr, d, nullptr, knownLength(d), loc);
   return effectLoop(knownLength(d), [&](const ir::Expr &j) {
     std::string t = names_.fresh("t");
     ir::Expr kept = read(d, j, loc);

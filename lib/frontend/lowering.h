@@ -490,6 +490,10 @@ private:
   // `let _ = effect in k()`
   ir::Expr effect(const ir::Expr &e, const std::function<ir::Expr()> &k);
   // for j in [0, n): body(j) (an effect)
+  ir::Expr copyElements(const ir::Expr &src, const ir::Expr &lo, const ir::Expr &dst, const ir::Expr &dlo,
+                        const ir::Expr &n, clang::SourceLocation loc);
+  ir::Expr fillElements(const ir::Expr &dst, const ir::Expr &dlo, const ir::Expr &n, const ir::Expr &v,
+                        clang::SourceLocation loc);
   ir::Expr effectLoop(const ir::Expr &n, const std::function<ir::Expr(const ir::Expr &)> &body);
 
   // --------------------------------------------------- pointers.cpp --

@@ -108,9 +108,7 @@ ir::Expr Lowering::rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Ex
   const std::string name = names_.fresh(hint);
   const ir::Expr copy = ir::Var::make(name, a->type);
   binds.push_back({name, ir::NewArray::make(n, a->type->elem())});
-  binds.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
-                     return store(copy, j, read(a, ir::Prim::make(ir::Op::Add, {lo, j}), loc), ir::Store::Mode::Set, loc);
-                   })});
+  binds.push_back({names_.fresh("_"), copyElements(a, lo, copy, nullptr, n, loc)});
   return copy;
 }
 
@@ -148,7 +146,7 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
       (name == "fill_n" && nargs == 3 && iteratorRef(ce->getArg(0), env, a, lo))) {
     if (name == "fill_n") n = lowerIndexExpr(ce->getArg(1), env);
     ir::Expr v = convert(lowerExpr(ce->getArg(2), env), a->type->elem());
-    return effectLoop(n, [&](const ir::Expr &j) { return store(a, add(lo, j), v, ir::Store::Mode::Set, loc); });
+    return fillElements(a, lo, n, v, loc);
   }
   if (name == "iota" && nargs == 3 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
     // value, value + 1, ...: ++ adds 1 (exactly, for floating-point values of moderate size too)
@@ -162,9 +160,7 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
     if (!iteratorRef(ce->getArg(2), env, d, dlo))
       fail(ce->getArg(2)->getExprLoc(), "the destination of 'std::copy' is not recognised as an iterator into an array");
     if (!ir::sameType(a->type, d->type)) fail(loc, "'std::copy' between arrays of different element types is not supported");
-    return effectLoop(n, [&](const ir::Expr &j) {
-      return store(d, add(dlo, j), read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
-    });
+    return copyElements(a, lo, d, dlo, n, loc);
   }
   if (name == "reverse" && nargs == 2 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
     // a[lo + j] = copy[n - 1 - j]: the reversed copy (the swaps' result, in place)
@@ -350,21 +346,17 @@ ir::Expr Lowering::lowerMemCall(const CallExpr *ce, const FunctionDecl *fd, Env 
                                           typeStr(et) + ")'");
   ir::Expr d, dlo;
   if (!iteratorRef(dstE, env, d, dlo)) fail(dstE->getExprLoc(), "the destination of '" + name + "' is not an array");
-  auto add = [](const ir::Expr &a, const ir::Expr &b) { return ir::Prim::make(ir::Op::Add, {a, b}); };
   if (clear) {
     Expr::EvalResult v;
     if (!ce->getArg(1)->EvaluateAsInt(v, ctx_) || v.Val.getInt() != 0)
       fail(ce->getArg(1)->getExprLoc(), "'" + name + "' with a value other than 0 is not supported (use 'std::fill')");
-    ir::Expr zero = ir::Const::zero(d->type->elem());
-    return effectLoop(n, [&](const ir::Expr &j) { return store(d, add(dlo, j), zero, ir::Store::Mode::Set, loc); });
+    return fillElements(d, dlo, n, ir::Const::zero(d->type->elem()), loc);
   }
   const Expr *srcE = ce->getArg(1)->IgnoreParenImpCasts();
   ir::Expr a, lo;
   if (!iteratorRef(srcE, env, a, lo)) fail(srcE->getExprLoc(), "the source of '" + name + "' is not an array");
   if (!ir::sameType(a->type, d->type)) fail(loc, "'" + name + "' between arrays of different element types is not supported");
-  return effectLoop(n, [&](const ir::Expr &j) {
-    return store(d, add(dlo, j), read(a, add(lo, j), loc), ir::Store::Mode::Set, loc);
-  });
+  return copyElements(a, lo, d, dlo, n, loc);
 }
 
 } // namespace unfad::frontend
