@@ -194,6 +194,9 @@ private:
     case unf::Instr::Kind::Opaque: // passive arguments: a constant of the differentiation
       stack.push_back({bind(lets, hint, Opaque::make(in.callee, values(top(in.arity)), in.type)), nullptr});
       return;
+    case unf::Instr::Kind::Throw: // the path ends here: no tangent
+      stack.push_back({bind(lets, hint, Throw::make(in.callee, in.type)), nullptr});
+      return;
     case unf::Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); return;
     case unf::Instr::Kind::If: {
       Expr cond = stack.back().value;

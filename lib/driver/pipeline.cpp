@@ -40,7 +40,7 @@ ir::Program prepared(const ir::Program &inlined) {
   for (auto &f : program.functions) {
     opt::PassContext context;
     for (auto &p : f.params) context.reserved.push_back(p.name);
-    f.body = opt::deadCode(f.body, context);
+    f.body = opt::deadCode(opt::hoistThrows(f.body, context), context);
   }
   return program;
 }

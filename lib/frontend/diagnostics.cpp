@@ -35,7 +35,6 @@ public:
   bool VisitGotoStmt(GotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }
   bool VisitCXXTryStmt(CXXTryStmt *s) { return found(s->getBeginLoc(), "exceptions are not supported ('try' statement)"); }
-  bool VisitCXXThrowExpr(CXXThrowExpr *e) { return found(e->getBeginLoc(), "exceptions are not supported ('throw' expression)"); }
   bool VisitAsmStmt(AsmStmt *s) { return found(s->getAsmLoc(), "inline assembly is not supported"); }
   bool VisitCallExpr(CallExpr *c) {
     if (const auto *mc = dyn_cast<CXXMemberCallExpr>(c)) {

@@ -64,6 +64,7 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
   if (const auto *u = dyn_cast<UnaryOperator>(e)) return lowerUnary(u, env);
   if (const auto *b = dyn_cast<BinaryOperator>(e)) return lowerBinary(b, env);
   if (const auto *c = dyn_cast<ConditionalOperator>(e)) {
+    if (thrownBy(c->getTrueExpr()) || thrownBy(c->getFalseExpr())) return lowerThrowingChoice(c, env);
     if (c->getType()->isVoidType()) fail(loc, "conditional expressions of type void are not supported");
     ir::TypeP t = typeOf(c->getType(), loc);
     ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
@@ -99,7 +100,7 @@ ir::Expr Lowering::lowerUnsupported(const Expr *e) {
   SourceLocation loc = e->getExprLoc();
   if (isa<BinaryConditionalOperator>(e)) fail(loc, "the '?:' extension is not supported");
   if (isa<LambdaExpr>(e)) fail(loc, "lambda expressions are not supported");
-  if (isa<CXXThrowExpr>(e)) fail(loc, "exceptions are not supported ('throw' expression)");
+  if (isa<CXXThrowExpr>(e)) fail(loc, "a 'throw' is only supported as a statement or an arm of '?:'");
   if (isa<CXXThisExpr>(e)) fail(loc, "member functions are not supported yet ('this')");
   if (isa<StringLiteral>(e)) fail(loc, "string literals are not supported");
   if (isa<CXXNullPtrLiteralExpr>(e)) fail(loc, "pointers are not supported yet ('nullptr')");

@@ -112,6 +112,8 @@ struct ArrayInfo {
 // iterator over a pointer or such a class (`rbegin()`).
 enum class IteratorKind { None, Contiguous, Reverse };
 IteratorKind iteratorKind(clang::QualType t);
+// `throw X` under the implicit nodes of `e` (exceptions.cpp); null otherwise.
+const clang::CXXThrowExpr *thrownBy(const clang::Expr *e);
 // The pointer type it wraps (`double*`); null for other types.
 clang::QualType iteratorPointer(clang::QualType t);
 // `++it`, `it--`, `it += k`, `it -= k`, `it = j` on an iterator.
@@ -895,6 +897,11 @@ private:
   void collectAssigned(const clang::Stmt *s, const Env &env, std::vector<const clang::VarDecl *> &out);
   ir::Expr readPath(ir::Expr v, const std::vector<int> &path);
   ir::Expr updatePath(const ir::Expr &cur, const std::vector<int> &path, size_t k, const ir::Expr &val);
+
+  // ------------------------------------------------- exceptions.cpp --
+  std::string thrownSpelling(const clang::CXXThrowExpr *te);
+  ir::Expr lowerThrowStmt(const clang::CXXThrowExpr *te, const Seq *rest, Env &env, const Tail &tail);
+  ir::Expr lowerThrowingChoice(const clang::ConditionalOperator *c, Env &env);
 
   // ----------------------------------------------------- switch.cpp --
   ir::Expr lowerSwitch(const clang::SwitchStmt *ss, const Seq *rest, Env &env, const Tail &tail);

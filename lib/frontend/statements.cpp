@@ -194,7 +194,10 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     Seq inner{&sub, &sub + 1, rest};
     return lowerSeq(&inner, env, tail);
   }
-  if (const auto *e = dyn_cast<Expr>(st)) return lowerExprStmt(e, rest, env, tail);
+  if (const auto *e = dyn_cast<Expr>(st)) {
+    if (const CXXThrowExpr *te = thrownBy(e)) return lowerThrowStmt(te, rest, env, tail); // (exceptions.cpp)
+    return lowerExprStmt(e, rest, env, tail);
+  }
   return lowerUnsupportedStmt(st);
 }
 

@@ -72,6 +72,7 @@ bool isInfiniteLoopCond(const Expr *cond, ASTContext &ctx) {
 bool alwaysReturns(const Stmt *s, ASTContext &ctx) {
   if (!s) return false;
   if (isa<ReturnStmt>(s)) return true;
+  if (const auto *e = dyn_cast<Expr>(s); e && thrownBy(e)) return true; // (nor does a throw reach the end)
   if (const auto *cs = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt *c : cs->body()) {
       if (leavesLoop(c)) return false;

@@ -71,7 +71,7 @@ public:
   };
   void walk(const Expr &e, Reads &read) {
     switch (e->kind) {
-    case Kind::Const: case Kind::Var: case Kind::Size: return;
+    case Kind::Const: case Kind::Var: case Kind::Size: case Kind::Throw: return;
     case Kind::Prim: for (auto &a : e->as<Prim>()->args) walk(a, read); return;
     case Kind::Opaque: for (auto &a : e->as<Opaque>()->args) walk(a, read); return;
     case Kind::Tuple: for (auto &a : e->as<Tuple>()->elems) walk(a, read); return;

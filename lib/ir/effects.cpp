@@ -32,6 +32,12 @@ struct EffectsScan : Visitor {
     visitExpr(n->index); // the array itself is not read by a store
     visitExpr(n->value);
   }
+  void visit(const Throw *) override { raise(); }
+  void raise() {
+    fx.raises = true;
+    fx.stores = true;
+    fx.writesMemory = true;
+  }
   void visit(const NewArray *n) override {
     fx.allocates = true;
     Visitor::visit(n);
@@ -68,6 +74,7 @@ struct EffectsScan : Visitor {
       inner.calleesSeen = calleesSeen;
       inner.visitExpr(f->body);
       fx.stores |= inner.fx.stores;
+      if (inner.fx.raises) raise();
       fx.allocates |= inner.fx.allocates;
       calleesSeen.insert(inner.calleesSeen.begin(), inner.calleesSeen.end());
     }

@@ -174,6 +174,7 @@ struct Eval {
       for (auto &x : c->args) a.push_back(num(run(x)));
       return Value::of(opaque(c->callee, a, c->type));
     }
+    case Kind::Throw: throw Thrown(e->as<Throw>()->thrown);
     case Kind::Pullback: {
       auto c = e->as<Pullback>();
       std::vector<Value> as;

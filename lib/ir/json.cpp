@@ -105,6 +105,7 @@ json toJson(const Expr &e) {
     auto c = e->as<Opaque>();
     return {{"kind", "opaque"}, {"callee", c->callee}, {"args", list(c->args)}, {"type", toJson(c->type)}};
   }
+  case Kind::Throw: return {{"kind", "throw"}, {"thrown", e->as<Throw>()->thrown}, {"type", toJson(e->type)}};
   case Kind::Pullback: {
     auto c = e->as<Pullback>();
     return {{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
@@ -177,6 +178,7 @@ Expr exprFromJson(const json &j) {
   }
   if (k == "proj") return Proj::make(exprFromJson(j.at("tuple")), j.at("index"));
   if (k == "call") return Call::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
+  if (k == "throw") return Throw::make(j.at("thrown"), typeFromJson(j.at("type")));
   if (k == "opaque") return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "pullback")
     return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")),

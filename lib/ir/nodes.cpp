@@ -117,6 +117,11 @@ Expr Opaque::make(std::string callee, std::vector<Expr> args, TypeP result) {
   return std::make_shared<Opaque>(std::move(callee), std::move(args), std::move(result));
 }
 
+Expr Throw::make(std::string thrown, TypeP type) {
+  require(!thrown.empty() && type, "incomplete throw");
+  return std::make_shared<Throw>(std::move(thrown), std::move(type));
+}
+
 Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result, std::vector<Expr> buffers) {
   require(result->isTuple(), "pullback must return a tuple");
   for (auto &b : buffers) require(b->type->isArray(), "pullback buffer is not an array");

@@ -92,6 +92,7 @@ struct Printer {
       os << ")";
       break;
     }
+    case Kind::Throw: os << "throw<" << str(e->type) << "> " << e->as<Throw>()->thrown; break;
     case Kind::Pullback: {
       auto c = e->as<Pullback>();
       os << "pullback " << c->callee << "(";

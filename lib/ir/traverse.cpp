@@ -24,6 +24,7 @@ Scope scopeOf(const Node &n) {
   case Kind::Proj:
   case Kind::Call:
   case Kind::Opaque:
+  case Kind::Throw:
   case Kind::Pullback:
   case Kind::App:
   case Kind::Index:
@@ -91,6 +92,7 @@ Expr rebuild(const Expr &e, const std::vector<Expr> &kids, const std::vector<std
   case Kind::Proj: return Proj::make(kids.at(0), e->as<Proj>()->index);
   case Kind::Call: return Call::make(e->as<Call>()->callee, kids, e->type);
   case Kind::Opaque: return Opaque::make(e->as<Opaque>()->callee, kids, e->type);
+  case Kind::Throw: return e;
   case Kind::Pullback: {
     auto p = e->as<Pullback>();
     size_t n = p->args.size();

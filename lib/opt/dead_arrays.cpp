@@ -55,6 +55,7 @@ private:
   void collect(const Expr &e) {
     switch (e->kind) {
     case Kind::Var: escaped_.insert(e->as<Var>()->name); return;
+    case Kind::Throw: return;
     case Kind::Let: {
       auto l = e->as<Let>();
       if (auto n = l->value->as<NewArray>()) {

@@ -6,7 +6,8 @@
 // Valid when the sweep carries no state and only adds into arrays that
 // neither loop reads (+= commutes, so its iterations may run in any order),
 // and the only memory F writes that B reads is what F wrote in the same
-// iteration (the tape of the loop's state). Then one pass computes the
+// iteration (the tape of the loop's state), and F does not throw (f_grad
+// leaves the adjoints untouched when it throws). Then one pass computes the
 // value and the gradient, as a person would write it, and CSE shares the
 // forward values with the sweep's recomputation.
 #include "support.h"
@@ -32,6 +33,7 @@ struct Access {
   std::unordered_map<std::string, std::set<std::string>> reads, stores;
   std::unordered_set<std::string> accumulated; // only += stores / pullback buffers
   bool setStores = false, unknownCalls = false;
+  bool raises = false; // a throw: the sweep's += must wait until the loop is done
 };
 
 Access accessOf(const Expr &e, const std::unordered_set<std::string> &pure) {
@@ -48,6 +50,7 @@ Access accessOf(const Expr &e, const std::unordered_set<std::string> &pure) {
       visitExpr(n->index);
       visitExpr(n->value);
     }
+    void visit(const Throw *) override { acc->raises = true; }
     void visit(const Pullback *n) override {
       if (!pure->count(n->callee)) acc->unknownCalls |= !n->buffers.empty();
       for (auto &b : n->buffers) {
@@ -151,7 +154,8 @@ private:
       if (between.count(v)) return false;
     Access fa = access(f1->body);
     auto sweep = commutingSweep(renamed(f2, f1));
-    if (!sweep || fa.unknownCalls) return false;
+    // (f_grad throws where f throws, before it adds into any adjoint)
+    if (!sweep || fa.unknownCalls || fa.raises) return false;
     // The sweep adds into nothing the loop touches, ...
     for (auto &[arr, idx] : sweep->stores)
       if (fa.reads.count(arr) || fa.stores.count(arr)) return false;

@@ -76,12 +76,18 @@ PartialEvaluator::PartialEvaluator(const Expr &root, const std::vector<std::stri
 }
 
 // Evaluates e in a block of its own: residual lets are kept inside it.
-Expr PartialEvaluator::block(const Expr &e) {
+// `e` evaluated into its own let chain (knowing `cond` == holds, when given).
+Expr PartialEvaluator::block(const Expr &e, const Expr &cond, bool holds) {
   Lets lets;
   Lets *saved = cur_;
   cur_ = &lets;
-  size_t cseMark = cseLog_.size(), nestedMark = nestedLog_.size();
+  size_t cseMark = cseLog_.size(), nestedMark = nestedLog_.size(), factsMark = factsLog_.size();
+  if (cond) learn(cond, holds);
   Expr v = reify(evaluate(e));
+  while (factsLog_.size() > factsMark) {
+    facts_.erase(factsLog_.back());
+    factsLog_.pop_back();
+  }
   while (cseLog_.size() > cseMark) {
     cse_.erase(cseLog_.back());
     cseLog_.pop_back();
@@ -92,6 +98,13 @@ Expr PartialEvaluator::block(const Expr &e) {
   }
   cur_ = saved;
   return zipLets(lets, v);
+}
+
+// Only of a variable: a condition reading memory may change value.
+void PartialEvaluator::learn(const Expr &cond, bool value) {
+  if (!cond->is<Var>()) return;
+  std::string key = print(cond);
+  if (facts_.emplace(key, value).second) factsLog_.push_back(key);
 }
 
 // The stripped hint, then the first free variant.
@@ -190,9 +203,17 @@ Expr PartialEvaluator::splitIf(const std::string &hint, const Expr &ifExpr) {
   const If *i = ifExpr->as<If>();
   auto tt = chainTail(i->thenE)->as<ir::Tuple>(), te = chainTail(i->elseE)->as<ir::Tuple>();
   if (!tt || !te) return emit(hint, ifExpr);
+  // A flag saying which branch ran (true in one, false in the other) is the
+  // condition itself.
+  auto flag = [&](int k) -> Expr {
+    auto a = tt->elems[k]->as<Const>(), b = te->elems[k]->as<Const>();
+    if (!a || !b || !a->type->isBool() || a->ivalue == b->ivalue) return nullptr;
+    return a->ivalue ? i->cond : Prim::make(Op::Not, {i->cond});
+  };
   std::vector<int> kept;
   for (int k = 0; k < int(tt->elems.size()); ++k)
-    if (!(isAtom(tt->elems[k]) && alphaEqual(tt->elems[k], te->elems[k]) && !dependsOnBranch(tt->elems[k], i)))
+    if (!(isAtom(tt->elems[k]) && alphaEqual(tt->elems[k], te->elems[k]) && !dependsOnBranch(tt->elems[k], i)) &&
+        !flag(k))
       kept.push_back(k);
   // A branch with only the kept components in its result.
   std::function<Expr(const Expr &)> keepOnly = [&](const Expr &e) -> Expr {
@@ -212,7 +233,8 @@ Expr PartialEvaluator::splitIf(const std::string &hint, const Expr &ifExpr) {
       es.push_back(kept.size() == 1 ? r : Proj::make(r, int(pos)));
       ++pos;
     } else {
-      es.push_back(tt->elems[k]);
+      Expr f = flag(k);
+      es.push_back(f ? reify(evaluate(f)) : tt->elems[k]);
     }
   }
   return makeTupleLike(tt->type, es);
@@ -257,7 +279,7 @@ void PartialEvaluator::loopBinder(const std::string &name, const TypeP &t) {
 
 Expr PartialEvaluator::evaluate(const Expr &e) {
   switch (e->kind) {
-  case Kind::Const: return e;
+  case Kind::Const: case Kind::Throw: return e;
   case Kind::Var: {
     auto it = env_.find(e->as<Var>()->name);
     return it == env_.end() ? e : it->second;
@@ -266,7 +288,13 @@ Expr PartialEvaluator::evaluate(const Expr &e) {
   case Kind::Let: {
     Expr c = e;
     while (auto l = c->as<Let>()) {
-      bind(l->name, evaluate(l->value));
+      Expr v = evaluate(l->value);
+      // after `if c then () else throw`, c holds (hoist_throws.cpp)
+      if (auto check = v->as<If>(); check && check->type->isUnit()) {
+        bool thenThrows = letChainThrows(check->thenE), elseThrows = letChainThrows(check->elseE);
+        if (thenThrows != elseThrows) learn(check->cond, elseThrows);
+      }
+      bind(l->name, v);
       c = l->body;
     }
     return evaluate(c);
@@ -339,7 +367,12 @@ Expr PartialEvaluator::evaluatePrim(const Prim *p) {
 Expr PartialEvaluator::evaluateIf(const If *i) {
   Expr c = reify(evaluate(i->cond));
   if (auto k = c->as<Const>()) return evaluate(k->ivalue ? i->thenE : i->elseE);
-  Expr t = block(i->thenE), f = block(i->elseE);
+  if (c->is<Var>())
+    if (auto known = facts_.find(print(c)); known != facts_.end()) return evaluate(known->second ? i->thenE : i->elseE);
+  Expr t = block(i->thenE, c, true), f = block(i->elseE, c, false);
+  auto tk = t->as<Const>(), fk = f->as<Const>();
+  if (tk && fk && t->type->isBool() && tk->ivalue != fk->ivalue)                // if c then true else false ~> c
+    return tk->ivalue ? c : Prim::make(Op::Not, {c});
   if (isAtom(t) && alphaEqual(t, f)) return t;                          // if c then a else a ~> a
   if (auto inner = t->as<If>(); inner && alphaEqual(inner->cond, c)) t = inner->thenE; // if c then (if c then a ..) ..
   if (auto inner = f->as<If>(); inner && alphaEqual(inner->cond, c)) f = inner->elseE; // .. else (if c .. else b)

@@ -44,6 +44,11 @@ private:
   std::unordered_map<std::string, std::string> cse_;        // printed value -> the variable holding it
   std::unordered_map<std::string, std::string> memoryKeys_; // cse_ keys that read an array -> the array
   std::vector<std::string> cseLog_;
+  // Conditions known in the block being evaluated (by their text): inside
+  // the branches of `if c`, and after a check `if c then () else throw`.
+  std::unordered_map<std::string, bool> facts_;
+  std::vector<std::string> factsLog_;
+  void learn(const ir::Expr &cond, bool value);
   // A costly pure subexpression met only nested inside an emitted let's
   // value (the -sin(t) of cos' in forward code), keyed like cse_: where that
   // let is, so a later `let s = sin(t)` can move up to it and be shared.
@@ -64,7 +69,7 @@ private:
   bool strict() const { return continuationDepth_ == 0; }
 
   // --- partial_eval.cpp: residual code
-  ir::Expr block(const ir::Expr &e);
+  ir::Expr block(const ir::Expr &e, const ir::Expr &cond = nullptr, bool holds = true);
   std::string residualName(const std::string &hint);
   ir::Expr emit(const std::string &hint, const ir::Expr &v);
   ir::Expr emitMemoryRead(const std::string &hint, const ir::Expr &v);

@@ -21,6 +21,7 @@ struct NamedPass {
 // In pipeline order.
 const NamedPass kPasses[] = {
     {"lower-parallel", lowerParallelPass},
+    {"hoist-throws", hoistThrows},
     {"partial-eval", partialEvaluate},
     {"split-struct-adds", splitStructAdds},
     {"constant-tapes", constantTapes},
@@ -109,6 +110,7 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   // build/sum become the loops they stand for: the loop rewrites below
   // (fusion of sweeps, loop CSE, invariant state) then apply to them too.
   Expr r = passes.run(lowerParallelPass, "lower-parallel", e);
+  r = passes.run(hoistThrows, "hoist-throws", r);
   r = passes.cleanUp(r);
   // Fusing outer loops makes their inner loops siblings: repeat.
   // A round that fuses nothing leaves the IR as it was (its sweeps keep

@@ -12,7 +12,7 @@ namespace {
 // The children of a node, in evaluation order.
 template <class F> void forEachChild(const Node *x, F &&f) {
   switch (x->kind) {
-  case Kind::Const: case Kind::Var: break;
+  case Kind::Const: case Kind::Var: case Kind::Throw: break;
   case Kind::Prim: for (auto &a : x->as<Prim>()->args) f(a); break;
   case Kind::Let: f(x->as<Let>()->value); f(x->as<Let>()->body); break;
   case Kind::If: {
@@ -142,7 +142,7 @@ void FnPrinter::invalidateLoop(const Expr &loop) {
     case Kind::Pullback: for (auto &a : x->as<Pullback>()->buffers) target(a); break;
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:
     case Kind::Lambda: case Kind::App: case Kind::Index: case Kind::Size: case Kind::NewArray:
-    case Kind::Build: case Kind::Sum: case Kind::View: case Kind::Opaque: break; // no write of their own
+    case Kind::Build: case Kind::Sum: case Kind::View: case Kind::Opaque: case Kind::Throw: break; // no write of their own
     }
     forEachChild(x, [&](const Expr &c) { todo.push_back(c.get()); });
   }
@@ -178,7 +178,7 @@ void FnPrinter::computeFlags(const Expr &root) {
     unsigned char f = 0;
     forEachChild(x, [&](const Expr &c) { f |= flags_.at(c.get()); });
     switch (x->kind) {
-    case Kind::Store: case Kind::NewArray: f |= kEffects; break;
+    case Kind::Store: case Kind::NewArray: case Kind::Throw: f |= kEffects; break;
     case Kind::Index: f |= kReads; break;
     case Kind::Call:
       f |= kReads;
@@ -194,6 +194,24 @@ void FnPrinter::computeFlags(const Expr &root) {
     }
     flags_[x] = f;
   }
+}
+
+// `text` without the contents of its string and character literals (their
+// words are not names the code uses).
+static std::string withoutLiterals(const std::string &text) {
+  std::string out;
+  char quote = 0;
+  for (size_t k = 0; k < text.size(); ++k) {
+    char ch = text[k];
+    if (quote) {
+      if (ch == '\\') ++k;
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    if (ch == '"' || ch == '\'') quote = ch;
+    out += ch;
+  }
+  return out;
 }
 
 // Records IR binder names and the C++ names the body will mention.
@@ -236,6 +254,7 @@ void FnPrinter::scan(const Expr &e) {
       }
       break;
     case Kind::Opaque: reserveIdents(x->as<Opaque>()->callee); break;
+    case Kind::Throw: reserveIdents(withoutLiterals(x->as<Throw>()->thrown)); break;
     case Kind::Lambda: case Kind::App:
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:

@@ -161,10 +161,14 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
   case Kind::Fold: return trFold(e->as<Fold>(), b, h);
   case Kind::While: return trWhile(e->as<While>(), b, h);
   case Kind::Pullback: return trPullback(e->as<Pullback>(), b, h.name.empty() ? Hint{"tmp", false} : h);
+  case Kind::Throw: // the path's unit effect (the front end makes no other)
+    if (!e->type->isUnit()) break;
+    b.push_back(lineStmt(Stmt::Effect, "throw " + e->as<Throw>()->thrown + ";", ""));
+    return unitVal();
   case Kind::Build: case Kind::Sum: break; // lowered to loops before printing
   case Kind::Lambda: case Kind::App: break;
   }
-  fail("'" + gen_.name + "' still contains a lambda, an application or a build/sum (not optimised?)");
+  fail("'" + gen_.name + "' still contains a lambda, an application, a build/sum or a throw of a value (not optimised?)");
 }
 
 CVal FnPrinter::trConst(const Const *c) {

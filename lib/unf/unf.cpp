@@ -147,6 +147,11 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     in.callee = e->as<Opaque>()->callee;
     return apply(in, e->as<Opaque>()->args);
   }
+  case Kind::Throw: {
+    Instr in(Instr::Kind::Throw);
+    in.callee = e->as<ir::Throw>()->thrown;
+    return apply(in, {});
+  }
   case Kind::Index:
     return apply(Instr(Instr::Kind::Index), {e->as<ir::Index>()->array, e->as<ir::Index>()->index});
   case Kind::View:
@@ -306,6 +311,7 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
   }
   case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); return;
   case Instr::Kind::Opaque: stack.push_back(bind(Opaque::make(in.callee, top(in.arity), in.type))); return;
+  case Instr::Kind::Throw: stack.push_back(bind(ir::Throw::make(in.callee, in.type))); return;
   case Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); return;
   case Instr::Kind::If: {
     Expr cond = stack.back();
@@ -384,7 +390,7 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
   };
   for (auto &in : t.instrs) {
     switch (in.kind) {
-    case Instr::Kind::Const: ctx.push_back(in.type); break;
+    case Instr::Kind::Const: case Instr::Kind::Throw: ctx.push_back(in.type); break;
     case Instr::Kind::Var:
       need(size_t(in.index) + 1, "var");
       if (!sameType(ctx[in.index], in.type)) throw IRError("UNF: var type mismatch");
@@ -459,6 +465,7 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Tuple: os << "tuple/" << in.arity; break;
   case Instr::Kind::Call: os << "call " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Opaque: os << "opaque " << in.callee << "/" << in.arity; break;
+  case Instr::Kind::Throw: os << "throw<" << str(in.type) << "> " << in.callee; break;
   case Instr::Kind::Drop: os << "drop " << in.index << "+" << in.arity; break;
   case Instr::Kind::If: os << "if"; break;
   case Instr::Kind::Index: os << "index"; break;

@@ -66,6 +66,10 @@ The spec is a JSON object or a list of them, one per tested function:
                 value_formula must match f to 1e-9 relative (1e-5 for float)
   fd            false: no finite-difference check (points at kinks, checked
                 against "expect" only)
+  throws        [{"at": args, "what": "message"}]: argument lists where f
+                throws a std::exception whose what() is "message". f_grad
+                must throw it too, with the input adjoints it was given
+                (zeroed) left untouched
   rtol, atol    finite-difference tolerances (defaults 1e-6 and 1e-7*max(1,|f|);
                 float functions 1e-4 and 1e-5*max(1,|f|))
 Top-level keys (in the first object) also allowed:
@@ -1118,6 +1122,7 @@ class Plan:
     def __init__(self, tested):
         self.tested = []  # (func, spec, [Point], expects)
         self.points = []
+        self.throwing = []  # Points where f throws (spec "throws")
         self.n_evals = 0
         for func, spec in tested:
             func.set_outputs(spec.get("outputs", {}), spec.get("inouts", {}))
@@ -1136,6 +1141,11 @@ class Plan:
                     pts.append(pt)
             if not pts:
                 raise Failure(f"{func.name}: spec has no points")
+            for t in spec.get("throws", []):
+                T = Point(func, spec, normalize_point(func, t["at"]), len(self.points))
+                T.what = t["what"]
+                self.throwing.append(T)
+                self.points.append(T)
             entries = []
             for pt in pts:
                 P = Point(func, spec, pt, len(self.points))
@@ -1316,8 +1326,43 @@ class Plan:
         L.append("    }")
         return L
 
+    def _throw_block(self, P):
+        """f and f_grad where f throws: records T (f) and U (f_grad, then its
+        input adjoints), each first 1 for the expected what(), 2 for another
+        exception, 0 when nothing was thrown."""
+        func = P.func
+        what = json.dumps(P.what)
+        catch = (f"catch (const std::exception& e2e_e) {{ e2e_code = std::strcmp(e2e_e.what(), {what}) == 0 ? 1 : 2; }} "
+                 "catch (...) { e2e_code = 2; }")
+        L = [f"  {{ // {func.name} at point {P.pid}, where it throws"]
+        for i, (p, v) in enumerate(zip(func.params, P.pt)):
+            if not p.output:
+                L.append("    " + self._decl(p, f"e2e_p{i}", v))
+        L.append("    {")
+        L += ["      " + d for d in self._call_decls(func)]
+        L.append("      int e2e_code = 0;")
+        L.append("      try { " + " ".join(self._call_lines(P, "e2e_r")) + " (void)e2e_r; } " + catch)
+        L.append(f'      std::printf("T {P.pid}"); e2e_num(e2e_code); std::printf("\\n");')
+        L.append("    }")
+        L.append("    {")
+        L += ["      " + d for d in self._call_decls(func)]
+        decls, adj = self._adjoint_decls(P, "G")
+        L += ["      " + d for d in decls]
+        L.append("      int e2e_code = 0;")
+        L.append("      try { " + " ".join(self._call_lines(P, "e2e_r", "_grad", adj)) + " (void)e2e_r; } " + catch)
+        L.append(f'      std::printf("U {P.pid}"); e2e_num(e2e_code);')
+        for i, (p, v) in enumerate(zip(func.params, P.pt)):
+            if p.active and not p.output and not p.inout:
+                L += ["      " + s for s in self._put_all(p, f"e2e_d{i}", p.elems(v))]
+        L.append('      std::printf("\\n");')
+        L.append("    }")
+        L.append("  }")
+        return L
+
     def _point_block(self, P):
         func = P.func
+        if getattr(P, "what", None) is not None:
+            return self._throw_block(P)
         L = [f"  {{ // {func.name} at point {P.pid}"]
         for i, (p, v) in enumerate(zip(func.params, P.pt)):
             if not p.output:
@@ -1358,6 +1403,8 @@ class Plan:
         L.append("#include <cmath>")
         L.append("#include <cstddef>")
         L.append("#include <cstdio>")
+        L.append("#include <cstring>")
+        L.append("#include <exception>")
         L.append("#include <vector>")
         L.append("static void e2e_num(double v) {")
         L.append('  if (std::isfinite(v)) std::printf(" %.17g", v); else std::printf(" nan");')
@@ -1405,6 +1452,20 @@ class Plan:
 
     def check(self, recs):
         problems = []
+        for P in self.throwing:
+            name = P.func.name
+            try:
+                t, u = recs[("T", P.pid)], recs[("U", P.pid)]
+            except KeyError as e:
+                problems.append(f"{name}: driver printed no record {e}")
+                continue
+            said = {0: "threw nothing", 2: "threw another exception", None: "?"}
+            if t[0] != 1:
+                problems.append(f"{name} at {P.pt}: f {said.get(t[0], t[0])} (expected '{P.what}')")
+            if u[0] != 1:
+                problems.append(f"{name}_grad at {P.pt}: {said.get(u[0], u[0])} where f throws '{P.what}'")
+            if any(v != 0 for v in u[1:]):
+                problems.append(f"{name}_grad at {P.pt}: threw after writing input adjoints {u[1:]}")
         for func, spec, entries, expects in self.tested:
             try:
                 problems += self._check_func(recs, func, spec, entries, expects)

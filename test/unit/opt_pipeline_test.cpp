@@ -35,9 +35,10 @@ Program square() {
 
 TEST(Passes, RegistryListsEveryPassInPipelineOrder) {
   const auto &names = opt::passNames();
-  ASSERT_EQ(names.size(), 15u);
+  ASSERT_EQ(names.size(), 16u);
   EXPECT_EQ(names.front(), "lower-parallel");
-  EXPECT_EQ(names[1], "partial-eval");
+  EXPECT_EQ(names[1], "hoist-throws");
+  EXPECT_EQ(names[2], "partial-eval");
   EXPECT_EQ(names.back(), "hoist-invariants");
   for (auto &n : names) EXPECT_NE(opt::findPass(n), nullptr) << n;
   EXPECT_EQ(opt::findPass("no-such-pass"), nullptr);
@@ -54,6 +55,36 @@ TEST(Passes, DumpAfterTheLastPassIsTheOptimisedDump) {
   EXPECT_NE(dumpAfterPass(p, "lower-parallel", false).find("fun ("), std::string::npos);
   EXPECT_EQ(dumpAfterPass(p, "partial-eval", false).find("fun ("), std::string::npos);
   EXPECT_THROW(dumpAfterPass(p, "no-such-pass", false), IRError);
+}
+
+// r = if x > 0 then x * x else (throw E; 0.0); r + 1
+Expr checkedSquare() {
+  Expr thrown = Let::make("_", Throw::make("std::domain_error(\"x\")", Type::unit()), Const::make(0.0));
+  Expr r = If::make(Prim::make(Op::Gt, {x(), Const::make(0.0)}), Prim::make(Op::Mul, {x(), x()}), thrown);
+  return Let::make("r", r, Prim::make(Op::Add, {Var::make("r", Type::f64()), Const::make(1.0)}));
+}
+
+double run(const Expr &e, double at) {
+  return evaluate(Program(), e, {{"x", Value::of(at)}}).scalar;
+}
+
+// The check before the rest computes what the branch did, and throws where
+// it threw; the throw survives every pass, and partial evaluation folds
+// what the check proves (x > 0 after it).
+TEST(Passes, HoistThrowsKeepsValuesAndThrows) {
+  bool changed = false;
+  Expr before = checkedSquare(), after = opt::hoistThrows(before, {}, &changed);
+  EXPECT_TRUE(changed);
+  EXPECT_FALSE(after->as<Let>()->value->is<If>()); // r is no longer chosen by a branch
+  for (double at : {0.5, 3.0}) EXPECT_EQ(run(before, at), run(after, at));
+  EXPECT_THROW(run(before, -1.0), Thrown);
+  EXPECT_THROW(run(after, -1.0), Thrown);
+  Expr optimized = opt::optimize(after);
+  EXPECT_EQ(run(optimized, 3.0), 10.0);
+  EXPECT_THROW(run(optimized, -1.0), Thrown);
+  bool again = true;
+  opt::hoistThrows(after, {}, &again);
+  EXPECT_FALSE(again); // a check is left as it is
 }
 
 TEST(AlphaEqual, EqualUpToBoundNames) {

@@ -28,6 +28,10 @@ struct MemoryEffects {
   bool stores = false;
   bool allocates = false; // a `new`/`scratch` array
   bool calls = false;     // a call to a helper
+  // A `throw` may run (here or, with a program, in a callee). It also sets
+  // `stores` and `writesMemory` (with no array named): an effect every pass
+  // keeps, in order, and never speculates.
+  bool raises = false;
 
   // Whether running this may change what `reader` reads.
   bool clobbers(const MemoryEffects &reader) const;

@@ -124,7 +124,7 @@ bool opIsPredicate(Op op);
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
   X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)      \
-  X(Build) X(Sum) X(View) X(Opaque)
+  X(Build) X(Sum) X(View) X(Opaque) X(Throw)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -255,6 +255,21 @@ public:
   const std::vector<Expr> args;
   static Expr make(std::string callee, std::vector<Expr> args, TypeP result);
   Opaque(std::string c, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)) {}
+};
+
+// `throw X;`: evaluation stops here by throwing the C++ exception `thrown`
+// (its spelling, built from literals: the front end checks). It ends the
+// path it is on, so it stands for a value of whatever type that path
+// produces (`type`), which never materialises. Its derivative is zero (like
+// a constant's); an effect no pass removes, speculates or duplicates
+// (memoryEffects: `raises`), so f_grad throws where f throws, before any
+// adjoint is written.
+class Throw final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Throw;
+  const std::string thrown;
+  static Expr make(std::string thrown, TypeP type);
+  Throw(std::string th, TypeP t) : Node(kKind, std::move(t)), thrown(std::move(th)) {}
 };
 
 // The transpose Jacobian of a helper call: given the call's arguments and
@@ -645,6 +660,10 @@ struct Value {
     v.array = std::make_shared<std::vector<double>>(std::move(xs));
     return v;
   }
+};
+// What the evaluator throws when the program reaches a Throw node.
+struct Thrown : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args);
 Value evaluate(const Program &p, const Expr &e, const std::vector<std::pair<std::string, Value>> &env);

@@ -21,7 +21,8 @@ namespace unfad::ir {
 template <class F> void forEachChild(const Node &n, F &&visit) {
   switch (n.kind) {
   case Kind::Const:
-  case Kind::Var: return;
+  case Kind::Var:
+  case Kind::Throw: return;
   case Kind::Prim:
     for (auto &a : static_cast<const Prim &>(n).args) visit(a);
     return;

@@ -27,6 +27,10 @@ using PassFunction = ir::Expr (*)(const ir::Expr &e, const PassContext &context,
 
 // build/sum become the loops they stand for (ir::lowerParallel).
 ir::Expr lowerParallelPass(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// A branch ending in a throw becomes a check before the rest (hoist_throws.cpp).
+ir::Expr hoistThrows(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// Whether `e`'s let chain throws: one of its top-level lets binds a Throw.
+bool letChainThrows(const ir::Expr &e);
 // β-reduction of continuations, forward substitution, tuple projection,
 // let normalisation, the algebraic rules and CSE (partial_eval.h).
 ir::Expr partialEvaluate(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);

@@ -32,6 +32,7 @@ struct Instr {
     Tuple, // replace the top `arity` slots by their tuple (type `type`)
     Call,  // call `callee` on the top `arity` slots, push the result (args kept)
     Opaque, // like Call, of a C++ function without a derivative (passive arguments)
+    Throw, // push a value of `type` that never materialises: throw `callee` (ir::Throw)
     Drop,  // keep the first `index` slots, forget the next `arity`, keep the rest
     If,    // top slot is the condition; run branches[0] or [1], each Γ,c ⊢ Γ,c,r
     Index, // push a[i] from the top two slots (a, i)
@@ -52,7 +53,7 @@ struct Instr {
   ir::Op op = ir::Op::Add;
   ir::Expr constant;        // Const
   ir::TypeP type;           // type of the pushed value (every kind but Drop)
-  std::string callee;       // Call, Opaque
+  std::string callee;       // Call, Opaque; Throw: the thrown exception
   std::vector<Term> branches; // If, Fold, While, Build, Sum
   std::string hint;         // readable name for the pushed value
   bool addStore = false;    // Store: += instead of =

@@ -118,7 +118,7 @@ Expr Reverser::countIterations(const Instr &in, const Stack &stack, Lets &lets, 
   localArrays(cond, read, written);
   localArrays(next, read, written);
   beforeCount = snapshot(written, stack, lets);
-  if (!params_.empty()) next = withoutOutputStores(next);
+  next = withoutOutputStores(next);
   Expr counted = bind(lets, in.state + "_count",
                       While::make(ir::Tuple::make({init.value, Const::makeInt(0)}), counter, cond,
                                   ir::Tuple::make({next, Prim::make(Op::Add, {k, Const::makeInt(1)})})));

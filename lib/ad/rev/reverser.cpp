@@ -38,7 +38,7 @@ void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   switch (in.kind) {
   case Instr::Kind::Const: case Instr::Kind::Var: case Instr::Kind::Op: case Instr::Kind::Elem:
   case Instr::Kind::Tuple: case Instr::Kind::Drop: case Instr::Kind::Index: case Instr::Kind::Size:
-  case Instr::Kind::New: case Instr::Kind::View: case Instr::Kind::Opaque:
+  case Instr::Kind::New: case Instr::Kind::View: case Instr::Kind::Opaque: case Instr::Kind::Throw:
     return straightLine(in, stack, Y, lets, forced);
   case Instr::Kind::Store: return store(in, stack, Y, lets, forced);
   case Instr::Kind::Call: return call(in, stack, Y, lets, forced);
@@ -63,7 +63,7 @@ void Reverser::forwardStep(const Instr &in, Stack &stack, Lets &lets) {
   for (auto &slot : stack) values.push_back(slot.value);
   unf::forwardStep(in, values, lets, names_);
   // ... nor the writes to outputs in the branches and loops nested in it.
-  if (replaying() && !in.branches.empty() && !params_.empty())
+  if (replaying() && !in.branches.empty())
     lets.back().second = withoutOutputStores(lets.back().second);
   if (in.kind == Instr::Kind::Drop) {
     stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity);
@@ -78,10 +78,11 @@ void Reverser::forwardStep(const Instr &in, Stack &stack, Lets &lets) {
 // parameter arrays: nothing reads them back (outputs are write-only), and
 // the forward pass already wrote the same values; nor its calls that only
 // write outputs (void helpers given a parameter array). Such a write pushes
-// the unit () without code.
+// the unit () without code. Nor does it redo a `throw`: the forward pass
+// would have thrown.
 bool Reverser::skipReplayedWrite(const Instr &in, Stack &stack) {
   if (!replaying()) return false;
-  bool skip = false;
+  bool skip = in.kind == Instr::Kind::Throw && in.type->isUnit();
   if (in.kind == Instr::Kind::Store)
     if (auto a = stack[stack.size() - 3].value->as<Var>(); a && !sizes_.count(a->name)) skip = true;
   if (in.kind == Instr::Kind::Call && in.type->isUnit()) {
@@ -165,7 +166,7 @@ const Instr *endingBranch(const Term &t) {
 }
 
 bool Reverser::skipsForward(const Instr &in) const {
-  if (!unusedResults_.count(&in)) return false;
+  if (!unusedResults_.count(&in) || in.kind == Instr::Kind::Throw) return false;
   if (in.kind == Instr::Kind::If) return !holdsArray(in.type) && !hasFunc(in.type);
   return in.type->isScalar();
 }

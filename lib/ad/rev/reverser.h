@@ -295,6 +295,8 @@ private:
   bool readsIntMemoryAfter(const unf::Instr &in) const;
   const unf::Term *term_ = nullptr; // the term `build` is running (innermost)
   bool writesOutput(const std::string &callee, const std::vector<ir::Expr> &args) const;
+  // `e` without its stores to parameter arrays, calls writing only outputs
+  // and throws: what a replay of forward code need not redo (calls.cpp).
   ir::Expr withoutOutputStores(const ir::Expr &e) const;
 
   // --- branches (branches.cpp)

@@ -21,5 +21,5 @@ UNFAD_GRADIENT double dot(const double* x, const double* y, int n) {
 
 // JSON: "name": "dot$grad"
 
-// UNKNOWN: unknown optimiser pass 'no-such-pass' (expected lower-parallel, partial-eval,
+// UNKNOWN: unknown optimiser pass 'no-such-pass' (expected lower-parallel, hoist-throws, partial-eval,
 // BOTH: '--dump' and '--dump-after' exclude each other
