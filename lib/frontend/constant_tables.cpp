@@ -36,27 +36,28 @@ bool Lowering::isConstantTable(const VarDecl *vd) {
 
 // A const variable of the program read by its name in the generated code.
 ir::Expr Lowering::namedConstant(const VarDecl *vd, SourceLocation loc) {
-  std::string quoted = "'" + vd->getNameAsString() + "'";
+  bool constant = vd->getType().isConstQualified() || vd->isConstexpr();
+  std::string quoted = std::string(constant ? "constant" : "global") + " '" + vd->getNameAsString() + "'";
   const auto *owner = dyn_cast<CXXRecordDecl>(vd->getDeclContext());
   const auto *method = dyn_cast_or_null<CXXMethodDecl>(currentRoot_);
   if ((vd->getAccess() == AS_private || vd->getAccess() == AS_protected) && !(method && method->getParent() == owner))
-    fail(loc, "constant " + quoted + " is a non-public static member (the generated function reads it by its name "
+    fail(loc, quoted + " is a non-public static member (the generated function reads it by its name "
               "from outside the class)");
   if (currentRoot_ && sm_.isBeforeInTranslationUnit(sm_.getExpansionLoc(currentRoot_->getBeginLoc()),
                                                      sm_.getExpansionLoc(vd->getLocation())))
-    fail(loc, "constant " + quoted + " is declared after the marked function; declare it before (the generated "
+    fail(loc, quoted + " is declared after the marked function; declare it before (the generated "
               "function, written after the marked one, reads it by its name)");
   ir::TypeP t;
   if (ArrayInfo ai; arrayInfo(vd->getType(), ai, SourceLocation())) {
     if (ai.kind == ArrayInfo::Vector) // (the generated code would need its run-time length too)
-      fail(loc, "constant " + quoted + " is a std::vector, which is not supported yet as a table read by name (a "
+      fail(loc, quoted + " is a std::vector, which is not supported yet as a table read by name (a "
                 "C array or a std::array is: 'constexpr std::array<double, N> " + vd->getNameAsString() + "{...}')");
     t = arrayType(ai, loc);
   } else {
     t = typeOf(vd->getType().getUnqualifiedType(), loc);
   }
   if (!t->isArray() && !t->isScalar())
-    fail(loc, "constant " + quoted + " of type '" + typeStr(vd->getType()) + "' has no constant initializer");
+    fail(loc, quoted + " of type '" + typeStr(vd->getType()) + "' has no constant initializer");
   std::string s;
   llvm::raw_string_ostream os(s);
   vd->printQualifiedName(os, policy_);

@@ -36,8 +36,14 @@ ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
     if (!vd->isStaticLocal()) return namedConstant(vd, loc); // initialised at run time: read by name
     fail(loc, "global constant '" + vd->getNameAsString() + "' has no constant initializer");
   }
+  // A mutable global number: nothing the call runs may write it (writes are
+  // refused, passive calls are assumed pure), so it holds one value during f
+  // or f_grad, read by name like a constant (constant_tables.cpp).
+  ArrayInfo ai;
+  if (!vd->isStaticLocal() && !vd->getTLSKind() && t->isArithmeticType() && !arrayInfo(t, ai, SourceLocation()))
+    return namedConstant(vd, loc);
   fail(loc, std::string("reads of ") + (vd->isStaticLocal() ? "static local" : "global") + " variable '" +
-                vd->getNameAsString() + "' are not supported (only constants)");
+                vd->getNameAsString() + "' are not supported (only constants and numbers at namespace scope)");
 }
 
 // One case per kind of Clang expression; the bigger ones have their own

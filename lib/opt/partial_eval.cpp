@@ -233,8 +233,9 @@ Expr PartialEvaluator::splitIf(const std::string &hint, const Expr &ifExpr) {
       es.push_back(kept.size() == 1 ? r : Proj::make(r, int(pos)));
       ++pos;
     } else {
+      // (the flag is residual code already: bound, never evaluated again)
       Expr f = flag(k);
-      es.push_back(f ? reify(evaluate(f)) : tt->elems[k]);
+      es.push_back(!f ? tt->elems[k] : isAtom(f) ? f : emit(hint + "_flag", f));
     }
   }
   return makeTupleLike(tt->type, es);
