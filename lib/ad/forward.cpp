@@ -194,6 +194,13 @@ private:
     case unf::Instr::Kind::Opaque: // passive arguments: a constant of the differentiation
       stack.push_back({bind(lets, hint, Opaque::make(in.callee, values(top(in.arity)), in.type)), nullptr});
       return;
+    case unf::Instr::Kind::Resize: { // the tangent buffer of an output is resized with it
+      auto as = top(2);
+      Expr v = bind(lets, names_.fresh("_"), ir::Resize::make(as[0].value, as[1].value));
+      if (as[0].tangent) lets.push_back({names_.fresh("_"), ir::Resize::make(as[0].tangent, as[1].value)});
+      stack.push_back({v, nullptr});
+      return;
+    }
     case unf::Instr::Kind::Throw: // the path ends here: no tangent
       stack.push_back({bind(lets, hint, Throw::make(in.callee, in.type)), nullptr});
       return;

@@ -24,6 +24,8 @@ ir::Expr Lowering::store(const ir::Expr &array, const ir::Expr &index, const ir:
 
 ir::Expr Lowering::arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc, const Env &env) {
   if (const VarDecl *len = growingLength(obj)) return env.at(len); // its length, not its buffer's
+  if (const auto *d = dyn_cast<DeclRefExpr>(obj->IgnoreParenImpCasts())) // out.resize(n) was run (output_vectors.cpp)
+    if (auto it = resizedLength_.find(dyn_cast<VarDecl>(d->getDecl())); it != resizedLength_.end()) return it->second;
   ArrayInfo ai;
   if (arrayInfo(obj->getType(), ai, SourceLocation()) && ai.size >= 0) return ir::Const::makeInt(ai.size);
   if (ai.kind != ArrayInfo::Vector) fail(loc, "the length of this array is not known (pass it as a parameter)");

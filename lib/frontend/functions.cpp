@@ -156,6 +156,8 @@ void Lowering::lowerEntry(size_t i) {
   callSite_ = en.callSite;
   calledAt_ = en.calledAt;
   thisStack_.clear();
+  resizedLength_.clear();
+  loweringMarked_ = en.marked;
   entries_[i].root = current_;
   try {
     checkFunction(fd);

@@ -898,6 +898,12 @@ private:
   ir::Expr readPath(ir::Expr v, const std::vector<int> &path);
   ir::Expr updatePath(const ir::Expr &cur, const std::vector<int> &path, size_t k, const ir::Expr &val);
 
+  // --------------------------------------------- output_vectors.cpp --
+  // `out.resize(n)` / `out.assign(n, v)` on an output std::vector parameter.
+  bool lowerOutputResize(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  std::map<const clang::VarDecl *, ir::Expr> resizedLength_; // out -> n, after out.resize(n)
+  bool loweringMarked_ = false;                              // lowerEntry is at a marked function
+
   // ------------------------------------------------- exceptions.cpp --
   std::string thrownSpelling(const clang::CXXThrowExpr *te);
   ir::Expr lowerThrowStmt(const clang::CXXThrowExpr *te, const Seq *rest, Env &env, const Tail &tail);

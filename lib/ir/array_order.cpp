@@ -72,6 +72,7 @@ public:
   void walk(const Expr &e, Reads &read) {
     switch (e->kind) {
     case Kind::Const: case Kind::Var: case Kind::Size: case Kind::Throw: return;
+    case Kind::Resize: walk(e->as<Resize>()->size, read); return; // (before any use of the array: the front end checks)
     case Kind::Prim: for (auto &a : e->as<Prim>()->args) walk(a, read); return;
     case Kind::Opaque: for (auto &a : e->as<Opaque>()->args) walk(a, read); return;
     case Kind::Tuple: for (auto &a : e->as<Tuple>()->elems) walk(a, read); return;

@@ -33,6 +33,11 @@ struct EffectsScan : Visitor {
     visitExpr(n->value);
   }
   void visit(const Throw *) override { raise(); }
+  void visit(const Resize *n) override {
+    fx.stores = true;
+    addWrite(n->array);
+    visitExpr(n->size);
+  }
   void raise() {
     fx.raises = true;
     fx.stores = true;

@@ -32,6 +32,8 @@ public:
     case Kind::Call: return a->as<Call>()->callee == b->as<Call>()->callee && eqAll(a->as<Call>()->args, b->as<Call>()->args);
     case Kind::Opaque:
       return a->as<Opaque>()->callee == b->as<Opaque>()->callee && eqAll(a->as<Opaque>()->args, b->as<Opaque>()->args);
+    case Kind::Resize:
+      return eq(a->as<Resize>()->array, b->as<Resize>()->array) && eq(a->as<Resize>()->size, b->as<Resize>()->size);
     case Kind::Throw: return a->as<Throw>()->thrown == b->as<Throw>()->thrown && sameType(a->type, b->type);
     case Kind::Pullback: {
       auto x = a->as<Pullback>(), y = b->as<Pullback>();

@@ -174,6 +174,13 @@ struct Eval {
       for (auto &x : c->args) a.push_back(num(run(x)));
       return Value::of(opaque(c->callee, a, c->type));
     }
+    case Kind::Resize: {
+      auto r = e->as<Resize>();
+      Value a = run(r->array);
+      if (!a.array) throw IRError("evaluate: resize of an array of arrays");
+      a.array->resize(size_t(num(run(r->size))) * leaves(r->array->type->elem()), 0.0);
+      return Value::tuple({});
+    }
     case Kind::Throw: throw Thrown(e->as<Throw>()->thrown);
     case Kind::Pullback: {
       auto c = e->as<Pullback>();

@@ -105,6 +105,8 @@ json toJson(const Expr &e) {
     auto c = e->as<Opaque>();
     return {{"kind", "opaque"}, {"callee", c->callee}, {"args", list(c->args)}, {"type", toJson(c->type)}};
   }
+  case Kind::Resize:
+    return {{"kind", "resize"}, {"array", toJson(e->as<Resize>()->array)}, {"size", toJson(e->as<Resize>()->size)}};
   case Kind::Throw: return {{"kind", "throw"}, {"thrown", e->as<Throw>()->thrown}, {"type", toJson(e->type)}};
   case Kind::Pullback: {
     auto c = e->as<Pullback>();
@@ -178,6 +180,7 @@ Expr exprFromJson(const json &j) {
   }
   if (k == "proj") return Proj::make(exprFromJson(j.at("tuple")), j.at("index"));
   if (k == "call") return Call::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
+  if (k == "resize") return Resize::make(exprFromJson(j.at("array")), exprFromJson(j.at("size")));
   if (k == "throw") return Throw::make(j.at("thrown"), typeFromJson(j.at("type")));
   if (k == "opaque") return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "pullback")

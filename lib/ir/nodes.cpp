@@ -117,6 +117,12 @@ Expr Opaque::make(std::string callee, std::vector<Expr> args, TypeP result) {
   return std::make_shared<Opaque>(std::move(callee), std::move(args), std::move(result));
 }
 
+Expr Resize::make(Expr array, Expr size) {
+  require(array->is<Var>() && array->type->isArray(), "resize of a non-array (or of a view)");
+  require(size->type->isInt(), "resize to a non-integer size");
+  return std::make_shared<Resize>(std::move(array), std::move(size));
+}
+
 Expr Throw::make(std::string thrown, TypeP type) {
   require(!thrown.empty() && type, "incomplete throw");
   return std::make_shared<Throw>(std::move(thrown), std::move(type));

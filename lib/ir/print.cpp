@@ -92,6 +92,12 @@ struct Printer {
       os << ")";
       break;
     }
+    case Kind::Resize:
+      os << "resize ";
+      inl(e->as<Resize>()->array, d);
+      os << " to ";
+      inl(e->as<Resize>()->size, d);
+      break;
     case Kind::Throw: os << "throw<" << str(e->type) << "> " << e->as<Throw>()->thrown; break;
     case Kind::Pullback: {
       auto c = e->as<Pullback>();

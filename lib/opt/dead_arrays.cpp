@@ -56,6 +56,7 @@ private:
     switch (e->kind) {
     case Kind::Var: escaped_.insert(e->as<Var>()->name); return;
     case Kind::Throw: return;
+    case Kind::Resize: collectArgument(e->as<ir::Resize>()->array); collect(e->as<ir::Resize>()->size); return;
     case Kind::Let: {
       auto l = e->as<Let>();
       if (auto n = l->value->as<NewArray>()) {

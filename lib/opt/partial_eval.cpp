@@ -281,6 +281,8 @@ void PartialEvaluator::loopBinder(const std::string &name, const TypeP &t) {
 Expr PartialEvaluator::evaluate(const Expr &e) {
   switch (e->kind) {
   case Kind::Const: case Kind::Throw: return e;
+  case Kind::Resize:
+    return ir::Resize::make(reify(evaluate(e->as<ir::Resize>()->array)), reify(evaluate(e->as<ir::Resize>()->size)));
   case Kind::Var: {
     auto it = env_.find(e->as<Var>()->name);
     return it == env_.end() ? e : it->second;

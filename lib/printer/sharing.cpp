@@ -13,6 +13,7 @@ namespace {
 template <class F> void forEachChild(const Node *x, F &&f) {
   switch (x->kind) {
   case Kind::Const: case Kind::Var: case Kind::Throw: break;
+  case Kind::Resize: f(x->as<Resize>()->array); f(x->as<Resize>()->size); break;
   case Kind::Prim: for (auto &a : x->as<Prim>()->args) f(a); break;
   case Kind::Let: f(x->as<Let>()->value); f(x->as<Let>()->body); break;
   case Kind::If: {
@@ -134,6 +135,7 @@ void FnPrinter::invalidateLoop(const Expr &loop) {
     case Kind::Fold: inner.insert(x->as<Fold>()->index); inner.insert(x->as<Fold>()->state); break;
     case Kind::While: inner.insert(x->as<While>()->state); break;
     case Kind::Store: target(x->as<Store>()->array); break;
+    case Kind::Resize: target(x->as<Resize>()->array); break;
     case Kind::Call:
       if (calleeWrites(x->as<Call>()->callee))
         for (auto &a : x->as<Call>()->args)
@@ -178,7 +180,7 @@ void FnPrinter::computeFlags(const Expr &root) {
     unsigned char f = 0;
     forEachChild(x, [&](const Expr &c) { f |= flags_.at(c.get()); });
     switch (x->kind) {
-    case Kind::Store: case Kind::NewArray: case Kind::Throw: f |= kEffects; break;
+    case Kind::Store: case Kind::NewArray: case Kind::Throw: case Kind::Resize: f |= kEffects; break;
     case Kind::Index: f |= kReads; break;
     case Kind::Call:
       f |= kReads;
@@ -255,6 +257,7 @@ void FnPrinter::scan(const Expr &e) {
       break;
     case Kind::Opaque: reserveIdents(x->as<Opaque>()->callee); break;
     case Kind::Throw: reserveIdents(withoutLiterals(x->as<Throw>()->thrown)); break;
+    case Kind::Resize: break;
     case Kind::Lambda: case Kind::App:
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:

@@ -161,6 +161,13 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
   case Kind::Fold: return trFold(e->as<Fold>(), b, h);
   case Kind::While: return trWhile(e->as<While>(), b, h);
   case Kind::Pullback: return trPullback(e->as<Pullback>(), b, h.name.empty() ? Hint{"tmp", false} : h);
+  case Kind::Resize: { // (an output std::vector parameter)
+    CVal a = tr(e->as<Resize>()->array, b, Hint{"tmp", false});
+    std::string n = render(tr(e->as<Resize>()->size, b, Hint{"tmp", false})), arr = render(a);
+    b.push_back(lineStmt(Stmt::Effect, arr + ".resize(static_cast<std::size_t>(" + n + "));", arr + " " + n));
+    invalidateArray(a);
+    return unitVal();
+  }
   case Kind::Throw: // the path's unit effect (the front end makes no other)
     if (!e->type->isUnit()) break;
     b.push_back(lineStmt(Stmt::Effect, "throw " + e->as<Throw>()->thrown + ";", ""));

@@ -147,6 +147,8 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     in.callee = e->as<Opaque>()->callee;
     return apply(in, e->as<Opaque>()->args);
   }
+  case Kind::Resize:
+    return apply(Instr(Instr::Kind::Resize), {e->as<ir::Resize>()->array, e->as<ir::Resize>()->size});
   case Kind::Throw: {
     Instr in(Instr::Kind::Throw);
     in.callee = e->as<ir::Throw>()->thrown;
@@ -312,6 +314,11 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
   case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); return;
   case Instr::Kind::Opaque: stack.push_back(bind(Opaque::make(in.callee, top(in.arity), in.type))); return;
   case Instr::Kind::Throw: stack.push_back(bind(ir::Throw::make(in.callee, in.type))); return;
+  case Instr::Kind::Resize: {
+    auto as = top(2);
+    stack.push_back(bind(ir::Resize::make(as[0], as[1])));
+    return;
+  }
   case Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); return;
   case Instr::Kind::If: {
     Expr cond = stack.back();
@@ -412,7 +419,7 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
       ctx.erase(ctx.begin() + in.index, ctx.begin() + in.index + in.arity);
       break;
     case Instr::Kind::Index: case Instr::Kind::Size: case Instr::Kind::New: case Instr::Kind::Store:
-    case Instr::Kind::View:
+    case Instr::Kind::View: case Instr::Kind::Resize:
       need(in.arity, "array primitive");
       ctx.push_back(in.type);
       break;
@@ -465,6 +472,7 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Tuple: os << "tuple/" << in.arity; break;
   case Instr::Kind::Call: os << "call " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Opaque: os << "opaque " << in.callee << "/" << in.arity; break;
+  case Instr::Kind::Resize: os << "resize"; break;
   case Instr::Kind::Throw: os << "throw<" << str(in.type) << "> " << in.callee; break;
   case Instr::Kind::Drop: os << "drop " << in.index << "+" << in.arity; break;
   case Instr::Kind::If: os << "if"; break;

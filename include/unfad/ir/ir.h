@@ -124,7 +124,8 @@ bool opIsPredicate(Op op);
 #define UNFAD_IR_NODES(X)                                                      \
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
   X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)      \
-  X(Build) X(Sum) X(View) X(Opaque) X(Throw)
+  X(Build) X(Sum) X(View) X(Opaque) X(Throw)    \
+  X(Resize)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -391,6 +392,19 @@ public:
       : Node(kKind, Type::unit()), array(std::move(a)), index(std::move(i)), value(std::move(v)), mode(m),
         path(std::move(p)) {}
 };
+// The effect `a.resize(n)` on an output std::vector parameter (the user's
+// `out.resize(n)`, before anything else touches `out`): the generated code
+// resizes it as f does, once. Its value is the unit (); the front end reads
+// out's size as n afterwards (never Size(a), which may have been read
+// before).
+class Resize final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Resize;
+  const Expr array, size;
+  static Expr make(Expr array, Expr size);
+  Resize(Expr a, Expr n) : Node(kKind, Type::unit()), array(std::move(a)), size(std::move(n)) {}
+};
+
 // The type of the field `path` selects in a value of type `t`.
 TypeP fieldType(const TypeP &t, const std::vector<int> &path);
 

@@ -112,6 +112,12 @@ template <class F> void forEachChild(const Node &n, F &&visit) {
     visit(v.offset);
     return;
   }
+  case Kind::Resize: {
+    auto &r = static_cast<const Resize &>(n);
+    visit(r.array);
+    visit(r.size);
+    return;
+  }
   }
 }
 

@@ -40,6 +40,7 @@ struct Instr {
     View,  // push the view a + o of the top two slots (a, o): an alias into a
     New,   // push a fresh zero array of `type` whose size is the top slot
     Store, // a[i] (=|+=) v on the top three slots (a, i, v); push the unit ()
+    Resize, // resize the array in the slot below the top to the top slot (a, n); push the unit ()
     Fold,  // top slots lo, hi, init; branches[0] is the body Γ,lo,hi,init,i,s ⊢ ..,s'; push the final state
     While, // top slot init; branches[0] is the condition Γ,init,i,s ⊢ ..,bool
            // and branches[1] the body Γ,init,i,s ⊢ ..,s' (i: an unused iteration slot)

@@ -154,6 +154,10 @@ Expr Reverser::withoutOutputStores(const Expr &e) const {
       auto a = n->array->as<Var>();
       return a && self->params_.count(a->name) ? ir::Tuple::make({}) : Mutator::visit(n, me);
     }
+    Expr visit(const ir::Resize *n, const Expr &me) override { // (done by the first run)
+      auto a = n->array->as<Var>();
+      return a && self->params_.count(a->name) ? ir::Tuple::make({}) : me;
+    }
     Expr visit(const Throw *n, const Expr &me) override { // (the first run threw, or this one will not)
       return n->type->isUnit() ? ir::Tuple::make({}) : me;
     }

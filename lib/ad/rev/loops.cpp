@@ -39,7 +39,7 @@ const Term &bodyOf(const Instr &loop) { return loop.kind == Instr::Kind::While ?
 // store's cotangent would arrive in the array's buffer instead).
 bool storesNothing(const Term &t, const Program &prog) {
   for (auto &in : t.instrs) {
-    if (in.kind == Instr::Kind::Store) return false;
+    if (in.kind == Instr::Kind::Store || in.kind == Instr::Kind::Resize) return false;
     if (in.kind == Instr::Kind::Call)
       if (const Function *g = prog.find(in.callee); !g || std::any_of(g->params.begin(), g->params.end(),
                                                                       [](const Param &p) { return p.written; }))

@@ -39,6 +39,7 @@ void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   case Instr::Kind::Const: case Instr::Kind::Var: case Instr::Kind::Op: case Instr::Kind::Elem:
   case Instr::Kind::Tuple: case Instr::Kind::Drop: case Instr::Kind::Index: case Instr::Kind::Size:
   case Instr::Kind::New: case Instr::Kind::View: case Instr::Kind::Opaque: case Instr::Kind::Throw:
+  case Instr::Kind::Resize:
     return straightLine(in, stack, Y, lets, forced);
   case Instr::Kind::Store: return store(in, stack, Y, lets, forced);
   case Instr::Kind::Call: return call(in, stack, Y, lets, forced);
@@ -82,7 +83,7 @@ void Reverser::forwardStep(const Instr &in, Stack &stack, Lets &lets) {
 // would have thrown.
 bool Reverser::skipReplayedWrite(const Instr &in, Stack &stack) {
   if (!replaying()) return false;
-  bool skip = in.kind == Instr::Kind::Throw && in.type->isUnit();
+  bool skip = (in.kind == Instr::Kind::Throw && in.type->isUnit()) || in.kind == Instr::Kind::Resize;
   if (in.kind == Instr::Kind::Store)
     if (auto a = stack[stack.size() - 3].value->as<Var>(); a && !sizes_.count(a->name)) skip = true;
   if (in.kind == Instr::Kind::Call && in.type->isUnit()) {

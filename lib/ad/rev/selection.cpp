@@ -46,7 +46,7 @@ bool dirty(Dep d) { return d != Dep::Clean; }
 // alone.
 bool writesMemory(const Term &t, const Program &prog) {
   for (auto &in : t.instrs) {
-    if (in.kind == Instr::Kind::Store || in.kind == Instr::Kind::New) return true;
+    if (in.kind == Instr::Kind::Store || in.kind == Instr::Kind::New || in.kind == Instr::Kind::Resize) return true;
     if (in.kind == Instr::Kind::Call)
       if (const Function *g = prog.find(in.callee))
         for (auto &p : g->params)
@@ -182,7 +182,7 @@ std::optional<Selection> Reverser::selectionOf(const Instr &loop, int n) const {
       deps.push_back(d);
       break;
     }
-    case Instr::Kind::New: case Instr::Kind::Store: return std::nullopt;
+    case Instr::Kind::New: case Instr::Kind::Store: case Instr::Kind::Resize: return std::nullopt;
     }
   }
   if (!sel || deps.back() != Dep::Selected) return std::nullopt;

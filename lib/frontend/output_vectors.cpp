@@ -1,0 +1,72 @@
+// An output std::vector parameter sized by the function itself, as C++
+// code returns vectors through parameters:
+//   UNFAD_GRADIENT void softmax(const std::vector<double>& z, std::vector<double>& out) {
+//     out.resize(z.size());
+//     ...
+// `out.resize(n)` or `out.assign(n, v)` as the first use of `out`, a
+// statement of the marked function's body (not in a loop, a branch or a
+// helper): f_grad resizes `out` the same way, once (ir::Resize, which
+// replays skip), and `out.size()` reads n from then on. The caller passes
+// `d_out` at the size f gives `out`. `resize(n, v)` is refused: it fills
+// only the elements it adds, so what `out` holds depends on its old size.
+#include "lowering.h"
+
+#include <clang/AST/ExprCXX.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+// The first reference to `vd` in `s`, in source order.
+const DeclRefExpr *firstUse(const Stmt *s, const VarDecl *vd) {
+  if (!s) return nullptr;
+  if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == vd) return d;
+  for (const Stmt *c : s->children())
+    if (const DeclRefExpr *d = firstUse(c, vd)) return d;
+  return nullptr;
+}
+
+} // namespace
+
+bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
+  const auto *mc = dyn_cast<CXXMemberCallExpr>(e->IgnoreImplicit());
+  const auto *md = mc ? mc->getMethodDecl() : nullptr;
+  if (!md || !md->getIdentifier() || (md->getName() != "resize" && md->getName() != "assign")) return false;
+  const auto *obj = dyn_cast<DeclRefExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *vd = obj ? dyn_cast<ParmVarDecl>(obj->getDecl()) : nullptr;
+  ArrayInfo ai;
+  QualType t = vd ? vd->getType() : QualType();
+  if (!vd || !t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified() ||
+      !arrayInfo(t, ai, SourceLocation()) || ai.kind != ArrayInfo::Vector || !ai.elem->isArithmeticType())
+    return false;
+  std::string n = md->getName().str(), name = vd->getNameAsString();
+  SourceLocation loc = mc->getExprLoc();
+  const auto *body = loweringMarked_ ? dyn_cast<CompoundStmt>(currentRoot_->getBody()) : nullptr;
+  bool top = body && vd->getDeclContext() == currentRoot_ && !inline_ && loops_.empty() &&
+             llvm::is_contained(body->body(), e);
+  if (!top || firstUse(body, vd) != obj)
+    fail(loc, "'" + n + "' of output '" + name + "' is only supported as the first use of '" + name +
+                  "', a statement of the marked function's body (not in a loop, a branch or a helper)");
+  if (n == "resize" && mc->getNumArgs() != 1)
+    fail(loc, "'resize' with a value fills only the elements it adds; write '" + name + ".assign(n, value)' or '" +
+                  name + ".resize(n)'");
+  if (n == "assign" && (mc->getNumArgs() != 2 || !mc->getArg(0)->getType()->isIntegralOrEnumerationType()))
+    fail(loc, "'assign' of output '" + name + "' is only supported as '" + name + ".assign(n, value)'");
+  ir::Expr array = lowerArrayRef(obj, env);
+  Binds pre;
+  ir::Expr size = convert(lowerFull(mc->getArg(0), env, pre), ir::Type::i64());
+  std::string sizeName = names_.fresh(name + "_size");
+  ir::Expr sizeVar = ir::Var::make(sizeName, ir::Type::i64());
+  resizedLength_[vd] = sizeVar;
+  ir::Expr fill;
+  if (n == "assign") fill = fillElements(array, nullptr, sizeVar, convert(lowerFull(mc->getArg(1), env, pre), array->type->elem()), loc);
+  ir::Expr k = effect(ir::Resize::make(array, sizeVar), [&] {
+    return fill ? effect(fill, [&] { return lowerSeq(rest, env, tail); }) : lowerSeq(rest, env, tail);
+  });
+  out = wrap(pre, ir::Let::make(sizeName, size, k));
+  return true;
+}
+
+} // namespace unfad::frontend
