@@ -12,8 +12,6 @@
 // values are not in scope there. No try/catch (diagnostics.cpp).
 #include "lowering.h"
 
-#include <clang/AST/DeclTemplate.h>
-
 namespace unfad::frontend {
 
 using namespace clang;

@@ -39,9 +39,7 @@ ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
   // A mutable global number: nothing the call runs may write it (writes are
   // refused, passive calls are assumed pure), so it holds one value during f
   // or f_grad, read by name like a constant (constant_tables.cpp).
-  ArrayInfo ai;
-  if (!vd->isStaticLocal() && !vd->getTLSKind() && t->isArithmeticType() && !arrayInfo(t, ai, SourceLocation()))
-    return namedConstant(vd, loc);
+  if (!vd->isStaticLocal() && !vd->getTLSKind() && t->isArithmeticType()) return namedConstant(vd, loc);
   fail(loc, std::string("reads of ") + (vd->isStaticLocal() ? "static local" : "global") + " variable '" +
                 vd->getNameAsString() + "' are not supported (only constants and numbers at namespace scope)");
 }

@@ -49,7 +49,11 @@ struct HoistThrows : Mutator {
 
 } // namespace
 
-bool letChainThrows(const Expr &e) { return upToThrow(e) != nullptr; }
+bool letChainThrows(const Expr &e) {
+  for (auto l = e->as<Let>(); l; l = l->body->as<Let>())
+    if (l->value->is<Throw>()) return true;
+  return false;
+}
 
 Expr hoistThrows(const Expr &e, const PassContext &, bool *changed) {
   HoistThrows h;

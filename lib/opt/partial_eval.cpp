@@ -102,9 +102,8 @@ Expr PartialEvaluator::block(const Expr &e, const Expr &cond, bool holds) {
 
 // Only of a variable: a condition reading memory may change value.
 void PartialEvaluator::learn(const Expr &cond, bool value) {
-  if (!cond->is<Var>()) return;
-  std::string key = print(cond);
-  if (facts_.emplace(key, value).second) factsLog_.push_back(key);
+  auto v = cond->as<Var>();
+  if (v && facts_.emplace(v->name, value).second) factsLog_.push_back(v->name);
 }
 
 // The stripped hint, then the first free variant.
@@ -370,8 +369,8 @@ Expr PartialEvaluator::evaluatePrim(const Prim *p) {
 Expr PartialEvaluator::evaluateIf(const If *i) {
   Expr c = reify(evaluate(i->cond));
   if (auto k = c->as<Const>()) return evaluate(k->ivalue ? i->thenE : i->elseE);
-  if (c->is<Var>())
-    if (auto known = facts_.find(print(c)); known != facts_.end()) return evaluate(known->second ? i->thenE : i->elseE);
+  if (auto v = c->as<Var>())
+    if (auto known = facts_.find(v->name); known != facts_.end()) return evaluate(known->second ? i->thenE : i->elseE);
   Expr t = block(i->thenE, c, true), f = block(i->elseE, c, false);
   auto tk = t->as<Const>(), fk = f->as<Const>();
   if (tk && fk && t->type->isBool() && tk->ivalue != fk->ivalue)                // if c then true else false ~> c

@@ -44,7 +44,7 @@ private:
   std::unordered_map<std::string, std::string> cse_;        // printed value -> the variable holding it
   std::unordered_map<std::string, std::string> memoryKeys_; // cse_ keys that read an array -> the array
   std::vector<std::string> cseLog_;
-  // Conditions known in the block being evaluated (by their text): inside
+  // Condition variables known in the block being evaluated: inside
   // the branches of `if c`, and after a check `if c then () else throw`.
   std::unordered_map<std::string, bool> facts_;
   std::vector<std::string> factsLog_;
