@@ -33,13 +33,15 @@ struct Access {
   std::unordered_map<std::string, std::set<std::string>> reads, stores;
   std::unordered_set<std::string> accumulated; // only += stores / pullback buffers
   bool setStores = false, unknownCalls = false;
-  bool raises = false; // a throw: the sweep's += must wait until the loop is done
+  // A throw, or a call that may throw: the sweep's += must wait until the
+  // loop is done.
+  bool raises = false;
 };
 
-Access accessOf(const Expr &e, const std::unordered_set<std::string> &pure) {
+Access accessOf(const Expr &e, const PassContext &context) {
   struct Collect : Visitor {
     Access *acc;
-    const std::unordered_set<std::string> *pure;
+    const PassContext *context;
     // (a view a + o is an access to a)
     static std::string name(const Expr &a) { auto v = rootArray(a)->as<Var>(); return v ? v->name : std::string("?"); }
     void visit(const Index *n) override { acc->reads[name(n->array)].insert(print(n->index)); Visitor::visit(n); }
@@ -52,7 +54,7 @@ Access accessOf(const Expr &e, const std::unordered_set<std::string> &pure) {
     }
     void visit(const Throw *) override { acc->raises = true; }
     void visit(const Pullback *n) override {
-      if (!pure->count(n->callee)) acc->unknownCalls |= !n->buffers.empty();
+      if (!context->pureCallees.count(n->callee)) acc->unknownCalls |= !n->buffers.empty();
       for (auto &b : n->buffers) {
         acc->stores[name(b)].insert("*");
         acc->accumulated.insert(name(b));
@@ -63,20 +65,21 @@ Access accessOf(const Expr &e, const std::unordered_set<std::string> &pure) {
     void visit(const Call *n) override {
       bool arrays = false;
       for (auto &a : n->args) if (a->type->isArray()) { arrays = true; acc->reads[name(a)].insert("*"); }
-      if (arrays && !pure->count(n->callee)) acc->unknownCalls = true;
+      if (arrays && !context->pureCallees.count(n->callee)) acc->unknownCalls = true;
+      acc->raises |= context->raisingCallees.count(n->callee) > 0;
       Visitor::visit(n);
     }
   } collect;
   Access acc;
   collect.acc = &acc;
-  collect.pure = &pure;
+  collect.context = &context;
   collect.visitExpr(e);
   return acc;
 }
 
 class LoopFusion : public BlockRewriter {
 public:
-  explicit LoopFusion(const std::unordered_set<std::string> &pureCallees) : pure_(pureCallees) {}
+  explicit LoopFusion(const PassContext &context) : context_(context) {}
 
 protected:
   void chain(Lets &lets, Expr &) override { // only the lets are fused
@@ -115,9 +118,9 @@ protected:
   }
 
 private:
-  const std::unordered_set<std::string> &pure_;
+  const PassContext &context_;
 
-  Access access(const Expr &e) const { return accessOf(e, pure_); }
+  Access access(const Expr &e) const { return accessOf(e, context_); }
 
   // The sweep's body in the loop's variables.
   static Expr renamed(const Fold *f2, const Fold *f1) {
@@ -233,7 +236,7 @@ private:
 } // namespace
 
 Expr loopFusion(const Expr &e, const PassContext &context, bool *changed) {
-  LoopFusion fusion(context.pureCallees);
+  LoopFusion fusion(context);
   Expr r = fusion.rewrite(e);
   if (changed) *changed = fusion.changed;
   return r;

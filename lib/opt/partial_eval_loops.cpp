@@ -103,6 +103,12 @@ Expr PartialEvaluator::resimplify(const Expr &e) const {
       auto p = r->as<Prim>();
       return p ? simplify(p->op, p->args, p->type, strict) : r;
     }
+    Expr visit(const If *n, const Expr &self) override { // if true then a else b ~> a
+      Expr r = Mutator::visit(n, self);
+      auto i = r->as<If>();
+      auto c = i ? i->cond->as<Const>() : nullptr;
+      return c ? (c->ivalue ? i->thenE : i->elseE) : r;
+    }
   } rules;
   rules.strict = strict();
   return rules.mutate(e);

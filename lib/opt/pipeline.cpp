@@ -3,6 +3,7 @@
 // pass).
 #include "unfad/opt/optimize.h"
 #include "unfad/opt/passes.h"
+#include "unfad/ir/effects.h"
 #include "unfad/ir/mutator.h"
 
 #include <algorithm>
@@ -132,28 +133,25 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   return passes.run(hoistInvariants, "hoist-invariants", r);
 }
 
-PassContext contextFor(const Function &f, const std::unordered_set<std::string> &pure) {
+PassContext contextFor(const Function &f, const Program *primal) {
   PassContext context;
   for (auto &p : f.params) {
     context.reserved.push_back(p.name);
     context.reserved.push_back("d_" + p.name);
   }
-  context.pureCallees = pure;
+  for (auto &g : primal ? primal->functions : std::vector<Function>{}) {
+    if (std::none_of(g.params.begin(), g.params.end(), [](auto &q) { return q.written; }))
+      context.pureCallees.insert(g.name);
+    if (memoryEffects(g.body, primal).raises) context.raisingCallees.insert(g.name);
+  }
   return context;
-}
-
-std::unordered_set<std::string> pureCallees(const Program &primal) {
-  std::unordered_set<std::string> pure;
-  for (auto &f : primal.functions)
-    if (std::none_of(f.params.begin(), f.params.end(), [](auto &q) { return q.written; })) pure.insert(f.name);
-  return pure;
 }
 
 Expr optimize(const Expr &e) { return runPipeline(e, PassContext{}); }
 
 Function optimize(const Function &f) {
   Function g = f;
-  g.body = runPipeline(f.body, contextFor(f, {}));
+  g.body = runPipeline(f.body, contextFor(f, nullptr));
   return g;
 }
 
@@ -195,9 +193,8 @@ static Program withoutUncalledPullbacks(Program p) {
 }
 
 Program optimizeUpTo(const Program &p, const Program *primal, const std::string &stopAfter) {
-  const std::unordered_set<std::string> pure = primal ? pureCallees(*primal) : std::unordered_set<std::string>{};
   Program out = p;
-  for (auto &f : out.functions) f.body = runPipeline(f.body, contextFor(f, pure), stopAfter);
+  for (auto &f : out.functions) f.body = runPipeline(f.body, contextFor(f, primal), stopAfter);
   return withoutUncalledPullbacks(std::move(out));
 }
 

@@ -22,10 +22,16 @@ params, in f's order: ["name", kind(, length)] with kind
   vec      const std::vector<double>& (length): tangent the same type
   out      double* written by f (length; no value in the point): tangent
            `double* d_name`, which f_jvp fills as f fills `name`
+  vecout   std::vector<double>& that f sizes (out.resize(n)) and fills
+           (length: the size f gives it; no value in the point): passed
+           empty, its tangent `std::vector<double>& d_name` too, which f_jvp
+           must size as f sizes `name`
   inout    double* read then written in place (length; its initial value
            from the point): tangent `double* d_name`, on entry the tangent
            of the initial value, on return that of the final value
 A non-void f's tangent comes back through a last `double* d_return`.
+"throws": [{"at": [args], "what": "message"}] lists points where f throws:
+f_jvp must throw the same exception (std::exception, the same what()).
 
 For each case, in a temporary directory, the harness runs `unfad -i` twice
 (the second run changes nothing; the file holds `// unfad:begin f_jvp`;
@@ -52,7 +58,8 @@ import subprocess
 import sys
 import tempfile
 
-ACTIVE = ("scalar", "in", "vec", "out", "inout")
+ACTIVE = ("scalar", "in", "vec", "out", "inout", "vecout")
+OUTPUTS = ("out", "inout", "vecout")
 
 
 def spec_of(text):
@@ -70,7 +77,7 @@ def driver(spec, returns_void, mutate=False):
     f, g = spec["function"], spec.get("gradient")  # (no gradient: reverse mode refuses f, FD only)
     params = spec["params"]
     rng = random.Random(20261125)
-    lines = ["#include <cstdio>", "#include <cmath>", "#include <vector>", "", "static int unfad_jvp_failures = 0;",
+    lines = ["#include <cstdio>", "#include <cmath>", "#include <exception>", "#include <string>", "#include <vector>", "", "static int unfad_jvp_failures = 0;",
              "static void unfad_jvp_expect(const char* what, double got, double want, double rtol, double scale) {",
              "  const double err = std::fabs(got - want);",
              "  if (!(err <= rtol * std::fmax(scale, std::fabs(want)))) {",
@@ -85,7 +92,7 @@ def driver(spec, returns_void, mutate=False):
         decl_inputs = []  # (name, kind, value or list)
         for p in params:
             name, kind = p[0], p[1]
-            if kind == "out":
+            if kind in ("out", "vecout"):
                 decl_inputs.append((name, kind, [0.0] * p[2]))
                 continue
             decl_inputs.append((name, kind, vals[k]))
@@ -99,7 +106,7 @@ def driver(spec, returns_void, mutate=False):
             elif kind in ("in", "vec", "inout"):
                 direction[name] = [rng.uniform(-1, 1) for _ in v]
         for name, kind, v in decl_inputs:
-            if kind in ("out", "inout"):
+            if kind in OUTPUTS:
                 weights[name] = [rng.uniform(-1, 1) for _ in v]
 
         def arrays(suffix, t_expr):
@@ -118,6 +125,8 @@ def driver(spec, returns_void, mutate=False):
                     out.append(f"std::vector<double> {name}{suffix}{{{', '.join(es)}}};")
                 elif kind == "out":
                     out.append(f"std::vector<double> {name}{suffix}({len(v)}, 0.0);")
+                elif kind == "vecout":
+                    out.append(f"std::vector<double> {name}{suffix};")
             return out
 
         def arg(name, kind, suffix):
@@ -139,6 +148,8 @@ def driver(spec, returns_void, mutate=False):
                 L.append(f"    std::vector<double> d_{name}{{{', '.join(lit(scale * d) for d in direction[name])}}};")
             elif kind == "out":
                 L.append(f"    std::vector<double> d_{name}({len(v)}, 0.0);")
+            elif kind == "vecout":
+                L.append(f"    std::vector<double> d_{name};")
             if kind in ACTIVE:
                 tangent_args.append(f"d_{name}.data()" if kind in ("in", "out", "inout") else f"d_{name}")
         if not returns_void:
@@ -153,7 +164,10 @@ def driver(spec, returns_void, mutate=False):
         if not returns_void:
             L.append(f'    unfad_jvp_expect("point {pi}: value", value, value_p, 1e-12, 1e-300);')
         for name, kind, v in decl_inputs:
-            if kind in ("out", "inout"):
+            if kind == "vecout":
+                L.append(f'    unfad_jvp_expect("point {pi}: {name}.size() as f leaves it", {name}.size(), {len(v)}, 0, 0);')
+                L.append(f'    unfad_jvp_expect("point {pi}: d_{name}.size() as f sizes {name}", d_{name}.size(), {len(v)}, 0, 0);')
+            if kind in OUTPUTS:
                 L.append(f"    for (size_t i = 0; i < {name}.size(); ++i) unfad_jvp_expect(\"point {pi}: {name} as f leaves it\", {name}[i], {name}_p[i], 1e-12, 1e-300);")
         # finite differences along v: the value, outputs and in/out finals as a list
         L.append("    auto phi = [&](double t) {")
@@ -164,7 +178,7 @@ def driver(spec, returns_void, mutate=False):
         else:
             L.append(f"      {f}({primal_args('_t')});")
         for name, kind, v in decl_inputs:
-            if kind in ("out", "inout"):
+            if kind in OUTPUTS:
                 L.append(f"      r.insert(r.end(), {name}_t.begin(), {name}_t.end());")
         L.append("      return r;")
         L.append("    };")
@@ -174,7 +188,7 @@ def driver(spec, returns_void, mutate=False):
         if not returns_void:
             L.append("    jvp.push_back(d_return);")
         for name, kind, v in decl_inputs:
-            if kind in ("out", "inout"):
+            if kind in OUTPUTS:
                 L.append(f"    jvp.insert(jvp.end(), d_{name}.begin(), d_{name}.end());")
         L.append("    for (size_t i = 0; i < jvp.size(); ++i) {")
         L.append("      const double fd = (m2[i] - 8 * m1[i] + 8 * p1[i] - p2[i]) / (12 * h);")
@@ -198,16 +212,16 @@ def driver(spec, returns_void, mutate=False):
                 adj_args.append(f"g_{name}.data()" if kind == "in" else f"g_{name}")
                 for i, d in enumerate(direction[name]):
                     dot_terms.append(f"g_{name}[{i}] * {lit(d)}")
-            elif kind in ("out", "inout"):
+            elif kind in OUTPUTS:
                 L.append(f"    std::vector<double> g_{name}{{{', '.join(lit(w) for w in weights[name])}}};")
-                adj_args.append(f"g_{name}.data()")
+                adj_args.append(f"g_{name}" if kind == "vecout" else f"g_{name}.data()")
                 if kind == "inout":
                     for i, d in enumerate(direction[name]):
                         dot_terms.append(f"g_{name}[{i}] * {lit(d)}")
         L.append(f"    {g}_grad({primal_args('_g')}, {', '.join(adj_args)});")
         w_terms = [] if returns_void else ["d_return"]
         for name, kind, v in decl_inputs:
-            if kind in ("out", "inout"):
+            if kind in OUTPUTS:
                 for i, w in enumerate(weights[name]):
                     w_terms.append(f"{lit(w)} * d_{name}[{i}]")
         L.append(f"    const double lhs = {' + '.join(dot_terms) or '0.0'};")
@@ -216,9 +230,42 @@ def driver(spec, returns_void, mutate=False):
         L.append(f'    unfad_jvp_expect("point {pi}: dot(grad, v) vs w . jvp(v)", rhs, lhs, 1e-9, {abs_terms} + 1e-300);')
         L.append("  }")
         lines += [l for l in L if l != ""]
+    for ti, t in enumerate(spec.get("throws", [])):
+        lines += throw_check(f, params, returns_void, ti, t)
     lines += ["  if (unfad_jvp_failures) { std::printf(\"%d mismatches\\n\", unfad_jvp_failures); return 1; }",
               "  std::printf(\"ok\\n\");", "  return 0;", "}"]
     return "\n".join(lines) + "\n"
+
+
+def throw_check(f, params, returns_void, ti, t):
+    """f and f_jvp at t["at"] both throw, with what() == t["what"]."""
+    vals, k, args, tangents, L = list(t["at"]), 0, [], [], [f"  {{ // throws {ti}"]
+    for p in params:
+        name, kind = p[0], p[1]
+        if kind in ("out", "vecout"):
+            size = p[2] if kind == "out" else 0
+            L.append(f"    std::vector<double> {name}({size}, 0.0), d_{name}({size}, 0.0);")
+        elif kind in ("in", "vec", "inout"):
+            L.append(f"    std::vector<double> {name}{{{', '.join(lit(x) for x in vals[k])}}}, d_{name}({len(vals[k])}, 1.0);")
+            k += 1
+        else:
+            ty = "int" if kind == "int" else "double"
+            L.append(f"    {ty} {name} = {int(vals[k]) if kind == 'int' else lit(vals[k])};")
+            if kind == "scalar":
+                L.append(f"    double d_{name} = 1.0;")
+            k += 1
+        args.append(f"{name}.data()" if kind in ("in", "out", "inout") else name)
+        if kind in ACTIVE:
+            tangents.append(f"d_{name}.data()" if kind in ("in", "out", "inout") else f"d_{name}")
+    if not returns_void:
+        L.append("    double d_return = 0.0;")
+        tangents.append("&d_return")
+    want = json.dumps(t["what"])
+    for label, call in (("f", f"{f}({', '.join(args)})"), ("f_jvp", f"{f}_jvp({', '.join(args + tangents)})")):
+        L += [f"    try {{ (void){call}; std::printf(\"MISMATCH throws {ti}: {label} did not throw\\n\"); ++unfad_jvp_failures; }}",
+              f"    catch (const std::exception& e) {{ if (std::string(e.what()) != {want}) {{ std::printf(\"MISMATCH throws {ti}: {label} threw %s\\n\", e.what()); ++unfad_jvp_failures; }} }}"]
+    L.append("  }")
+    return L
 
 
 def run(cmd, **kw):

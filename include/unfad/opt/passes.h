@@ -19,6 +19,10 @@ struct PassContext {
   // Helpers known to write none of their parameters: calling them, or their
   // pullbacks (which only add into buffers), commutes with += sweeps.
   std::unordered_set<std::string> pureCallees;
+  // Helpers that may throw (pure or not): a loop calling one runs to its end
+  // before its adjoint sweep adds into anything (f_grad throws where f
+  // throws, with the adjoints untouched).
+  std::unordered_set<std::string> raisingCallees;
 };
 
 // Every pass: the rewritten expression; *changed (when given) says whether
@@ -73,9 +77,8 @@ PassFunction findPass(const std::string &name);
 // The whole pipeline (optimize() in optimize.h), stopped right after the
 // first run of the pass `stopAfter` when it is not empty.
 ir::Expr runPipeline(const ir::Expr &e, const PassContext &context, const std::string &stopAfter = "");
-// The context of a function of the program: its parameters reserved,
-// `pureCallees` the primal program's helpers that write no parameter.
-PassContext contextFor(const ir::Function &f, const std::unordered_set<std::string> &pureCallees);
-std::unordered_set<std::string> pureCallees(const ir::Program &primal);
+// The context of a function of the program: its parameters reserved, and
+// what the primal program's helpers do (`pureCallees`, `raisingCallees`).
+PassContext contextFor(const ir::Function &f, const ir::Program *primal);
 
 } // namespace unfad::opt

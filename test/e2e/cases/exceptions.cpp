@@ -90,6 +90,21 @@ UNFAD_GRADIENT void normalize(const double* x, int n, double* out) {
   for (int i = 0; i < n; ++i) out[i] = x[i] * r;
 }
 
+// A helper left as a call (recursive: never inlined) that throws, called in
+// a loop: its adjoint sweep is not fused into the loop (the first version
+// was: d_x[0] was added before cf threw at x[1]).
+static double continued_fraction(double x, int depth) {
+  if (x < 0) throw std::domain_error("continued_fraction: negative argument");
+  if (depth == 0) return 1.0;
+  return 1.0 + x / continued_fraction(x, depth - 1);
+}
+
+UNFAD_GRADIENT double fraction_sum(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += continued_fraction(x[i], 4);
+  return s;
+}
+
 /* e2e
 [{"function": "mse", "points": [[[0.5, -1.25, 2.0], [1.0, 0.5, -0.5]]],
   "throws": [{"at": [[0.5, 1.0], [1.0]], "what": "mse: size mismatch"}]},
@@ -104,5 +119,7 @@ UNFAD_GRADIENT void normalize(const double* x, int n, double* out) {
  {"function": "shape_energy", "points": [[1.0, 0.25, 0.5, 2.0]],
   "throws": [{"at": [1.0, 2.0, 0.5, 1.0], "what": "zero-area triangle"}]},
  {"function": "normalize", "points": [[[0.5, -1.25, 2.0], 3]], "outputs": {"out": 3},
-  "throws": [{"at": [[0.0, 0.0], 2], "what": "cannot normalize a zero vector"}]}]
+  "throws": [{"at": [[0.0, 0.0], 2], "what": "cannot normalize a zero vector"}]},
+ {"function": "fraction_sum", "points": [[[0.5, 1.25, 2.0], 3]],
+  "throws": [{"at": [[0.5, -1.0, 2.0], 3], "what": "continued_fraction: negative argument"}]}]
 */

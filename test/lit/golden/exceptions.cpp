@@ -54,3 +54,29 @@ UNFAD_GRADIENT double act(int kind, double x) {
 // CHECK-NEXT:    *d_x += 1.0 - t * t;
 // CHECK-NEXT:    return t;
 // CHECK-NEXT:  }
+
+// A recursive helper that may throw stays a call: the loop calling it runs to
+// its end before the sweep calls its pullback (the sweep is not fused into
+// it), and the pullback's cotangent, the constant 1, guards nothing.
+static double fraction(double x, int depth) {
+  if (x < 0) throw std::domain_error("fraction: x < 0");
+  return depth == 0 ? 1.0 : 1.0 + x / fraction(x, depth - 1);
+}
+
+UNFAD_GRADIENT double fraction_sum(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += fraction(x[i], 4);
+  return s;
+}
+
+// CHECK-LABEL: double fraction_sum_grad(const double* x, int n, double* d_x) {
+// CHECK:         for (long i = 0; i < n; ++i) {
+// CHECK-NOT:       pullback
+// CHECK:           ::fraction(
+// CHECK-NOT:       pullback
+// CHECK:         }
+// CHECK-NEXT:    for (long [[I:i_[0-9]+]] = n - 1; [[I]] >= 0; --[[I]]) {
+// CHECK-NOT:       if (true)
+// CHECK:           fraction_pullback({{.*}}, 4, 1.0, &{{.*}});
+// CHECK:         }
+// CHECK-NEXT:    return state;
