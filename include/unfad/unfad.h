@@ -73,6 +73,24 @@ namespace unfad {
 // generated code calls it too.
 template <class T> constexpr T no_grad(T x) { return x; }
 
+// ψ(x) = Γ'(x)/Γ(x), the derivative of std::lgamma (and Γψ that of
+// std::tgamma), which <cmath> lacks. Reflection ψ(x) = ψ(1-x) - π/tan(πx)
+// below 1/2, the recurrence ψ(x) = ψ(x+1) - 1/x up to 10, then the
+// asymptotic series ln x - 1/2x - Σ B_2k/(2k x^2k) (error below 1e-15 there).
+// NaN at the poles (0, -1, -2, ...), as the derivative of lgamma is there.
+template <class T> T digamma(T x) {
+  static_assert(std::is_floating_point_v<T>, "digamma of a floating-point value");
+  if (std::isnan(x)) return x;
+  if (x <= 0 && x == std::floor(x)) return std::numeric_limits<T>::quiet_NaN();
+  const double pi = 3.14159265358979323846;
+  double v = static_cast<double>(x), shift = 0;
+  if (v < 0.5) return static_cast<T>(digamma(1.0 - v) - pi / std::tan(pi * v));
+  for (; v < 10; v += 1) shift -= 1 / v;
+  const double r = 1 / (v * v);
+  const double series = r * (1.0 / 12 - r * (1.0 / 120 - r * (1.0 / 252 - r * (1.0 / 240 - r * (1.0 / 132 - r * (691.0 / 32760))))));
+  return static_cast<T>(shift + std::log(v) - 0.5 / v - series);
+}
+
 // Sorting in gradients (std::sort, std::stable_sort, std::nth_element of a
 // range of numbers): perm[j] becomes the position in `v` of the value the
 // algorithm puts at j, found by running the same algorithm on positions

@@ -92,6 +92,30 @@ std::vector<Expr> partials(Op op, const std::vector<Expr> &x, const Expr &y) {
   case Op::Fmin: case Op::Fmax: return minMaxPartials(op, x, t);        // the chosen argument's is 1
   case Op::Erf:                                                         // erf' = 2/√π e^(-x²)
     return {Math::mul(m.constant(2.0 / std::sqrt(M_PI)), Math::apply(Op::Exp, Math::neg(Math::square(a))))};
+  case Op::Erfc:                                                        // erfc' = -2/√π e^(-x²)
+    return {Math::mul(m.constant(-2.0 / std::sqrt(M_PI)), Math::apply(Op::Exp, Math::neg(Math::square(a))))};
+  case Op::Asinh:                                                       // asinh' = 1/√(x²+1)
+    return {m.reciprocal(Math::apply(Op::Sqrt, Math::add(Math::square(a), m.constant(1))))};
+  case Op::Acosh:                                                       // acosh' = 1/(√(x-1) √(x+1))
+    return {m.reciprocal(Math::mul(Math::apply(Op::Sqrt, Math::sub(a, m.constant(1))),
+                                   Math::apply(Op::Sqrt, Math::add(a, m.constant(1)))))};
+  case Op::Atanh: return {m.reciprocal(Math::sub(m.constant(1), Math::square(a)))}; // atanh' = 1/(1-x²)
+  case Op::Lgamma: return {Math::apply(Op::Digamma, a)};                // (log|Γ|)' = ψ
+  case Op::Tgamma: return {Math::mul(y, Math::apply(Op::Digamma, a))};  // Γ' = Γ ψ
+  case Op::Fmod: case Op::Remainder: {                                  // a - n b: ∇ = (1, -n)
+    // n recovered from the result, exactly (fmod's n is trunc(a/b) and
+    // remainder's the nearest integer, of the exact quotient, not of a/b rounded)
+    Expr n = Math::apply(Op::Round, Math::div(Math::sub(x[0], y), x[1]));
+    return {m.constant(1), Math::neg(n)};
+  }
+  case Op::Copysign:                                                    // |a| sign(b): ∂a = sign(a) sign(b)
+    return {Math::mul(Math::apply(Op::Sign, a), Prim::make(Op::Copysign, {m.constant(1), x[1]})), nullptr};
+  case Op::Fdim: {                                                      // max(a-b, 0): (1, -1) where a > b
+    Expr above = Prim::makeCast(Prim::make(Op::Gt, {x[0], x[1]}), t);
+    return {above, Math::neg(above)};
+  }
+  case Op::Digamma:                                                     // ψ' (trigamma): not provided
+    throw IRError("partials: the derivative of digamma (lgamma's second derivative) is not provided");
   case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: case Op::Sign:
     return zero;                                                        // piecewise constant: 0
   case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
@@ -106,12 +130,13 @@ std::vector<Expr> partials(Op op, const std::vector<Expr> &x, const Expr &y) {
 bool partialsReadResult(Op op) {
   switch (op) {
   case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Tanh: case Op::Tan: case Op::Sqrt: case Op::Cbrt:
-  case Op::Pow: case Op::Hypot:
+  case Op::Pow: case Op::Hypot: case Op::Tgamma: case Op::Fmod: case Op::Remainder:
     return true;
   case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Neg: case Op::Mod:
   case Op::Sin: case Op::Cos: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:
   case Op::Sinh: case Op::Cosh: case Op::Log: case Op::Log2: case Op::Log10: case Op::Log1p:
-  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf:
+  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Erfc: case Op::Asinh: case Op::Acosh:
+  case Op::Atanh: case Op::Lgamma: case Op::Copysign: case Op::Fdim: case Op::Digamma:
   case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: case Op::Sign:
   case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
   case Op::And: case Op::Or: case Op::Not: case Op::Cast:

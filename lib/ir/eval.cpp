@@ -2,6 +2,7 @@
 #include "unfad/ir/ir.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
+#include "unfad/unfad.h" // unfad::digamma
 
 #include <algorithm>
 #include <cmath>
@@ -97,6 +98,17 @@ struct Eval {
     case Op::Fmin: return std::fmin(x, y);
     case Op::Fmax: return std::fmax(x, y);
     case Op::Erf: return std::erf(x);
+    case Op::Erfc: return std::erfc(x);
+    case Op::Asinh: return std::asinh(x);
+    case Op::Acosh: return std::acosh(x);
+    case Op::Atanh: return std::atanh(x);
+    case Op::Lgamma: return std::lgamma(x);
+    case Op::Tgamma: return std::tgamma(x);
+    case Op::Fmod: return std::fmod(x, y);
+    case Op::Remainder: return std::remainder(x, y);
+    case Op::Copysign: return std::copysign(x, y);
+    case Op::Fdim: return std::fdim(x, y);
+    case Op::Digamma: return unfad::digamma(x);
     case Op::Floor: return std::floor(x);
     case Op::Ceil: return std::ceil(x);
     case Op::Round: return std::round(x);

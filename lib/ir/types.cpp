@@ -175,8 +175,9 @@ bool opIsPredicate(Op op) {
   case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:
   case Op::Sinh: case Op::Cosh: case Op::Tanh: case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Log:
   case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Sqrt: case Op::Cbrt: case Op::Pow: case Op::Hypot:
-  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Floor: case Op::Ceil: case Op::Round:
-  case Op::Trunc: case Op::Cast: case Op::Sign:
+  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Erfc: case Op::Asinh: case Op::Acosh: case Op::Atanh: case Op::Lgamma: case Op::Tgamma:
+  case Op::Fmod: case Op::Remainder: case Op::Copysign: case Op::Fdim: case Op::Floor: case Op::Ceil: case Op::Round:
+  case Op::Trunc: case Op::Cast: case Op::Sign: case Op::Digamma:
     return false;
   }
   return false;

@@ -27,7 +27,8 @@ bool costly(Op op) {
   case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan:
   case Op::Atan2: case Op::Sinh: case Op::Cosh: case Op::Tanh: case Op::Exp: case Op::Exp2:
   case Op::Expm1: case Op::Log: case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Sqrt:
-  case Op::Cbrt: case Op::Pow: case Op::Hypot: case Op::Erf:
+  case Op::Cbrt: case Op::Pow: case Op::Hypot: case Op::Erf: case Op::Erfc: case Op::Asinh:
+  case Op::Acosh: case Op::Atanh: case Op::Lgamma: case Op::Tgamma: case Op::Digamma:
     return true;
   default:
     return false;

@@ -77,10 +77,12 @@ CVal FnPrinter::trPrim(const Prim *p, Block &b) {
                 "static_cast<" + cxxType(p->type) + ">((" + x.text + " > " + z + ") - (" + x.text + " < " + z + "))",
                 PPrimary);
   }
+  case Op::Digamma: return leaf(p->type, "unfad::digamma(" + render(a[0]) + ")", PPrimary);
   case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:
   case Op::Sinh: case Op::Cosh: case Op::Tanh: case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Log:
   case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Sqrt: case Op::Cbrt: case Op::Pow: case Op::Hypot:
-  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Floor: case Op::Ceil: case Op::Round:
+  case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Erfc: case Op::Asinh: case Op::Acosh: case Op::Atanh: case Op::Lgamma: case Op::Tgamma:
+  case Op::Fmod: case Op::Remainder: case Op::Copysign: case Op::Fdim: case Op::Floor: case Op::Ceil: case Op::Round:
   case Op::Trunc: {
     std::string s = std::string("std::") + opName(p->op) + "(";
     for (size_t i = 0; i < a.size(); ++i) s += (i ? ", " : "") + render(a[i]);

@@ -98,11 +98,17 @@ std::string str(const TypeP &t);
   X(Log2, "log2", 1) X(Log10, "log10", 1) X(Log1p, "log1p", 1)                 \
   X(Sqrt, "sqrt", 1) X(Cbrt, "cbrt", 1) X(Pow, "pow", 2) X(Hypot, "hypot", 2)  \
   X(Fabs, "fabs", 1) X(Fmin, "fmin", 2) X(Fmax, "fmax", 2) X(Erf, "erf", 1)    \
+  X(Erfc, "erfc", 1) X(Asinh, "asinh", 1) X(Acosh, "acosh", 1)                 \
+  X(Atanh, "atanh", 1) X(Lgamma, "lgamma", 1) X(Tgamma, "tgamma", 1)           \
+  X(Fmod, "fmod", 2) X(Remainder, "remainder", 2) X(Copysign, "copysign", 2)   \
+  X(Fdim, "fdim", 2)                                                           \
   X(Floor, "floor", 1) X(Ceil, "ceil", 1) X(Round, "round", 1)                 \
   X(Trunc, "trunc", 1)                                                         \
   X(Lt, "lt", 2) X(Le, "le", 2) X(Gt, "gt", 2) X(Ge, "ge", 2) X(Eq, "eq", 2)   \
   X(Ne, "ne", 2) X(And, "and", 2) X(Or, "or", 2) X(Not, "not", 1)              \
-  X(Cast, "cast", 1) X(Sign, "sign", 1)
+  X(Cast, "cast", 1) X(Sign, "sign", 1)                                        \
+  /* ψ = Γ'/Γ, lgamma's derivative (unfad::digamma in <unfad/unfad.h>) */      \
+  X(Digamma, "digamma", 1)
 
 enum class Op {
 #define UNFAD_X(N, S, A) N,
