@@ -74,8 +74,7 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Arrow && oc->getNumArgs() == 1 &&
                                                          iteratorKind(oc->getArg(0)->getType()) != IteratorKind::None)
     return lowerArrayRef(oc->getArg(0), env); // it->f
-  if (ir::Expr a, st; flatRow(x, env, a, st))
-    fail(loc, "rows of local arrays of arrays can only be indexed ('m[i][j]'), not used as arrays yet");
+  if (ir::Expr a, st; flatRow(x, env, a, st)) return ir::View::make(a, st); // a row of a local table: a view into it
   if (ir::Expr p = viewElementPointer(x, env)) return p; // `steps[t]` of a vector of pointers
   if (const auto *m = dyn_cast<MemberExpr>(x)) {
     if (ir::Expr leaf = viewMember(m, env)) return leaf; // `s.w` of a struct of views
@@ -266,6 +265,10 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
       if (const auto *inner = dyn_cast<InitListExpr>(il->getInit(0)->IgnoreImplicit())) il = inner;
     if (!il) {
       eff = lowerWholeArrayCopy(lhs, rhs, false, env, loc); // `p = q;` of std::arrays (local_arrays.cpp)
+      return true;
+    }
+    if (std::optional<Flat> table = fixedTable(lhs->getType()); table && flatTableRef(lhs, env)) {
+      eff = assignBracesToTable(lhs, il, *table, env, loc); // `R = {};` of a Mat3
       return true;
     }
     // `p = {x, y, z};`: the braces' values first (`p = {p[1], p[0]}` reads

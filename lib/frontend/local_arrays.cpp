@@ -49,6 +49,7 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
       fail(loc, "a std::vector initialised by a call cannot grow ('push_back', 'resize' on '" + vd->getNameAsString() +
                     "'; copy it into a new vector first)");
     env[vd] = returnedArrays_.at(cast<CallExpr>(c));
+    if (std::optional<Flat> table = fixedTable(vd->getType())) flatStride_[vd] = *table; // a Mat3
     return k(env);
   }
   std::string spelled = "'" + typeStr(vd->getType()) + "'";
@@ -125,7 +126,23 @@ const Expr *Lowering::localArrayShape(const VarDecl *vd, const ArrayInfo &ai, co
   out.size = ir::Prim::make(ir::Op::Mul, {flat.rows, flat.stride});
   if (flat.rows->is<ir::Const>() && flat.stride->is<ir::Const>())
     out.size = ir::Const::makeInt(flat.rows->as<ir::Const>()->ivalue * flat.stride->as<ir::Const>()->ivalue);
-  if (ce && ce->getConstructor()->isCopyOrMoveConstructor()) fail(loc, "copies of arrays of arrays are not supported yet");
+  if (ce && ce->getConstructor()->isCopyOrMoveConstructor()) {
+    // `Mat3 C = R;` of a table held flat: a copy of its buffer
+    if (ir::Expr from = fixedTable(vd->getType()) ? flatTableRef(ce->getArg(0), env) : nullptr) {
+      out.copyFrom = from;
+      return nullptr;
+    }
+    // `Mat3 C = M;` of a parameter (held as rows): row by row
+    if (fixedTable(vd->getType()) && fixedTable(ce->getArg(0)->getType())) {
+      ir::Expr rows = lowerArrayRef(ce->getArg(0), env);
+      if (rows->type->elem()->isArray()) {
+        out.copyRowsFrom = rows;
+        return nullptr;
+      }
+    }
+    fail(loc, "copies of arrays of arrays are only supported between local tables of a fixed size ('std::array<std::array<T, "
+              "N>, M>')");
+  }
   if (init && !isa<InitListExpr>(init) && !ce) fail(loc, "this initializer of " + spelled + " is not supported yet");
   return ce ? nullptr : init;
 }
@@ -224,6 +241,13 @@ ir::Expr Lowering::bindLocalArray(const VarDecl *vd, const ir::TypeP &et, bool n
     binds.push_back({names_.fresh("_"), effectLoop(start.size, [&](const ir::Expr &j) {
                        return store(arr, j, read(from, j, loc), M::Set, loc);
                      })});
+  if (const ir::Expr &from = start.copyRowsFrom) // (a table: start.flat's shape)
+    binds.push_back({names_.fresh("_"), effectLoop(start.flat.rows, [&](const ir::Expr &i) {
+                       return effectLoop(start.flat.stride, [&](const ir::Expr &j) {
+                         ir::Expr at = ir::Prim::make(ir::Op::Add, {ir::Prim::make(ir::Op::Mul, {i, start.flat.stride}), j});
+                         return store(arr, at, read(read(from, i, loc), j, loc), M::Set, loc);
+                       });
+                     })});
   for (size_t i = 0; i < start.elems.size(); ++i) {
     const ir::Expr &elem = start.elems[i];
     if (!elem) continue;
@@ -269,6 +293,15 @@ ir::Expr Lowering::comparableLength(const ir::Expr &e, int depth) {
 // lengths may differ are refused: the assignment would resize.
 ir::Expr Lowering::lowerWholeArrayCopy(const Expr *dst, const Expr *src, bool exchange, Env &env, SourceLocation loc) {
   const char *what = exchange ? "swapping whole arrays" : "assignment of whole arrays";
+  // fixed-size tables held flat (a Mat3): the same shape by their type
+  if (ir::Expr fd = flatTableRef(dst, env)) {
+    ir::Expr fs = flatTableRef(src, env);
+    if (!fs || fixedTable(dst->getType())->rows->as<ir::Const>()->ivalue != fixedTable(src->getType())->rows->as<ir::Const>()->ivalue)
+      fail(loc, std::string(what) + " of a local table is only supported with another local table of its type");
+    ir::Expr n = tableLength(*fixedTable(dst->getType()));
+    if (!exchange) return copyElements(fs, nullptr, fd, nullptr, n, loc);
+    return exchangeElements(fd, fs, n, loc);
+  }
   ArrayInfo di, si;
   if (!arrayInfo(dst->getType(), di, SourceLocation()) || !arrayInfo(src->getType(), si, SourceLocation()) ||
       di.kind == ArrayInfo::Pointer || si.kind == ArrayInfo::Pointer)
@@ -279,16 +312,59 @@ ir::Expr Lowering::lowerWholeArrayCopy(const Expr *dst, const Expr *src, bool ex
   if (growingLength(dst) || growingLength(src) || !ir::alphaEqual(knownLength(d), knownLength(s)))
     fail(loc, std::string(what) + " is only supported where both have the same length by construction (declare one "
                                   "with the other's size: 'std::vector<double> next(y.size());')");
-  using M = ir::Store::Mode;
   if (!exchange)
     return copyElements(s, nullptr, d, nullptr, knownLength(d), loc);
-  return effectLoop(knownLength(d), [&](const ir::Expr &j) {
+  return exchangeElements(d, s, knownLength(d), loc);
+}
+
+ir::Expr Lowering::exchangeElements(const ir::Expr &d, const ir::Expr &s, const ir::Expr &n, SourceLocation loc) {
+  using M = ir::Store::Mode;
+  return effectLoop(n, [&](const ir::Expr &j) {
     std::string t = names_.fresh("t");
     ir::Expr kept = read(d, j, loc);
     return ir::Let::make(t, kept,
                          ir::Let::make(names_.fresh("_"), store(d, j, read(s, j, loc), M::Set, loc),
                                        store(s, j, ir::Var::make(t, kept->type), M::Set, loc)));
   });
+}
+
+// The flat buffer of a fixed-size table `e` names (a local Mat3, a helper's
+// parameter bound to one), or null.
+ir::Expr Lowering::flatTableRef(const Expr *e, Env &env) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  const auto *d = dyn_cast<DeclRefExpr>(x);
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!vd || !flatStride_.count(vd) || !fixedTable(vd->getType())) return nullptr;
+  return lookupVar(vd, env, e->getExprLoc());
+}
+
+ir::Expr Lowering::tableLength(const Flat &f) {
+  return ir::Const::makeInt(f.rows->as<ir::Const>()->ivalue * f.stride->as<ir::Const>()->ivalue);
+}
+
+// `R = {{...}, {...}};`: every value first (they may read R), then every
+// element (those not given are zero).
+ir::Expr Lowering::assignBracesToTable(const Expr *lhs, const InitListExpr *il, const Flat &shape, Env &env,
+                                       SourceLocation loc) {
+  ir::Expr a = flatTableRef(lhs, env);
+  ArrayInfo outer, inner;
+  arrayInfo(lhs->getType(), outer, SourceLocation());
+  arrayInfo(outer.elem, inner, SourceLocation(), 1);
+  LocalArrayInit values;
+  const ir::TypeP et = a->type->elem();
+  flattenInitList(il, true, inner, et, "'" + typeStr(lhs->getType()) + "'", env, values);
+  Binds lets, stores;
+  const int64_t n = tableLength(shape)->as<ir::Const>()->ivalue;
+  for (int64_t k = 0; k < n; ++k) {
+    ir::Expr v = k < int64_t(values.elems.size()) && values.elems[k] ? values.elems[k] : ir::Const::zero(et);
+    if (!v->is<ir::Const>()) {
+      lets.push_back({names_.fresh("braced"), v});
+      v = ir::Var::make(lets.back().first, et);
+    }
+    stores.push_back({names_.fresh("_"), store(a, ir::Const::makeInt(k), v, ir::Store::Mode::Set, loc)});
+  }
+  lets.insert(lets.end(), stores.begin(), stores.end());
+  return wrap(lets, ir::Tuple::make({}));
 }
 
 } // namespace unfad::frontend

@@ -355,8 +355,11 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   QualType lt = lv->getType();
   // `for (double& v : out)`: v designates the element (references.cpp)
   bool writable = lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified();
-  ir::Expr arr = lowerArrayRef(range, env);
-  ir::Expr n = arraySize(range, arr, loc, env);
+  // over a fixed-size table held flat (a local Mat3): its rows are views
+  ir::Expr flat = flatTableRef(range, env);
+  std::optional<Flat> table = flat ? fixedTable(range->getType()) : std::nullopt;
+  ir::Expr arr = flat ? flat : lowerArrayRef(range, env);
+  ir::Expr n = table ? table->rows : arraySize(range, arr, loc, env);
   const Stmt *body = rs->getBody();
   LoopState st = loopState({body}, env, containsBreak(body));
   std::string idx = names_.fresh("i");
@@ -369,7 +372,9 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   if (ArrayInfo rai; arrayInfo(lt.getNonReferenceType(), rai, SourceLocation())) {
     if (!lt->isReferenceType())
       fail(lv->getLocation(), "range-based 'for' copying rows is not supported (use 'const auto& " + lv->getNameAsString() + "')");
-    ir::Expr row = read(arr, ir::Var::make(idx, ir::Type::i64()), lv->getLocation());
+    ir::Expr i = ir::Var::make(idx, ir::Type::i64());
+    ir::Expr row = table ? ir::View::make(arr, ir::Prim::make(ir::Op::Mul, {i, table->stride}))
+                         : read(arr, i, lv->getLocation());
     binds.push_back({ln, row});
     eb[lv] = ir::Var::make(ln, row->type);
   } else if (writable) {

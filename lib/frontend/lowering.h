@@ -244,6 +244,7 @@ private:
   struct LocalArrayInit {
     std::vector<ir::Expr> elems; // initial elements; null: zero
     ir::Expr fill, copyFrom;     // every element set to `fill`, or copied from `copyFrom`
+    ir::Expr copyRowsFrom;       // (a table) copied from an array of rows
     ir::Expr size;
     Binds shape; // lets of a runtime shape (rows, columns)
     Flat flat;   // for arrays of arrays
@@ -284,6 +285,18 @@ private:
   std::map<std::string, std::string> arrNames_;
   std::set<std::string> passiveArrays_; // the array parameters without derivatives
   std::map<const clang::VarDecl *, Flat> flatStride_; // the flattened local arrays of arrays
+  // The shape of a std::array<std::array<T, N>, M> (constants), or none.
+  std::optional<Flat> fixedTable(clang::QualType t);
+  // A fixed-size table held flat (a local, a returned Mat3) passed to an
+  // inlined helper's parameter of that type: the parameter is held flat too.
+  bool bindFixedTableParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Env &inner, Binds &binds);
+  ir::Expr flatTableRef(const clang::Expr *e, Env &env);
+  ir::Expr tableLength(const Flat &f);
+  ir::Expr assignBracesToTable(const clang::Expr *lhs, const clang::InitListExpr *il, const Flat &shape, Env &env,
+                               clang::SourceLocation loc);
+  ir::Expr exchangeElements(const ir::Expr &d, const ir::Expr &s, const ir::Expr &n, clang::SourceLocation loc);
+  // Whether the call passes such a table (the helper is then inlined).
+  bool passesFixedTable(const clang::CallExpr *ce, const clang::FunctionDecl *fd);
   // Pointer locals: the array each points into (its Env entry is the offset).
   std::map<const clang::VarDecl *, ir::Expr> ptrBase_;
   // What each reference local, and each reference parameter of an inlined

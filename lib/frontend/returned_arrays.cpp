@@ -164,8 +164,10 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   QualType rt = def->getReturnType().getUnqualifiedType();
   ArrayInfo ai;
   if (!object) arrayInfo(rt, ai, def->getLocation());
-  if (ArrayInfo inner; !object && arrayInfo(ai.elem, inner, SourceLocation(), 1))
-    fail(loc, "functions returning arrays of arrays are not supported yet ('" + fname + "' returns '" + typeStr(rt) + "')");
+  // (a fixed-size table, a Mat3: a flat array whose shape its type gives)
+  if (ArrayInfo inner; !object && arrayInfo(ai.elem, inner, SourceLocation(), 1) && !fixedTable(rt))
+    fail(loc, "functions returning arrays of arrays are only supported with fixed sizes ('" + fname + "' returns '" +
+                  typeStr(rt) + "'; return a std::array<std::array<T, N>, M>, or a flat std::vector and use 'a[i * n + j]')");
   checkFunction(def);
   const auto *body = cast<CompoundStmt>(def->getBody());
   const ReturnStmt *ret = body->body_empty() ? nullptr : dyn_cast<ReturnStmt>(body->body_back());
@@ -253,7 +255,8 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
       if (object) return returnObject(x, e2);
       // `return r;` of its own local array (a copy or a move the compiler elides): that buffer
       if (const VarDecl *vd = returnedOwnLocal(x, def);
-          vd && !growLen_.count(vd) && !flatStride_.count(vd) && e2.count(vd) && e2.at(vd)->type->isArray())
+          vd && !growLen_.count(vd) && (!flatStride_.count(vd) || fixedTable(rt)) && e2.count(vd) &&
+          e2.at(vd)->type->isArray())
         return resume(e2, e2.at(vd));
       // `return g(x);`: the array g returned
       if (const CallExpr *c = returnedArrayCall(x); c && returnedArrays_.count(c)) return resume(e2, returnedArrays_.at(c));
@@ -295,6 +298,60 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   return wrap(binds, out);
 }
 
+std::optional<Lowering::Flat> Lowering::fixedTable(QualType t) {
+  ArrayInfo outer, inner, third;
+  if (!arrayInfo(t.getNonReferenceType(), outer, SourceLocation()) || outer.kind != ArrayInfo::StdArray ||
+      outer.size < 0 || !arrayInfo(outer.elem, inner, SourceLocation(), 1) || inner.kind != ArrayInfo::StdArray ||
+      inner.size < 0 || arrayInfo(inner.elem, third, SourceLocation(), 2))
+    return std::nullopt;
+  return Flat{ir::Const::makeInt(inner.size), ir::Const::makeInt(outer.size)};
+}
+
+// (a table held flat: a local array of arrays, a Mat3 a helper returned)
+static const Expr *flatTableArgument(const Expr *arg) {
+  const Expr *x = stripTemporaries(arg);
+  return copiedFrom(x);
+}
+
+bool Lowering::passesFixedTable(const CallExpr *ce, const FunctionDecl *fd) {
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || ce->getNumArgs() != def->getNumParams() || isa<CXXOperatorCallExpr>(ce)) return false;
+  for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
+    if (!fixedTable(def->getParamDecl(k)->getType())) continue;
+    const Expr *x = flatTableArgument(ce->getArg(k));
+    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && flatStride_.count(dyn_cast<VarDecl>(d->getDecl()))) return true;
+    if (hoistedArray(x)) return true;
+  }
+  return false;
+}
+
+bool Lowering::bindFixedTableParam(const ParmVarDecl *p, const Expr *arg, Env &env, Env &inner, Binds &binds) {
+  flatStride_.erase(p); // (bound afresh at every inlined call)
+  std::optional<Flat> shape = fixedTable(p->getType());
+  if (!shape) return false;
+  const Expr *x = flatTableArgument(arg);
+  ir::Expr flat;
+  if (const auto *d = dyn_cast<DeclRefExpr>(x); d && flatStride_.count(dyn_cast<VarDecl>(d->getDecl())))
+    flat = lookupVar(cast<VarDecl>(d->getDecl()), env, arg->getExprLoc());
+  else if (const Expr *c = hoistedArray(x))
+    flat = returnedArrays_.at(cast<CallExpr>(c));
+  else
+    return false; // (an array of arrays: a parameter of the marked function, a row of a table)
+  if (!p->getType()->isReferenceType()) { // by value: the helper's own copy
+    std::string n = names_.fresh(p->getNameAsString());
+    ir::Expr size = ir::Const::makeInt(shape->rows->as<ir::Const>()->ivalue * shape->stride->as<ir::Const>()->ivalue);
+    ir::Expr copy = ir::Var::make(n, flat->type);
+    binds.push_back({n, ir::NewArray::make(size, flat->type->elem())});
+    binds.push_back({names_.fresh("_"), effectLoop(size, [&](const ir::Expr &j) {
+                       return store(copy, j, read(flat, j, p->getLocation()), ir::Store::Mode::Set, p->getLocation());
+                     })});
+    flat = copy;
+  }
+  inner[p] = flat;
+  flatStride_[p] = *shape;
+  return true;
+}
+
 const Stmt *Lowering::hoistablePart(const Stmt *st) {
   if (isa<Expr>(st)) return st;
   if (const auto *r = dyn_cast<ReturnStmt>(st)) return r->getRetValue();
@@ -316,9 +373,15 @@ bool Lowering::lowerReturnedArrayAssign(const Expr *e, const Seq *rest, Env &env
   if (ai.kind != ArrayInfo::StdArray || ai.size < 0)
     fail(loc, "assigning the std::vector '" + fname + "' returns to an existing vector is not supported yet (declare a "
               "new local, 'auto y = " + fname + "(...);', or use a std::array of a fixed size)");
-  ir::Expr dst = lowerArrayRef(oc->getArg(0), env), src = returnedArrays_.at(c);
+  const Expr *lhs = flatTableArgument(oc->getArg(0));
+  const auto *ld = dyn_cast<DeclRefExpr>(lhs);
+  const auto *flatDst = ld ? dyn_cast<VarDecl>(ld->getDecl()) : nullptr;
+  if (!flatStride_.count(flatDst)) flatDst = nullptr;
+  ir::Expr dst = flatDst ? lookupVar(flatDst, env, loc) : lowerArrayRef(oc->getArg(0), env), src = returnedArrays_.at(c);
   if (!ir::sameType(dst->type, src->type)) fail(loc, "copy between arrays of different types");
-  ir::Expr eff = effectLoop(ir::Const::makeInt(ai.size), [&](const ir::Expr &j) {
+  const std::optional<Flat> table = fixedTable(oc->getArg(0)->getType());
+  const int64_t n = table ? table->rows->as<ir::Const>()->ivalue * table->stride->as<ir::Const>()->ivalue : ai.size;
+  ir::Expr eff = effectLoop(ir::Const::makeInt(n), [&](const ir::Expr &j) {
     return store(dst, j, read(src, j, loc), ir::Store::Mode::Set, loc);
   });
   out = effect(eff, [&] { return lowerSeq(rest, env, tail); });
