@@ -202,7 +202,7 @@ private:
       return;
     }
     case unf::Instr::Kind::Throw: // the path ends here: no tangent
-      stack.push_back({bind(lets, hint, Throw::make(in.callee, in.type)), nullptr});
+      stack.push_back({bind(lets, hint, Throw::make(in.callee, in.type, values(top(in.arity)))), nullptr});
       return;
     case unf::Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); return;
     case unf::Instr::Kind::If: {

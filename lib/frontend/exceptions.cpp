@@ -8,9 +8,17 @@
 // What follows it on its path is dead and lowered as written (a function
 // body whose paths all return or throw has a dead end: switch.cpp's
 // alwaysReturns). The exception is rebuilt from its spelling in the
-// generated code, so it may only be built from literals: the function's
-// values are not in scope there. No try/catch (diagnostics.cpp).
+// generated code, where the function's numbers it reads (`"index " +
+// std::to_string(k)`) are the Throw's arguments; it may read no other value
+// of the function (an array, a string variable). No try/catch
+// (diagnostics.cpp).
 #include "lowering.h"
+
+#include <clang/AST/PrettyPrinter.h>
+
+#include <functional>
+#include <map>
+#include <set>
 
 namespace unfad::frontend {
 
@@ -35,46 +43,119 @@ bool isLiteral(const Expr *e) {
 // `throw X` as a statement, or the arm of a `?:`.
 const CXXThrowExpr *thrownBy(const Expr *e) { return dyn_cast_or_null<CXXThrowExpr>(bare(e)); }
 
-// The C++ spelling of the thrown exception: a literal, or an object of a
-// class built from literals (`std::invalid_argument("...")`, `Error{}`).
-std::string Lowering::thrownSpelling(const CXXThrowExpr *te) {
+namespace {
+
+// Whether `s` reads a value of the function: a local variable or a
+// parameter (of it or of a helper lowered into it), or `this`.
+bool readsFunctionValues(const Stmt *s) {
+  if (!s) return false;
+  if (const auto *d = dyn_cast<DeclRefExpr>(s))
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && vd->hasLocalStorage()) return true;
+  if (isa<CXXThisExpr>(s)) return true;
+  for (const Stmt *c : s->children())
+    if (readsFunctionValues(c)) return true;
+  return false;
+}
+
+// Prints the thrown expression with each of `holes` as a Throw::kArg mark
+// (cast back to its C++ type where the IR's differs: an `int` is a `long`).
+struct MarkHoles : PrinterHelper {
+  const std::set<const Stmt *> *holes;
+  const std::map<const Stmt *, std::string> *casts;
+  const PrintingPolicy *pp;
+  bool handledStmt(Stmt *st, raw_ostream &os) override {
+    if (!holes->count(st)) return false;
+    auto c = casts->find(st);
+    if (c == casts->end()) os << ir::Throw::kArg;
+    else os << "static_cast<" << c->second << ">(" << ir::Throw::kArg << ")";
+    return true;
+  }
+};
+
+} // namespace
+
+// The thrown exception: its C++ spelling, rebuilt where the function's
+// values are the generated code's (a literal, `std::invalid_argument("...")`,
+// `MyError{}`, or a message built from the function's numbers: `"index " +
+// std::to_string(k)`). Each number it reads is an argument of the Throw
+// (lowered here, its effects into `pre`), printed in its place.
+ir::Expr Lowering::lowerThrown(const CXXThrowExpr *te, Env &env, Binds &pre) {
   SourceLocation loc = te->getThrowLoc();
   const Expr *x = te->getSubExpr() ? te->getSubExpr()->IgnoreImplicit()->IgnoreParens() : nullptr;
   if (const auto *fc = dyn_cast_or_null<CXXFunctionalCastExpr>(x)) x = fc->getSubExpr()->IgnoreImplicit();
   if (!x) fail(loc, "rethrowing ('throw;') is not supported: there is no 'try' in a differentiated function");
   PrintingPolicy pp(ctx_.getLangOpts());
-  auto literal = [&](const Expr *a) {
+  pp.SuppressImplicitBase = true;
+  // The numbers of the function it reads: each outermost arithmetic
+  // expression that reads one (`k`, `x.size()`, `i + 1`).
+  std::set<const Stmt *> holes;
+  std::map<const Stmt *, std::string> casts;
+  std::vector<const Expr *> order;
+  std::function<void(const Stmt *)> find = [&](const Stmt *st) {
+    if (!st || isa<LambdaExpr>(st)) return;
+    if (const auto *e = dyn_cast<Expr>(st); e && !isa<ImplicitCastExpr>(e) && readsFunctionValues(e) &&
+                                            (e->getType()->isArithmeticType() || e->getType()->isEnumeralType())) {
+      holes.insert(e);
+      order.push_back(e);
+      return;
+    }
+    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && readsFunctionValues(d))
+      fail(d->getLocation(), "the exception thrown here may only read numbers of the function ('" +
+                                 d->getDecl()->getNameAsString() + "' is not one): the generated gradient rebuilds it "
+                                 "from them");
+    for (const Stmt *c : st->children()) find(c);
+  };
+  find(x);
+  std::vector<ir::Expr> args;
+  for (const Expr *h : order) {
+    ir::Expr v;
+    {
+      EffectScope scope(*this, &pre);
+      v = lowerExpr(h, env);
+    }
+    if (!v->type->isScalar()) fail(h->getExprLoc(), "the exception thrown here reads a value that is not a number");
+    QualType ct = h->getType().getCanonicalType().getUnqualifiedType();
+    // (a parameter of the marked function keeps its C++ type in f_grad)
+    const auto *d = dyn_cast<DeclRefExpr>(h->IgnoreParenImpCasts());
+    bool own = d && isa<ParmVarDecl>(d->getDecl()) && d->getDecl()->getDeclContext() == currentRoot_ && !inline_ &&
+               v->is<ir::Var>();
+    bool same = own || ct == ctx_.DoubleTy || ct == ctx_.FloatTy || ct == ctx_.BoolTy || ct == ctx_.LongTy;
+    // (the builtin type itself: `std::vector<T>::size_type` may not print back as written)
+    if (!same) casts[h] = ct->isBuiltinType() ? ct.getAsString(pp) : qualTypeStr(h->getType().getUnqualifiedType());
+    args.push_back(v);
+  }
+  MarkHoles marks;
+  marks.holes = &holes;
+  marks.casts = &casts;
+  marks.pp = &pp;
+  auto printed = [&](const Expr *a) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    bare(a)->printPretty(os, nullptr, pp);
+    bare(a)->printPretty(os, &marks, pp);
     return os.str();
   };
-  auto refuse = [&](const Expr *at) {
-    fail(at->getExprLoc(), "the exception thrown here must be built from literals (such as "
-                           "std::invalid_argument(\"...\")): the generated gradient rebuilds it where the "
-                           "function's values are not in scope");
-  };
-  if (isLiteral(x)) return literal(x);
-  std::vector<const Expr *> args;
+  if (isLiteral(x) || holes.count(x)) return ir::Throw::make(printed(x), ir::Type::unit(), std::move(args)); // throw k;
+  std::vector<const Expr *> ctorArgs;
   if (const auto *c = dyn_cast<CXXConstructExpr>(x))
-    for (const Expr *a : c->arguments()) args.push_back(a);
+    for (const Expr *a : c->arguments()) ctorArgs.push_back(a);
   else if (const auto *il = dyn_cast<InitListExpr>(x))
-    for (const Expr *a : il->inits()) args.push_back(a);
+    for (const Expr *a : il->inits()) ctorArgs.push_back(a);
   else if (!isa<CXXScalarValueInitExpr>(x))
-    refuse(x);
-  std::string s = qualTypeStr(x->getType().getUnqualifiedType()) + "(";
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (isa<CXXDefaultArgExpr>(args[k])) break;
-    if (!isLiteral(args[k])) refuse(args[k]);
-    s += (k ? ", " : "") + literal(args[k]);
+    fail(x->getExprLoc(), "the exception thrown here must be an object built by a constructor (such as "
+                          "std::invalid_argument(\"...\")) or a literal");
+  std::string spelling = qualTypeStr(x->getType().getUnqualifiedType()) + "(";
+  for (size_t k = 0; k < ctorArgs.size(); ++k) {
+    if (isa<CXXDefaultArgExpr>(ctorArgs[k])) break;
+    spelling += (k ? ", " : "") + printed(ctorArgs[k]);
   }
-  return s + ")";
+  return ir::Throw::make(spelling + ")", ir::Type::unit(), std::move(args));
 }
 
 // `throw X;`: the throw, then (dead) what follows on its path.
 ir::Expr Lowering::lowerThrowStmt(const CXXThrowExpr *te, const Seq *rest, Env &env, const Tail &tail) {
-  ir::Expr thrown = ir::Throw::make(thrownSpelling(te), ir::Type::unit());
-  return effect(thrown, [&] { return lowerSeq(rest, env, tail); });
+  Binds pre;
+  ir::Expr thrown = lowerThrown(te, env, pre);
+  return wrap(pre, effect(thrown, [&] { return lowerSeq(rest, env, tail); }));
 }
 
 // `c ? x : throw E` (or `c ? throw E : x`): the check, as an effect before
@@ -88,7 +169,8 @@ ir::Expr Lowering::lowerThrowingChoice(const ConditionalOperator *c, Env &env) {
     fail(loc, "a 'throw' inside " + (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
                   " is not supported (check before it, in a statement)");
   ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
-  ir::Expr thrown = ir::Throw::make(thrownSpelling(te), ir::Type::unit()), none = ir::Tuple::make({});
+  Binds pre;
+  ir::Expr thrown = wrap(pre, lowerThrown(te, env, pre)), none = ir::Tuple::make({});
   effects_->push_back({names_.fresh("_"), ir::If::make(cond, whenTrue ? thrown : none, whenTrue ? none : thrown)});
   const Expr *other = whenTrue ? c->getFalseExpr() : c->getTrueExpr();
   if (thrownBy(other)) fail(other->getExprLoc(), "both arms of this '?:' throw (write a 'throw' statement)");

@@ -918,7 +918,7 @@ private:
   bool loweringMarked_ = false;                              // lowerEntry is at a marked function
 
   // ------------------------------------------------- exceptions.cpp --
-  std::string thrownSpelling(const clang::CXXThrowExpr *te);
+  ir::Expr lowerThrown(const clang::CXXThrowExpr *te, Env &env, Binds &pre);
   ir::Expr lowerThrowStmt(const clang::CXXThrowExpr *te, const Seq *rest, Env &env, const Tail &tail);
   ir::Expr lowerThrowingChoice(const clang::ConditionalOperator *c, Env &env);
 

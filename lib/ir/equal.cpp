@@ -34,7 +34,9 @@ public:
       return a->as<Opaque>()->callee == b->as<Opaque>()->callee && eqAll(a->as<Opaque>()->args, b->as<Opaque>()->args);
     case Kind::Resize:
       return eq(a->as<Resize>()->array, b->as<Resize>()->array) && eq(a->as<Resize>()->size, b->as<Resize>()->size);
-    case Kind::Throw: return a->as<Throw>()->thrown == b->as<Throw>()->thrown && sameType(a->type, b->type);
+    case Kind::Throw:
+      return a->as<Throw>()->thrown == b->as<Throw>()->thrown && sameType(a->type, b->type) &&
+             eqAll(a->as<Throw>()->args, b->as<Throw>()->args);
     case Kind::Pullback: {
       auto x = a->as<Pullback>(), y = b->as<Pullback>();
       return x->callee == y->callee && eqAll(x->args, y->args) && eq(x->cotangent, y->cotangent) &&

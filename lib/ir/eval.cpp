@@ -193,7 +193,16 @@ struct Eval {
       a.array->resize(size_t(num(run(r->size))) * leaves(r->array->type->elem()), 0.0);
       return Value::tuple({});
     }
-    case Kind::Throw: throw Thrown(e->as<Throw>()->thrown);
+    case Kind::Throw: {
+      auto t = e->as<Throw>();
+      std::vector<std::string> texts;
+      for (auto &a : t->args) {
+        std::ostringstream os;
+        os << num(run(a));
+        texts.push_back(os.str());
+      }
+      throw Thrown(t->spelled(texts));
+    }
     case Kind::Pullback: {
       auto c = e->as<Pullback>();
       std::vector<Value> as;

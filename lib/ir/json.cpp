@@ -107,7 +107,11 @@ json toJson(const Expr &e) {
   }
   case Kind::Resize:
     return {{"kind", "resize"}, {"array", toJson(e->as<Resize>()->array)}, {"size", toJson(e->as<Resize>()->size)}};
-  case Kind::Throw: return {{"kind", "throw"}, {"thrown", e->as<Throw>()->thrown}, {"type", toJson(e->type)}};
+  case Kind::Throw: {
+    json j{{"kind", "throw"}, {"thrown", e->as<Throw>()->thrown}, {"type", toJson(e->type)}};
+    if (!e->as<Throw>()->args.empty()) j["args"] = list(e->as<Throw>()->args);
+    return j;
+  }
   case Kind::Pullback: {
     auto c = e->as<Pullback>();
     return {{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
@@ -181,7 +185,8 @@ Expr exprFromJson(const json &j) {
   if (k == "proj") return Proj::make(exprFromJson(j.at("tuple")), j.at("index"));
   if (k == "call") return Call::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "resize") return Resize::make(exprFromJson(j.at("array")), exprFromJson(j.at("size")));
-  if (k == "throw") return Throw::make(j.at("thrown"), typeFromJson(j.at("type")));
+  if (k == "throw")
+    return Throw::make(j.at("thrown"), typeFromJson(j.at("type")), j.contains("args") ? exprs(j["args"]) : std::vector<Expr>{});
   if (k == "opaque") return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "pullback")
     return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")),

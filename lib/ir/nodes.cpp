@@ -124,9 +124,18 @@ Expr Resize::make(Expr array, Expr size) {
   return std::make_shared<Resize>(std::move(array), std::move(size));
 }
 
-Expr Throw::make(std::string thrown, TypeP type) {
+Expr Throw::make(std::string thrown, TypeP type, std::vector<Expr> args) {
   require(!thrown.empty() && type, "incomplete throw");
-  return std::make_shared<Throw>(std::move(thrown), std::move(type));
+  require(size_t(std::count(thrown.begin(), thrown.end(), kArg)) == args.size(), "throw: one argument per mark");
+  for (auto &a : args) require(a->type->isScalar(), "throw: an argument that is not a number");
+  return std::make_shared<Throw>(std::move(thrown), std::move(type), std::move(args));
+}
+
+std::string Throw::spelled(const std::vector<std::string> &argTexts) const {
+  std::string out;
+  size_t k = 0;
+  for (char c : thrown) out += c == kArg ? argTexts.at(k++) : std::string(1, c);
+  return out;
 }
 
 Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result, std::vector<Expr> buffers) {

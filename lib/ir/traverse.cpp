@@ -93,7 +93,7 @@ Expr rebuild(const Expr &e, const std::vector<Expr> &kids, const std::vector<std
   case Kind::Proj: return Proj::make(kids.at(0), e->as<Proj>()->index);
   case Kind::Call: return Call::make(e->as<Call>()->callee, kids, e->type);
   case Kind::Opaque: return Opaque::make(e->as<Opaque>()->callee, kids, e->type);
-  case Kind::Throw: return e;
+  case Kind::Throw: return Throw::make(e->as<Throw>()->thrown, e->type, kids);
   case Kind::Resize: return Resize::make(kids.at(0), kids.at(1));
   case Kind::Pullback: {
     auto p = e->as<Pullback>();

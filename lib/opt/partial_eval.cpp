@@ -279,7 +279,12 @@ void PartialEvaluator::loopBinder(const std::string &name, const TypeP &t) {
 
 Expr PartialEvaluator::evaluate(const Expr &e) {
   switch (e->kind) {
-  case Kind::Const: case Kind::Throw: return e;
+  case Kind::Const: return e;
+  case Kind::Throw: {
+    std::vector<Expr> as;
+    for (auto &a : e->as<Throw>()->args) as.push_back(reify(evaluate(a)));
+    return Throw::make(e->as<Throw>()->thrown, e->type, std::move(as));
+  }
   case Kind::Resize:
     return ir::Resize::make(reify(evaluate(e->as<ir::Resize>()->array)), reify(evaluate(e->as<ir::Resize>()->size)));
   case Kind::Var: {

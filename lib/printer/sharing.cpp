@@ -3,60 +3,16 @@
 // IR names, and the names a body mentions.
 #include "printer.h"
 
+#include "unfad/ir/traverse.h"
+
 #include <unordered_set>
 
 namespace unfad::printer::detail {
 
 namespace {
 
-// The children of a node, in evaluation order.
-template <class F> void forEachChild(const Node *x, F &&f) {
-  switch (x->kind) {
-  case Kind::Const: case Kind::Var: case Kind::Throw: break;
-  case Kind::Resize: f(x->as<Resize>()->array); f(x->as<Resize>()->size); break;
-  case Kind::Prim: for (auto &a : x->as<Prim>()->args) f(a); break;
-  case Kind::Let: f(x->as<Let>()->value); f(x->as<Let>()->body); break;
-  case Kind::If: {
-    auto i = x->as<If>();
-    f(i->cond); f(i->thenE); f(i->elseE);
-    break;
-  }
-  case Kind::Tuple: for (auto &a : x->as<Tuple>()->elems) f(a); break;
-  case Kind::Proj: f(x->as<Proj>()->tuple); break;
-  case Kind::Call: for (auto &a : x->as<Call>()->args) f(a); break;
-  case Kind::Opaque: for (auto &a : x->as<Opaque>()->args) f(a); break;
-  case Kind::Pullback: {
-    auto p = x->as<Pullback>();
-    for (auto &a : p->args) f(a);
-    f(p->cotangent);
-    for (auto &a : p->buffers) f(a);
-    break;
-  }
-  case Kind::Lambda: f(x->as<Lambda>()->body); break;
-  case Kind::App: f(x->as<App>()->fn); for (auto &a : x->as<App>()->args) f(a); break;
-  case Kind::Index: f(x->as<Index>()->array); f(x->as<Index>()->index); break;
-  case Kind::Size: f(x->as<Size>()->array); break;
-  case Kind::NewArray: f(x->as<NewArray>()->size); break;
-  case Kind::Store: {
-    auto st = x->as<Store>();
-    f(st->array); f(st->index); f(st->value);
-    break;
-  }
-  case Kind::Fold: {
-    auto fo = x->as<Fold>();
-    f(fo->lo); f(fo->hi); f(fo->init); f(fo->body);
-    break;
-  }
-  case Kind::While: {
-    auto w = x->as<While>();
-    f(w->init); f(w->cond); f(w->body);
-    break;
-  }
-  case Kind::Build: f(x->as<Build>()->size); f(x->as<Build>()->body); break;
-  case Kind::Sum: f(x->as<Sum>()->lo); f(x->as<Sum>()->hi); f(x->as<Sum>()->body); break;
-  case Kind::View: f(x->as<View>()->array); f(x->as<View>()->offset); break;
-  }
-}
+// The children of a node, in evaluation order (the IR's one list).
+template <class F> void forEachChild(const Node *x, F &&f) { ir::forEachChild(*x, f); }
 
 // The C++ names of the arrays `loop` may write, when they are all
 

@@ -172,7 +172,13 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
   }
   case Kind::Throw: // the path's unit effect (the front end makes no other)
     if (!e->type->isUnit()) break;
-    b.push_back(lineStmt(Stmt::Effect, "throw " + e->as<Throw>()->thrown + ";", ""));
+    {
+      std::vector<std::string> texts;
+      for (auto &a : e->as<Throw>()->args) texts.push_back(render(tr(a, b, Hint{"tmp", false})));
+      std::string uses; // (what the statement reads, for the dead-statement sweep)
+      for (auto &t : texts) uses += t + " ";
+      b.push_back(lineStmt(Stmt::Effect, "throw " + e->as<Throw>()->spelled(texts) + ";", uses));
+    }
     return unitVal();
   case Kind::Build: case Kind::Sum: break; // lowered to loops before printing
   case Kind::Lambda: case Kind::App: break;

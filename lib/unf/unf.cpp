@@ -152,7 +152,7 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
   case Kind::Throw: {
     Instr in(Instr::Kind::Throw);
     in.callee = e->as<ir::Throw>()->thrown;
-    return apply(in, {});
+    return apply(in, e->as<ir::Throw>()->args);
   }
   case Kind::Index:
     return apply(Instr(Instr::Kind::Index), {e->as<ir::Index>()->array, e->as<ir::Index>()->index});
@@ -313,7 +313,7 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
   }
   case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); return;
   case Instr::Kind::Opaque: stack.push_back(bind(Opaque::make(in.callee, top(in.arity), in.type))); return;
-  case Instr::Kind::Throw: stack.push_back(bind(ir::Throw::make(in.callee, in.type))); return;
+  case Instr::Kind::Throw: stack.push_back(bind(ir::Throw::make(in.callee, in.type, top(in.arity)))); return;
   case Instr::Kind::Resize: {
     auto as = top(2);
     stack.push_back(bind(ir::Resize::make(as[0], as[1])));
@@ -397,13 +397,16 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
   };
   for (auto &in : t.instrs) {
     switch (in.kind) {
-    case Instr::Kind::Const: case Instr::Kind::Throw: ctx.push_back(in.type); break;
+    case Instr::Kind::Const: ctx.push_back(in.type); break;
     case Instr::Kind::Var:
       need(size_t(in.index) + 1, "var");
       if (!sameType(ctx[in.index], in.type)) throw IRError("UNF: var type mismatch");
       ctx.push_back(in.type);
       break;
-    case Instr::Kind::Op: case Instr::Kind::Call: case Instr::Kind::Opaque: need(in.arity, "op"); ctx.push_back(in.type); break;
+    case Instr::Kind::Op: case Instr::Kind::Call: case Instr::Kind::Opaque: case Instr::Kind::Throw:
+      need(in.arity, "op");
+      ctx.push_back(in.type);
+      break;
     case Instr::Kind::Elem:
       need(1, "elem");
       if (!ctx.back()->isTuple() || !sameType(ctx.back()->elems.at(in.index), in.type)) throw IRError("UNF: elem type");
@@ -473,7 +476,7 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Call: os << "call " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Opaque: os << "opaque " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Resize: os << "resize"; break;
-  case Instr::Kind::Throw: os << "throw<" << str(in.type) << "> " << in.callee; break;
+  case Instr::Kind::Throw: os << "throw<" << str(in.type) << "> " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Drop: os << "drop " << in.index << "+" << in.arity; break;
   case Instr::Kind::If: os << "if"; break;
   case Instr::Kind::Index: os << "index"; break;

@@ -264,8 +264,10 @@ public:
   Opaque(std::string c, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)) {}
 };
 
-// `throw X;`: evaluation stops here by throwing the C++ exception `thrown`
-// (its spelling, built from literals: the front end checks). It ends the
+// `throw X;`: evaluation stops here by throwing the C++ exception `thrown`,
+// its spelling, in which each `kArg` marks where a value of the function
+// goes: the passive numbers `args`, in order (`std::out_of_range("index " +
+// std::to_string(\x1f))` with args {k}). It ends the
 // path it is on, so it stands for a value of whatever type that path
 // produces (`type`), which never materialises. Its derivative is zero (like
 // a constant's); an effect no pass removes, speculates or duplicates
@@ -274,9 +276,14 @@ public:
 class Throw final : public Node {
 public:
   static constexpr Kind kKind = Kind::Throw;
+  static constexpr char kArg = '\x1f';
   const std::string thrown;
-  static Expr make(std::string thrown, TypeP type);
-  Throw(std::string th, TypeP t) : Node(kKind, std::move(t)), thrown(std::move(th)) {}
+  const std::vector<Expr> args;
+  static Expr make(std::string thrown, TypeP type, std::vector<Expr> args = {});
+  Throw(std::string th, TypeP t, std::vector<Expr> a)
+      : Node(kKind, std::move(t)), thrown(std::move(th)), args(std::move(a)) {}
+  // The spelling with the k-th mark replaced by argTexts[k].
+  std::string spelled(const std::vector<std::string> &argTexts) const;
 };
 
 // The transpose Jacobian of a helper call: given the call's arguments and

@@ -21,8 +21,10 @@ namespace unfad::ir {
 template <class F> void forEachChild(const Node &n, F &&visit) {
   switch (n.kind) {
   case Kind::Const:
-  case Kind::Var:
-  case Kind::Throw: return;
+  case Kind::Var: return;
+  case Kind::Throw:
+    for (auto &a : static_cast<const Throw &>(n).args) visit(a);
+    return;
   case Kind::Prim:
     for (auto &a : static_cast<const Prim &>(n).args) visit(a);
     return;

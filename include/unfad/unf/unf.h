@@ -32,7 +32,8 @@ struct Instr {
     Tuple, // replace the top `arity` slots by their tuple (type `type`)
     Call,  // call `callee` on the top `arity` slots, push the result (args kept)
     Opaque, // like Call, of a C++ function without a derivative (passive arguments)
-    Throw, // push a value of `type` that never materialises: throw `callee` (ir::Throw)
+    Throw, // push a value of `type` that never materialises: throw `callee` (ir::Throw),
+           // the top `arity` slots its arguments (args kept)
     Drop,  // keep the first `index` slots, forget the next `arity`, keep the rest
     If,    // top slot is the condition; run branches[0] or [1], each Γ,c ⊢ Γ,c,r
     Index, // push a[i] from the top two slots (a, i)

@@ -1,9 +1,10 @@
-// `throw` is supported as a statement and as an arm of `?:` when the
-// exception is built from literals (lib/frontend/exceptions.cpp). What stays
-// refused is located, and a failed -i leaves the file byte-identical: an
-// exception built from the function's values (the generated gradient
-// rebuilds it where they are not in scope), a rethrow, a throw inside an arm
-// of another `?:` (no statement can go there), try/catch (try_stmt.cpp).
+// `throw` is supported as a statement and as an arm of `?:`, the exception
+// built from literals and from the function's numbers
+// (lib/frontend/exceptions.cpp). What stays refused is located, and a failed
+// -i leaves the file byte-identical: an exception reading a value of the
+// function that is not a number (an array, given to a function building the
+// message), a rethrow, a throw inside an arm of another `?:` (no statement
+// can go there), try/catch (try_stmt.cpp).
 // RUN: not %unfad %s -- -std=c++17 -I%unfad_include 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 -I%unfad_include 2>/dev/null
 // RUN: diff %s %t.cpp
@@ -11,9 +12,11 @@
 #include <stdexcept>
 #include <string>
 
+static std::string describe(const double* x, int n) { return std::to_string(n) + " values from " + std::to_string(x[0]); }
+
 UNFAD_GRADIENT double at(const double* x, int n, int i) {
-// CHECK: exceptions_refused.cpp:[[@LINE+1]]:39: error: cannot differentiate 'at': the exception thrown here must be built from literals (such as std::invalid_argument("...")): the generated gradient rebuilds it where the function's values are not in scope
-  if (i >= n) throw std::out_of_range("index " + std::to_string(i));
+// CHECK: exceptions_refused.cpp:[[@LINE+1]]:64: error: cannot differentiate 'at': the exception thrown here may only read numbers of the function ('x' is not one): the generated gradient rebuilds it from them
+  if (i >= n) throw std::out_of_range("index past " + describe(x, n));
   return x[i] * x[i];
 }
 
