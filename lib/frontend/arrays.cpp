@@ -241,7 +241,8 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   if (n == "swap" && mc->getNumArgs() == 1) return lowerWholeArrayCopy(obj, mc->getArg(0), true, env, loc);
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
   if (n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" || n == "pop_back")
-    fail(loc, "'" + n + "' is only supported on a local std::vector (not on parameters, references or rows)");
+    fail(loc, "'" + n + "' is only supported on a local std::vector, and on an output std::vector parameter of the "
+                        "marked function after 'clear()' as its first use (not on other parameters, references or rows)");
   fail(loc, "'" + n + "' on arrays is not supported yet");
 }
 

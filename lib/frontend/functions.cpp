@@ -157,6 +157,9 @@ void Lowering::lowerEntry(size_t i) {
   calledAt_ = en.calledAt;
   thisStack_.clear();
   resizedLength_.clear();
+  onExit_ = nullptr;
+  grownOutputs_.clear();
+  growCap_.clear();
   loweringMarked_ = en.marked;
   entries_[i].root = current_;
   try {

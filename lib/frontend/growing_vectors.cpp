@@ -322,8 +322,10 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
     } else if ((n == "push_back" && mc->getNumArgs() == 1) || n == "emplace_back") {
       // (`springs.emplace_back(k, 1.0)`: the element its constructor builds)
       const Expr *elem = mc->getNumArgs() == 1 ? mc->getArg(0) : emplacedElement(mc, vd);
-      pre.push_back({names_.fresh("_"), store(arr, cur, convert(lowerExpr(elem, env), et), M::Set, loc)});
+      ir::Expr v = convert(lowerExpr(elem, env), et);
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
+      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
+      pre.push_back({names_.fresh("_"), store(arr, cur, v, M::Set, loc)});
     } else if (n == "pop_back" && mc->getNumArgs() == 0) {
       next = ir::Prim::make(ir::Op::Sub, {cur, constOf(1)});
     } else if (n == "clear" && mc->getNumArgs() == 0) {
@@ -331,9 +333,11 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
     } else if (n == "resize" && (mc->getNumArgs() == 1 || mc->getNumArgs() == 2)) {
       // the new elements are value-initialised (or copies of the value)
       ir::Expr v = sized(mc->getArg(0), mc->getNumArgs() == 2 ? mc->getArg(1) : nullptr);
+      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
       fill(cur, next, v);
     } else if (n == "assign" && mc->getNumArgs() == 2 && mc->getArg(0)->getType()->isIntegerType()) {
       ir::Expr v = sized(mc->getArg(0), mc->getArg(1));
+      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
       fill(constOf(0), next, v);
     } else if (n == "reserve" && mc->getNumArgs() == 1) {
       lowerIndexExpr(mc->getArg(0), env); // room is allocated where the vector is declared
@@ -353,6 +357,23 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   growOps_[let.get()] = GrowOp{resetTo != nullptr, resetTo, loc, vd};
   out = wrap(pre, let);
   return true;
+}
+
+// An output grown from empty (output_vectors.cpp) holds `needed` elements:
+// if its size (the variable growCap_ holds, carried by loops like the
+// length) is smaller, it is resized to twice that at least (as the vector's
+// own push_back grows it: the resizes are amortised O(1)).
+void Lowering::ensureRoom(const ir::Expr &out, const VarDecl *len, const ir::Expr &needed, Env &env, Binds &pre) {
+  const VarDecl *cap = growCap_.at(len);
+  ir::Expr have = env.at(cap);
+  ir::Expr doubled = ir::Prim::make(ir::Op::Mul, {have, constOf(2)});
+  std::string to = names_.fresh("grown");
+  ir::Expr grownVar = ir::Var::make(to, ir::Type::i64());
+  ir::Expr grow = ir::Let::make(to, ir::If::make(ir::Prim::make(ir::Op::Lt, {doubled, needed}), needed, doubled),
+                                ir::Let::make(names_.fresh("_"), ir::Resize::make(out, grownVar), grownVar));
+  std::string now = names_.fresh(cap->getNameAsString());
+  pre.push_back({now, ir::If::make(ir::Prim::make(ir::Op::Lt, {have, needed}), grow, have)});
+  env[cap] = ir::Var::make(now, ir::Type::i64());
 }
 
 ir::Expr Lowering::growingArgument(const Expr *arg, const ir::Expr &array, bool written, Env &env) {

@@ -915,6 +915,15 @@ private:
   // `out.resize(n)` / `out.assign(n, v)` on an output std::vector parameter.
   bool lowerOutputResize(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   std::map<const clang::VarDecl *, ir::Expr> resizedLength_; // out -> n, after out.resize(n)
+  // What the marked function does at each of its exits (a `return`, its
+  // end) before it returns `v`: an output grown from empty is cut to its
+  // length (output_vectors.cpp).
+  std::function<ir::Expr(const ir::Expr &v, Env &env)> onExit_;
+  std::set<const clang::VarDecl *> grownOutputs_; // outputs whose buffer push_back grows
+  std::map<const clang::VarDecl *, const clang::VarDecl *> growCap_; // their length -> their size (synthetic)
+  void ensureRoom(const ir::Expr &out, const clang::VarDecl *len, const ir::Expr &needed, Env &env, Binds &pre);
+  ir::Expr lowerOutputGrowth(const clang::CXXMemberCallExpr *clear, const clang::ParmVarDecl *vd, const Seq *rest,
+                             Env &env, const Tail &tail);
   bool loweringMarked_ = false;                              // lowerEntry is at a marked function
 
   // ------------------------------------------------- exceptions.cpp --

@@ -33,7 +33,8 @@ const DeclRefExpr *firstUse(const Stmt *s, const VarDecl *vd) {
 bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
   const auto *mc = dyn_cast<CXXMemberCallExpr>(e->IgnoreImplicit());
   const auto *md = mc ? mc->getMethodDecl() : nullptr;
-  if (!md || !md->getIdentifier() || (md->getName() != "resize" && md->getName() != "assign")) return false;
+  if (!md || !md->getIdentifier() || (md->getName() != "resize" && md->getName() != "assign" && md->getName() != "clear"))
+    return false;
   const auto *obj = dyn_cast<DeclRefExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *vd = obj ? dyn_cast<ParmVarDecl>(obj->getDecl()) : nullptr;
   ArrayInfo ai;
@@ -49,6 +50,10 @@ bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const
   if (!top || firstUse(body, vd) != obj)
     fail(loc, "'" + n + "' of output '" + name + "' is only supported as the first use of '" + name +
                   "', a statement of the marked function's body (not in a loop, a branch or a helper)");
+  if (n == "clear") {
+    out = lowerOutputGrowth(mc, cast<ParmVarDecl>(vd), rest, env, tail);
+    return true;
+  }
   if (n == "resize" && mc->getNumArgs() != 1)
     fail(loc, "'resize' with a value fills only the elements it adds; write '" + name + ".assign(n, value)' or '" +
                   name + ".resize(n)'");
@@ -67,6 +72,37 @@ bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const
   });
   out = wrap(pre, ir::Let::make(sizeName, size, k));
   return true;
+}
+
+// `out.clear();` then `out.push_back(v)` (in loops of any kind, in
+// branches): `out` is a growing vector (growing_vectors.cpp) whose buffer is
+// `out` itself, grown as a push needs room (ensureRoom: geometrically, as
+// std::vector grows) and, at every exit of the function, cut to its length:
+// f_grad leaves `out` as f does, and the caller passes d_out at that length.
+ir::Expr Lowering::lowerOutputGrowth(const CXXMemberCallExpr *clear, const ParmVarDecl *vd, const Seq *rest, Env &env,
+                                     const Tail &tail) {
+  ir::Expr array = lowerArrayRef(clear->getImplicitObjectArgument(), env);
+  Binds binds;
+  bindGrowingLength(vd, ir::Const::makeInt(0), env, binds);
+  grownOutputs_.insert(vd);
+  const VarDecl *len = growLen_.at(vd);
+  // its size, read once: the pushes that grow it update this variable
+  SourceLocation loc = vd->getLocation();
+  auto *cap = VarDecl::Create(ctx_, const_cast<DeclContext *>(vd->getDeclContext()), loc, loc,
+                              &ctx_.Idents.get(vd->getNameAsString() + "_room"), ctx_.LongTy,
+                              ctx_.getTrivialTypeSourceInfo(ctx_.LongTy), SC_None);
+  growCap_[len] = cap;
+  std::string room = names_.fresh(vd->getNameAsString() + "_room");
+  binds.push_back({room, ir::Size::make(array)});
+  env[cap] = ir::Var::make(room, ir::Type::i64());
+  auto cut = [this, array, len](const ir::Expr &v, Env &e) {
+    return effect(ir::Resize::make(array, e.at(len)), [&] { return v; });
+  };
+  auto outer = onExit_;
+  onExit_ = [cut, outer](const ir::Expr &v, Env &e) { return cut(outer ? outer(v, e) : v, e); };
+  ir::Expr body = lowerSeq(rest, env, [&](Env &e) { return cut(tail(e), e); });
+  onExit_ = outer;
+  return wrap(binds, body);
 }
 
 } // namespace unfad::frontend

@@ -221,6 +221,7 @@ ir::Expr Lowering::lowerReturn(const ReturnStmt *rs, Env &env) {
     v = convert(lowerFull(rs->getRetValue(), env, pre), rt);
   }
   if (inline_) v = packInlined(v, env);
+  else if (onExit_) v = onExit_(v, env); // (the marked function's own return)
   return wrap(pre, onReturn_ ? onReturn_(v, env) : v);
 }
 
@@ -543,8 +544,10 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
   if (const auto *c = dyn_cast<CallExpr>(s)) collectCallableWrites(c, env, out); // through lambdas' captures
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s))
     if (const VarDecl *len = growingLength(mc->getImplicitObjectArgument()); len && env.count(len) &&
-        std::find(out.begin(), out.end(), len) == out.end())
+        std::find(out.begin(), out.end(), len) == out.end()) {
       out.push_back(len);
+      if (auto cap = growCap_.find(len); cap != growCap_.end()) out.push_back(cap->second); // (an output's size)
+    }
   for (const Expr *l : lhss) {
     std::vector<int> path;
     if (!l) continue;

@@ -699,7 +699,7 @@ TEST(FrontendArrays, Diagnostics) {
       {"UNFAD_GRADIENT double f(double x, int n) {\n  double *p = new double[n]{1.0};\n  return x; }",
        "5:15: cannot differentiate 'f': 'new[]' with initial values is not supported"},
       {"UNFAD_GRADIENT double f(double x, std::vector<double> &v) {\n  v.push_back(x);\n  return x; }",
-       "cannot differentiate 'f': 'push_back' is only supported on a local std::vector"},
+       "cannot differentiate 'f': 'push_back' is only supported on a local std::vector, and on an output std::vector parameter of the marked function after 'clear()'"},
       {"UNFAD_GRADIENT double f(double *x, int n) {\n  double s = x[0];\n  while (s < 10) {\n    x[1] = s;\n    s = 2 * x[1]; }\n  return s; }",
        "7:5: cannot differentiate 'f': array 'x' is updated in place in a 'while' loop, and its length is not known here (a pointer)"},
       {"static const double *g(const double *x) { double t[2] = {x[0], x[1]}; const double *p = t; return p; }\n"
