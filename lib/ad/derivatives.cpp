@@ -59,7 +59,8 @@ std::vector<Expr> partials(Op op, const std::vector<Expr> &x, const Expr &y) {
     return {r, Math::neg(Math::mul(y, r))};
   }
   case Op::Neg: return {m.constant(-1)};                                // d(-a) = -da
-  case Op::Mod: throw IRError("partials: mod exists only on integers, it has no derivative");
+  case Op::Mod: case Op::BitAnd: case Op::BitOr: case Op::BitXor: case Op::Shl: case Op::Shr: case Op::BitNot:
+    throw IRError(std::string("partials: ") + opName(op) + " exists only on integers, it has no derivative");
   case Op::Sin: return {Math::apply(Op::Cos, a)};                       // sin' = cos
   case Op::Cos: return {Math::neg(Math::apply(Op::Sin, a))};            // cos' = -sin
   case Op::Tan: return {Math::add(m.constant(1), Math::square(y))};     // tan' = 1 + tan²
@@ -133,6 +134,7 @@ bool partialsReadResult(Op op) {
   case Op::Pow: case Op::Hypot: case Op::Tgamma: case Op::Fmod: case Op::Remainder:
     return true;
   case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Neg: case Op::Mod:
+  case Op::BitAnd: case Op::BitOr: case Op::BitXor: case Op::Shl: case Op::Shr: case Op::BitNot:
   case Op::Sin: case Op::Cos: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:
   case Op::Sinh: case Op::Cosh: case Op::Log: case Op::Log2: case Op::Log10: case Op::Log1p:
   case Op::Fabs: case Op::Fmin: case Op::Fmax: case Op::Erf: case Op::Erfc: case Op::Asinh: case Op::Acosh:

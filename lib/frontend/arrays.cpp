@@ -390,7 +390,9 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
     if (!ct->isInt()) fail(loc, "operator '%' on non-integers");
     o = ir::Op::Mod;
     break;
-  default: fail(ca->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(op).str() + "' is not supported");
+  default:
+    if (!ct->isInt()) fail(loc, "operator '" + BinaryOperator::getOpcodeStr(op).str() + "' on non-integers");
+    o = bitwiseOp(op);
   }
   eff = store(a, i, convert(ir::Prim::make(o, {convert(old(), ct), convert(r, ct)}), et), M::Set, at, path);
   return true;

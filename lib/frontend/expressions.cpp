@@ -171,8 +171,19 @@ ir::Expr Lowering::lowerUnary(const UnaryOperator *u, Env &env) {
   }
   case UO_AddrOf: fail(loc, "taking addresses is not supported (pointers are only supported as arrays)");
   case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec: return lowerSideEffect(u, env);
-  case UO_Not: fail(loc, "bitwise operator '~' is not supported");
+  case UO_Not: return ir::Prim::make(ir::Op::BitNot, {convert(lowerExpr(u->getSubExpr(), env), ir::Type::i64())});
   default: fail(loc, std::string("unary operator '") + UnaryOperator::getOpcodeStr(u->getOpcode()).str() + "' is not supported");
+  }
+}
+
+ir::Op bitwiseOp(BinaryOperatorKind op) {
+  switch (op) {
+  case BO_And: case BO_AndAssign: return ir::Op::BitAnd;
+  case BO_Or: case BO_OrAssign: return ir::Op::BitOr;
+  case BO_Xor: case BO_XorAssign: return ir::Op::BitXor;
+  case BO_Shl: case BO_ShlAssign: return ir::Op::Shl;
+  case BO_Shr: case BO_ShrAssign: return ir::Op::Shr;
+  default: throw ir::IRError("not a bitwise operator");
   }
 }
 
@@ -197,7 +208,12 @@ ir::Expr Lowering::lowerBinary(const BinaryOperator *b, Env &env) {
     EffectScope conditional(*this, nullptr, std::string("the right operand of '") + (op == BO_LAnd ? "&&" : "||") + "'");
     return ir::Prim::make(op == BO_LAnd ? ir::Op::And : ir::Op::Or, {l, toBool(lowerExpr(b->getRHS(), env))});
   }
-  if (b->isShiftOp() || b->isBitwiseOp()) fail(loc, "bitwise operator '" + spelling + "' is not supported");
+  if (b->isShiftOp() || b->isBitwiseOp()) { // on integers (and bools, promoted): passive
+    ir::Expr l = lowerExpr(b->getLHS(), env), r = lowerExpr(b->getRHS(), env);
+    if (!l->type->isScalar() || !r->type->isScalar() || l->type->isFloat() || r->type->isFloat())
+      fail(loc, "operator '" + spelling + "' on values that are not integers");
+    return ir::Prim::make(bitwiseOp(op), {convert(l, ir::Type::i64()), convert(r, ir::Type::i64())});
+  }
   if (b->isPtrMemOp()) fail(loc, "pointers to members are not supported");
   if (b->getLHS()->getType()->isPointerType() || b->getRHS()->getType()->isPointerType() ||
       b->getLHS()->getType()->isArrayType() || b->getRHS()->getType()->isArrayType()) {

@@ -330,7 +330,11 @@ void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl 
     }
     if (const auto *d = dyn_cast<DeclRefExpr>(e))
       if (const auto *v = dyn_cast<VarDecl>(d->getDecl()))
-        if (const VarDecl *r = refRoot(v); std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+        // (the lambda's own locals, a range-for's iterators among them, are
+        // fresh at each call: only what it captures is written for the caller)
+        if (const VarDecl *r = refRoot(v); r->getParentFunctionOrMethod() != op &&
+                                           std::find(out.begin(), out.end(), r) == out.end())
+          out.push_back(r);
   };
   std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
     if (!s) return;

@@ -112,6 +112,8 @@ struct ArrayInfo {
 // iterator over a pointer or such a class (`rbegin()`).
 enum class IteratorKind { None, Contiguous, Reverse };
 IteratorKind iteratorKind(clang::QualType t);
+// & | ^ << >> (or their compound assignments) as IR operators (expressions.cpp).
+ir::Op bitwiseOp(clang::BinaryOperatorKind op);
 // `throw X` under the implicit nodes of `e` (exceptions.cpp); null otherwise.
 const clang::CXXThrowExpr *thrownBy(const clang::Expr *e);
 // The pointer type it wraps (`double*`); null for other types.

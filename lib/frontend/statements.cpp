@@ -454,8 +454,7 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
       case BO_MulAssign: op = ir::Op::Mul; break;
       case BO_DivAssign: op = ir::Op::Div; break;
       case BO_RemAssign: op = ir::Op::Mod; break;
-      default:
-        fail(b->getOperatorLoc(), "bitwise operator '" + BinaryOperator::getOpcodeStr(ca->getOpcode()).str() + "' is not supported");
+      default: op = bitwiseOp(ca->getOpcode()); // &= |= ^= <<= >>=
       }
     }
   } else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) {

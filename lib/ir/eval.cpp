@@ -73,6 +73,12 @@ struct Eval {
     case Op::Div: return isInt ? double(int64_t(x) / int64_t(y)) : x / y;
     case Op::Neg: return -x;
     case Op::Mod: return double(int64_t(x) % int64_t(y));
+    case Op::BitAnd: return double(int64_t(x) & int64_t(y));
+    case Op::BitOr: return double(int64_t(x) | int64_t(y));
+    case Op::BitXor: return double(int64_t(x) ^ int64_t(y));
+    case Op::Shl: return double(int64_t(uint64_t(int64_t(x)) << int64_t(y)));
+    case Op::Shr: return double(int64_t(x) >> int64_t(y));
+    case Op::BitNot: return double(~int64_t(x));
     case Op::Sin: return std::sin(x);
     case Op::Cos: return std::cos(x);
     case Op::Tan: return std::tan(x);

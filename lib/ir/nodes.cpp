@@ -54,7 +54,7 @@ Expr Prim::make(Op op, std::vector<Expr> args) {
   case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Neg:
     require(!t->isBool(), std::string("arithmetic on bool in ") + opName(op));
     return std::make_shared<Prim>(op, std::move(args), t);
-  case Op::Mod:
+  case Op::Mod: case Op::BitAnd: case Op::BitOr: case Op::BitXor: case Op::Shl: case Op::Shr: case Op::BitNot:
     require(t->isInt(), "mod on non-integers");
     return std::make_shared<Prim>(op, std::move(args), t);
   case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan: case Op::Atan2:

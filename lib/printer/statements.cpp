@@ -3,6 +3,8 @@
 // adjoints.
 #include "printer.h"
 
+#include <cctype>
+
 namespace unfad::printer::detail {
 
 namespace {
@@ -35,6 +37,9 @@ CVal FnPrinter::trPrim(const Prim *p, Block &b) {
   auto bin = [&](const char *op, int prec) {
     return leaf(p->type, operand(a[0], prec) + " " + op + " " + operand(a[1], prec + 1, true), prec);
   };
+  auto bits = [&](const char *op) {
+    return leaf(p->type, operand(a[0], PUnary) + " " + op + " " + operand(a[1], PUnary, true), PLor);
+  };
   // comparisons take arithmetic operands; anything looser is parenthesised
   auto cmp = [&](const char *op, int prec) {
     return leaf(p->type, operand(a[0], PAdd) + " " + op + " " + operand(a[1], PAdd, true), prec);
@@ -53,6 +58,18 @@ CVal FnPrinter::trPrim(const Prim *p, Block &b) {
   case Op::Mul: return bin("*", PMul);
   case Op::Div: return bin("/", PMul);
   case Op::Mod: return bin("%", PMul);
+  // (operands parenthesised unless atoms: no -Wparentheses, and no need to
+  // remember where & and << sit among the other operators)
+  case Op::BitAnd: return bits("&");
+  case Op::BitOr: return bits("|");
+  case Op::BitXor: return bits("^");
+  case Op::Shl: // (a literal shifted is a long, as the IR computes: `1L << k`)
+    if (!a[0].agg && a[0].atom && !a[0].text.empty() && std::isdigit(static_cast<unsigned char>(a[0].text[0])) &&
+        a[0].text.find_first_not_of("0123456789") == std::string::npos)
+      a[0].text += "L";
+    return bits("<<");
+  case Op::Shr: return bits(">>");
+  case Op::BitNot: return leaf(p->type, "~" + operand(a[0], PUnary, true), PUnary);
   case Op::Neg: return leaf(p->type, "-" + operand(a[0], PUnary, true), PUnary);
   case Op::Not: return leaf(p->type, "!" + operand(a[0], PUnary), PUnary);
   case Op::Lt: return cmp("<", PRel);

@@ -108,7 +108,10 @@ std::string str(const TypeP &t);
   X(Ne, "ne", 2) X(And, "and", 2) X(Or, "or", 2) X(Not, "not", 1)              \
   X(Cast, "cast", 1) X(Sign, "sign", 1)                                        \
   /* ψ = Γ'/Γ, lgamma's derivative (unfad::digamma in <unfad/unfad.h>) */      \
-  X(Digamma, "digamma", 1)
+  X(Digamma, "digamma", 1)                                                     \
+  /* on integers only, like mod: & | ^ << >> ~ */                             \
+  X(BitAnd, "bitand", 2) X(BitOr, "bitor", 2) X(BitXor, "bitxor", 2)           \
+  X(Shl, "shl", 2) X(Shr, "shr", 2) X(BitNot, "bitnot", 1)
 
 enum class Op {
 #define UNFAD_X(N, S, A) N,
