@@ -186,8 +186,8 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
     bool forward = isStdCall(c, "next") != reverse;
     return ir::View::make(ir::rootArray(it), forward ? plus(ir::viewOffset(it), k) : minus(ir::viewOffset(it), k));
   }
-  if (const auto *c = dyn_cast<CallExpr>(x);
-      c && c->getNumArgs() == 2 && (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
+  if (const auto *c = dyn_cast<CallExpr>(x); c && (c->getNumArgs() == 2 || c->getNumArgs() == 3) &&
+                                             (isStdCall(c, "max_element") || isStdCall(c, "min_element")))
     return extremeElementPosition(c, env);
   if (const auto *c = dyn_cast<CallExpr>(x);
       c && c->getNumArgs() == 3 && (isStdCall(c, "find") || isStdCall(c, "find_if") || isStdCall(c, "find_if_not")))
@@ -212,6 +212,7 @@ ir::Expr Lowering::extremeElementPosition(const CallExpr *c, Env &env) {
   ir::Expr a, lo, n;
   if (!iteratorRange(c->getArg(0), c->getArg(1), env, a, lo, n))
     fail(loc, "the range of this 'std::" + c->getDirectCallee()->getNameAsString() + "' is not recognised");
+  if (c->getNumArgs() == 3) return comparedExtremePosition(c, a, lo, n, env);
   if (!a->type->elem()->isScalar()) fail(loc, "'std::" + c->getDirectCallee()->getNameAsString() + "' of non-scalar values is not supported");
   const bool max = isStdCall(c, "max_element");
   const ir::TypeP et = a->type->elem();
@@ -224,6 +225,32 @@ ir::Expr Lowering::extremeElementPosition(const CallExpr *c, Env &env) {
     return ir::If::make(better, ir::Tuple::make({x, at}), state);
   });
   return ir::View::make(ir::rootArray(a), ir::Proj::make(found, 1));
+}
+
+// `std::min_element(first, last, less)` (`max_element`): with a comparator
+// (a lambda, a function; over structs too), the position only:
+//   fold j in [0, n - 1) from at = lo ->
+//     let x = lo + j + 1 in if less(a[x], a[at]) then x else at   (max: less(a[at], a[x]))
+// (`last` for an empty range: lo + n = lo.)
+ir::Expr Lowering::comparedExtremePosition(const CallExpr *c, const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n,
+                                           Env &env) {
+  SourceLocation loc = c->getExprLoc();
+  const std::string name = c->getDirectCallee()->getNameAsString();
+  Callable less;
+  if (!callableArg(c->getArg(2), 2, env, less))
+    fail(c->getArg(2)->getExprLoc(), "this comparator of 'std::" + name + "' is not supported (a lambda or a function)");
+  if (!callableRoots({&less}, env).empty())
+    fail(loc, "'std::" + name + "' with a comparator that writes a captured variable is not supported");
+  const bool max = name == "max_element";
+  ir::Expr rest = ir::If::make(ir::Prim::make(ir::Op::Lt, {ir::Const::makeInt(0), n}),
+                               ir::Prim::make(ir::Op::Sub, {n, unit()}), ir::Const::makeInt(0));
+  ir::Expr at = callableLoop(rest, lo, {}, env, loc, [&](const ir::Expr &j, const ir::Expr &best, Env &in) -> ir::Expr {
+    const ir::Expr here = plus(lo, plus(j, unit()));
+    CallArg x{nullptr, a, here, nullptr}, b{nullptr, a, best, nullptr};
+    ir::Expr better = toBool(applyCallable(less, max ? std::vector<CallArg>{b, x} : std::vector<CallArg>{x, b}, in, loc));
+    return ir::If::make(better, here, best);
+  });
+  return ir::View::make(ir::rootArray(a), at);
 }
 
 // `std::find(first, last, v)`, `std::find_if(first, last, pred)`,

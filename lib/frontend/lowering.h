@@ -534,6 +534,8 @@ private:
   // -------------------------------------------------- iterators.cpp --
   ir::Expr lowerIteratorRef(const clang::Expr *e, Env &env);
   ir::Expr extremeElementPosition(const clang::CallExpr *c, Env &env);
+  ir::Expr comparedExtremePosition(const clang::CallExpr *c, const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n,
+                                   Env &env);
   ir::Expr foundPosition(const clang::CallExpr *c, Env &env);
   bool iteratorElement(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   ir::Expr lowerIteratorCall(const clang::CallExpr *ce, Env &env);
