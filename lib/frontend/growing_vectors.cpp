@@ -31,13 +31,29 @@ using namespace clang;
 namespace {
 
 bool growCall(llvm::StringRef n) {
-  return n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" ||
+  return n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" || n == "insert" ||
          n == "pop_back" || n == "reserve";
 }
 
 const VarDecl *namedVar(const Expr *e) {
   const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
   return d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+}
+
+// `v.end()` / `v.cend()` / `std::end(v)` of the vector `vd`.
+bool isEndOf(const Expr *e, const VarDecl *vd) {
+  e = e->IgnoreImplicit();
+  while (const auto *c = dyn_cast<CXXConstructExpr>(e)) { // (an iterator converted to a const_iterator)
+    if (c->getNumArgs() != 1) return false;
+    e = c->getArg(0)->IgnoreImplicit();
+  }
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier())
+    return (mc->getMethodDecl()->getName() == "end" || mc->getMethodDecl()->getName() == "cend") &&
+           namedVar(mc->getImplicitObjectArgument()) == vd;
+  if (const auto *c = dyn_cast<CallExpr>(e); c && c->getNumArgs() == 1 && c->getDirectCallee() &&
+                                             c->getDirectCallee()->getIdentifier() && c->getDirectCallee()->getName() == "end")
+    return namedVar(c->getArg(0)) == vd;
+  return false;
 }
 
 // The local vectors a function body calls growing members on.
@@ -146,7 +162,7 @@ private:
       g.absPeak = g.absExit = o.size;
       g.relExit = nullptr;
     } else {
-      g.relPeak = g.relExit = constOf(1);
+      g.relPeak = g.relExit = o.added ? o.added : constOf(1);
     }
     return g;
   }
@@ -286,7 +302,7 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   ir::TypeP et = views ? nullptr : arr->type->elem();
   ir::Expr cur = env.at(len);
   Binds pre;
-  ir::Expr next, resetTo;
+  ir::Expr next, resetTo, added;
   using M = ir::Store::Mode;
   {
     EffectScope scope(*this, &pre);
@@ -326,6 +342,20 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
       if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
       pre.push_back({names_.fresh("_"), store(arr, cur, v, M::Set, loc)});
+    } else if (n == "insert" && mc->getNumArgs() == 3 && !views && isEndOf(mc->getArg(0), vd)) {
+      // `v.insert(v.end(), first, last)`: the range appended
+      ir::Expr src, lo, count;
+      if (!iteratorRange(mc->getArg(1), mc->getArg(2), env, src, lo, count))
+        fail(mc->getArg(1)->getExprLoc(), "the range inserted here is not recognised (write 'v.insert(v.end(), "
+                                          "w.begin(), w.end())')");
+      if (!ir::sameType(src->type->elem(), et)) fail(loc, "'insert' of a range of another element type");
+      added = count; // (as written: the room is bounded where the vector is declared)
+      next = ir::Prim::make(ir::Op::Add, {cur, count});
+      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
+      pre.push_back({names_.fresh("_"), effectLoop(count, [&](const ir::Expr &j) {
+                       return store(arr, ir::Prim::make(ir::Op::Add, {cur, j}),
+                                    read(src, ir::Prim::make(ir::Op::Add, {lo, j}), loc), M::Set, loc);
+                     })});
     } else if (n == "pop_back" && mc->getNumArgs() == 0) {
       next = ir::Prim::make(ir::Op::Sub, {cur, constOf(1)});
     } else if (n == "clear" && mc->getNumArgs() == 0) {
@@ -343,7 +373,7 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
       lowerIndexExpr(mc->getArg(0), env); // room is allocated where the vector is declared
     } else {
       fail(loc, "'" + n + "' on a growing std::vector is not supported (only push_back, emplace_back, resize, "
-                          "assign(n, value), clear, pop_back and reserve)");
+                          "assign(n, value), clear, pop_back, reserve and insert(v.end(), first, last))");
     }
   }
   if (!next) {
@@ -354,7 +384,7 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   env[len] = ir::Var::make(nn, ir::Type::i64());
   ir::Expr body = lowerSeq(rest, env, tail);
   ir::Expr let = ir::Let::make(nn, next, body);
-  growOps_[let.get()] = GrowOp{resetTo != nullptr, resetTo, loc, vd};
+  growOps_[let.get()] = GrowOp{resetTo != nullptr, resetTo, added, loc, vd};
   out = wrap(pre, let);
   return true;
 }

@@ -176,8 +176,9 @@ bool holdsMemberArray(const clang::CXXRecordDecl *rd, int depth = 0);
 // A call that changes the length of a growing local std::vector
 // (growing_vectors.cpp), keyed by the let that binds the new length.
 struct GrowOp {
-  bool reset;       // the length is set to `size` (clear, resize, assign); else one more (push)
+  bool reset;       // the length is set to `size` (clear, resize, assign); else `added` more
   ir::Expr size;    // for a reset, as evaluated where the vector is declared
+  ir::Expr added;   // (push: null, one; insert of a range at the end: its length)
   clang::SourceLocation loc;
   const clang::VarDecl *vector;
 };

@@ -1,0 +1,44 @@
+// Appending a range to a std::vector, as C++ concatenates:
+// `z.insert(z.end(), x.begin(), x.end())` on a local vector (after a list
+// and a range copy), in a loop (the rows of a table flattened), in a branch,
+// and into an output grown from `out.clear()`. Refused before ("'insert' on a growing std::vector is not
+// supported"). The room the local vector needs is bounded where it is
+// declared, from the ranges' lengths and the loops' trip counts.
+#include <unfad/unfad.h>
+
+#include <cmath>
+#include <vector>
+
+UNFAD_GRADIENT double concatenated(const std::vector<double>& x) {
+  std::vector<double> y = {x[0] * 2, x[1] + x[2], std::exp(x[0])};
+  std::vector<double> z(y.begin(), y.end());
+  z.insert(z.end(), x.begin(), x.end());
+  double s = 0;
+  for (std::size_t i = 0; i < z.size(); ++i) s += z[i] * z[i] * (i + 1);
+  return s;
+}
+
+UNFAD_GRADIENT double flattened(const std::vector<std::vector<double>>& rows, int skip) {
+  std::vector<double> flat;
+  for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.begin() + 2);
+  std::vector<double> head = {flat[0], flat[1]};
+  for (int k = 0; k < 3; ++k)
+    if (k != skip) head.insert(head.end(), flat.begin() + k, flat.begin() + k + 1);
+  double s = 0;
+  for (double f : flat) s += std::sin(f) * head.size();
+  for (double h : head) s += h * h;
+  return s;
+}
+
+UNFAD_GRADIENT void joined(const std::vector<double>& a, const std::vector<double>& b, std::vector<double>& out) {
+  out.clear();
+  out.insert(out.end(), a.begin(), a.end());
+  for (double v : b) out.push_back(v * v);
+  out.insert(out.end(), a.begin() + 1, a.end());
+}
+
+/* e2e
+[{"function": "concatenated", "points": [[[0.3, -1.2, 2.0]]]},
+ {"function": "flattened", "points": [[[[0.3, -1.2, 2.0], [0.5, 0.25], [1.0, 2.0, 3.0]], 1]]},
+ {"function": "joined", "points": [[[0.3, -1.2, 2.0], [0.5, 0.25]]], "outputs": {"out": 7}}]
+*/
