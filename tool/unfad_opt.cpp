@@ -63,7 +63,7 @@ unfad::ir::Program runPasses(const unfad::ir::Program &input, const std::vector<
   if (names.empty()) return unfad::opt::optimize(input);
   unfad::ir::Program out = input;
   for (auto &f : out.functions) {
-    unfad::opt::PassContext context = unfad::opt::contextFor(f, nullptr);
+    unfad::opt::PassContext context = unfad::opt::contextFor(f, unfad::opt::PassContext{});
     for (auto &n : names) f.body = unfad::opt::findPass(n)(f.body, context, nullptr);
   }
   return out;

@@ -133,12 +133,8 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   return passes.run(hoistInvariants, "hoist-invariants", r);
 }
 
-PassContext contextFor(const Function &f, const Program *primal) {
+PassContext calleesContext(const Program *primal) {
   PassContext context;
-  for (auto &p : f.params) {
-    context.reserved.push_back(p.name);
-    context.reserved.push_back("d_" + p.name);
-  }
   for (auto &g : primal ? primal->functions : std::vector<Function>{}) {
     if (std::none_of(g.params.begin(), g.params.end(), [](auto &q) { return q.written; }))
       context.pureCallees.insert(g.name);
@@ -147,11 +143,20 @@ PassContext contextFor(const Function &f, const Program *primal) {
   return context;
 }
 
+PassContext contextFor(const Function &f, const PassContext &callees) {
+  PassContext context = callees;
+  for (auto &p : f.params) {
+    context.reserved.push_back(p.name);
+    context.reserved.push_back("d_" + p.name);
+  }
+  return context;
+}
+
 Expr optimize(const Expr &e) { return runPipeline(e, PassContext{}); }
 
 Function optimize(const Function &f) {
   Function g = f;
-  g.body = runPipeline(f.body, contextFor(f, nullptr));
+  g.body = runPipeline(f.body, contextFor(f, PassContext{}));
   return g;
 }
 
@@ -194,7 +199,8 @@ static Program withoutUncalledPullbacks(Program p) {
 
 Program optimizeUpTo(const Program &p, const Program *primal, const std::string &stopAfter) {
   Program out = p;
-  for (auto &f : out.functions) f.body = runPipeline(f.body, contextFor(f, primal), stopAfter);
+  const PassContext callees = calleesContext(primal); // (once: a scan of every helper)
+  for (auto &f : out.functions) f.body = runPipeline(f.body, contextFor(f, callees), stopAfter);
   return withoutUncalledPullbacks(std::move(out));
 }
 

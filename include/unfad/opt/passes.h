@@ -77,8 +77,9 @@ PassFunction findPass(const std::string &name);
 // The whole pipeline (optimize() in optimize.h), stopped right after the
 // first run of the pass `stopAfter` when it is not empty.
 ir::Expr runPipeline(const ir::Expr &e, const PassContext &context, const std::string &stopAfter = "");
-// The context of a function of the program: its parameters reserved, and
-// what the primal program's helpers do (`pureCallees`, `raisingCallees`).
-PassContext contextFor(const ir::Function &f, const ir::Program *primal);
+// What the primal program's helpers do (`pureCallees`, `raisingCallees`),
+// and the context of a function of the program: that, its parameters reserved.
+PassContext calleesContext(const ir::Program *primal);
+PassContext contextFor(const ir::Function &f, const PassContext &callees);
 
 } // namespace unfad::opt
