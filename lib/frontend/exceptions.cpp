@@ -62,7 +62,6 @@ bool readsFunctionValues(const Stmt *s) {
 struct MarkHoles : PrinterHelper {
   const std::set<const Stmt *> *holes;
   const std::map<const Stmt *, std::string> *casts;
-  const PrintingPolicy *pp;
   bool handledStmt(Stmt *st, raw_ostream &os) override {
     if (!holes->count(st)) return false;
     auto c = casts->find(st);
@@ -127,7 +126,6 @@ ir::Expr Lowering::lowerThrown(const CXXThrowExpr *te, Env &env, Binds &pre) {
   MarkHoles marks;
   marks.holes = &holes;
   marks.casts = &casts;
-  marks.pp = &pp;
   auto printed = [&](const Expr *a) {
     std::string s;
     llvm::raw_string_ostream os(s);

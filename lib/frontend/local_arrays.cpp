@@ -331,11 +331,8 @@ ir::Expr Lowering::exchangeElements(const ir::Expr &d, const ir::Expr &s, const 
 // The flat buffer of a fixed-size table `e` names (a local Mat3, a helper's
 // parameter bound to one), or null.
 ir::Expr Lowering::flatTableRef(const Expr *e, Env &env) {
-  const Expr *x = e->IgnoreParenImpCasts();
-  const auto *d = dyn_cast<DeclRefExpr>(x);
-  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-  if (!vd || !flatStride_.count(vd) || !fixedTable(vd->getType())) return nullptr;
-  return lookupVar(vd, env, e->getExprLoc());
+  const VarDecl *vd = flatTableVar(e);
+  return vd && fixedTable(vd->getType()) ? lookupVar(vd, env, e->getExprLoc()) : nullptr;
 }
 
 ir::Expr Lowering::tableLength(const Flat &f) {

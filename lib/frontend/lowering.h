@@ -293,6 +293,8 @@ private:
   // A fixed-size table held flat (a local, a returned Mat3) passed to an
   // inlined helper's parameter of that type: the parameter is held flat too.
   bool bindFixedTableParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Env &inner, Binds &binds);
+  // The local table held flat that `e` names (a copy of it too), or null.
+  const clang::VarDecl *flatTableVar(const clang::Expr *e) const;
   ir::Expr flatTableRef(const clang::Expr *e, Env &env);
   ir::Expr tableLength(const Flat &f);
   ir::Expr assignBracesToTable(const clang::Expr *lhs, const clang::InitListExpr *il, const Flat &shape, Env &env,

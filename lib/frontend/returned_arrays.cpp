@@ -307,21 +307,19 @@ std::optional<Lowering::Flat> Lowering::fixedTable(QualType t) {
   return Flat{ir::Const::makeInt(inner.size), ir::Const::makeInt(outer.size)};
 }
 
-// (a table held flat: a local array of arrays, a Mat3 a helper returned)
-static const Expr *flatTableArgument(const Expr *arg) {
-  const Expr *x = stripTemporaries(arg);
-  return copiedFrom(x);
+const VarDecl *Lowering::flatTableVar(const Expr *e) const {
+  const auto *d = dyn_cast<DeclRefExpr>(copiedFrom(stripTemporaries(e)));
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return vd && flatStride_.count(vd) ? vd : nullptr;
 }
 
 bool Lowering::passesFixedTable(const CallExpr *ce, const FunctionDecl *fd) {
   const FunctionDecl *def = fd->getDefinition();
   if (!def || ce->getNumArgs() != def->getNumParams() || isa<CXXOperatorCallExpr>(ce)) return false;
-  for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
-    if (!fixedTable(def->getParamDecl(k)->getType())) continue;
-    const Expr *x = flatTableArgument(ce->getArg(k));
-    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && flatStride_.count(dyn_cast<VarDecl>(d->getDecl()))) return true;
-    if (hoistedArray(x)) return true;
-  }
+  for (unsigned k = 0; k < ce->getNumArgs(); ++k)
+    if (fixedTable(def->getParamDecl(k)->getType()) &&
+        (flatTableVar(ce->getArg(k)) || hoistedArray(copiedFrom(stripTemporaries(ce->getArg(k))))))
+      return true;
   return false;
 }
 
@@ -329,17 +327,16 @@ bool Lowering::bindFixedTableParam(const ParmVarDecl *p, const Expr *arg, Env &e
   flatStride_.erase(p); // (bound afresh at every inlined call)
   std::optional<Flat> shape = fixedTable(p->getType());
   if (!shape) return false;
-  const Expr *x = flatTableArgument(arg);
   ir::Expr flat;
-  if (const auto *d = dyn_cast<DeclRefExpr>(x); d && flatStride_.count(dyn_cast<VarDecl>(d->getDecl())))
-    flat = lookupVar(cast<VarDecl>(d->getDecl()), env, arg->getExprLoc());
-  else if (const Expr *c = hoistedArray(x))
+  if (const VarDecl *vd = flatTableVar(arg))
+    flat = lookupVar(vd, env, arg->getExprLoc());
+  else if (const Expr *c = hoistedArray(copiedFrom(stripTemporaries(arg))))
     flat = returnedArrays_.at(cast<CallExpr>(c));
   else
     return false; // (an array of arrays: a parameter of the marked function, a row of a table)
   if (!p->getType()->isReferenceType()) { // by value: the helper's own copy
     std::string n = names_.fresh(p->getNameAsString());
-    ir::Expr size = ir::Const::makeInt(shape->rows->as<ir::Const>()->ivalue * shape->stride->as<ir::Const>()->ivalue);
+    ir::Expr size = tableLength(*shape);
     ir::Expr copy = ir::Var::make(n, flat->type);
     binds.push_back({n, ir::NewArray::make(size, flat->type->elem())});
     binds.push_back({names_.fresh("_"), effectLoop(size, [&](const ir::Expr &j) {
@@ -373,15 +370,11 @@ bool Lowering::lowerReturnedArrayAssign(const Expr *e, const Seq *rest, Env &env
   if (ai.kind != ArrayInfo::StdArray || ai.size < 0)
     fail(loc, "assigning the std::vector '" + fname + "' returns to an existing vector is not supported yet (declare a "
               "new local, 'auto y = " + fname + "(...);', or use a std::array of a fixed size)");
-  const Expr *lhs = flatTableArgument(oc->getArg(0));
-  const auto *ld = dyn_cast<DeclRefExpr>(lhs);
-  const auto *flatDst = ld ? dyn_cast<VarDecl>(ld->getDecl()) : nullptr;
-  if (!flatStride_.count(flatDst)) flatDst = nullptr;
+  const VarDecl *flatDst = flatTableVar(oc->getArg(0)); // (`R = mul(R, X);` of a Mat3)
   ir::Expr dst = flatDst ? lookupVar(flatDst, env, loc) : lowerArrayRef(oc->getArg(0), env), src = returnedArrays_.at(c);
   if (!ir::sameType(dst->type, src->type)) fail(loc, "copy between arrays of different types");
   const std::optional<Flat> table = fixedTable(oc->getArg(0)->getType());
-  const int64_t n = table ? table->rows->as<ir::Const>()->ivalue * table->stride->as<ir::Const>()->ivalue : ai.size;
-  ir::Expr eff = effectLoop(ir::Const::makeInt(n), [&](const ir::Expr &j) {
+  ir::Expr eff = effectLoop(table ? tableLength(*table) : ir::Const::makeInt(ai.size), [&](const ir::Expr &j) {
     return store(dst, j, read(src, j, loc), ir::Store::Mode::Set, loc);
   });
   out = effect(eff, [&] { return lowerSeq(rest, env, tail); });
