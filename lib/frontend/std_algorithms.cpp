@@ -8,7 +8,7 @@
 // view it is (pointers.cpp, iterators.cpp).
 #include "lowering.h"
 
-#include "unfad/ir/equal.h"
+#include "unfad/ir/counts.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/Basic/Builtins.h>
@@ -124,12 +124,10 @@ bool Lowering::iteratorRange(const Expr *first, const Expr *last, Env &env, ir::
   if (!v1 || !v2 || v1->name != v2->name)
     fail(first->getExprLoc(), "the two ends of this range are not recognised as iterators into the same array");
   array = a1;
-  // (`v.begin() + k, v.begin() + k + 1`: the length 1, not (k + 1) - k, so
-  // that it bounds the room of a vector the range is appended to)
-  n = ir::Prim::make(ir::Op::Sub, {hi, lo});
-  if (ir::alphaEqual(hi, lo)) n = ir::Const::makeInt(0);
-  else if (const auto *h = hi->as<ir::Prim>(); h && h->op == ir::Op::Add && ir::alphaEqual(h->args[0], lo)) n = h->args[1];
-  else if (h && h->op == ir::Op::Add && ir::alphaEqual(h->args[1], lo)) n = h->args[0];
+  // (`v.begin() + i * d, v.begin() + (i + 1) * d`: the length d, not
+  // (i + 1) * d - i * d, so that it bounds the room of a vector the range
+  // is appended to)
+  n = ir::differenceOf(hi, lo);
   return true;
 }
 

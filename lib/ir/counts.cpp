@@ -1,6 +1,10 @@
 #include "unfad/ir/counts.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace unfad::ir {
 
@@ -35,6 +39,77 @@ Expr maxCounts(const Expr &a, const Expr &b) {
   if (isInt(ca, 0)) return b;
   if (isInt(cb, 0)) return a;
   return If::make(Prim::make(Op::Gt, {a, b}), a, b);
+}
+
+namespace {
+
+// A sum of integer multiples of products of leaves, keyed by the product's
+// leaves (their printed forms, sorted).
+struct Polynomial {
+  std::map<std::vector<std::string>, int64_t> terms;
+  std::map<std::string, Expr> leaves;
+};
+
+constexpr size_t kMaxTerms = 16;
+
+std::optional<Polynomial> expand(const Expr &e) {
+  Polynomial out;
+  if (auto c = e->as<Const>()) {
+    if (!e->type->isInt()) return std::nullopt;
+    if (c->ivalue) out.terms[{}] = c->ivalue;
+    return out;
+  }
+  auto p = e->as<Prim>();
+  if (p && p->type->isInt() && (p->op == Op::Add || p->op == Op::Sub || p->op == Op::Neg || p->op == Op::Mul)) {
+    std::vector<Polynomial> as;
+    for (auto &a : p->args) {
+      auto x = expand(a);
+      if (!x) return std::nullopt;
+      as.push_back(std::move(*x));
+    }
+    for (auto &a : as) out.leaves.insert(a.leaves.begin(), a.leaves.end());
+    if (p->op == Op::Mul) {
+      for (auto &[ka, ca] : as[0].terms)
+        for (auto &[kb, cb] : as[1].terms) {
+          std::vector<std::string> k = ka;
+          k.insert(k.end(), kb.begin(), kb.end());
+          std::sort(k.begin(), k.end());
+          out.terms[k] += ca * cb;
+        }
+    } else {
+      for (size_t i = 0; i < as.size(); ++i) {
+        const int64_t sign = p->op == Op::Neg || (p->op == Op::Sub && i == 1) ? -1 : 1;
+        for (auto &[k, c] : as[i].terms) out.terms[k] += sign * c;
+      }
+    }
+    for (auto it = out.terms.begin(); it != out.terms.end();) it = it->second ? std::next(it) : out.terms.erase(it);
+    if (out.terms.size() > kMaxTerms) return std::nullopt;
+    return out;
+  }
+  if (!e->type->isInt()) return std::nullopt;
+  std::string key = print(e); // a leaf: a variable, a load, a size, a division...
+  out.terms[{key}] = 1;
+  out.leaves[key] = e;
+  return out;
+}
+
+} // namespace
+
+Expr differenceOf(const Expr &hi, const Expr &lo) {
+  auto h = expand(hi), l = expand(lo);
+  if (!h || !l) return Prim::make(Op::Sub, {hi, lo});
+  h->leaves.insert(l->leaves.begin(), l->leaves.end());
+  for (auto &[k, c] : l->terms) h->terms[k] -= c;
+  Expr sum;
+  for (auto &[k, c] : h->terms) {
+    if (!c) continue;
+    Expr term;
+    for (auto &leaf : k) term = term ? Prim::make(Op::Mul, {term, h->leaves.at(leaf)}) : h->leaves.at(leaf);
+    if (!term) term = Const::makeInt(c);
+    else if (c != 1) term = Prim::make(Op::Mul, {Const::makeInt(c), term});
+    sum = sum ? Prim::make(Op::Add, {sum, term}) : term;
+  }
+  return sum ? sum : Const::makeInt(0);
 }
 
 } // namespace unfad::ir

@@ -2,6 +2,7 @@
 // children in evaluation order, binders and their scope, rebuilding (the
 // same node when nothing changed), capture-avoiding substitution through
 // every binder kind, let chains, callees, and reads/writes per array.
+#include "unfad/ir/counts.h"
 #include "unfad/ir/effects.h"
 #include "unfad/ir/ir.h"
 #include "unfad/ir/json.h"
@@ -194,4 +195,29 @@ TEST(IRTables, OpaqueCallsAreChildrenRebuiltEvaluatedOrRefused) {
   EXPECT_NEAR(v.scalar, std::lgamma(2.5), 1e-12);
   Expr unknown = Opaque::make("::lookup", {n}, Type::f64());
   EXPECT_THROW(evaluate(empty, unknown, {{"n", Value::of(1)}}), IRError);
+}
+
+// The length of a range [lo, hi) of index expressions: shared terms cancel
+// (`(i + 1) * d - i * d` is d), and the result is hi - lo at every point.
+TEST(Counts, DifferenceCancelsSharedTerms) {
+  Expr i = Var::make("i", Type::i64()), d = Var::make("d", Type::i64()), k = Var::make("k", Type::i64());
+  auto c = [](int64_t v) { return Const::makeInt(v); };
+  auto add = [](Expr a, Expr b) { return Prim::make(Op::Add, {a, b}); };
+  auto mul = [](Expr a, Expr b) { return Prim::make(Op::Mul, {a, b}); };
+  EXPECT_EQ(print(differenceOf(mul(add(i, c(1)), d), mul(i, d))), "d");
+  EXPECT_EQ(print(differenceOf(add(add(c(0), k), c(1)), add(c(0), k))), "1");
+  EXPECT_EQ(print(differenceOf(k, k)), "0");
+  Program empty;
+  const std::vector<std::pair<Expr, Expr>> ranges = {
+      {mul(add(i, c(2)), add(d, k)), mul(i, d)}, {add(mul(c(3), i), k), Prim::make(Op::Sub, {k, i})},
+      {Prim::make(Op::Div, {k, c(2)}), Prim::make(Op::Neg, {i})}};
+  for (auto &[hi, lo] : ranges)
+    for (int64_t iv : {-2, 0, 3})
+      for (int64_t kv : {1, 5}) {
+        std::vector<std::pair<std::string, Value>> env = {{"i", Value::of(double(iv))}, {"d", Value::of(4.0)},
+                                                          {"k", Value::of(double(kv))}};
+        EXPECT_EQ(evaluate(empty, differenceOf(hi, lo), env).scalar,
+                  evaluate(empty, Prim::make(Op::Sub, {hi, lo}), env).scalar)
+            << print(hi) << " - " << print(lo);
+      }
 }

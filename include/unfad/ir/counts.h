@@ -10,5 +10,9 @@ namespace unfad::ir {
 Expr addCounts(const Expr &a, const Expr &b);
 Expr mulCounts(const Expr &a, const Expr &b);
 Expr maxCounts(const Expr &a, const Expr &b);
+// hi - lo for integer index expressions, with the terms they share
+// cancelled: `(i + 1) * d - i * d` is `d` (each side expanded into a sum of
+// products of its leaves; hi - lo as written when a side is too large).
+Expr differenceOf(const Expr &hi, const Expr &lo);
 
 } // namespace unfad::ir

@@ -1,9 +1,11 @@
 // Appending a range to a std::vector, as C++ concatenates:
 // `z.insert(z.end(), x.begin(), x.end())` on a local vector (after a list
-// and a range copy), in a loop (the rows of a table flattened), in a branch,
-// and into an output grown from `out.clear()`. Refused before ("'insert' on a growing std::vector is not
-// supported"). The room the local vector needs is bounded where it is
-// declared, from the ranges' lengths and the loops' trip counts.
+// and a range copy), in a loop (the rows of a table flattened, every other
+// row of a row-major matrix `m.begin() + i * d, m.begin() + (i + 1) * d`),
+// in a branch, and into an output grown from `out.clear()`. Refused before
+// ("'insert' on a growing std::vector is not supported"). The room the
+// local vector needs is bounded where it is declared, from the ranges'
+// lengths and the loops' trip counts.
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -30,6 +32,17 @@ UNFAD_GRADIENT double flattened(const std::vector<std::vector<double>>& rows, in
   return s;
 }
 
+// rows of a row-major matrix, every other one: [i * d, (i + 1) * d) has
+// length d (the room is bounded by rows * d)
+UNFAD_GRADIENT double even_rows(const std::vector<double>& m, int rows, int d) {
+  std::vector<double> kept;
+  for (int i = 0; i < rows; ++i)
+    if (i % 2 == 0) kept.insert(kept.end(), m.begin() + i * d, m.begin() + (i + 1) * d);
+  double s = 0;
+  for (std::size_t k = 0; k < kept.size(); ++k) s += kept[k] * kept[k] * (k + 1);
+  return s;
+}
+
 UNFAD_GRADIENT void joined(const std::vector<double>& a, const std::vector<double>& b, std::vector<double>& out) {
   out.clear();
   out.insert(out.end(), a.begin(), a.end());
@@ -40,5 +53,6 @@ UNFAD_GRADIENT void joined(const std::vector<double>& a, const std::vector<doubl
 /* e2e
 [{"function": "concatenated", "points": [[[0.3, -1.2, 2.0]]]},
  {"function": "flattened", "points": [[[[0.3, -1.2, 2.0], [0.5, 0.25], [1.0, 2.0, 3.0]], 1]]},
+ {"function": "even_rows", "points": [[[0.3, -1.2, 2.0, 0.5, 0.25, 1.5, -0.7, 0.9, 1.1], 3, 3]]},
  {"function": "joined", "points": [[[0.3, -1.2, 2.0], [0.5, 0.25]]], "outputs": {"out": 7}}]
 */
