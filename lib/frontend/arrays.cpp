@@ -268,26 +268,18 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
       eff = lowerWholeArrayCopy(lhs, rhs, false, env, loc); // `p = q;` of std::arrays (local_arrays.cpp)
       return true;
     }
-    if (std::optional<Flat> table = fixedTable(lhs->getType()); table && flatTableRef(lhs, env)) {
-      eff = assignBracesToTable(lhs, il, *table, env, loc); // `R = {};` of a Mat3
+    // `p = {x, y, z};` (`R = {{...}, {...}}` of a local Mat3: its rows flattened)
+    if (ir::Expr flat = fixedTable(lhs->getType()) ? flatTableRef(lhs, env) : nullptr) {
+      eff = assignElements(flat, tableElements(lhs, il, flat->type->elem(), env), loc);
       return true;
     }
-    // `p = {x, y, z};`: the braces' values first (`p = {p[1], p[0]}` reads
-    // the old elements), then each element (the ones not given are zero)
     ir::Expr a = lowerArrayRef(lhs, env);
     const ir::TypeP et = a->type->elem();
     if (!et->isScalar()) fail(loc, "assigning braces to an array of structs or arrays is not supported");
-    Binds values, stores;
-    for (int64_t k = 0; k < ai.size; ++k) {
-      ir::Expr v = k < int64_t(il->getNumInits()) ? convert(lowerExpr(il->getInit(unsigned(k)), env), et) : ir::Const::zero(et);
-      if (!v->is<ir::Const>()) {
-        values.push_back({names_.fresh("braced"), v});
-        v = ir::Var::make(values.back().first, et);
-      }
-      stores.push_back({names_.fresh("_"), store(a, ir::Const::makeInt(k), v, ir::Store::Mode::Set, loc)});
-    }
-    values.insert(values.end(), stores.begin(), stores.end());
-    eff = wrap(values, ir::Tuple::make({}));
+    std::vector<ir::Expr> elems(size_t(ai.size));
+    for (unsigned k = 0; k < elems.size() && k < il->getNumInits(); ++k)
+      elems[k] = convert(lowerExpr(il->getInit(k), env), et);
+    eff = assignElements(a, elems, loc);
     return true;
   }
   if (isReferenceWrapper(lhs->getType())) // (reference_wrappers.cpp: a wrapper is the reference it holds)

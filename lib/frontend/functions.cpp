@@ -158,7 +158,6 @@ void Lowering::lowerEntry(size_t i) {
   thisStack_.clear();
   resizedLength_.clear();
   onExit_ = nullptr;
-  grownOutputs_.clear();
   growCap_.clear();
   loweringMarked_ = en.marked;
   entries_[i].root = current_;

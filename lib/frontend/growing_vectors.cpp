@@ -40,22 +40,6 @@ const VarDecl *namedVar(const Expr *e) {
   return d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
 }
 
-// `v.end()` / `v.cend()` / `std::end(v)` of the vector `vd`.
-bool isEndOf(const Expr *e, const VarDecl *vd) {
-  e = e->IgnoreImplicit();
-  while (const auto *c = dyn_cast<CXXConstructExpr>(e)) { // (an iterator converted to a const_iterator)
-    if (c->getNumArgs() != 1) return false;
-    e = c->getArg(0)->IgnoreImplicit();
-  }
-  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier())
-    return (mc->getMethodDecl()->getName() == "end" || mc->getMethodDecl()->getName() == "cend") &&
-           namedVar(mc->getImplicitObjectArgument()) == vd;
-  if (const auto *c = dyn_cast<CallExpr>(e); c && c->getNumArgs() == 1 && c->getDirectCallee() &&
-                                             c->getDirectCallee()->getIdentifier() && c->getDirectCallee()->getName() == "end")
-    return namedVar(c->getArg(0)) == vd;
-  return false;
-}
-
 // The local vectors a function body calls growing members on.
 void scanGrowCalls(const Stmt *s, std::set<const VarDecl *> &out) {
   if (!s) return;
@@ -215,9 +199,7 @@ bool Lowering::growsIn(const Stmt *x, const std::vector<const VarDecl *> &assign
 ir::Expr Lowering::bindGrowingLength(const VarDecl *vd, const ir::Expr &initial, Env &env, Binds &binds) {
   SourceLocation loc = vd->getLocation();
   std::string name = vd->getName().empty() ? "v" : vd->getNameAsString();
-  auto *len = VarDecl::Create(ctx_, const_cast<DeclContext *>(vd->getDeclContext()), loc, loc,
-                              &ctx_.Idents.get(name + "_size"), ctx_.LongTy, ctx_.getTrivialTypeSourceInfo(ctx_.LongTy),
-                              SC_None);
+  const VarDecl *len = syntheticLong(vd, "_size");
   growLen_[vd] = len;
   ir::Expr v = initial;
   if (!v->is<ir::Const>() && !v->is<ir::Var>()) {
@@ -340,9 +322,9 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
       const Expr *elem = mc->getNumArgs() == 1 ? mc->getArg(0) : emplacedElement(mc, vd);
       ir::Expr v = convert(lowerExpr(elem, env), et);
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
-      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
+      ensureRoom(arr, len, next, env, pre);
       pre.push_back({names_.fresh("_"), store(arr, cur, v, M::Set, loc)});
-    } else if (n == "insert" && mc->getNumArgs() == 3 && !views && isEndOf(mc->getArg(0), vd)) {
+    } else if (n == "insert" && mc->getNumArgs() == 3 && !views && appendsAt(mc->getArg(0), arr, cur, env)) {
       // `v.insert(v.end(), first, last)`: the range appended
       ir::Expr src, lo, count;
       if (!iteratorRange(mc->getArg(1), mc->getArg(2), env, src, lo, count))
@@ -351,7 +333,7 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
       if (!ir::sameType(src->type->elem(), et)) fail(loc, "'insert' of a range of another element type");
       added = count; // (as written: the room is bounded where the vector is declared)
       next = ir::Prim::make(ir::Op::Add, {cur, count});
-      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
+      ensureRoom(arr, len, next, env, pre);
       pre.push_back({names_.fresh("_"), effectLoop(count, [&](const ir::Expr &j) {
                        return store(arr, ir::Prim::make(ir::Op::Add, {cur, j}),
                                     read(src, ir::Prim::make(ir::Op::Add, {lo, j}), loc), M::Set, loc);
@@ -363,11 +345,11 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
     } else if (n == "resize" && (mc->getNumArgs() == 1 || mc->getNumArgs() == 2)) {
       // the new elements are value-initialised (or copies of the value)
       ir::Expr v = sized(mc->getArg(0), mc->getNumArgs() == 2 ? mc->getArg(1) : nullptr);
-      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
+      ensureRoom(arr, len, next, env, pre);
       fill(cur, next, v);
     } else if (n == "assign" && mc->getNumArgs() == 2 && mc->getArg(0)->getType()->isIntegerType()) {
       ir::Expr v = sized(mc->getArg(0), mc->getArg(1));
-      if (grownOutputs_.count(vd)) ensureRoom(arr, len, next, env, pre);
+      ensureRoom(arr, len, next, env, pre);
       fill(constOf(0), next, v);
     } else if (n == "reserve" && mc->getNumArgs() == 1) {
       lowerIndexExpr(mc->getArg(0), env); // room is allocated where the vector is declared
@@ -389,12 +371,15 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   return true;
 }
 
-// An output grown from empty (output_vectors.cpp) holds `needed` elements:
-// if its size (the variable growCap_ holds, carried by loops like the
-// length) is smaller, it is resized to twice that at least (as the vector's
-// own push_back grows it: the resizes are amortised O(1)).
+// An output grown from empty (output_vectors.cpp; a local vector has its
+// room already) holds `needed` elements: if its size (the variable growCap_
+// holds, carried by loops like the length) is smaller, it is resized to
+// twice that at least (as the vector's own push_back grows it: the resizes
+// are amortised O(1)).
 void Lowering::ensureRoom(const ir::Expr &out, const VarDecl *len, const ir::Expr &needed, Env &env, Binds &pre) {
-  const VarDecl *cap = growCap_.at(len);
+  auto found = growCap_.find(len);
+  if (found == growCap_.end()) return;
+  const VarDecl *cap = found->second;
   ir::Expr have = env.at(cap);
   ir::Expr doubled = ir::Prim::make(ir::Op::Mul, {have, constOf(2)});
   std::string to = names_.fresh("grown");
@@ -404,6 +389,24 @@ void Lowering::ensureRoom(const ir::Expr &out, const VarDecl *len, const ir::Exp
   std::string now = names_.fresh(cap->getNameAsString());
   pre.push_back({now, ir::If::make(ir::Prim::make(ir::Op::Lt, {have, needed}), grow, have)});
   env[cap] = ir::Var::make(now, ir::Type::i64());
+}
+
+// A synthetic `long` local beside `vd` (`<vd>_size`, `<vd>_room`): an
+// integer the loops and branches carry like any variable.
+const VarDecl *Lowering::syntheticLong(const VarDecl *vd, const std::string &suffix) {
+  SourceLocation loc = vd->getLocation();
+  std::string name = vd->getName().empty() ? "v" : vd->getNameAsString();
+  return VarDecl::Create(ctx_, const_cast<DeclContext *>(vd->getDeclContext()), loc, loc,
+                         &ctx_.Idents.get(name + suffix), ctx_.LongTy, ctx_.getTrivialTypeSourceInfo(ctx_.LongTy), SC_None);
+}
+
+// `at` is the end of the growing vector `arr` of length `len` (`v.end()`,
+// `std::end(v)`, `v.begin() + v.size()`): an insert there appends.
+bool Lowering::appendsAt(const Expr *at, const ir::Expr &arr, const ir::Expr &len, Env &env) {
+  ir::Expr a, offset;
+  if (!iteratorRef(at, env, a, offset) || !ir::alphaEqual(a, arr)) return false;
+  const auto *gap = ir::differenceOf(offset, len)->as<ir::Const>();
+  return gap && gap->ivalue == 0;
 }
 
 ir::Expr Lowering::growingArgument(const Expr *arg, const ir::Expr &array, bool written, Env &env) {

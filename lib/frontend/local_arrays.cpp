@@ -295,10 +295,9 @@ ir::Expr Lowering::lowerWholeArrayCopy(const Expr *dst, const Expr *src, bool ex
   const char *what = exchange ? "swapping whole arrays" : "assignment of whole arrays";
   // fixed-size tables held flat (a Mat3): the same shape by their type
   if (ir::Expr fd = flatTableRef(dst, env)) {
-    ir::Expr fs = flatTableRef(src, env);
-    if (!fs || fixedTable(dst->getType())->rows->as<ir::Const>()->ivalue != fixedTable(src->getType())->rows->as<ir::Const>()->ivalue)
-      fail(loc, std::string(what) + " of a local table is only supported with another local table of its type");
-    ir::Expr n = tableLength(*fixedTable(dst->getType()));
+    ir::Expr fs = flatTableRef(src, env), n = tableLength(*fixedTable(dst->getType()));
+    if (!fs || !ir::alphaEqual(n, tableLength(*fixedTable(src->getType()))))
+      fail(loc, std::string(what) + " of a local table is only supported with another local table of its shape");
     if (!exchange) return copyElements(fs, nullptr, fd, nullptr, n, loc);
     return exchangeElements(fd, fs, n, loc);
   }
@@ -339,29 +338,32 @@ ir::Expr Lowering::tableLength(const Flat &f) {
   return ir::Const::makeInt(f.rows->as<ir::Const>()->ivalue * f.stride->as<ir::Const>()->ivalue);
 }
 
-// `R = {{...}, {...}};`: every value first (they may read R), then every
-// element (those not given are zero).
-ir::Expr Lowering::assignBracesToTable(const Expr *lhs, const InitListExpr *il, const Flat &shape, Env &env,
-                                       SourceLocation loc) {
-  ir::Expr a = flatTableRef(lhs, env);
+// `a = {...}`: every value first (they may read a: `p = {p[1], p[0]}`),
+// then every element (null: zero).
+ir::Expr Lowering::assignElements(const ir::Expr &a, const std::vector<ir::Expr> &elems, SourceLocation loc) {
+  const ir::TypeP et = a->type->elem();
+  Binds values, stores;
+  for (size_t k = 0; k < elems.size(); ++k) {
+    ir::Expr v = elems[k] ? elems[k] : ir::Const::zero(et);
+    if (!v->is<ir::Const>()) {
+      values.push_back({names_.fresh("braced"), v});
+      v = ir::Var::make(values.back().first, et);
+    }
+    stores.push_back({names_.fresh("_"), store(a, ir::Const::makeInt(int64_t(k)), v, ir::Store::Mode::Set, loc)});
+  }
+  values.insert(values.end(), stores.begin(), stores.end());
+  return wrap(values, ir::Tuple::make({}));
+}
+
+// The elements braces give a fixed-size table, row after row (null: zero).
+std::vector<ir::Expr> Lowering::tableElements(const Expr *table, const InitListExpr *il, const ir::TypeP &et, Env &env) {
   ArrayInfo outer, inner;
-  arrayInfo(lhs->getType(), outer, SourceLocation());
+  arrayInfo(table->getType(), outer, SourceLocation());
   arrayInfo(outer.elem, inner, SourceLocation(), 1);
   LocalArrayInit values;
-  const ir::TypeP et = a->type->elem();
-  flattenInitList(il, true, inner, et, "'" + typeStr(lhs->getType()) + "'", env, values);
-  Binds lets, stores;
-  const int64_t n = tableLength(shape)->as<ir::Const>()->ivalue;
-  for (int64_t k = 0; k < n; ++k) {
-    ir::Expr v = k < int64_t(values.elems.size()) && values.elems[k] ? values.elems[k] : ir::Const::zero(et);
-    if (!v->is<ir::Const>()) {
-      lets.push_back({names_.fresh("braced"), v});
-      v = ir::Var::make(lets.back().first, et);
-    }
-    stores.push_back({names_.fresh("_"), store(a, ir::Const::makeInt(k), v, ir::Store::Mode::Set, loc)});
-  }
-  lets.insert(lets.end(), stores.begin(), stores.end());
-  return wrap(lets, ir::Tuple::make({}));
+  flattenInitList(il, true, inner, et, "'" + typeStr(table->getType()) + "'", env, values);
+  values.elems.resize(size_t(tableLength(*fixedTable(table->getType()))->as<ir::Const>()->ivalue));
+  return values.elems;
 }
 
 } // namespace unfad::frontend

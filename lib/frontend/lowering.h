@@ -297,8 +297,9 @@ private:
   const clang::VarDecl *flatTableVar(const clang::Expr *e) const;
   ir::Expr flatTableRef(const clang::Expr *e, Env &env);
   ir::Expr tableLength(const Flat &f);
-  ir::Expr assignBracesToTable(const clang::Expr *lhs, const clang::InitListExpr *il, const Flat &shape, Env &env,
-                               clang::SourceLocation loc);
+  ir::Expr assignElements(const ir::Expr &a, const std::vector<ir::Expr> &elems, clang::SourceLocation loc);
+  std::vector<ir::Expr> tableElements(const clang::Expr *table, const clang::InitListExpr *il, const ir::TypeP &et,
+                                      Env &env);
   ir::Expr exchangeElements(const ir::Expr &d, const ir::Expr &s, const ir::Expr &n, clang::SourceLocation loc);
   // Whether the call passes such a table (the helper is then inlined).
   bool passesFixedTable(const clang::CallExpr *ce, const clang::FunctionDecl *fd);
@@ -926,8 +927,10 @@ private:
   // end) before it returns `v`: an output grown from empty is cut to its
   // length (output_vectors.cpp).
   std::function<ir::Expr(const ir::Expr &v, Env &env)> onExit_;
-  std::set<const clang::VarDecl *> grownOutputs_; // outputs whose buffer push_back grows
-  std::map<const clang::VarDecl *, const clang::VarDecl *> growCap_; // their length -> their size (synthetic)
+  // outputs whose buffer push_back grows: their length -> their size (synthetic)
+  std::map<const clang::VarDecl *, const clang::VarDecl *> growCap_;
+  const clang::VarDecl *syntheticLong(const clang::VarDecl *vd, const std::string &suffix);
+  bool appendsAt(const clang::Expr *at, const ir::Expr &arr, const ir::Expr &len, Env &env);
   void ensureRoom(const ir::Expr &out, const clang::VarDecl *len, const ir::Expr &needed, Env &env, Binds &pre);
   ir::Expr lowerOutputGrowth(const clang::CXXMemberCallExpr *clear, const clang::ParmVarDecl *vd, const Seq *rest,
                              Env &env, const Tail &tail);

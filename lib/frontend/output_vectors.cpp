@@ -84,13 +84,9 @@ ir::Expr Lowering::lowerOutputGrowth(const CXXMemberCallExpr *clear, const ParmV
   ir::Expr array = lowerArrayRef(clear->getImplicitObjectArgument(), env);
   Binds binds;
   bindGrowingLength(vd, ir::Const::makeInt(0), env, binds);
-  grownOutputs_.insert(vd);
   const VarDecl *len = growLen_.at(vd);
   // its size, read once: the pushes that grow it update this variable
-  SourceLocation loc = vd->getLocation();
-  auto *cap = VarDecl::Create(ctx_, const_cast<DeclContext *>(vd->getDeclContext()), loc, loc,
-                              &ctx_.Idents.get(vd->getNameAsString() + "_room"), ctx_.LongTy,
-                              ctx_.getTrivialTypeSourceInfo(ctx_.LongTy), SC_None);
+  const VarDecl *cap = syntheticLong(vd, "_room");
   growCap_[len] = cap;
   std::string room = names_.fresh(vd->getNameAsString() + "_room");
   binds.push_back({room, ir::Size::make(array)});

@@ -408,11 +408,12 @@ public:
       : Node(kKind, Type::unit()), array(std::move(a)), index(std::move(i)), value(std::move(v)), mode(m),
         path(std::move(p)) {}
 };
-// The effect `a.resize(n)` on an output std::vector parameter (the user's
-// `out.resize(n)`, before anything else touches `out`): the generated code
-// resizes it as f does, once. Its value is the unit (); the front end reads
-// out's size as n afterwards (never Size(a), which may have been read
-// before).
+// The effect `a.resize(n)` on an output std::vector parameter: the user's
+// `out.resize(n)` before anything else touches `out` (resized as f does,
+// once), or an output grown by push_back (resized where a push needs room
+// and cut to its length at each exit). Its value is the unit (). The front
+// end never reads Size(a) after it (passes may take a size as fixed): it
+// carries out's size and length in variables instead.
 class Resize final : public Node {
 public:
   static constexpr Kind kKind = Kind::Resize;

@@ -1,5 +1,6 @@
 // Appending a range to a std::vector, as C++ concatenates:
-// `z.insert(z.end(), x.begin(), x.end())` on a local vector (after a list
+// `z.insert(z.end(), x.begin(), x.end())` (at `std::end(z)`, at
+// `out.begin() + out.size()`) on a local vector (after a list
 // and a range copy), in a loop (the rows of a table flattened, every other
 // row of a row-major matrix `m.begin() + i * d, m.begin() + (i + 1) * d`),
 // in a branch, and into an output grown from `out.clear()`. Refused before
@@ -9,12 +10,13 @@
 #include <unfad/unfad.h>
 
 #include <cmath>
+#include <iterator>
 #include <vector>
 
 UNFAD_GRADIENT double concatenated(const std::vector<double>& x) {
   std::vector<double> y = {x[0] * 2, x[1] + x[2], std::exp(x[0])};
   std::vector<double> z(y.begin(), y.end());
-  z.insert(z.end(), x.begin(), x.end());
+  z.insert(std::end(z), x.begin(), x.end());
   double s = 0;
   for (std::size_t i = 0; i < z.size(); ++i) s += z[i] * z[i] * (i + 1);
   return s;
@@ -47,7 +49,7 @@ UNFAD_GRADIENT void joined(const std::vector<double>& a, const std::vector<doubl
   out.clear();
   out.insert(out.end(), a.begin(), a.end());
   for (double v : b) out.push_back(v * v);
-  out.insert(out.end(), a.begin() + 1, a.end());
+  out.insert(out.begin() + out.size(), a.begin() + 1, a.end());
 }
 
 /* e2e
