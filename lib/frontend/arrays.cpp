@@ -275,6 +275,10 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
     }
     ir::Expr a = lowerArrayRef(lhs, env);
     const ir::TypeP et = a->type->elem();
+    if (std::optional<Flat> table = fixedTable(lhs->getType()); table && et->isArray()) { // an output Mat3& R = {}
+      eff = assignElements(a, tableElements(lhs, il, et->elem(), env), loc, table->stride->as<ir::Const>()->ivalue);
+      return true;
+    }
     if (!et->isScalar()) fail(loc, "assigning braces to an array of structs or arrays is not supported");
     std::vector<ir::Expr> elems(size_t(ai.size));
     for (unsigned k = 0; k < elems.size() && k < il->getNumInits(); ++k)
@@ -341,7 +345,7 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
     return false;
   }
   SourceLocation at = lhs->getExprLoc();
-  if (!ir::rootArray(a)->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
+  if (!ir::storageArray(a)->is<ir::Var>()) fail(at, "writes into arrays of arrays are not supported yet (use a flat array and 'a[i * n + j]')");
   ir::TypeP et = ir::fieldType(a->type->elem(), path);
   if (target) *target = {a, i, path};
   using M = ir::Store::Mode;

@@ -113,8 +113,15 @@ void Lowering::checkArrays() {
     // (in/out arrays are supported, and so are aliased arguments of a
     // helper that is inlined: every one but a recursive one)
     std::vector<ir::ArrayOrderViolation> violations;
+    // (but not an array of arrays read and then written: the reverse sweep
+    // puts back what a store overwrote in a flat array only)
+    auto rowsInOut = [&](const ir::ArrayOrderViolation &v) {
+      for (auto &p : en.fn.params)
+        if (p.name == v.array) return p.type->isArray() && p.type->elem()->isArray();
+      return false;
+    };
     for (auto &v : ir::arrayOrderViolations(en.fn, uses))
-      if (v.kind != ir::ArrayOrderViolation::WrittenAfterRead &&
+      if ((v.kind != ir::ArrayOrderViolation::WrittenAfterRead || rowsInOut(v)) &&
           (v.kind != ir::ArrayOrderViolation::PassedTwiceToWriter || recursive_.count(v.callee)))
         violations.push_back(v);
     bool output = false;
@@ -228,8 +235,9 @@ void Lowering::reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &
   std::string array = name != en.arrayNames.end() ? name->second : v.array;
   std::string what;
   switch (v.kind) {
-  case ir::ArrayOrderViolation::WrittenAfterRead:
-    what = "array '" + array + "' is written after it is read (not supported yet)";
+  case ir::ArrayOrderViolation::WrittenAfterRead: // (only arrays of arrays)
+    what = "array of arrays '" + array + "' is written after it is read: in/out arrays of arrays are not supported "
+           "yet (an output written before it is read is; or use a flat array and 'a[i * n + j]')";
     break;
   case ir::ArrayOrderViolation::PassedTwiceToWriter:
     what = "array '" + array + "' is passed twice to the recursive function '" + v.callee +

@@ -340,8 +340,10 @@ ir::Expr Lowering::tableLength(const Flat &f) {
 
 // `a = {...}`: every value first (they may read a: `p = {p[1], p[0]}`),
 // then every element (null: zero).
-ir::Expr Lowering::assignElements(const ir::Expr &a, const std::vector<ir::Expr> &elems, SourceLocation loc) {
-  const ir::TypeP et = a->type->elem();
+ir::Expr Lowering::assignElements(const ir::Expr &a, const std::vector<ir::Expr> &elems, SourceLocation loc,
+                                  int64_t cols) {
+  // (with `cols`, a table held as rows: element k is a[k / cols][k % cols])
+  const ir::TypeP et = cols ? a->type->elem()->elem() : a->type->elem();
   Binds values, stores;
   for (size_t k = 0; k < elems.size(); ++k) {
     ir::Expr v = elems[k] ? elems[k] : ir::Const::zero(et);
@@ -349,7 +351,9 @@ ir::Expr Lowering::assignElements(const ir::Expr &a, const std::vector<ir::Expr>
       values.push_back({names_.fresh("braced"), v});
       v = ir::Var::make(values.back().first, et);
     }
-    stores.push_back({names_.fresh("_"), store(a, ir::Const::makeInt(int64_t(k)), v, ir::Store::Mode::Set, loc)});
+    int64_t at = int64_t(k);
+    ir::Expr row = cols ? read(a, ir::Const::makeInt(at / cols), loc) : a;
+    stores.push_back({names_.fresh("_"), store(row, ir::Const::makeInt(cols ? at % cols : at), v, ir::Store::Mode::Set, loc)});
   }
   values.insert(values.end(), stores.begin(), stores.end());
   return wrap(values, ir::Tuple::make({}));

@@ -375,8 +375,12 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
     ir::Expr i = ir::Var::make(idx, ir::Type::i64());
     ir::Expr row = table ? ir::View::make(arr, ir::Prim::make(ir::Op::Mul, {i, table->stride}))
                          : read(arr, i, lv->getLocation());
-    binds.push_back({ln, row});
-    eb[lv] = ir::Var::make(ln, row->type);
+    if (writable) { // (the row itself: a store through it is a store into the table)
+      eb[lv] = row;
+    } else {
+      binds.push_back({ln, row});
+      eb[lv] = ir::Var::make(ln, row->type);
+    }
   } else if (writable) {
     const auto *rd = dyn_cast<DeclRefExpr>(range->IgnoreParenImpCasts());
     refs_[lv] = RefTarget{nullptr, rd ? dyn_cast<VarDecl>(rd->getDecl()) : nullptr, arr, ir::Var::make(idx, ir::Type::i64()), {}, nullptr};

@@ -297,7 +297,8 @@ private:
   const clang::VarDecl *flatTableVar(const clang::Expr *e) const;
   ir::Expr flatTableRef(const clang::Expr *e, Env &env);
   ir::Expr tableLength(const Flat &f);
-  ir::Expr assignElements(const ir::Expr &a, const std::vector<ir::Expr> &elems, clang::SourceLocation loc);
+  ir::Expr assignElements(const ir::Expr &a, const std::vector<ir::Expr> &elems, clang::SourceLocation loc,
+                          int64_t cols = 0);
   std::vector<ir::Expr> tableElements(const clang::Expr *table, const clang::InitListExpr *il, const ir::TypeP &et,
                                       Env &env);
   ir::Expr exchangeElements(const ir::Expr &d, const ir::Expr &s, const ir::Expr &n, clang::SourceLocation loc);

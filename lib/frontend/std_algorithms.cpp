@@ -9,6 +9,7 @@
 #include "lowering.h"
 
 #include "unfad/ir/counts.h"
+#include "unfad/ir/equal.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/Basic/Builtins.h>
@@ -120,8 +121,9 @@ bool Lowering::iteratorRange(const Expr *first, const Expr *last, Env &env, ir::
                              ir::Expr &n) {
   ir::Expr a1, a2, hi;
   if (!iteratorRef(first, env, a1, lo) || !iteratorRef(last, env, a2, hi)) return false;
-  auto v1 = a1->as<ir::Var>(), v2 = a2->as<ir::Var>();
-  if (!v1 || !v2 || v1->name != v2->name)
+  // (an array, or a row of an array of arrays: `row.begin()` of `for (auto& row : m)`)
+  auto v1 = ir::storageArray(a1)->as<ir::Var>(), v2 = ir::storageArray(a2)->as<ir::Var>();
+  if (!v1 || !v2 || !ir::alphaEqual(a1, a2))
     fail(first->getExprLoc(), "the two ends of this range are not recognised as iterators into the same array");
   array = a1;
   // (`v.begin() + i * d, v.begin() + (i + 1) * d`: the length d, not

@@ -41,7 +41,7 @@ protected:
 
 private:
   void mark(std::vector<bool> &flags, const Expr &array) {
-    const auto *var = rootArray(array)->as<Var>(); // through views
+    const auto *var = storageArray(array)->as<Var>(); // through views and rows
     if (!var) return;
     auto it = param_.find(var->name);
     if (it != param_.end() && !flags[it->second]) flags[it->second] = changed = true;
@@ -125,7 +125,7 @@ public:
 
 private:
   // The array variable an array expression (or a view into it) names.
-  static const Var *arrayVar(const Expr &a) { return rootArray(a)->as<Var>(); }
+  static const Var *arrayVar(const Expr &a) { return storageArray(a)->as<Var>(); }
   // Local arrays may be rewritten: reverse mode saves what a store
   // overwrites and checkpoints local arrays a loop reads and rewrites.
   bool isArrayParam(const std::string &name) const { return arrayParams_.count(name) != 0; }
@@ -148,6 +148,7 @@ private:
   }
   void walkIndex(const Index *x, Reads &read) {
     walk(x->index, read);
+    if (x->type->isArray()) return walk(x->array, read); // a row: where its elements are, not one of them
     if (auto v = arrayVar(x->array)) read.insert(v->name);
   }
   void walkStore(const Store *x, Reads &read) {
@@ -182,7 +183,11 @@ private:
         inout.insert(v->name);
       }
       // the callee restores it in its pullback, from the memory it was called with
-      if (j < use.inout.size() && use.inout[j] && isArrayParam(v->name)) inout.insert(v->name);
+      if (j < use.inout.size() && use.inout[j] && isArrayParam(v->name)) {
+        if (!read.count(v->name)) // (else reported above)
+          violations.push_back({ArrayOrderViolation::WrittenAfterRead, c, v->name, c->callee});
+        inout.insert(v->name);
+      }
       if (j < use.accumulates.size() && use.accumulates[j] && !read.assigned.count(v->name) && isArrayParam(v->name))
         accumulated.insert(v->name);
     }

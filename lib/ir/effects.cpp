@@ -20,7 +20,7 @@ struct EffectsScan : Visitor {
   }
   void addWrite(const Expr &a) {
     fx.writesMemory = true;
-    if (auto v = rootArray(a)->as<Var>()) fx.writes.insert(v->name);
+    if (auto v = storageArray(a)->as<Var>()) fx.writes.insert(v->name); // a row writes its table
   }
   void visit(const Index *n) override {
     addRead(n->array);

@@ -168,6 +168,12 @@ const Expr &rootArray(const Expr &e) {
   return *cur;
 }
 
+const Expr &storageArray(const Expr &e) {
+  const Expr &root = rootArray(e);
+  if (auto row = root->as<Index>(); row && root->type->isArray()) return storageArray(row->array);
+  return root;
+}
+
 Expr viewOffset(const Expr &e) {
   if (auto v = e->as<View>()) return addOffset(v->offset, viewOffset(v->array));
   return Const::makeInt(0);

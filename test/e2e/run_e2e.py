@@ -529,7 +529,10 @@ class Param:
         return list(range(len(v)))
 
     def out_elems(self, n):
-        """The element indices of an output of n elements (structs or numbers)."""
+        """The element indices of an output of n elements (structs or numbers),
+        or of n = (rows, columns) numbers."""
+        if self.elem == "row":
+            return [(i, j) for i in range(n[0]) for j in range(n[1])]
         if self.elem == "struct":
             return [(i, j) for i in range(n) for j in range(self.nfields)]
         return list(range(n))
@@ -561,6 +564,9 @@ class Param:
         if self.elem == "struct":
             k = self.nfields
             return [flat[i * k:(i + 1) * k] for i in range(n)]
+        if self.elem == "row":
+            c = n[1]
+            return [list(flat[i * c:(i + 1) * c]) for i in range(n[0])]
         return list(flat)
 
     def flatten(self, v, like):
@@ -610,14 +616,23 @@ class Function:
             p.inout = p.name in inouts
             if p.output or p.inout:
                 what = "output" if p.output else "in/out parameter"
-                n = int((outputs if p.output else inouts)[p.name])
+                n = (outputs if p.output else inouts)[p.name]
                 if not p.is_array or not p.floating:
                     raise Failure(f"{self.name}: {what} '{p.name}' must be an array of double/float")
                 if p.elem == "row":
-                    raise Failure(f"{self.name}: {what} '{p.name}': arrays of arrays can only be inputs")
+                    # an array of rows: its length is [rows, columns]
+                    if not (isinstance(n, list) and len(n) == 2 and all(isinstance(k, int) for k in n)):
+                        raise Failure(f"{self.name}: {what} '{p.name}' is an array of rows: give its length as [rows, columns]")
+                    if p.cols is not None and n[1] != p.cols:
+                        raise Failure(f"{self.name}: {what} '{p.name}' has rows of {p.cols}, spec says {n[1]}")
+                    n = tuple(n)
+                elif isinstance(n, list):
+                    raise Failure(f"{self.name}: {what} '{p.name}' is a flat array: give its length as a number")
+                else:
+                    n = int(n)
                 if re.search(r"\bconst\b", p.type.split("*")[0] if p.kind == "ptr" else p.type):
                     raise Failure(f"{self.name}: {what} '{p.name}' is const ({p.text}): f cannot write it")
-                if p.size is not None and n != p.size:
+                if p.size is not None and (n[0] if isinstance(n, tuple) else n) != p.size:
                     raise Failure(f"{self.name}: {what} '{p.name}' has length {p.size}, spec says {n}")
                 self.out_len[p.name] = n
                 p.active = True  # always has an adjoint (its cotangent)
@@ -753,7 +768,9 @@ def normalize_point(func, point):
                 raise Failure(f"{what}: empty arrays are not supported by the driver")
             if p.size is not None and len(v) != p.size:
                 raise Failure(f"{what} has length {p.size}, the point gives {len(v)} values")
-            if p.inout and len(v) != func.out_len[p.name]:
+            if p.inout and p.elem == "row" and (len(v), *{len(r) for r in v if isinstance(r, list)}) != func.out_len[p.name]:
+                raise Failure(f"{what} is an in/out array of rows {list(func.out_len[p.name])} ('inouts'), the point differs")
+            if p.inout and p.elem != "row" and len(v) != func.out_len[p.name]:
                 raise Failure(
                     f"{what} is an in/out parameter of length {func.out_len[p.name]} "
                     f"('inouts'), the point gives {len(v)} values"
@@ -1198,14 +1215,19 @@ class Plan:
             return f"{p.base} {var} = {scalar_literal(p.base, values)};"
         lits = None if values is None else cls._elem_lits(p, values)
         n = length if lits is None else len(lits)
+        rows = isinstance(n, tuple)  # zeros of (rows, columns)
+        if rows:
+            n = n[0]
         if p.kind in ("ptr", "carray", "carray_ref"):
             dims = f"[{n}][{p.cols_text}]" if p.row_kind == "carray" else f"[{n}]"
             if lits is None:
                 return f"{p.elem_type} {var}{dims} = {{}};"
             return f"{p.elem_type} {var}{dims} = {{{', '.join(lits)}}};"
         if p.kind == "vector":
+            if lits is None and rows and p.row_kind == "vector":
+                return f"{p.decl_type} {var}({n}, {p.elem_type}(static_cast<std::size_t>({length[1]})));"
             if lits is None:
-                return f"{p.decl_type} {var}(static_cast<std::size_t>({length}));"
+                return f"{p.decl_type} {var}(static_cast<std::size_t>({n}));"
             return f"{p.decl_type} {var} = {{{', '.join(lits)}}};"
         if p.kind == "array":
             if lits is None:
@@ -1239,8 +1261,11 @@ class Plan:
                 L.append(self._decl(p, f"e2e_p{i}", None, n))
             elif p.inout:
                 L.append(self._decl(p, f"e2e_s{i}", None, n))
-                L.append(f"for (std::size_t e2e_k = 0; e2e_k < {n}; ++e2e_k) "
-                         f"e2e_s{i}[e2e_k] = e2e_p{i}[e2e_k];")
+                if p.elem == "row":
+                    L += [f"{p.cxx_at(f'e2e_s{i}', e)} = {p.cxx_at(f'e2e_p{i}', e)};" for e in p.out_elems(n)]
+                else:
+                    L.append(f"for (std::size_t e2e_k = 0; e2e_k < {n}; ++e2e_k) "
+                             f"e2e_s{i}[e2e_k] = e2e_p{i}[e2e_k];")
         return L
 
     @staticmethod

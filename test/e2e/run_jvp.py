@@ -26,6 +26,8 @@ params, in f's order: ["name", kind(, length)] with kind
            (length: the size f gives it; no value in the point): passed
            empty, its tangent `std::vector<double>& d_name` too, which f_jvp
            must size as f sizes `name`
+  rowsout  std::vector<std::vector<double>>& written by f (length [rows,
+           columns]; no value in the point; a Jacobian): tangent the same type
   inout    double* read then written in place (length; its initial value
            from the point): tangent `double* d_name`, on entry the tangent
            of the initial value, on return that of the final value
@@ -58,8 +60,18 @@ import subprocess
 import sys
 import tempfile
 
-ACTIVE = ("scalar", "in", "vec", "out", "inout", "vecout")
-OUTPUTS = ("out", "inout", "vecout")
+ACTIVE = ("scalar", "in", "vec", "out", "inout", "vecout", "rowsout")
+OUTPUTS = ("out", "inout", "vecout", "rowsout")
+
+
+def rows_decl(name, shape):
+    """An output array of rows, zeros of shape [rows, columns]."""
+    return f"std::vector<std::vector<double>> {name}({shape[0]}, std::vector<double>({shape[1]}, 0.0));"
+
+
+def flat(name, kind):
+    """C++ for output `name` as a flat std::vector<double> (row after row)."""
+    return f"unfad_jvp_flat({name})" if kind == "rowsout" else name
 
 
 def spec_of(text):
@@ -78,6 +90,12 @@ def driver(spec, returns_void, mutate=False):
     params = spec["params"]
     rng = random.Random(20261125)
     lines = ["#include <cstdio>", "#include <cmath>", "#include <exception>", "#include <string>", "#include <vector>", "", "static int unfad_jvp_failures = 0;",
+             "inline std::vector<double> unfad_jvp_flat(const std::vector<double>& v) { return v; }",
+             "inline std::vector<double> unfad_jvp_flat(const std::vector<std::vector<double>>& m) {",
+             "  std::vector<double> r;",
+             "  for (const auto& row : m) r.insert(r.end(), row.begin(), row.end());",
+             "  return r;",
+             "}",
              "static void unfad_jvp_expect(const char* what, double got, double want, double rtol, double scale) {",
              "  const double err = std::fabs(got - want);",
              "  if (!(err <= rtol * std::fmax(scale, std::fabs(want)))) {",
@@ -90,10 +108,15 @@ def driver(spec, returns_void, mutate=False):
         vals = list(point)
         k = 0
         decl_inputs = []  # (name, kind, value or list)
+        shapes = {}  # rowsout: [rows, columns]
         for p in params:
             name, kind = p[0], p[1]
             if kind in ("out", "vecout"):
                 decl_inputs.append((name, kind, [0.0] * p[2]))
+                continue
+            if kind == "rowsout":
+                decl_inputs.append((name, kind, [0.0] * (p[2][0] * p[2][1])))
+                shapes[name] = p[2]
                 continue
             decl_inputs.append((name, kind, vals[k]))
             k += 1
@@ -127,6 +150,8 @@ def driver(spec, returns_void, mutate=False):
                     out.append(f"std::vector<double> {name}{suffix}({len(v)}, 0.0);")
                 elif kind == "vecout":
                     out.append(f"std::vector<double> {name}{suffix};")
+                elif kind == "rowsout":
+                    out.append(rows_decl(name + suffix, shapes[name]))
             return out
 
         def arg(name, kind, suffix):
@@ -150,6 +175,8 @@ def driver(spec, returns_void, mutate=False):
                 L.append(f"    std::vector<double> d_{name}({len(v)}, 0.0);")
             elif kind == "vecout":
                 L.append(f"    std::vector<double> d_{name};")
+            elif kind == "rowsout":
+                L.append("    " + rows_decl(f"d_{name}", shapes[name]))
             if kind in ACTIVE:
                 tangent_args.append(f"d_{name}.data()" if kind in ("in", "out", "inout") else f"d_{name}")
         if not returns_void:
@@ -168,7 +195,8 @@ def driver(spec, returns_void, mutate=False):
                 L.append(f'    unfad_jvp_expect("point {pi}: {name}.size() as f leaves it", {name}.size(), {len(v)}, 0, 0);')
                 L.append(f'    unfad_jvp_expect("point {pi}: d_{name}.size() as f sizes {name}", d_{name}.size(), {len(v)}, 0, 0);')
             if kind in OUTPUTS:
-                L.append(f"    for (size_t i = 0; i < {name}.size(); ++i) unfad_jvp_expect(\"point {pi}: {name} as f leaves it\", {name}[i], {name}_p[i], 1e-12, 1e-300);")
+                L.append(f"    {{ const auto got = {flat(name, kind)}, want = {flat(name + '_p', kind)};")
+                L.append(f"      for (size_t i = 0; i < got.size(); ++i) unfad_jvp_expect(\"point {pi}: {name} as f leaves it\", got[i], want[i], 1e-12, 1e-300); }}")
         # finite differences along v: the value, outputs and in/out finals as a list
         L.append("    auto phi = [&](double t) {")
         L += ["      " + d for d in arrays("_t", "t")]
@@ -179,7 +207,7 @@ def driver(spec, returns_void, mutate=False):
             L.append(f"      {f}({primal_args('_t')});")
         for name, kind, v in decl_inputs:
             if kind in OUTPUTS:
-                L.append(f"      r.insert(r.end(), {name}_t.begin(), {name}_t.end());")
+                L.append(f"      {{ const auto o = {flat(name + '_t', kind)}; r.insert(r.end(), o.begin(), o.end()); }}")
         L.append("      return r;")
         L.append("    };")
         L.append("    const double h = 1.0 / 512;")
@@ -189,7 +217,7 @@ def driver(spec, returns_void, mutate=False):
             L.append("    jvp.push_back(d_return);")
         for name, kind, v in decl_inputs:
             if kind in OUTPUTS:
-                L.append(f"    jvp.insert(jvp.end(), d_{name}.begin(), d_{name}.end());")
+                L.append(f"    {{ const auto o = {flat('d_' + name, kind)}; jvp.insert(jvp.end(), o.begin(), o.end()); }}")
         L.append("    for (size_t i = 0; i < jvp.size(); ++i) {")
         L.append("      const double fd = (m2[i] - 8 * m1[i] + 8 * p1[i] - p2[i]) / (12 * h);")
         L.append("      double scale = 0; for (size_t j = 0; j < m1.size(); ++j) scale = std::fmax(scale, std::fabs(p1[j]));")
@@ -212,6 +240,11 @@ def driver(spec, returns_void, mutate=False):
                 adj_args.append(f"g_{name}.data()" if kind == "in" else f"g_{name}")
                 for i, d in enumerate(direction[name]):
                     dot_terms.append(f"g_{name}[{i}] * {lit(d)}")
+            elif kind == "rowsout":
+                c = shapes[name][1]
+                rows = [weights[name][r * c:(r + 1) * c] for r in range(shapes[name][0])]
+                L.append(f"    std::vector<std::vector<double>> g_{name}{{{', '.join('{' + ', '.join(lit(w) for w in row) + '}' for row in rows)}}};")
+                adj_args.append(f"g_{name}")
             elif kind in OUTPUTS:
                 L.append(f"    std::vector<double> g_{name}{{{', '.join(lit(w) for w in weights[name])}}};")
                 adj_args.append(f"g_{name}" if kind == "vecout" else f"g_{name}.data()")
@@ -223,7 +256,8 @@ def driver(spec, returns_void, mutate=False):
         for name, kind, v in decl_inputs:
             if kind in OUTPUTS:
                 for i, w in enumerate(weights[name]):
-                    w_terms.append(f"{lit(w)} * d_{name}[{i}]")
+                    at = f"[{i // shapes[name][1]}][{i % shapes[name][1]}]" if kind == "rowsout" else f"[{i}]"
+                    w_terms.append(f"{lit(w)} * d_{name}{at}")
         L.append(f"    const double lhs = {' + '.join(dot_terms) or '0.0'};")
         L.append(f"    const double rhs = {' + '.join(w_terms) or '0.0'};")
         abs_terms = " + ".join(f"std::fabs({t})" for t in dot_terms) or "0.0"

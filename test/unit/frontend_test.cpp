@@ -713,8 +713,8 @@ TEST(FrontendArrays, Diagnostics) {
        "cannot differentiate 'f': pointers to pointers are not supported"},
       {"UNFAD_GRADIENT double f(double x) {\n  std::vector<std::vector<double>> a(2);\n  return x; }",
        "cannot differentiate 'f': local arrays of arrays are only supported with constant sizes"},
-      {"UNFAD_GRADIENT void f(double (*a)[2], double x) {\n  a[0][1] = x; }",
-       "cannot differentiate 'f': writes into arrays of arrays are not supported yet"},
+      {"UNFAD_GRADIENT void f(double (*a)[2], double x) {\n  a[0][1] += x * a[1][0]; }",
+       "cannot differentiate 'f': array of arrays 'a' is written after it is read: in/out arrays of arrays"},
       {"UNFAD_GRADIENT double f(double x) {\n  double s = 0;\n  for (double v : {x, x}) s += v;\n  return s; }",
        "cannot differentiate 'f': range-based 'for' is only supported over arrays"},
   };

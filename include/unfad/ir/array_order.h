@@ -43,7 +43,8 @@ ArrayParamUses arrayParamUses(const std::vector<const Function *> &fns);
 
 struct ArrayOrderViolation {
   enum Kind {
-    WrittenAfterRead,  // `array` is stored to (at a Store, or by a Call) after it was read: in/out
+    WrittenAfterRead,  // `array` is stored to (at a Store, or by a Call) after it was read, or given to a
+                       // callee that reads and then writes it: in/out
     PassedTwiceToWriter, // `array` is passed twice to `callee`, which writes one of them
     RowWrittenByCallee, // `callee` writes an argument that is a row of an array of arrays
   };

@@ -361,6 +361,9 @@ public:
 };
 // The array a view (of a view ...) points into; `e` itself otherwise.
 const Expr &rootArray(const Expr &e);
+// The array whose memory `e` is part of: through views and through rows
+// a[i] of an array of arrays (a store into a row writes the outer array).
+const Expr &storageArray(const Expr &e);
 // The element offset of `e` into rootArray(e) (0 when it is no view).
 Expr viewOffset(const Expr &e);
 

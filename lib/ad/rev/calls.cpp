@@ -148,11 +148,25 @@ bool Reverser::writesOutput(const std::string &callee, const std::vector<Expr> &
 // Forward code `e` without its stores to parameter arrays and its calls
 // that only write them (see skipReplayedWrite).
 Expr Reverser::withoutOutputStores(const Expr &e) const {
+  // (rows of parameter arrays bound in `e` are parameter memory too)
+  struct Rows : Visitor {
+    const Reverser *self;
+    std::set<std::string> names;
+    void visit(const Let *n) override {
+      if (auto table = n->value->type->isArray() ? storageArray(n->value)->as<Var>() : nullptr;
+          table && (self->params_.count(table->name) || names.count(table->name)))
+        names.insert(n->name);
+      Visitor::visit(n);
+    }
+  } rows;
+  rows.self = this;
+  rows.visitExpr(e);
   struct Strip : Mutator {
     const Reverser *self;
+    const std::set<std::string> *rows;
     Expr visit(const Store *n, const Expr &me) override {
       auto a = n->array->as<Var>();
-      return a && self->params_.count(a->name) ? ir::Tuple::make({}) : Mutator::visit(n, me);
+      return a && (self->params_.count(a->name) || rows->count(a->name)) ? ir::Tuple::make({}) : Mutator::visit(n, me);
     }
     Expr visit(const ir::Resize *n, const Expr &me) override { // (done by the first run)
       auto a = n->array->as<Var>();
@@ -166,6 +180,7 @@ Expr Reverser::withoutOutputStores(const Expr &e) const {
     }
   } strip;
   strip.self = this;
+  strip.rows = &rows.names;
   return strip.mutate(e);
 }
 

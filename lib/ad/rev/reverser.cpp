@@ -98,11 +98,15 @@ bool Reverser::skipReplayedWrite(const Instr &in, Stack &stack) {
 // Cotangent buffers of the arrays `in` made (`values`: the slots' values
 // before it, then its result).
 void Reverser::allocateBuffers(const Instr &in, Stack &stack, const std::vector<Expr> &values, Lets &lets) {
-  // A row a[i] of an array of arrays: its cotangent buffer is d_a[i].
+  // A row a[i] of an array of arrays: its cotangent buffer is d_a[i]; a
+  // row of a parameter is parameter memory (a replay does not redo its stores).
   if (in.kind == Instr::Kind::Index && in.type->isArray())
-    if (auto v = values.back()->as<Var>())
+    if (auto v = values.back()->as<Var>()) {
       if (Expr buffer = bufferOf(stack[stack.size() - 3].value))
         buffers_[v->name] = Index::make(buffer, stack[stack.size() - 2].value);
+      if (auto table = rootArray(stack[stack.size() - 3].value)->as<Var>(); table && params_.count(table->name))
+        params_.insert(v->name);
+    }
   // A local array (new or build) gets its cotangent buffer next to it.
   if (in.kind == Instr::Kind::New || in.kind == Instr::Kind::Build)
     if (auto v = values.back()->as<Var>()) {

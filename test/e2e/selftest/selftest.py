@@ -140,8 +140,8 @@ UNFAD_GRADIENT void g(const std::vector<std::vector<double>>& A, std::vector<std
         failures.append(f"elements of p: {p.elems(pt[0])}, label {p.label((1, 2))}")
     if p.flatten([[1, 2, 3], [4, 5, 6]], pt[0]) != [1, 2, 3, 4, 5, 6] or p.flatten([1, 2], pt[0]) is not None:
         failures.append("flattening of a list of lists")
-    expect_failure("an array of arrays as an output",
-                   lambda: funcs["g"].set_outputs({"B": 2}), "can only be inputs", failures)
+    expect_failure("an array of arrays as an output of a flat length",
+                   lambda: funcs["g"].set_outputs({"B": 2}), "give its length as [rows, columns]", failures)
     plan = R.Plan([(funcs["f"], {"points": [[[[1, 2, 3]], [1], 1]]})])
     if "static_assert(sizeof(Vec3) == 3 * sizeof(double)" not in plan.driver("x.cpp"):
         failures.append("the driver does not check that Vec3 has no padding")
@@ -167,8 +167,13 @@ UNFAD_GRADIENT void push(std::array<double, 3>& y, std::vector<Vec3>& s) {}
                    lambda: step.set_outputs({}, {"h": 1}), "must be an array of double/float", failures)
     expect_failure("an integer array in/out",
                    lambda: walk.set_outputs({}, {"idx": 2}), "must be an array of double/float", failures)
-    expect_failure("an array of arrays in/out",
-                   lambda: walk.set_outputs({}, {"A": 2}), "arrays of arrays can only be inputs", failures)
+    expect_failure("an array of arrays in/out of a flat length",
+                   lambda: walk.set_outputs({}, {"A": 2}), "give its length as [rows, columns]", failures)
+    expect_failure("a flat array in/out of two lengths",
+                   lambda: push.set_outputs({}, {"y": [1, 3]}), "is a flat array", failures)
+    walk.set_outputs({"A": [2, 3]})
+    if walk.out_elems(walk.params[1])[:4] != [(0, 0), (0, 1), (0, 2), (1, 0)]:
+        failures.append(f"elements of an output array of rows: {walk.out_elems(walk.params[1])}")
     expect_failure("a std::array in/out of the wrong length",
                    lambda: push.set_outputs({}, {"y": 4}), "has length 3, spec says 4", failures)
     expect_failure("a const in/out parameter",
