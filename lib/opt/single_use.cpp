@@ -101,7 +101,9 @@ private:
   void substituteTemporaries(Lets &lets, Expr &body, std::vector<bool> &gone) {
     for (size_t i = 0; i < lets.size(); ++i) {
       auto &[name, value] = lets[i];
-      if (!temporary(name) || uses_[name] != 1 || !(value->is<Prim>() || value->is<ir::Index>()) ||
+      // (a row m[i] the tool named `m_row` is as much a temporary)
+      const bool row = value->is<ir::Index>() && value->type->isArray() && name.find("_row") != std::string::npos;
+      if (!(temporary(name) || (row && !keep_.count(name))) || uses_[name] != 1 || !(value->is<Prim>() || value->is<ir::Index>()) ||
           size(value) > kMaxSize)
         continue;
       // Its single use: the first later let (or the body) that mentions it;

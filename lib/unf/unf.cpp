@@ -154,8 +154,18 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     in.callee = e->as<ir::Throw>()->thrown;
     return apply(in, e->as<ir::Throw>()->args);
   }
-  case Kind::Index:
-    return apply(Instr(Instr::Kind::Index), {e->as<ir::Index>()->array, e->as<ir::Index>()->index});
+  case Kind::Index: {
+    auto x = e->as<ir::Index>();
+    apply(Instr(Instr::Kind::Index), {x->array, x->index});
+    // a row m[i] of an array of arrays, unnamed in the source: `m_row`
+    if (auto table = x->array->as<Var>(); table && e->type->isArray() && (hint.empty() || hint == "t"))
+      for (auto it = out.rbegin(); it != out.rend(); ++it)
+        if (it->kind == Instr::Kind::Index) {
+          it->hint = table->name + "_row";
+          break;
+        }
+    return;
+  }
   case Kind::View:
     return apply(Instr(Instr::Kind::View), {e->as<ir::View>()->array, e->as<ir::View>()->offset});
   case Kind::Size: return apply(Instr(Instr::Kind::Size), {e->as<ir::Size>()->array});
