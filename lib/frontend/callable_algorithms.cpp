@@ -222,8 +222,9 @@ ir::Expr Lowering::lowerPredicateAlgorithm(const CallExpr *ce, Env &env) {
   bool count = name == "count_if", anyOf = name == "any_of", allOf = name == "all_of", noneOf = name == "none_of";
   if (!(count || anyOf || allOf || noneOf) || ce->getNumArgs() != 3) return nullptr;
   SourceLocation loc = ce->getExprLoc();
-  ir::Expr a, lo, n;
-  if (!iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) return nullptr;
+  Walk w;
+  ir::Expr n;
+  if (!rangeWalk(ce->getArg(0), ce->getArg(1), env, w, n)) return nullptr;
   Callable pred;
   if (!callableArg(ce->getArg(2), 1, env, pred)) return nullptr;
   std::vector<const VarDecl *> roots = callableRoots({&pred}, env);
@@ -232,7 +233,7 @@ ir::Expr Lowering::lowerPredicateAlgorithm(const CallExpr *ce, Env &env) {
                                      "at the first decisive element)");
   ir::Expr init = count ? ir::Const::makeInt(0) : ir::Const::makeBool(!anyOf);
   return callableLoop(n, init, roots, env, loc, [&](const ir::Expr &j, const ir::Expr &acc, Env &in) -> ir::Expr {
-    std::vector<CallArg> x{CallArg{nullptr, a, ir::Prim::make(ir::Op::Add, {lo, j}), nullptr}};
+    std::vector<CallArg> x{CallArg{nullptr, w.array, w.at(j), nullptr}};
     ir::Expr p = toBool(applyCallable(pred, x, in, loc));
     if (count) return ir::If::make(p, ir::Prim::make(ir::Op::Add, {acc, ir::Const::makeInt(1)}), acc);
     if (anyOf) return ir::Prim::make(ir::Op::Or, {acc, p});
@@ -248,24 +249,26 @@ ir::Expr Lowering::lowerCallableAlgorithm(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   auto at = [](const ir::Expr &lo, const ir::Expr &j) { return ir::Prim::make(ir::Op::Add, {lo, j}); };
   auto arg = [&](unsigned k) { return ce->getArg(k); };
-  ir::Expr a, lo, n, b, blo, d, dlo;
+  ir::Expr a, lo, n;
+  Walk w, b, d; // (ranges read, and a destination, may be walked backwards)
   bool unaryT = name == "transform" && nargs == 4, binaryT = name == "transform" && nargs == 5;
   if (unaryT || binaryT || ((name == "for_each" || name == "generate") && nargs == 3)) {
-    if (!iteratorRange(arg(0), arg(1), env, a, lo, n)) return nullptr;
+    if (!rangeWalk(arg(0), arg(1), env, w, n)) return nullptr;
     Callable f;
     unsigned arity = binaryT ? 2 : name == "generate" ? 0 : 1;
     if (!callableArg(arg(nargs - 1), arity, env, f)) return nullptr;
-    if (binaryT && !iteratorRef(arg(2), env, b, blo))
+    if (binaryT && !iteratorWalk(arg(2), env, b))
       fail(arg(2)->getExprLoc(), "the second range of 'std::transform' is not recognised as an array");
-    if ((unaryT || binaryT) && !iteratorRef(arg(nargs - 2), env, d, dlo))
+    if ((unaryT || binaryT) && !iteratorWalk(arg(nargs - 2), env, d))
       fail(arg(nargs - 2)->getExprLoc(), "the destination of 'std::transform' is not recognised as an iterator into an array");
-    if (name == "generate") d = a, dlo = lo;
+    if (name == "generate") d = w;
     return callableLoop(n, nullptr, callableRoots({&f}, env), env, loc, [&](const ir::Expr &j, const ir::Expr &, Env &in) {
       std::vector<CallArg> args;
-      if (name != "generate") args.push_back(CallArg{nullptr, a, at(lo, j), nullptr});
-      if (binaryT) args.push_back(CallArg{nullptr, b, at(blo, j), nullptr});
+      if (name != "generate") args.push_back(CallArg{nullptr, w.array, w.at(j), nullptr});
+      if (binaryT) args.push_back(CallArg{nullptr, b.array, b.at(j), nullptr});
       ir::Expr v = applyCallable(f, args, in, loc);
-      if (d) effects_->push_back({names_.fresh("_"), store(d, at(dlo, j), convert(v, d->type->elem()), ir::Store::Mode::Set, loc)});
+      if (d.array)
+        effects_->push_back({names_.fresh("_"), store(d.array, d.at(j), convert(v, d.array->type->elem()), ir::Store::Mode::Set, loc)});
       return ir::Expr();
     });
   }
@@ -297,9 +300,9 @@ ir::Expr Lowering::lowerCallableAlgorithm(const CallExpr *ce, Env &env) {
   bool accumulate = name == "accumulate" && nargs == 4, inner = name == "inner_product" && nargs == 6;
   bool treduce2 = name == "transform_reduce" && (nargs == 4 || nargs == 6), treduce1 = name == "transform_reduce" && nargs == 5;
   if (!accumulate && !inner && !treduce2 && !treduce1) return nullptr;
-  if (!iteratorRange(arg(0), arg(1), env, a, lo, n)) return nullptr;
+  if (!rangeWalk(arg(0), arg(1), env, w, n)) return nullptr;
   bool two = inner || treduce2;
-  if (two && !iteratorRef(arg(2), env, b, blo))
+  if (two && !iteratorWalk(arg(2), env, b))
     fail(arg(2)->getExprLoc(), "the second range of 'std::" + name.str() + "' is not recognised as an array");
   unsigned initArg = two ? 3 : 2;
   Callable reduce, combine;
@@ -315,8 +318,8 @@ ir::Expr Lowering::lowerCallableAlgorithm(const CallExpr *ce, Env &env) {
   ir::Expr init = convert(lowerExpr(arg(initArg), env), t);
   return callableLoop(n, init, callableRoots({&reduce, &combine}, env), env, loc,
                       [&](const ir::Expr &j, const ir::Expr &acc, Env &in) {
-                        std::vector<CallArg> xs{CallArg{nullptr, a, at(lo, j), nullptr}};
-                        if (two) xs.push_back(CallArg{nullptr, b, at(blo, j), nullptr});
+                        std::vector<CallArg> xs{CallArg{nullptr, w.array, w.at(j), nullptr}};
+                        if (two) xs.push_back(CallArg{nullptr, b.array, b.at(j), nullptr});
                         ir::Expr x = accumulate ? nullptr : applyCallable(combine, xs, in, loc);
                         std::vector<CallArg> rs{CallArg{nullptr, nullptr, nullptr, acc},
                                                 accumulate ? xs[0] : CallArg{nullptr, nullptr, nullptr, x}};

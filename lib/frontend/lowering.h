@@ -395,6 +395,17 @@ private:
   bool iteratorRef(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &offset);
   bool iteratorRange(const clang::Expr *first, const clang::Expr *last, Env &env, ir::Expr &array, ir::Expr &lo,
                      ir::Expr &n);
+  // Where the algorithms that only read their ranges (and write a
+  // destination) walk: element j at array[first + j], or array[first - j]
+  // for reverse iterators (`v.rbegin()`).
+  struct Walk {
+    ir::Expr array, first;
+    bool backward = false;
+    ir::Expr at(const ir::Expr &j) const;
+  };
+  bool iteratorWalk(const clang::Expr *e, Env &env, Walk &w);
+  bool rangeWalk(const clang::Expr *first, const clang::Expr *last, Env &env, Walk &w, ir::Expr &n,
+                 bool backwardToo = true);
   ir::Expr foldRange(const ir::Expr &n, const ir::Expr &init,
                      const std::function<ir::Expr(const ir::Expr &, const ir::Expr &)> &body);
   // null when `ce` is none of the algorithms it knows

@@ -34,8 +34,9 @@ bool inStd(const FunctionDecl *fd) {
 bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &offset) {
   e = stripIteratorCopies(e);
   if (iteratorKind(e->getType()) == IteratorKind::Reverse) // (a range walked backwards)
-    fail(e->getExprLoc(), "reverse iterators are not supported in standard algorithms (write the loop: 'for (auto it = "
-                          "v.rbegin(); it != v.rend(); ++it)')");
+    fail(e->getExprLoc(), "reverse iterators are not supported in this standard algorithm (they are in accumulate, "
+                          "reduce, inner_product, transform_reduce, transform, for_each, copy and count_if; or write "
+                          "the loop: 'for (auto it = v.rbegin(); it != v.rend(); ++it)')");
   ArrayInfo ai;
   // a + k, v.begin() + k, v.data() + k (and k + a)
   const Expr *base = nullptr, *k = nullptr;
@@ -119,17 +120,42 @@ ir::Expr Lowering::rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Ex
 // index and the length.
 bool Lowering::iteratorRange(const Expr *first, const Expr *last, Env &env, ir::Expr &array, ir::Expr &lo,
                              ir::Expr &n) {
-  ir::Expr a1, a2, hi;
-  if (!iteratorRef(first, env, a1, lo) || !iteratorRef(last, env, a2, hi)) return false;
+  Walk w;
+  if (!rangeWalk(first, last, env, w, n, false)) return false;
+  array = w.array, lo = w.first;
+  return true;
+}
+
+ir::Expr Lowering::Walk::at(const ir::Expr &j) const {
+  return ir::Prim::make(backward ? ir::Op::Sub : ir::Op::Add, {first, j});
+}
+
+// A reverse iterator is the view at the element it refers to (iterators.cpp).
+bool Lowering::iteratorWalk(const Expr *e, Env &env, Walk &w) {
+  if (iteratorKind(stripIteratorCopies(e)->getType()) != IteratorKind::Reverse) {
+    w.backward = false;
+    return iteratorRef(e, env, w.array, w.first);
+  }
+  const ir::Expr view = lowerArrayRef(stripIteratorCopies(e), env);
+  w = Walk{ir::rootArray(view), ir::viewOffset(view), true};
+  return true;
+}
+
+// Both ends of a range [first, last) into one array, walked forwards (or,
+// with `backwardToo`, backwards too), and its length.
+bool Lowering::rangeWalk(const Expr *first, const Expr *last, Env &env, Walk &w, ir::Expr &n, bool backwardToo) {
+  Walk end;
+  if (backwardToo ? !iteratorWalk(first, env, w) || !iteratorWalk(last, env, end)
+                  : !iteratorRef(first, env, w.array, w.first) || !iteratorRef(last, env, end.array, end.first))
+    return false;
   // (an array, or a row of an array of arrays: `row.begin()` of `for (auto& row : m)`)
-  auto v1 = ir::storageArray(a1)->as<ir::Var>(), v2 = ir::storageArray(a2)->as<ir::Var>();
-  if (!v1 || !v2 || !ir::alphaEqual(a1, a2))
+  auto v1 = ir::storageArray(w.array)->as<ir::Var>(), v2 = ir::storageArray(end.array)->as<ir::Var>();
+  if (!v1 || !v2 || !ir::alphaEqual(w.array, end.array) || w.backward != end.backward)
     fail(first->getExprLoc(), "the two ends of this range are not recognised as iterators into the same array");
-  array = a1;
   // (`v.begin() + i * d, v.begin() + (i + 1) * d`: the length d, not
   // (i + 1) * d - i * d, so that it bounds the room of a vector the range
   // is appended to)
-  n = ir::differenceOf(hi, lo);
+  n = w.backward ? ir::differenceOf(w.first, end.first) : ir::differenceOf(end.first, w.first);
   return true;
 }
 
@@ -162,12 +188,16 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
     ir::Expr v = convert(lowerExpr(ce->getArg(2), env), t);
     return effectLoop(n, [&](const ir::Expr &j) { return store(a, add(lo, j), add(v, convert(j, t)), ir::Store::Mode::Set, loc); });
   }
-  if (name == "copy" && nargs == 3 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
-    ir::Expr d, dlo;
-    if (!iteratorRef(ce->getArg(2), env, d, dlo))
+  if (Walk from, to; name == "copy" && nargs == 3 && rangeWalk(ce->getArg(0), ce->getArg(1), env, from, n)) {
+    if (!iteratorWalk(ce->getArg(2), env, to))
       fail(ce->getArg(2)->getExprLoc(), "the destination of 'std::copy' is not recognised as an iterator into an array");
-    if (!ir::sameType(a->type, d->type)) fail(loc, "'std::copy' between arrays of different element types is not supported");
-    return copyElements(a, lo, d, dlo, n, loc);
+    if (!ir::sameType(from.array->type, to.array->type))
+      fail(loc, "'std::copy' between arrays of different element types is not supported");
+    if (!from.backward && !to.backward) return copyElements(from.array, from.first, to.array, to.first, n, loc);
+    // (reversed: element by element, in the library's order)
+    return effectLoop(n, [&](const ir::Expr &j) {
+      return store(to.array, to.at(j), read(from.array, from.at(j), loc), ir::Store::Mode::Set, loc);
+    });
   }
   if (name == "reverse" && nargs == 2 && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
     // a[lo + j] = copy[n - 1 - j]: the reversed copy (the swaps' result, in place)
@@ -181,29 +211,30 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
   if ((name == "partial_sum" || name == "adjacent_difference") && nargs == 3 &&
       iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n))
     return lowerRunningRange(ce, a, lo, n, env);
-  if (name == "reduce" && (nargs == 2 || nargs == 3) && iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) {
+  Walk w;
+  if (name == "reduce" && (nargs == 2 || nargs == 3) && rangeWalk(ce->getArg(0), ce->getArg(1), env, w, n)) {
     // (in order: the IR's sums are exact in any order only for integers; the
     // library may reorder, which changes the last bits, never the derivative)
     ir::TypeP t = typeOf(ce->getType().getUnqualifiedType(), loc);
     if (!t->isScalar()) fail(loc, "'std::reduce' of non-scalar values is not supported");
     ir::Expr init = nargs == 3 ? convert(lowerExpr(ce->getArg(2), env), t) : ir::Const::zero(t);
     return foldRange(n, init, [&](const ir::Expr &j, const ir::Expr &acc) {
-      return ir::Prim::make(ir::Op::Add, {acc, convert(read(a, add(lo, j), loc), t)});
+      return ir::Prim::make(ir::Op::Add, {acc, convert(read(w.array, w.at(j), loc), t)});
     });
   }
   if ((name == "accumulate" && nargs == 3) || (name == "inner_product" && nargs == 4)) {
-    if (!iteratorRange(ce->getArg(0), ce->getArg(1), env, a, lo, n)) return nullptr;
-    ir::Expr b, blo;
-    if (name == "inner_product" && !iteratorRef(ce->getArg(2), env, b, blo))
+    Walk b;
+    if (!rangeWalk(ce->getArg(0), ce->getArg(1), env, w, n)) return nullptr;
+    if (name == "inner_product" && !iteratorWalk(ce->getArg(2), env, b))
       fail(ce->getArg(2)->getExprLoc(), "the second range of 'std::inner_product' is not recognised as an array");
     ir::TypeP t = typeOf(ce->getType().getUnqualifiedType(), loc); // the type of the initial value
     if (!t->isScalar()) fail(loc, "'std::" + name.str() + "' of non-scalar values is not supported");
     ir::Expr init = convert(lowerExpr(ce->getArg(nargs - 1), env), t);
     return foldRange(n, init, [&](const ir::Expr &j, const ir::Expr &acc) {
-      ir::Expr x = read(a, add(lo, j), loc);
-      if (b) {
-        ir::TypeP pt = x->type->isFloat() ? x->type : read(b, blo, loc)->type;
-        x = ir::Prim::make(ir::Op::Mul, {convert(x, pt), convert(read(b, add(blo, j), loc), pt)});
+      ir::Expr x = read(w.array, w.at(j), loc);
+      if (b.array) {
+        ir::TypeP pt = x->type->isFloat() ? x->type : b.array->type->elem();
+        x = ir::Prim::make(ir::Op::Mul, {convert(x, pt), convert(read(b.array, b.at(j), loc), pt)});
       }
       // `init + x` in C++'s arithmetic conversions, then back to the init's type
       ir::TypeP ct = t->isFloat() ? t : x->type;
