@@ -84,6 +84,8 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
                                              inlinedHelper(c->getDirectCallee()))
     return lowerCall(c, env); // a helper returning a pointer
   if (const auto *d = dyn_cast<DeclRefExpr>(x)) {
+    if (const auto *b = dyn_cast<BindingDecl>(d->getDecl()); b && b->getBinding() && x->getType()->isPointerType())
+      return lowerArrayRef(b->getBinding(), env); // a pointer of `auto [lo, hi] = std::minmax_element(...)`
     if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && flatStride_.count(vd))
       fail(loc, "local arrays of arrays can only be indexed ('" + vd->getNameAsString() + "[i][j]'), not used as arrays yet");
     if (const auto *vd = dyn_cast<VarDecl>(d->getDecl())) {

@@ -142,30 +142,37 @@ ir::Expr Lowering::lowerMathCall(const CallExpr *ce, const FunctionDecl *fd, Env
     if (n == "min") return wrap(binds, ir::If::make(ir::Prim::make(ir::Op::Lt, {b, a}), b, a));
     return wrap(binds, ir::If::make(ir::Prim::make(ir::Op::Lt, {a, b}), b, a));
   }
-  // std::min({a, b, c}), std::max({...}): the first smallest (largest), as the library picks it
-  if ((n == "min" || n == "max") && inStd && ce->getNumArgs() == 1)
+  // std::min({a, b, c}), std::max({...}): the first smallest (largest), as
+  // the library picks it; std::minmax({...}): the pair of the first smallest
+  // and the last largest
+  if ((n == "min" || n == "max" || n == "minmax") && inStd && ce->getNumArgs() == 1)
     if (const auto *il = dyn_cast<CXXStdInitializerListExpr>(ce->getArg(0)->IgnoreImplicit())) {
       const auto *list = dyn_cast<InitListExpr>(il->getSubExpr()->IgnoreImplicit());
       if (!list || list->getNumInits() == 0) fail(loc, "'std::" + fname + "' of this list is not supported");
-      ir::TypeP t = typeOf(rt.getNonReferenceType().getUnqualifiedType(), loc);
+      const bool both = n == "minmax";
+      ir::TypeP pt = both ? typeOf(rt.getUnqualifiedType(), loc) : nullptr;
+      ir::TypeP t = both ? pt->elems[0] : typeOf(rt.getNonReferenceType().getUnqualifiedType(), loc);
       if (!t->isScalar()) fail(loc, "'std::" + fname + "' of a list of non-scalar values is not supported");
       Binds binds;
-      ir::Expr best;
+      ir::Expr lowest, highest;
+      auto named = [&](const ir::Expr &v, const char *hint) {
+        if (v->is<ir::Var>() || v->is<ir::Const>()) return v;
+        binds.push_back({names_.fresh(hint), v});
+        return ir::Expr(ir::Var::make(binds.back().first, t));
+      };
       for (const Expr *e : list->inits()) {
-        ir::Expr v = convert(lowerExpr(e, env), t);
-        if (!v->is<ir::Var>() && !v->is<ir::Const>()) {
-          binds.push_back({names_.fresh(n == "min" ? "lowest" : "highest"), v});
-          v = ir::Var::make(binds.back().first, t);
-        }
-        if (!best) {
-          best = v;
+        ir::Expr v = named(convert(lowerExpr(e, env), t), "listed");
+        if (!lowest) {
+          lowest = highest = v;
           continue;
         }
-        ir::Expr better = n == "min" ? ir::Prim::make(ir::Op::Lt, {v, best}) : ir::Prim::make(ir::Op::Lt, {best, v});
-        binds.push_back({names_.fresh(n == "min" ? "lowest" : "highest"), ir::If::make(better, v, best)});
-        best = ir::Var::make(binds.back().first, t);
+        if (n != "max") lowest = named(ir::If::make(ir::Prim::make(ir::Op::Lt, {v, lowest}), v, lowest), "lowest");
+        if (n == "max") highest = named(ir::If::make(ir::Prim::make(ir::Op::Lt, {highest, v}), v, highest), "highest");
+        if (both) // (the last of equal largest ones)
+          highest = named(ir::If::make(ir::Prim::make(ir::Op::Lt, {v, highest}), highest, v), "highest");
       }
-      return wrap(binds, best);
+      if (both) return wrap(binds, ir::Tuple::makeStruct(pt, {lowest, highest}));
+      return wrap(binds, n == "min" ? lowest : highest);
     }
   if (system && mathOpByName(n, op) && int(ce->getNumArgs()) == ir::opArity(op)) {
     ir::TypeP t = typeOf(rt.getUnqualifiedType(), loc);

@@ -105,6 +105,7 @@ QualType iteratorPointer(QualType t) {
 // The view an iterator-typed expression denotes (see the file comment);
 // null when `e` is not an iterator.
 ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
+  if (ir::Expr p = pairedPosition(e)) return p; // mm.first of a std::minmax_element pair
   IteratorKind kind = iteratorKind(e->getType());
   if (kind == IteratorKind::None) { // (a std::array's or a C array's max_element: a pointer)
     const auto *c = dyn_cast<CallExpr>(stripIteratorCopies(e));
@@ -134,6 +135,8 @@ ir::Expr Lowering::lowerIteratorRef(const Expr *e, Env &env) {
     return ir::View::make(ir::rootArray(fwd), minus(ir::viewOffset(fwd), unit()));
   }
   if (const auto *d = dyn_cast<DeclRefExpr>(x)) {
+    if (const auto *b = dyn_cast<BindingDecl>(d->getDecl()); b && b->getBinding()) // auto [lo, hi] = ...: what it names
+      return lowerArrayRef(b->getBinding(), env);
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (!vd) fail(loc, "this iterator is not supported");
     ir::Expr v = lookupVar(vd, env, loc);
@@ -251,6 +254,69 @@ ir::Expr Lowering::comparedExtremePosition(const CallExpr *c, const ir::Expr &a,
     return ir::If::make(better, here, best);
   });
   return ir::View::make(ir::rootArray(a), at);
+}
+
+// `auto [lo, hi] = std::minmax_element(first, last[, less])` (or a pair
+// local `mm`): the first smallest and the last largest element's positions,
+// from one loop, each a let; the bindings (mm.first, mm.second) are views
+// at them.
+//   fold j in [0, n - 1) from (mn, mx) = (lo, lo) -> let x = lo + j + 1 in
+//     (less(a[x], a[mn]) ? x : mn, less(a[x], a[mx]) ? mx : x)
+// (`last` for both when the range is empty: lo + n = lo.)
+const CallExpr *Lowering::minmaxElementInit(const VarDecl *vd) {
+  const Expr *init = vd->getInit();
+  if (!init) return nullptr;
+  init = init->IgnoreImplicit();
+  if (const auto *c = dyn_cast<CXXConstructExpr>(init); c && c->getNumArgs() == 1) init = c->getArg(0)->IgnoreImplicit();
+  const auto *c = dyn_cast<CallExpr>(init);
+  return c && isStdCall(c, "minmax_element") && (c->getNumArgs() == 2 || c->getNumArgs() == 3) ? c : nullptr;
+}
+
+ir::Expr Lowering::lowerMinmaxElementLocal(const VarDecl *vd, Env &env, const Tail &k) {
+  const CallExpr *c = minmaxElementInit(vd);
+  SourceLocation loc = c->getExprLoc();
+  ir::Expr a, lo, n;
+  if (!iteratorRange(c->getArg(0), c->getArg(1), env, a, lo, n)) fail(loc, "the range of this 'std::minmax_element' is not recognised");
+  Callable less;
+  if (c->getNumArgs() == 3) {
+    if (!callableArg(c->getArg(2), 2, env, less))
+      fail(c->getArg(2)->getExprLoc(), "this comparator of 'std::minmax_element' is not supported (a lambda or a function)");
+    if (!callableRoots({&less}, env).empty())
+      fail(loc, "'std::minmax_element' with a comparator that writes a captured variable is not supported");
+  } else if (!a->type->elem()->isScalar()) {
+    fail(loc, "'std::minmax_element' of non-scalar values is not supported (give it a comparator)");
+  }
+  auto lessAt = [&](const ir::Expr &x, const ir::Expr &y, Env &in) -> ir::Expr {
+    if (c->getNumArgs() == 2) return ir::Prim::make(ir::Op::Lt, {read(a, x, loc), read(a, y, loc)});
+    return toBool(applyCallable(less, {CallArg{nullptr, a, x, nullptr}, CallArg{nullptr, a, y, nullptr}}, in, loc));
+  };
+  ir::Expr rest = ir::If::make(ir::Prim::make(ir::Op::Lt, {ir::Const::makeInt(0), n}),
+                               ir::Prim::make(ir::Op::Sub, {n, unit()}), ir::Const::makeInt(0));
+  ir::Expr both = callableLoop(rest, ir::Tuple::make({lo, lo}), {}, env, loc,
+                               [&](const ir::Expr &j, const ir::Expr &st, Env &in) -> ir::Expr {
+                                 const ir::Expr x = plus(lo, plus(j, unit()));
+                                 const ir::Expr mn = ir::Proj::make(st, 0), mx = ir::Proj::make(st, 1);
+                                 return ir::Tuple::make({ir::If::make(lessAt(x, mn, in), x, mn),
+                                                         ir::If::make(lessAt(x, mx, in), mx, x)});
+                               });
+  const std::string name = decompositionName(vd);
+  const std::string bn = names_.fresh(name), mn = names_.fresh(name + "_min"), mx = names_.fresh(name + "_max");
+  const ir::Expr bv = ir::Var::make(bn, both->type);
+  const ir::Expr base = ir::rootArray(a);
+  positionPairs_[vd] = {ir::View::make(base, ir::Var::make(mn, ir::Type::i64())),
+                        ir::View::make(base, ir::Var::make(mx, ir::Type::i64()))};
+  return ir::Let::make(bn, both,
+                       ir::Let::make(mn, ir::Proj::make(bv, 0), ir::Let::make(mx, ir::Proj::make(bv, 1), k(env))));
+}
+
+// `mm.first`, `mm.second` of such a pair (null otherwise).
+ir::Expr Lowering::pairedPosition(const Expr *e) {
+  const auto *m = dyn_cast<MemberExpr>(stripIteratorCopies(e)->IgnoreParenImpCasts());
+  const auto *d = m ? dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  auto it = vd ? positionPairs_.find(vd) : positionPairs_.end();
+  if (it == positionPairs_.end()) return nullptr;
+  return m->getMemberDecl()->getName() == "first" ? it->second.first : it->second.second;
 }
 
 // `std::find(first, last, v)`, `std::find_if(first, last, pred)`,

@@ -553,6 +553,14 @@ private:
   ir::Expr comparedExtremePosition(const clang::CallExpr *c, const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n,
                                    Env &env);
   ir::Expr foundPosition(const clang::CallExpr *c, Env &env);
+  // `auto [lo, hi] = std::minmax_element(...)`, `const auto mm = ...`: the
+  // variable (the structured binding's hidden object) and its two
+  // positions, views into the range's array; `mm.first`, `mm.second` and
+  // the bindings are those views.
+  std::map<const clang::VarDecl *, std::pair<ir::Expr, ir::Expr>> positionPairs_;
+  static const clang::CallExpr *minmaxElementInit(const clang::VarDecl *vd);
+  ir::Expr lowerMinmaxElementLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  ir::Expr pairedPosition(const clang::Expr *e);
   bool iteratorElement(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   ir::Expr lowerIteratorCall(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerRewrittenIteratorComparison(const clang::CXXRewrittenBinaryOperator *rb, Env &env);

@@ -229,6 +229,13 @@ ir::Expr Lowering::lowerHoldingVar(const VarDecl *vd, Env &env, const Tail &k) {
   const Expr *obj = tupleGet(vd->getInit(), index);
   const auto *d = obj ? dyn_cast<DeclRefExpr>(stripNoOps(obj)) : nullptr;
   const auto *dd = d ? dyn_cast<DecompositionDecl>(d->getDecl()) : nullptr;
+  if (auto p = dd ? positionPairs_.find(dd) : positionPairs_.end(); p != positionPairs_.end()) {
+    // a position of std::minmax_element (iterators.cpp): an iterator local
+    const ir::Expr &at = index == 0 ? p->second.first : p->second.second;
+    ptrBase_[vd] = ir::rootArray(at);
+    env[vd] = ir::viewOffset(at);
+    return k(env);
+  }
   if (dd && refOf(dd)) {
     Binds binds;
     RefTarget t;
