@@ -185,6 +185,13 @@ void Lowering::localArrayConstructor(const VarDecl *vd, const ArrayInfo &ai, boo
     // `c_(std::move(c))` of a by-value parameter `c` (a sink): a copy of the
     // parameter's array, which nothing reads after the move
     const Expr *from = args[0];
+    if (!nested)
+      if (std::vector<ir::Expr> elems = memberArrayElements(from, env); !elems.empty()) { // `q = p_` of a member array
+        for (ir::Expr &x : elems) x = convert(x, et);
+        out.elems = elems;
+        out.size = ir::Const::makeInt(int64_t(elems.size()));
+        return;
+      }
     if (const Expr *src = copySource(args[0]); src != args[0]->IgnoreImplicit())
       if (const auto *dr = dyn_cast<DeclRefExpr>(src))
         if (const auto *pd = dyn_cast<ParmVarDecl>(dr->getDecl()); pd && byValueArrayParam(pd)) from = src;

@@ -258,6 +258,30 @@ ir::Expr Lowering::lowerMemberArrayRead(const Expr *e, Env &env) {
   return v;
 }
 
+// The elements of a whole member array (`p_` in `return p_;`,
+// `std::array<double, 2> q = body.p_;`): what a copy of it starts as. Empty
+// when `e` is no member array held as fields.
+std::vector<ir::Expr> Lowering::memberArrayElements(const Expr *e, Env &env) {
+  const auto *m = dyn_cast<MemberExpr>(stripImplicit(e));
+  QualType elem;
+  if (!m || memberArrayLength(m->getMemberDecl()->getType(), &elem) <= 0) return {};
+  ir::Expr obj;
+  {
+    struct Flag {
+      bool &slot, saved;
+      ~Flag() { slot = saved; }
+    } flag{indexingMember_, indexingMember_};
+    indexingMember_ = true;
+    obj = lowerExpr(m, env); // the member's first element (lowerMember)
+  }
+  const auto *first = obj->as<ir::Proj>();
+  if (!first) return {};
+  std::vector<ir::Expr> elems;
+  for (int64_t k = 0; k < memberWidth(m->getMemberDecl()->getType()); ++k)
+    elems.push_back(ir::Proj::make(first->tuple, first->index + int(k)));
+  return elems;
+}
+
 // A call of method `def` (`obj.m(a, b)` or `obj(a, b)` / `obj[a]`): its
 // object and its arguments, one per parameter.
 bool methodCallParts(const CallExpr *ce, const CXXMethodDecl *def, const Expr *&object,

@@ -151,8 +151,6 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   bool object = returnsVectorObject(def);
   const auto *method = dyn_cast<CXXMethodDecl>(def);
   if (method && method->isStatic()) method = nullptr;
-  if (method && !object)
-    fail(loc, "methods returning arrays by value are not supported yet ('" + fname + "'; use a function taking the object)");
   if (def->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (std::find(inlining_.begin(), inlining_.end(), def) != inlining_.end())
     fail(loc, std::string("recursive calls of a function returning ") + (object ? "an object" : "an array") +
@@ -195,6 +193,7 @@ ir::Expr Lowering::lowerReturnedArray(const CallExpr *ce, const std::string &nam
   for (const auto &[d, v] : bound) // (the members of struct parameters and of `this`)
     if (leafDecls_.count(d)) inner[d] = v;
   const VarDecl *self = method ? thisVar(method) : nullptr;
+  if (self && bound.count(self)) inner[self] = bound.at(self); // (an object held as a value)
 
   Inlined in;
   in.result = ir::Type::unit();
