@@ -116,7 +116,8 @@ bool within(const Node &inner, const Stmt *outer) {
 
 // C++ orders the evaluation of `a` (a modification) and `b` (a use of the same
 // variable outside it): they are on different sides of a sequence point the
-// lowering keeps (comma, the first operand of `&&`, `||`, `?:`), or `b` names
+// lowering keeps (comma, the first operand of `&&`, `||`, `?:`; the two arms of
+// `?:`, of which only one runs), or `b` names
 // the object an assignment stores into after its right operand `a`.
 bool sequenced(const Node &a, const Node &b) {
   size_t k = 0;
@@ -127,6 +128,7 @@ bool sequenced(const Node &a, const Node &b) {
     if (bo->getOpcode() == BO_Comma) return true;
     if (bo->getOpcode() == BO_LAnd || bo->getOpcode() == BO_LOr) return ca == bo->getLHS() || cb == bo->getLHS();
   }
+  if (isa<ConditionalOperator>(l)) return true; // the condition first, then one arm: `c ? (x = a) : (x *= b)`
   if (const auto *co = dyn_cast<AbstractConditionalOperator>(l)) return ca == co->getCond() || cb == co->getCond();
   if (isPlainAssign(l) && ca == assignedValue(l) && !isPostIncDec(a.s))
     return targetRef(modifiedOperand(l)) == b.s;

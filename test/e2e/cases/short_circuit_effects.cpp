@@ -82,8 +82,17 @@ UNFAD_GRADIENT double assigned_in_branch(double x, double y) {
   return z * w + s * t;
 }
 
+// The same variable assigned in both branches of ?: (only one runs: no
+// unsequenced writes), a running "last value kept, else decayed".
+UNFAD_GRADIENT double kept_or_decayed(const std::vector<double>& x, double c) {
+  double s = 0, last = 0;
+  for (double v : x) s += (v > c) ? (last = v) : (last *= 0.5);
+  return s + last;
+}
+
 /* e2e
-[{"function": "newton_sqrt", "points": [[2.0], [0.7]]},
+[{"function": "kept_or_decayed", "points": [[[0.3, -1.2, 2.0, 0.5], 0.1], [[-0.3, 1.2, 0.05, 0.5], 0.1]]},
+ {"function": "newton_sqrt", "points": [[2.0], [0.7]]},
  {"function": "gated", "points": [[[0.55, -1.25, 2.0, 0.8], 4], [[1.5, 0.25, -0.75], 3]]},
  {"function": "comma_in_condition", "points": [[1.5, 4], [0.3, 1]]},
  {"function": "chosen_effects", "points": [[[0.5, -1.25, 2.0, -0.8], 4], [[1.5, 0.25, -0.75], 3]]},
