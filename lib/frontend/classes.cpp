@@ -264,7 +264,7 @@ void Lowering::bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &bi
       fail(loc, "'" + self.method->getNameAsString() + "' changes its object, which must be a local variable, an "
                 "array element, or a field of one");
     refs_[tv] = target;
-    if (target.var && std::find(roots.begin(), roots.end(), target.var) == roots.end()) roots.push_back(target.var);
+    addRoots(target, roots);
     return;
   }
   ir::Expr v;

@@ -224,7 +224,7 @@ void Lowering::bindCallArgs(const FunctionDecl *op, const std::vector<CallArg> &
         fail(aloc, "a value passed to a reference parameter");
       }
       refs_[p] = t;
-      if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) roots.push_back(t.var);
+      addRoots(t, roots);
       continue;
     }
     const bool byValue = byValueArrayParam(p) && a.expr; // `[](std::vector<double> v)`: the lambda's own copy
@@ -329,12 +329,15 @@ void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl 
       else break;
     }
     if (const auto *d = dyn_cast<DeclRefExpr>(e))
-      if (const auto *v = dyn_cast<VarDecl>(d->getDecl()))
+      if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) {
         // (the lambda's own locals, a range-for's iterators among them, are
         // fresh at each call: only what it captures is written for the caller)
-        if (const VarDecl *r = refRoot(v); r->getParentFunctionOrMethod() != op &&
-                                           std::find(out.begin(), out.end(), r) == out.end())
-          out.push_back(r);
+        std::vector<const VarDecl *> chosen = choiceRoots(v); // (a reference to one of two: both)
+        if (chosen.empty()) chosen.push_back(refRoot(v));
+        for (const VarDecl *r : chosen)
+          if (r->getParentFunctionOrMethod() != op && std::find(out.begin(), out.end(), r) == out.end())
+            out.push_back(r);
+      }
   };
   std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
     if (!s) return;

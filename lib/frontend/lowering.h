@@ -390,6 +390,11 @@ private:
   ir::Expr lowerFull(const clang::Expr *e, Env &env, Binds &pre);
   void checkSequenced(const clang::Expr *full);
   ir::Expr lowerSideEffect(const clang::Expr *e, Env &env);
+  void addRoots(const RefTarget &t, std::vector<const clang::VarDecl *> &roots);
+  const RefChoice *writtenChoice(const clang::Expr *e, const clang::VarDecl *&vd);
+  ir::Expr lowerChoiceWrite(const clang::Expr *e, const clang::VarDecl *vd, const RefChoice &choice, Env &env);
+  std::vector<const clang::VarDecl *> assignedRoots(const clang::Expr *lhs);
+  std::vector<const clang::VarDecl *> choiceRoots(const clang::VarDecl *vd);
 
   // --------------------------------------------- std_algorithms.cpp --
   bool iteratorRef(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &offset);

@@ -65,6 +65,17 @@ const VarDecl *Lowering::refRoot(const VarDecl *vd) const {
   return t && t->root ? t->root : vd;
 }
 
+// The caller's variables a write through `t` may assign (both objects of a
+// choice), added to `roots` once each.
+void Lowering::addRoots(const RefTarget &t, std::vector<const VarDecl *> &roots) {
+  if (t.choice) {
+    addRoots(t.choice->then, roots);
+    addRoots(t.choice->otherwise, roots);
+  } else if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) {
+    roots.push_back(t.var);
+  }
+}
+
 ir::Expr Lowering::readRef(const RefTarget &t, Env &env, SourceLocation loc) {
   if (t.choice) // (returned_references.cpp)
     return ir::If::make(t.choice->cond, readRef(t.choice->then, env, loc), readRef(t.choice->otherwise, env, loc));
@@ -179,7 +190,7 @@ ir::Expr Lowering::lowerReferenceLocal(const VarDecl *vd, Env &env, const Tail &
     fail(loc, "rvalue reference variables are not supported ('" + vd->getNameAsString() + "')");
   Binds binds;
   RefTarget t;
-  if (!lvalueTarget(init, env, t, binds) && !(pt.isConstQualified() && choiceTarget(init, env, t, binds))) {
+  if (!lvalueTarget(init, env, t, binds) && !choiceTarget(init, env, t, binds)) {
     const Expr *x = stripNoOps(init);
     if (isa<CallExpr>(x))
       fail(init->getExprLoc(), "a reference to what a function returns is not supported ('" + vd->getNameAsString() +
@@ -335,7 +346,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
         fail(arg->getExprLoc(), "this argument of '" + fname + "' cannot be passed by reference (only local variables, "
                                 "array elements and their fields can)");
       refs_[p] = t;
-      if (t.var && std::find(roots.begin(), roots.end(), t.var) == roots.end()) roots.push_back(t.var);
+      addRoots(t, roots);
       continue;
     }
     if (byValueArrayParam(p)) { // the helper's own copy

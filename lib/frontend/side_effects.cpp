@@ -199,6 +199,8 @@ ir::Expr Lowering::lowerSideEffect(const Expr *e, Env &env) {
     fail(loc, what + " inside " + (noEffectsWhere_.empty() ? "this expression" : noEffectsWhere_) +
                   " is not supported (use a separate statement)");
   }
+  if (const VarDecl *through = nullptr; const RefChoice *ch = writtenChoice(e, through))
+    return lowerChoiceWrite(e, through, *ch, env);
   bool post = isPostIncDec(e);
   ArrayTarget target;
   ir::Expr eff;
@@ -245,6 +247,37 @@ ir::Expr Lowering::lowerSideEffect(const Expr *e, Env &env) {
   effects_->push_back({n, value});
   env[root] = ir::Var::make(n, value->type);
   return post && old ? old : readPath(env[root], path);
+}
+
+// A write through a reference to one of two objects (`double& m = c ? a :
+// b; m += x;`): the reference and its choice; null for any other write.
+const Lowering::RefChoice *Lowering::writtenChoice(const Expr *e, const VarDecl *&vd) {
+  const Expr *lhs = modifiedOperand(e->IgnoreParens());
+  if (!lhs) return nullptr;
+  const Expr *x = stripNoOps(lhs);
+  for (const MemberExpr *m; (m = dyn_cast<MemberExpr>(x)) && !m->isArrow();) x = stripNoOps(m->getBase());
+  const auto *d = dyn_cast<DeclRefExpr>(x);
+  vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  const RefTarget *t = vd ? refOf(vd) : nullptr;
+  return t && t->choice ? t->choice.get() : nullptr;
+}
+
+// That write, on the object chosen when the reference was bound: a branch
+// per object, the reference bound to it inside (choiceWithEffects joins the
+// variables either branch assigns). Its value is the write's.
+ir::Expr Lowering::lowerChoiceWrite(const Expr *e, const VarDecl *vd, const RefChoice &choice, Env &env) {
+  const RefTarget saved = *refOf(vd); // (keeps `choice` alive while refs_[vd] changes)
+  auto on = [&](const RefTarget &t) {
+    return [&, t](Env &in) {
+      refs_[vd] = t;
+      ir::Expr v = lowerSideEffect(e, in);
+      refs_[vd] = saved;
+      return v;
+    };
+  };
+  ir::Expr v = choiceWithEffects(choice.cond, on(choice.then), on(choice.otherwise), env, vd->getNameAsString());
+  refs_[vd] = saved;
+  return v;
 }
 
 } // namespace unfad::frontend

@@ -338,7 +338,9 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
   {
     EffectScope scope(*this, &pre);
     checkSequenced(e);
-    if (!lowerArrayStore(e, env, eff) && !lowerAssignment(e, env, root, value)) {
+    if (const VarDecl *through = nullptr; const RefChoice *ch = writtenChoice(e, through)) { // m += x, m one of two
+      lowerChoiceWrite(e, through, *ch, env);
+    } else if (!lowerArrayStore(e, env, eff) && !lowerAssignment(e, env, root, value)) {
       const Expr *x = e->IgnoreParens();
       if (const auto *c = dyn_cast<CStyleCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
       else if (const auto *c = dyn_cast<CXXStaticCastExpr>(x); c && c->getCastKind() == CK_ToVoid) x = c->getSubExpr();
@@ -348,7 +350,7 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
   }
   if (eff) return wrap(pre, effect(eff, [&] { return lowerSeq(rest, env, tail); }));
   if (root) return wrap(pre, bindAndContinue(root, value, rest, env, tail));
-  if (ir::mayWrite(v)) return wrap(pre, effect(v, [&] { return lowerSeq(rest, env, tail); }));
+  if (v && ir::mayWrite(v)) return wrap(pre, effect(v, [&] { return lowerSeq(rest, env, tail); }));
   return wrap(pre, lowerSeq(rest, env, tail));
 }
 
@@ -425,6 +427,36 @@ const VarDecl *Lowering::assignedRoot(const Expr *lhs, std::vector<int> &path, b
   if (isa<ArraySubscriptExpr>(lhs)) fail(loc, "arrays are not supported yet (subscript)");
   if (const auto *u = dyn_cast<UnaryOperator>(lhs); u && u->getOpcode() == UO_Deref) fail(loc, "pointers are not supported yet");
   fail(loc, "assignment to this expression is not supported");
+}
+
+// The variables a write into `lhs` may assign: its root, or both objects
+// a reference to one of two designates (`double& m = c ? a : b;`, bound or,
+// looking ahead into a loop body, not yet).
+std::vector<const VarDecl *> Lowering::assignedRoots(const Expr *lhs) {
+  std::vector<int> path;
+  if (const VarDecl *vd = assignedRoot(lhs, path, false)) return {vd};
+  const Expr *x = stripNoOps(lhs);
+  if (const auto *co = dyn_cast<ConditionalOperator>(x)) { // (an arm of a choice: `c ? a : (d ? b : e)`)
+    std::vector<const VarDecl *> out = assignedRoots(co->getTrueExpr());
+    for (const VarDecl *r : assignedRoots(co->getFalseExpr())) out.push_back(r);
+    return out;
+  }
+  for (const MemberExpr *m; (m = dyn_cast<MemberExpr>(x)) && !m->isArrow();) x = stripNoOps(m->getBase());
+  const auto *d = dyn_cast<DeclRefExpr>(x);
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return vd ? choiceRoots(vd) : std::vector<const VarDecl *>{};
+}
+
+// The objects the reference `vd` to one of two designates (none when it is
+// no such reference).
+std::vector<const VarDecl *> Lowering::choiceRoots(const VarDecl *vd) {
+  std::vector<const VarDecl *> out;
+  if (const RefTarget *t = refOf(vd)) {
+    if (t->choice) addRoots(*t, out);
+  } else if (vd->getType()->isReferenceType() && vd->getInit() && isa<ConditionalOperator>(stripNoOps(vd->getInit()))) {
+    out = assignedRoots(vd->getInit()); // (not bound yet: a look ahead into a loop body)
+  }
+  return out;
 }
 
 // If `e` is an assignment-like expression, lowers it: the root variable and
@@ -549,9 +581,8 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
       if (auto cap = growCap_.find(len); cap != growCap_.end()) out.push_back(cap->second); // (an output's size)
     }
   for (const Expr *l : lhss) {
-    std::vector<int> path;
     if (!l) continue;
-    if (const VarDecl *vd = assignedRoot(l, path, false)) {
+    for (const VarDecl *vd : assignedRoots(l)) {
       auto it = env.find(vd);
       if (it != env.end() && !it->second->type->isArray() && std::find(out.begin(), out.end(), vd) == out.end())
         out.push_back(vd);
