@@ -19,10 +19,13 @@
 
 #include "unfad/ir/counts.h"
 #include "unfad/ir/equal.h"
+#include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ParentMapContext.h>
+
+#include <functional>
 
 namespace unfad::frontend {
 
@@ -227,6 +230,31 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
                          "where it is declared; use a counted 'for' loop)");
   ir::Expr room = maxB(ir::addCounts(initial, g.relPeak), g.absPeak);
   const std::set<std::string> inner = ir::boundNames(scope);
+  // (a strided loop's ends, `from`/`to`, are lets before it, inside the
+  // scope: their values, when they read no memory, bound it as well)
+  struct Lets : ir::Visitor {
+    std::map<std::string, ir::Expr> values;
+    void visit(const ir::Let *l) override {
+      values[l->name] = l->value;
+      ir::Visitor::visit(l);
+    }
+  } lets;
+  lets.visitExpr(scope);
+  std::function<bool(const ir::Expr &)> scalar = [&](const ir::Expr &e) {
+    if (e->is<ir::Const>() || e->is<ir::Var>() || e->is<ir::Size>()) return true;
+    if (const auto *p = e->as<ir::Prim>()) return llvm::all_of(p->args, scalar);
+    if (const auto *i = e->as<ir::If>()) return scalar(i->cond) && scalar(i->thenE) && scalar(i->elseE);
+    return false;
+  };
+  for (int round = 0; round < 8; ++round) {
+    bool changed = false;
+    for (const std::string &v : ir::freeVars(room))
+      if (auto it = lets.values.find(v); inner.count(v) && it != lets.values.end() && scalar(it->second)) {
+        room = ir::substitute(room, v, it->second);
+        changed = true;
+      }
+    if (!changed) break;
+  }
   for (const std::string &v : ir::freeVars(room))
     if (inner.count(v))
       fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
@@ -243,7 +271,7 @@ std::set<const ir::Node *> Lowering::growOpsNow() const {
 }
 
 ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
-                                     const Tail &k) {
+                                     const Tail &k, int64_t stride) {
   SourceLocation loc = vd->getLocation();
   Binds binds;
   ir::Expr initial = bindGrowingLength(vd, start.size, env, binds);
@@ -251,7 +279,7 @@ ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, Loc
   LocalArrayInit first = start;
   first.size = initial;
   std::set<const ir::Node *> before = growOpsNow();
-  ir::Expr rest = bindLocalArray(vd, et, false, first, env, k);
+  ir::Expr rest = bindLocalArray(vd, et, stride > 0, first, env, k); // (rows of `stride`: held flat)
   // rest is `let v = NewArray(initial) in ...`: give the buffer its room
   std::vector<std::pair<std::string, ir::Expr>> lets;
   ir::Expr body = rest;
@@ -263,9 +291,82 @@ ir::Expr Lowering::bindGrowingVector(const VarDecl *vd, const ir::TypeP &et, Loc
   const auto *alloc = body->as<ir::Let>();
   if (!alloc) fail(loc, "internal error: no allocation for a growing std::vector");
   ir::Expr room = growthRoom(vd, initial, alloc->body, before);
+  if (stride > 0) room = ir::Prim::make(ir::Op::Mul, {room, constOf(stride)}); // (room in rows)
   binds.insert(binds.end(), lets.begin(), lets.end());
   binds.push_back({alloc->name, ir::NewArray::make(room, et)});
   return wrap(binds, alloc->body);
+}
+
+ir::Expr Lowering::lowerGrowingTable(const VarDecl *vd, const ArrayInfo &inner, const ir::TypeP &et, const Expr *init,
+                                     Env &env, const Tail &k) {
+  const auto *ce = init ? dyn_cast<CXXConstructExpr>(init) : nullptr;
+  if (init && !(ce && llvm::all_of(ce->arguments(), [](const Expr *a) { return isa<CXXDefaultArgExpr>(a); })))
+    fail(vd->getLocation(), "a local std::vector of rows that grows must start empty ('" + typeStr(vd->getType()) + " " +
+                                vd->getNameAsString() + ";', then push_back)");
+  if (!et->isScalar()) fail(vd->getLocation(), "a growing local std::vector of rows of non-numbers is not supported");
+  const int64_t n = inner.size >= 0 ? inner.size : pushedRowLength(vd);
+  LocalArrayInit start;
+  start.size = constOf(0);
+  start.flat = Flat{constOf(n), nullptr}; // (its number of rows is its length: growLen_)
+  return bindGrowingVector(vd, et, start, env, k, n);
+}
+
+// The length of the rows a vector of std::vector rows is grown by: every
+// `push_back({a, b, ...})` gives one of the same length.
+int64_t Lowering::pushedRowLength(const VarDecl *vd) {
+  const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
+  int64_t n = -1;
+  std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
+    if (!s) return;
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier() &&
+                                                        namedVar(mc->getImplicitObjectArgument()) == vd) {
+      llvm::StringRef name = mc->getMethodDecl()->getName();
+      const Expr *arg = mc->getNumArgs() == 1 ? mc->getArg(0)->IgnoreImplicit() : nullptr;
+      while (arg) { // (the temporary std::vector its braces make)
+        if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(arg)) arg = m->getSubExpr()->IgnoreImplicit();
+        else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(arg)) arg = b->getSubExpr()->IgnoreImplicit();
+        else if (const auto *c = dyn_cast<CXXConstructExpr>(arg); c && c->getNumArgs() >= 1) arg = c->getArg(0)->IgnoreImplicit();
+        else break;
+      }
+      const auto *il = arg ? dyn_cast<CXXStdInitializerListExpr>(arg) : nullptr;
+      const auto *list = il ? dyn_cast<InitListExpr>(il->getSubExpr()->IgnoreImplicit()) : nullptr;
+      if (name == "push_back" && list && (n < 0 || n == int64_t(list->getNumInits()))) n = int64_t(list->getNumInits());
+      else if (growCall(name) && name != "clear" && name != "pop_back" && name != "reserve")
+        fail(mc->getExprLoc(), "a growing local std::vector of std::vector rows is only grown by 'push_back({...})' of "
+                               "rows of one constant length (here: '" + name.str() + "'; or use std::array rows)");
+    }
+    for (const Stmt *c : s->children()) walk(c);
+  };
+  walk(fd ? fd->getBody() : nullptr);
+  if (n < 0) fail(vd->getLocation(), "the rows of this growing std::vector have no length known from its push_backs");
+  return n;
+}
+
+// The n values of a pushed row: braces (missing ones zero, as for a
+// std::array), or an array value (a std::array local, a row of a table).
+std::vector<ir::Expr> Lowering::pushedRow(const Expr *arg, int64_t n, const ir::TypeP &et, Env &env) {
+  const Expr *x = arg->IgnoreImplicit();
+  while (true) {
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreImplicit();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreImplicit();
+    else if (const auto *c = dyn_cast<CXXConstructExpr>(x); c && c->getNumArgs() >= 1 &&
+                                                          isa<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit()))
+      x = c->getArg(0)->IgnoreImplicit();
+    else if (const auto *il = dyn_cast<CXXStdInitializerListExpr>(x)) x = il->getSubExpr()->IgnoreImplicit();
+    else break;
+  }
+  std::vector<ir::Expr> row;
+  if (const auto *list = dyn_cast<InitListExpr>(x)) {
+    if (list->getNumInits() == 1) // std::array's braces hold its C array's
+      if (const auto *in = dyn_cast<InitListExpr>(list->getInit(0)->IgnoreImplicit())) list = in;
+    for (const Expr *e : list->inits()) row.push_back(convert(lowerExpr(e, env), et));
+  } else {
+    const ir::Expr src = lowerArrayRef(arg, env);
+    for (int64_t k = 0; k < n; ++k) row.push_back(convert(read(src, constOf(k), arg->getExprLoc()), et));
+  }
+  if (int64_t(row.size()) > n) fail(arg->getExprLoc(), "this row is longer than the vector's rows");
+  while (int64_t(row.size()) < n) row.push_back(ir::Const::zero(et));
+  return row;
 }
 
 bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
@@ -311,7 +412,30 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
       }
       return v;
     };
-    if (views && (n == "push_back" || n == "emplace_back")) {
+    const auto table = views ? flatStride_.end() : flatStride_.find(vd);
+    if (table != flatStride_.end()) { // rows held flat: row `cur` at [cur * stride, (cur + 1) * stride)
+      const int64_t stride = table->second.stride->as<ir::Const>()->ivalue;
+      if (n == "push_back" && mc->getNumArgs() == 1) {
+        std::vector<ir::Expr> row = pushedRow(mc->getArg(0), stride, et, env);
+        for (ir::Expr &v : row) // (values first: they may read the vector)
+          if (!v->is<ir::Const>() && !v->is<ir::Var>()) {
+            pre.push_back({names_.fresh(vd->getNameAsString() + "_new"), v});
+            v = ir::Var::make(pre.back().first, et);
+          }
+        const ir::Expr at = ir::Prim::make(ir::Op::Mul, {cur, constOf(stride)});
+        for (int64_t j = 0; j < stride; ++j)
+          pre.push_back({names_.fresh("_"), store(arr, ir::Prim::make(ir::Op::Add, {at, constOf(j)}), row[size_t(j)], M::Set, loc)});
+        next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
+      } else if (n == "pop_back" && mc->getNumArgs() == 0) {
+        next = ir::Prim::make(ir::Op::Sub, {cur, constOf(1)});
+      } else if (n == "clear" && mc->getNumArgs() == 0) {
+        next = resetTo = constOf(0);
+      } else if (n == "reserve" && mc->getNumArgs() == 1) {
+        lowerIndexExpr(mc->getArg(0), env);
+      } else {
+        fail(loc, "'" + n + "' on a growing std::vector of rows is not supported (only push_back, pop_back, clear and reserve)");
+      }
+    } else if (views && (n == "push_back" || n == "emplace_back")) {
       pushViewElement(mc, vd, cur, env, pre);
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});
     } else if (views && (n == "resize" || n == "assign")) {

@@ -60,6 +60,7 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
   if (init)
     if (const auto *c = dyn_cast<ExprWithCleanups>(init)) init = c->getSubExpr();
   LocalArrayInit start;
+  if (nested && ai.kind == ArrayInfo::Vector && growingVector(vd)) return lowerGrowingTable(vd, inner, et, init, env, k);
   if (nested) init = localArrayShape(vd, ai, inner, et, init, env, start);
   else if (ai.size >= 0) start.size = ir::Const::makeInt(ai.size);
   if (!init) {
@@ -72,10 +73,7 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     fail(loc, "this initializer of " + spelled + " is not supported yet");
   }
   if (!start.size) start.size = ir::Const::makeInt(int64_t(start.elems.size()));
-  if (ai.kind == ArrayInfo::Vector && growingVector(vd)) {
-    if (nested) fail(loc, "growing a local std::vector of rows is not supported ('push_back', 'resize' on " + spelled + ")");
-    return bindGrowingVector(vd, et, start, env, k);
-  }
+  if (ai.kind == ArrayInfo::Vector && growingVector(vd)) return bindGrowingVector(vd, et, start, env, k);
   return bindLocalArray(vd, et, nested, start, env, k);
 }
 

@@ -358,6 +358,11 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   // over a fixed-size table held flat (a local Mat3): its rows are views
   ir::Expr flat = flatTableRef(range, env);
   std::optional<Flat> table = flat ? fixedTable(range->getType()) : std::nullopt;
+  if (const VarDecl *fv = flat ? nullptr : flatTableVar(range)) { // a local vector of rows held flat
+    flat = lookupVar(fv, env, loc);
+    table = flatStride_.at(fv);
+    if (const VarDecl *grown = growingLength(range)) table->rows = env.at(grown); // (grown by push_back)
+  }
   ir::Expr arr = flat ? flat : lowerArrayRef(range, env);
   ir::Expr n = table ? table->rows : arraySize(range, arr, loc, env);
   const Stmt *body = rs->getBody();

@@ -1014,7 +1014,14 @@ private:
   bool growsIn(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);
   bool lowerGrowCall(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   ir::Expr bindGrowingVector(const clang::VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
-                             const Tail &k);
+                             const Tail &k, int64_t stride = 0);
+  // A local vector of rows of one constant length grown by push_back
+  // (`std::vector<std::array<double, 3>> pts;`, `std::vector<std::vector<double>> rows;` given
+  // `rows.push_back({a, b})`): a growing vector held flat (flatStride_).
+  ir::Expr lowerGrowingTable(const clang::VarDecl *vd, const ArrayInfo &inner, const ir::TypeP &et,
+                             const clang::Expr *init, Env &env, const Tail &k);
+  int64_t pushedRowLength(const clang::VarDecl *vd);
+  std::vector<ir::Expr> pushedRow(const clang::Expr *arg, int64_t n, const ir::TypeP &et, Env &env);
   ir::Expr bindGrowingLength(const clang::VarDecl *vd, const ir::Expr &initial, Env &env, Binds &binds);
   ir::Expr growthRoom(const clang::VarDecl *vd, const ir::Expr &initial, const ir::Expr &scope,
                       const std::set<const ir::Node *> &before);
