@@ -242,7 +242,13 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
   lets.visitExpr(scope);
   std::function<bool(const ir::Expr &)> scalar = [&](const ir::Expr &e) {
     if (e->is<ir::Const>() || e->is<ir::Var>() || e->is<ir::Size>()) return true;
-    if (const auto *p = e->as<ir::Prim>()) return llvm::all_of(p->args, scalar);
+    if (const auto *p = e->as<ir::Prim>()) {
+      if ((p->op == ir::Op::Div || p->op == ir::Op::Mod) && !p->type->isFloat()) { // (it could trap earlier than the loop)
+        const auto *c = p->args[1]->as<ir::Const>();
+        if (!c || c->ivalue == 0 || c->ivalue == -1) return false;
+      }
+      return llvm::all_of(p->args, scalar);
+    }
     if (const auto *i = e->as<ir::If>()) return scalar(i->cond) && scalar(i->thenE) && scalar(i->elseE);
     return false;
   };

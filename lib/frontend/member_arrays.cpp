@@ -225,6 +225,17 @@ bool Lowering::memberArrayElement(const Expr *e, Env &env, const MemberExpr *&me
   return true;
 }
 
+// The member array `m`'s first element, a field of its object's struct
+// (lowerMember, asked for it).
+ir::Expr Lowering::memberFirstElement(const MemberExpr *m, Env &env) {
+  struct Flag {
+    bool &slot, saved;
+    ~Flag() { slot = saved; }
+  } flag{indexingMember_, indexingMember_};
+  indexingMember_ = true;
+  return lowerExpr(m, env);
+}
+
 // A read of an element of a member array; null when `e` is none.
 ir::Expr Lowering::lowerMemberArrayRead(const Expr *e, Env &env) {
   std::vector<const Expr *> idx;
@@ -232,15 +243,7 @@ ir::Expr Lowering::lowerMemberArrayRead(const Expr *e, Env &env) {
   if (!m) return nullptr;
   SourceLocation loc = e->getExprLoc();
   ir::Expr off = memberArrayOffset(m, idx, env);
-  ir::Expr obj;
-  {
-    struct Flag {
-      bool &slot, saved;
-      ~Flag() { slot = saved; }
-    } flag{indexingMember_, indexingMember_};
-    indexingMember_ = true;
-    obj = lowerExpr(m, env); // the member's first element (lowerMember)
-  }
+  const ir::Expr obj = memberFirstElement(m, env);
   const auto *first = obj->as<ir::Proj>();
   if (!first) fail(loc, "this member array is not supported here");
   ir::Expr whole = first->tuple;
@@ -265,15 +268,7 @@ std::vector<ir::Expr> Lowering::memberArrayElements(const Expr *e, Env &env) {
   const auto *m = dyn_cast<MemberExpr>(stripImplicit(e));
   QualType elem;
   if (!m || memberArrayLength(m->getMemberDecl()->getType(), &elem) <= 0) return {};
-  ir::Expr obj;
-  {
-    struct Flag {
-      bool &slot, saved;
-      ~Flag() { slot = saved; }
-    } flag{indexingMember_, indexingMember_};
-    indexingMember_ = true;
-    obj = lowerExpr(m, env); // the member's first element (lowerMember)
-  }
+  const ir::Expr obj = memberFirstElement(m, env);
   const auto *first = obj->as<ir::Proj>();
   if (!first) return {};
   std::vector<ir::Expr> elems;

@@ -1,4 +1,5 @@
-// A push_back in a loop whose trip count is computed after the vector is declared: an error at the push, non-zero exit, and a failed -i leaves the file byte-identical.
+// A push_back in a loop whose trip count is read from memory after the vector is declared: an error at the push, non-zero exit, and a failed -i leaves the file byte-identical.
+// (a trip count computed from scalars, `const int m = 2 * n;`, bounds the vector where it is declared)
 // RUN: not %unfad %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: cp %s %t.cpp && not %unfad -i %t.cpp -- -std=c++17 2>/dev/null
 // RUN: diff %s %t.cpp
@@ -6,7 +7,7 @@
 #include <vector>
 UNFAD_GRADIENT double f(const double* x, int n) {
   std::vector<double> v;
-  const int m = 2 * n;
+  const int m = static_cast<int>(x[0]) + n;
   for (int i = 0; i < m; ++i)
 // CHECK: grow_late_bound.cpp:[[@LINE+1]]:7: error: cannot differentiate 'f': growing 'v' here is not supported: how many elements it can reach is not known where it is declared
     v.push_back(x[i / 2]);
