@@ -250,9 +250,14 @@ ir::Expr Lowering::lowerSideEffect(const Expr *e, Env &env) {
 }
 
 // A write through a reference to one of two objects (`double& m = c ? a :
-// b; m += x;`): the reference and its choice; null for any other write.
+// b; m += x;`, a non-const method `m.add(x)` of a statement): the reference
+// and its choice; null for any other write.
 const Lowering::RefChoice *Lowering::writtenChoice(const Expr *e, const VarDecl *&vd) {
   const Expr *lhs = modifiedOperand(e->IgnoreParens());
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e->IgnoreParens()); mc && mc->getMethodDecl() && // a.add(v)
+                                                                        !mc->getMethodDecl()->isConst() &&
+                                                                        !mc->getMethodDecl()->isStatic())
+    lhs = mc->getImplicitObjectArgument();
   if (!lhs) return nullptr;
   const Expr *x = stripNoOps(lhs);
   for (const MemberExpr *m; (m = dyn_cast<MemberExpr>(x)) && !m->isArrow();) x = stripNoOps(m->getBase());
@@ -270,7 +275,7 @@ ir::Expr Lowering::lowerChoiceWrite(const Expr *e, const VarDecl *vd, const RefC
   auto on = [&](const RefTarget &t) {
     return [&, t](Env &in) {
       refs_[vd] = t;
-      ir::Expr v = lowerSideEffect(e, in);
+      ir::Expr v = isa<CXXMemberCallExpr>(e->IgnoreParens()) ? lowerExpr(e, in) : lowerSideEffect(e, in);
       refs_[vd] = saved;
       return v;
     };

@@ -2,7 +2,8 @@
 // bound (`double& big = x > y ? x : y;`), then written through: the write
 // lands on the chosen object, and later reads of both objects see it. In a
 // loop (both objects are carried), nested (one of three), to struct fields,
-// to a local or an array element, and handed on to a helper and a lambda. Checked against finite differences.
+// to a local or an array element, handed on to a helper and a lambda, and
+// the object of a non-const method call. Checked against finite differences.
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -62,6 +63,22 @@ UNFAD_GRADIENT void split(const std::vector<double>& x, std::vector<double>& a, 
 }
 static void bump(double& acc, double v) { acc += v; }
 
+struct Moments {
+  double s = 0, n = 0;
+  void add(double v) { s += v * v; n += 1; }
+  double mean() const { return s / n; }
+};
+
+// A non-const method called on the chosen object.
+UNFAD_GRADIENT double split_moments(const std::vector<double>& x, double y) {
+  Moments above, below;
+  for (double v : x) {
+    Moments& m = v > y ? above : below;
+    m.add(v);
+  }
+  return above.mean() - 2 * below.mean();
+}
+
 // The reference handed on: to a helper writing its reference parameter, and
 // captured by a lambda that writes it.
 UNFAD_GRADIENT double handed_on(const std::vector<double>& x, double y) {
@@ -80,5 +97,6 @@ UNFAD_GRADIENT double handed_on(const std::vector<double>& x, double y) {
  {"function": "by_sign", "points": [[[0.3, -1.2, 2.0, 0.05, -0.5]]]},
  {"function": "split", "points": [[[0.3, -1.2, 2.0, -0.5]]], "outputs": {"a": 4, "b": 4}},
  {"function": "handed_on", "points": [[[0.3, -1.2, 2.0, -0.5], 0.1]]},
+ {"function": "split_moments", "points": [[[0.3, -1.2, 2.0, -0.5], 0.1]]},
  {"function": "routed", "points": [[[0.3, -1.2, 2.0, 0.5], 1], [[0.3, -1.2, 2.0, 0.5], 0]], "outputs": {"out": 4}}]
 */
