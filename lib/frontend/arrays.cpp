@@ -64,6 +64,44 @@ ir::Expr Lowering::fillElements(const ir::Expr &dst, const ir::Expr &dlo, const 
   });
 }
 
+// A temporary std::vector or std::array made from braces where an array is
+// expected (an argument `{0.0, 1.0, 2.0}` of a `const std::vector<double>&`
+// parameter): a new local array holding them, made in the statement's
+// effects. Null when `x` is no such temporary.
+ir::Expr Lowering::listedArray(const Expr *x, Env &env) {
+  SourceLocation loc = x->getExprLoc();
+  ArrayInfo ai;
+  if (!arrayInfo(x->getType(), ai, SourceLocation()) || ai.kind == ArrayInfo::Pointer) return nullptr;
+  const Expr *y = x;
+  while (true) { // (the temporary's construction, under its conversions)
+    y = y->IgnoreImplicit();
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(y)) y = m->getSubExpr();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(y)) y = b->getSubExpr();
+    else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(y)) y = f->getSubExpr();
+    else if (const auto *c = dyn_cast<CXXConstructExpr>(y); c && c->getNumArgs() >= 1 &&
+                                                          isa<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit()))
+      y = cast<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit())->getSubExpr();
+    else break;
+  }
+  const auto *il = dyn_cast<InitListExpr>(y->IgnoreImplicit());
+  if (!il) return nullptr;
+  if (il->getNumInits() == 1 && ai.kind == ArrayInfo::StdArray) // std::array's braces hold its C array's
+    if (const auto *in = dyn_cast<InitListExpr>(il->getInit(0)->IgnoreImplicit())) il = in;
+  ArrayInfo inner;
+  if (arrayInfo(ai.elem, inner, SourceLocation(), 1)) return nullptr; // (rows: not here)
+  if (!effects_) fail(loc, "an array made from braces here is not supported (declare it as a local first)");
+  const ir::TypeP et = typeOf(ai.elem.getUnqualifiedType(), loc);
+  const int64_t n = ai.size >= 0 ? ai.size : int64_t(il->getNumInits());
+  std::vector<ir::Expr> elems;
+  for (const Expr *e : il->inits()) elems.push_back(convert(lowerExpr(e, env), et));
+  const std::string name = names_.fresh("listed");
+  const ir::Expr arr = ir::Var::make(name, ir::Type::array(et));
+  effects_->push_back({name, ir::NewArray::make(ir::Const::makeInt(n), et)});
+  effects_->push_back({names_.fresh("_"), assignElements(arr, elems, loc)});
+  localLengths_[name] = ir::Const::makeInt(n);
+  return arr;
+}
+
 ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   SourceLocation loc = e->getExprLoc();
   const Expr *x = e->IgnoreParenImpCasts();
@@ -122,6 +160,7 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
   if (const auto *c = dyn_cast<CallExpr>(x); c && c->getDirectCallee())
     fail(loc, "'" + c->getDirectCallee()->getNameAsString() +
                   "' returns an array or a pointer, which is not supported (write into an output parameter instead)");
+  if (ir::Expr listed = listedArray(x, env)) return listed; // `Spline s({0.0, 1.0, 2.0}, v)`, `sum({a, b})`
   if (isa<CXXNewExpr>(x)) fail(loc, "'new' and 'delete' are not supported (use a local std::vector)");
   if (isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNotNull))
     fail(loc, "null pointers are not supported");

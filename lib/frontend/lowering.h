@@ -694,6 +694,7 @@ private:
   bool peelMemberElement(const clang::Expr *&base, Env &env, std::vector<int> &path, int64_t &pending);
   Env *indexEnv_ = nullptr;
   std::vector<ir::Expr> memberArrayElements(const clang::Expr *e, Env &env);
+  ir::Expr listedArray(const clang::Expr *x, Env &env);
   ir::Expr memberFirstElement(const clang::MemberExpr *m, Env &env);
   bool indexingMember_ = false; // lowerMember is asked for a member array's first element // where assignedRoot lowers the indices of member array elements (null: look-ahead)
 
