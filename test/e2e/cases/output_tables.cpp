@@ -66,11 +66,31 @@ UNFAD_GRADIENT void features(const double* x, int n, double (*F)[3]) {
     F[i][2] = std::tanh(x[i]);
   }
 }
+// Written whole, then read back (by range-for and by element) for the value.
+UNFAD_GRADIENT double written_then_read(const std::vector<double>& x, std::vector<std::vector<double>>& J) {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (std::size_t j = 0; j < x.size(); ++j) J[i][j] = x[i] * std::sin(x[j]);
+  double s = 0;
+  for (const auto& row : J)
+    for (double v : row) s += v * v;
+  return s + J[1][2] * J[2][1];
+}
+
+// A 2x2 output written in straight-line code, its determinant returned.
+UNFAD_GRADIENT double determinant(double a, double b, double (*F)[2]) {
+  F[0][0] = a * b;
+  F[0][1] = a + b;
+  F[1][0] = std::sin(a);
+  F[1][1] = std::cos(b);
+  return F[0][0] * F[1][1] - F[0][1] * F[1][0];
+}
 /* e2e
 [{"function": "jacobian", "points": [[[0.3, -1.2, 0.8]]], "outputs": {"J": [3, 3]}},
  {"function": "matmul", "points": [[[[1, 2], [3, -1], [0.5, 2]], [[0.3, -1.2, 2.0], [1.0, 0.5, -0.7]]]], "outputs": {"C": [3, 3]}},
  {"function": "rows_by_helper", "points": [[[0.3, -1.2, 0.8]]], "outputs": {"M": [3, 4]}},
  {"function": "outer_rows", "points": [[[0.3, -1.2], [1.0, 0.5, 2.0]]], "outputs": {"M": [2, 3]}},
  {"function": "rotation", "points": [[0.4, 1.3]], "outputs": {"R": [3, 3]}},
+ {"function": "written_then_read", "points": [[[0.3, -1.2, 2.0]]], "outputs": {"J": [3, 3]}},
+ {"function": "determinant", "points": [[0.3, -1.2]], "outputs": {"F": [2, 2]}},
  {"function": "features", "points": [[[0.3, -1.2, 0.8], 3]], "outputs": {"F": [3, 3]}}]
 */
