@@ -126,6 +126,7 @@ ir::Expr Lowering::lowerDeclRef(const DeclRefExpr *d, Env &env) {
 
 ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
   SourceLocation loc = m->getExprLoc();
+  if (const RefTarget *r = pairedRef(m)) return readRef(*r, env, loc); // mm.first of std::minmax(a, b)
   const auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
   if (field && !indexingMember_ && memberArrayLength(field->getType(), nullptr) > 0) // (member_arrays.cpp)
     fail(loc, "member array '" + field->getNameAsString() + "' is only supported indexed with constants or loop indices ('" +

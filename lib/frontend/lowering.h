@@ -563,6 +563,13 @@ private:
   // positions, views into the range's array; `mm.first`, `mm.second` and
   // the bindings are those views.
   std::map<const clang::VarDecl *, std::pair<ir::Expr, ir::Expr>> positionPairs_;
+  // `auto [lo, hi] = std::minmax(a, b)`, `const auto mm = std::minmax(a, b)`
+  // (a pair of references): the two references, each to one of a and b
+  // (returned_references.cpp).
+  std::map<const clang::VarDecl *, std::pair<RefTarget, RefTarget>> refPairs_;
+  static const clang::CallExpr *minmaxRefsInit(const clang::VarDecl *vd);
+  ir::Expr lowerMinmaxRefs(const clang::VarDecl *vd, Env &env, const Tail &k);
+  const RefTarget *pairedRef(const clang::MemberExpr *m);
   static const clang::CallExpr *minmaxElementInit(const clang::VarDecl *vd);
   ir::Expr lowerMinmaxElementLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr pairedPosition(const clang::Expr *e);

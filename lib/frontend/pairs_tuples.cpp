@@ -229,6 +229,10 @@ ir::Expr Lowering::lowerHoldingVar(const VarDecl *vd, Env &env, const Tail &k) {
   const Expr *obj = tupleGet(vd->getInit(), index);
   const auto *d = obj ? dyn_cast<DeclRefExpr>(stripNoOps(obj)) : nullptr;
   const auto *dd = d ? dyn_cast<DecompositionDecl>(d->getDecl()) : nullptr;
+  if (auto p = dd ? refPairs_.find(dd) : refPairs_.end(); p != refPairs_.end()) { // of std::minmax(a, b)
+    refs_[vd] = index == 0 ? p->second.first : p->second.second;
+    return k(env);
+  }
   if (auto p = dd ? positionPairs_.find(dd) : positionPairs_.end(); p != positionPairs_.end()) {
     // a position of std::minmax_element (iterators.cpp): an iterator local
     const ir::Expr &at = index == 0 ? p->second.first : p->second.second;

@@ -238,4 +238,49 @@ bool Lowering::boundCallTarget(const Expr *base, Env &env, ir::Expr &array, ir::
   return true;
 }
 
+// `std::minmax(a, b)` kept in a variable: a pair of references (the
+// library's `b < a ? (b, a) : (a, b)`), each designating the object chosen
+// when the pair is made, read as it is when it is read.
+const CallExpr *Lowering::minmaxRefsInit(const VarDecl *vd) {
+  const Expr *init = vd->getInit();
+  if (!init) return nullptr;
+  init = init->IgnoreImplicit();
+  if (const auto *c = dyn_cast<CXXConstructExpr>(init); c && c->getNumArgs() == 1) init = c->getArg(0)->IgnoreImplicit();
+  const auto *c = dyn_cast<CallExpr>(init);
+  const FunctionDecl *fd = c ? c->getDirectCallee() : nullptr;
+  if (!fd || !fd->isInStdNamespace() || !fd->getIdentifier() || fd->getName() != "minmax" || c->getNumArgs() != 2)
+    return nullptr;
+  return isa<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit()) ? nullptr : c;
+}
+
+ir::Expr Lowering::lowerMinmaxRefs(const VarDecl *vd, Env &env, const Tail &k) {
+  const CallExpr *c = minmaxRefsInit(vd);
+  Binds binds;
+  RefTarget a, b;
+  for (auto [arg, t] : {std::pair{c->getArg(0), &a}, std::pair{c->getArg(1), &b}})
+    if (!lvalueTarget(arg, env, *t, binds) && !choiceTarget(arg, env, *t, binds))
+      fail(arg->getExprLoc(), "'std::minmax' of a temporary keeps a reference to it past its end (undefined behavior): "
+                              "give it variables, or use 'std::minmax({a, b})', which returns values");
+  const SourceLocation loc = c->getExprLoc();
+  const std::string n = names_.fresh("swapped");
+  binds.push_back({n, ir::Prim::make(ir::Op::Lt, {readRef(b, env, loc), readRef(a, env, loc)})});
+  const ir::Expr swapped = ir::Var::make(n, ir::Type::boolean());
+  auto choose = [&](const RefTarget &x, const RefTarget &y) {
+    RefTarget r;
+    r.choice = std::make_shared<RefChoice>(RefChoice{swapped, x, y});
+    return r;
+  };
+  refPairs_[vd] = {choose(b, a), choose(a, b)};
+  return wrap(binds, k(env));
+}
+
+// `mm.first`, `mm.second` of such a pair (null otherwise).
+const Lowering::RefTarget *Lowering::pairedRef(const MemberExpr *m) {
+  const auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  auto it = vd ? refPairs_.find(vd) : refPairs_.end();
+  if (it == refPairs_.end()) return nullptr;
+  return m->getMemberDecl()->getName() == "first" ? &it->second.first : &it->second.second;
+}
+
 } // namespace unfad::frontend

@@ -276,6 +276,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
   if (holdingVars_.count(vd)) return lowerHoldingVar(vd, env, next); // auto [a, b] = pair (pairs_tuples.cpp)
   if (minmaxElementInit(vd)) return lowerMinmaxElementLocal(vd, env, next); // (iterators.cpp)
+  if (minmaxRefsInit(vd)) return lowerMinmaxRefs(vd, env, next);             // (returned_references.cpp)
   if (isReferenceWrapper(vd->getType()) && !vd->getType()->isReferenceType()) return lowerWrapperLocal(vd, env, next);
   if (closureRecord(vd->getType())) return lowerLambdaLocal(vd, env, next);
   if (isStdFunction(vd->getType())) return lowerStdFunctionLocal(vd, env, next); // (std_function.cpp)

@@ -1,4 +1,5 @@
-// std::minmax_element (and std::minmax of a list) as C++ programmers use it: the pair kept whole
+// std::minmax_element (and std::minmax of a list, of two variables) as C++
+// programmers use it: the pair kept whole
 // (`mm.first`, `mm.second`), taken apart by a structured binding, with a
 // comparator, over a std::array (a pair of pointers) and a sub-range, and
 // the positions used as indices (`std::distance`, `it - v.begin()`).
@@ -49,11 +50,22 @@ UNFAD_GRADIENT double listed(double a, double b, double c) {
   const auto mm = std::minmax({a, c});
   return hi - 2 * lo + mm.first * mm.second + std::max({a, b, c}) * std::min({a, b});
 }
+// std::minmax of two variables: a pair of references to them, chosen when
+// the pair is made, reading the variables as they are when read.
+UNFAD_GRADIENT double ordered(double a, double b, double c) {
+  double p = a * a, q = b + c;
+  const auto [lo, hi] = std::minmax(p, q);
+  const auto mm = std::minmax(a, c);
+  const double before = hi - 2 * lo + mm.first * std::exp(mm.second);
+  p *= 3.0; // lo or hi designates p: it reads 3 p now
+  return before + lo * hi;
+}
 /* e2e
 [{"function": "spread", "points": [[[0.3, -1.2, 2.0, 0.5]], [[-0.4, 0.9, 0.1]]]},
  {"function": "normalized_last", "points": [[[0.3, -1.2, 2.0, 0.5]], [[1.5, 0.2, -0.7, 0.9]]]},
  {"function": "magnitudes", "points": [[[0.3, -1.2, 2.5, 0.5, -0.9]]]},
  {"function": "tied", "points": [[[3, 1, 7, 1, 7, 2], 0.5]]},
  {"function": "listed", "points": [[0.7, 2.0, -1.0], [3.0, 0.5, 1.0]]},
+ {"function": "ordered", "points": [[0.7, 2.0, -1.0], [3.0, 0.5, 1.0]]},
  {"function": "interior", "points": [[[5.0, -1.2, 2.0, 0.5, -3.0], 0.3]]}]
 */
