@@ -264,12 +264,18 @@ ir::Expr Lowering::comparedExtremePosition(const CallExpr *c, const ir::Expr &a,
 //     (less(a[x], a[mn]) ? x : mn, less(a[x], a[mx]) ? mx : x)
 // (`last` for both when the range is empty: lo + n = lo.)
 const CallExpr *Lowering::minmaxElementInit(const VarDecl *vd) {
+  const CallExpr *c = initializerCall(vd);
+  return c && isStdCall(c, "minmax_element") && (c->getNumArgs() == 2 || c->getNumArgs() == 3) ? c : nullptr;
+}
+
+// The call whose value initialises `vd` (under the copy or conversion
+// around it), or null.
+const CallExpr *Lowering::initializerCall(const VarDecl *vd) {
   const Expr *init = vd->getInit();
   if (!init) return nullptr;
   init = init->IgnoreImplicit();
   if (const auto *c = dyn_cast<CXXConstructExpr>(init); c && c->getNumArgs() == 1) init = c->getArg(0)->IgnoreImplicit();
-  const auto *c = dyn_cast<CallExpr>(init);
-  return c && isStdCall(c, "minmax_element") && (c->getNumArgs() == 2 || c->getNumArgs() == 3) ? c : nullptr;
+  return dyn_cast<CallExpr>(init);
 }
 
 ir::Expr Lowering::lowerMinmaxElementLocal(const VarDecl *vd, Env &env, const Tail &k) {

@@ -571,6 +571,7 @@ private:
   ir::Expr lowerMinmaxRefs(const clang::VarDecl *vd, Env &env, const Tail &k);
   const RefTarget *pairedRef(const clang::MemberExpr *m);
   static const clang::CallExpr *minmaxElementInit(const clang::VarDecl *vd);
+  static const clang::CallExpr *initializerCall(const clang::VarDecl *vd);
   ir::Expr lowerMinmaxElementLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   ir::Expr pairedPosition(const clang::Expr *e);
   bool iteratorElement(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);

@@ -242,11 +242,7 @@ bool Lowering::boundCallTarget(const Expr *base, Env &env, ir::Expr &array, ir::
 // library's `b < a ? (b, a) : (a, b)`), each designating the object chosen
 // when the pair is made, read as it is when it is read.
 const CallExpr *Lowering::minmaxRefsInit(const VarDecl *vd) {
-  const Expr *init = vd->getInit();
-  if (!init) return nullptr;
-  init = init->IgnoreImplicit();
-  if (const auto *c = dyn_cast<CXXConstructExpr>(init); c && c->getNumArgs() == 1) init = c->getArg(0)->IgnoreImplicit();
-  const auto *c = dyn_cast<CallExpr>(init);
+  const CallExpr *c = initializerCall(vd);
   const FunctionDecl *fd = c ? c->getDirectCallee() : nullptr;
   if (!fd || !fd->isInStdNamespace() || !fd->getIdentifier() || fd->getName() != "minmax" || c->getNumArgs() != 2)
     return nullptr;
