@@ -2,6 +2,7 @@
 // rows handed to a helper): written before they are read, element by
 // element or through a row. Checked against finite differences.
 #include <unfad/unfad.h>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -84,6 +85,22 @@ UNFAD_GRADIENT double determinant(double a, double b, double (*F)[2]) {
   F[1][1] = std::cos(b);
   return F[0][0] * F[1][1] - F[0][1] * F[1][0];
 }
+// Rows zeroed by std::fill, then a banded Jacobian written element by element.
+UNFAD_GRADIENT void banded(const std::vector<double>& x, std::vector<std::vector<double>>& J) {
+  for (auto& row : J) std::fill(row.begin(), row.end(), 0.0);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    J[i][i] = std::exp(x[i]);
+    if (i + 1 < x.size()) J[i][i + 1] = x[i] * x[i + 1];
+  }
+}
+
+// A row written whole by std::transform.
+UNFAD_GRADIENT void outer_by_transform(const std::vector<double>& x, std::vector<std::vector<double>>& J) {
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    std::fill(J[i].begin(), J[i].end(), 0.0);
+    std::transform(x.begin(), x.end(), J[i].begin(), [&](double v) { return v * std::sin(x[i]); });
+  }
+}
 /* e2e
 [{"function": "jacobian", "points": [[[0.3, -1.2, 0.8]]], "outputs": {"J": [3, 3]}},
  {"function": "matmul", "points": [[[[1, 2], [3, -1], [0.5, 2]], [[0.3, -1.2, 2.0], [1.0, 0.5, -0.7]]]], "outputs": {"C": [3, 3]}},
@@ -92,5 +109,7 @@ UNFAD_GRADIENT double determinant(double a, double b, double (*F)[2]) {
  {"function": "rotation", "points": [[0.4, 1.3]], "outputs": {"R": [3, 3]}},
  {"function": "written_then_read", "points": [[[0.3, -1.2, 2.0]]], "outputs": {"J": [3, 3]}},
  {"function": "determinant", "points": [[0.3, -1.2]], "outputs": {"F": [2, 2]}},
+ {"function": "banded", "points": [[[0.3, -1.2, 2.0]]], "outputs": {"J": [3, 3]}},
+ {"function": "outer_by_transform", "points": [[[0.3, -1.2, 2.0]]], "outputs": {"J": [3, 3]}},
  {"function": "features", "points": [[[0.3, -1.2, 0.8], 3]], "outputs": {"F": [3, 3]}}]
 */
