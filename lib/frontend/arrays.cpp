@@ -64,6 +64,20 @@ ir::Expr Lowering::fillElements(const ir::Expr &dst, const ir::Expr &dlo, const 
   });
 }
 
+const InitListExpr *bracedElements(const Expr *e) {
+  while (true) {
+    e = e->IgnoreImplicit();
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else if (const auto *l = dyn_cast<CXXStdInitializerListExpr>(e)) e = l->getSubExpr();
+    else if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() >= 1 &&
+                                                          isa<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit()))
+      e = c->getArg(0); // (std::vector's constructor from a std::initializer_list)
+    else return dyn_cast<InitListExpr>(e);
+  }
+}
+
 // A temporary std::vector or std::array made from braces where an array is
 // expected (an argument `{0.0, 1.0, 2.0}` of a `const std::vector<double>&`
 // parameter): a new local array holding them, made in the statement's
@@ -72,18 +86,7 @@ ir::Expr Lowering::listedArray(const Expr *x, Env &env) {
   SourceLocation loc = x->getExprLoc();
   ArrayInfo ai;
   if (!arrayInfo(x->getType(), ai, SourceLocation()) || ai.kind == ArrayInfo::Pointer) return nullptr;
-  const Expr *y = x;
-  while (true) { // (the temporary's construction, under its conversions)
-    y = y->IgnoreImplicit();
-    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(y)) y = m->getSubExpr();
-    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(y)) y = b->getSubExpr();
-    else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(y)) y = f->getSubExpr();
-    else if (const auto *c = dyn_cast<CXXConstructExpr>(y); c && c->getNumArgs() >= 1 &&
-                                                          isa<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit()))
-      y = cast<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit())->getSubExpr();
-    else break;
-  }
-  const auto *il = dyn_cast<InitListExpr>(y->IgnoreImplicit());
+  const InitListExpr *il = bracedElements(x);
   if (!il) return nullptr;
   if (il->getNumInits() == 1 && ai.kind == ArrayInfo::StdArray) // std::array's braces hold its C array's
     if (const auto *in = dyn_cast<InitListExpr>(il->getInit(0)->IgnoreImplicit())) il = in;

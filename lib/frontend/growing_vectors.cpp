@@ -231,7 +231,7 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
   ir::Expr room = maxB(ir::addCounts(initial, g.relPeak), g.absPeak);
   const std::set<std::string> inner = ir::boundNames(scope);
   // (a strided loop's ends, `from`/`to`, are lets before it, inside the
-  // scope: their values, when they read no memory, bound it as well)
+  // scope: their values, when they may be evaluated early, bound it as well)
   struct Lets : ir::Visitor {
     std::map<std::string, ir::Expr> values;
     void visit(const ir::Let *l) override {
@@ -240,22 +240,10 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
     }
   } lets;
   lets.visitExpr(scope);
-  std::function<bool(const ir::Expr &)> scalar = [&](const ir::Expr &e) {
-    if (e->is<ir::Const>() || e->is<ir::Var>() || e->is<ir::Size>()) return true;
-    if (const auto *p = e->as<ir::Prim>()) {
-      if ((p->op == ir::Op::Div || p->op == ir::Op::Mod) && !p->type->isFloat()) { // (it could trap earlier than the loop)
-        const auto *c = p->args[1]->as<ir::Const>();
-        if (!c || c->ivalue == 0 || c->ivalue == -1) return false;
-      }
-      return llvm::all_of(p->args, scalar);
-    }
-    if (const auto *i = e->as<ir::If>()) return scalar(i->cond) && scalar(i->thenE) && scalar(i->elseE);
-    return false;
-  };
   for (int round = 0; round < 8; ++round) {
     bool changed = false;
     for (const std::string &v : ir::freeVars(room))
-      if (auto it = lets.values.find(v); inner.count(v) && it != lets.values.end() && scalar(it->second)) {
+      if (auto it = lets.values.find(v); inner.count(v) && it != lets.values.end() && ir::hoistableScalar(it->second)) {
         room = ir::substitute(room, v, it->second);
         changed = true;
       }
@@ -327,15 +315,7 @@ int64_t Lowering::pushedRowLength(const VarDecl *vd) {
     if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier() &&
                                                         namedVar(mc->getImplicitObjectArgument()) == vd) {
       llvm::StringRef name = mc->getMethodDecl()->getName();
-      const Expr *arg = mc->getNumArgs() == 1 ? mc->getArg(0)->IgnoreImplicit() : nullptr;
-      while (arg) { // (the temporary std::vector its braces make)
-        if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(arg)) arg = m->getSubExpr()->IgnoreImplicit();
-        else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(arg)) arg = b->getSubExpr()->IgnoreImplicit();
-        else if (const auto *c = dyn_cast<CXXConstructExpr>(arg); c && c->getNumArgs() >= 1) arg = c->getArg(0)->IgnoreImplicit();
-        else break;
-      }
-      const auto *il = arg ? dyn_cast<CXXStdInitializerListExpr>(arg) : nullptr;
-      const auto *list = il ? dyn_cast<InitListExpr>(il->getSubExpr()->IgnoreImplicit()) : nullptr;
+      const InitListExpr *list = mc->getNumArgs() == 1 ? bracedElements(mc->getArg(0)) : nullptr;
       if (name == "push_back" && list && (n < 0 || n == int64_t(list->getNumInits()))) n = int64_t(list->getNumInits());
       else if (growCall(name) && name != "clear" && name != "pop_back" && name != "reserve")
         fail(mc->getExprLoc(), "a growing local std::vector of std::vector rows is only grown by 'push_back({...})' of "
@@ -351,18 +331,8 @@ int64_t Lowering::pushedRowLength(const VarDecl *vd) {
 // The n values of a pushed row: braces (missing ones zero, as for a
 // std::array), or an array value (a std::array local, a row of a table).
 std::vector<ir::Expr> Lowering::pushedRow(const Expr *arg, int64_t n, const ir::TypeP &et, Env &env) {
-  const Expr *x = arg->IgnoreImplicit();
-  while (true) {
-    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr()->IgnoreImplicit();
-    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr()->IgnoreImplicit();
-    else if (const auto *c = dyn_cast<CXXConstructExpr>(x); c && c->getNumArgs() >= 1 &&
-                                                          isa<CXXStdInitializerListExpr>(c->getArg(0)->IgnoreImplicit()))
-      x = c->getArg(0)->IgnoreImplicit();
-    else if (const auto *il = dyn_cast<CXXStdInitializerListExpr>(x)) x = il->getSubExpr()->IgnoreImplicit();
-    else break;
-  }
   std::vector<ir::Expr> row;
-  if (const auto *list = dyn_cast<InitListExpr>(x)) {
+  if (const InitListExpr *list = bracedElements(arg)) {
     if (list->getNumInits() == 1) // std::array's braces hold its C array's
       if (const auto *in = dyn_cast<InitListExpr>(list->getInit(0)->IgnoreImplicit())) list = in;
     for (const Expr *e : list->inits()) row.push_back(convert(lowerExpr(e, env), et));

@@ -162,6 +162,10 @@ bool tangentMarked(const clang::FunctionDecl *fd);
 bool isTrivialStructAssign(const clang::CXXOperatorCallExpr *oc);
 // `let binds... in body`
 ir::Expr wrap(const Binds &binds, ir::Expr body);
+// The braces a temporary container is made from (`{a, b}` of a
+// `std::vector<double>` argument, `std::vector<double>{a, b}`), under its
+// temporaries and conversions (arrays.cpp); null when `e` is none.
+const clang::InitListExpr *bracedElements(const clang::Expr *e);
 // Member arrays held as fields (member_arrays.cpp): a member's number of
 // elements (0: no such array) and of IR fields; `obj.r[i][j]`'s member and
 // indices; an accessor's `return E;` (a method returning a reference).

@@ -95,6 +95,24 @@ std::optional<Polynomial> expand(const Expr &e) {
 
 } // namespace
 
+bool hoistableScalar(const Expr &e) {
+  if (!e->type->isScalar()) return false;
+  if (e->is<Const>() || e->is<Var>()) return true;
+  if (auto p = e->as<Prim>()) {
+    if ((p->op == Op::Div || p->op == Op::Mod) && !p->type->isFloat()) {
+      // (only by a constant that cannot trap: a strided loop's step count)
+      auto c = p->args[1]->as<Const>();
+      if (!c || c->ivalue == 0 || c->ivalue == -1) return false;
+    }
+    return std::all_of(p->args.begin(), p->args.end(), hoistableScalar);
+  }
+  if (auto i = e->as<If>()) return hoistableScalar(i->cond) && hoistableScalar(i->thenE) && hoistableScalar(i->elseE);
+  if (auto l = e->as<Let>()) return hoistableScalar(l->value) && hoistableScalar(l->body); // (a branch's code)
+  // (an array's size never changes: a growing std::vector's length is a local of its own)
+  if (auto z = e->as<Size>()) return z->array->is<Var>();
+  return false;
+}
+
 Expr differenceOf(const Expr &hi, const Expr &lo) {
   auto h = expand(hi), l = expand(lo);
   if (!h || !l) return Prim::make(Op::Sub, {hi, lo});

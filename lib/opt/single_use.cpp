@@ -101,8 +101,10 @@ private:
   void substituteTemporaries(Lets &lets, Expr &body, std::vector<bool> &gone) {
     for (size_t i = 0; i < lets.size(); ++i) {
       auto &[name, value] = lets[i];
-      // (a row m[i] the tool named `m_row` is as much a temporary)
-      const bool row = value->is<ir::Index>() && value->type->isArray() && name.find("_row") != std::string::npos;
+      // (a row m[i] the tool named `m_row` (unf.cpp) is as much a temporary;
+      // not a user's `prev_row`)
+      const auto *table = value->is<ir::Index>() && value->type->isArray() ? value->as<ir::Index>()->array->as<Var>() : nullptr;
+      const bool row = table && name.rfind(table->name + "_row", 0) == 0;
       if (!(temporary(name) || (row && !keep_.count(name))) || uses_[name] != 1 || !(value->is<Prim>() || value->is<ir::Index>()) ||
           size(value) > kMaxSize)
         continue;

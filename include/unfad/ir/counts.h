@@ -14,5 +14,10 @@ Expr maxCounts(const Expr &a, const Expr &b);
 // cancelled: `(i + 1) * d - i * d` is `d` (each side expanded into a sum of
 // products of its leaves; hi - lo as written when a side is too large).
 Expr differenceOf(const Expr &hi, const Expr &lo);
+// Scalar code that may be evaluated before the loop (or the scope) it is
+// written in, to bound it: no memory read but an array's size, no integer
+// division but by a constant (it could trap where the loop would not have
+// run it).
+bool hoistableScalar(const Expr &e);
 
 } // namespace unfad::ir

@@ -27,29 +27,6 @@ using namespace unfad::ir;
 
 namespace {
 
-// Scalar code that may be evaluated before the loop: no memory, no
-// integer division but by a constant (it could trap where the loop would
-// not have run it).
-bool pureScalar(const Expr &e) {
-  if (!e->type->isScalar()) return false;
-  if (e->is<Const>() || e->is<Var>()) return true;
-  if (auto p = e->as<Prim>()) {
-    if ((p->op == Op::Div || p->op == Op::Mod) && !p->type->isFloat()) {
-      // (only by a constant that cannot trap: a strided loop's step count)
-      auto c = p->args[1]->as<Const>();
-      if (!c || c->ivalue == 0 || c->ivalue == -1) return false;
-    }
-    for (auto &a : p->args)
-      if (!pureScalar(a)) return false;
-    return true;
-  }
-  if (auto i = e->as<If>()) return pureScalar(i->cond) && pureScalar(i->thenE) && pureScalar(i->elseE);
-  if (auto l = e->as<Let>()) return pureScalar(l->value) && pureScalar(l->body); // (a branch's code)
-  // (an array's size never changes: a growing std::vector's length is a local of its own)
-  if (auto z = e->as<ir::Size>()) return z->array->is<Var>();
-  return false;
-}
-
 bool isStoreTo(const Expr &e, const std::string &array) {
   auto s = e->as<Store>();
   auto v = s ? s->array->as<Var>() : nullptr;
@@ -103,7 +80,7 @@ struct StoresBound {
       Expr total = Const::makeInt(0);
       for (auto &[name, value] : chain.lets) {
         total = addCounts(total, isStoreTo(value, array) ? Const::makeInt(1) : count(value));
-        if (pureScalar(value)) pure[name] = value;
+        if (hoistableScalar(value)) pure[name] = value;
       }
       return addCounts(total, count(chain.tail));
     }
@@ -123,7 +100,7 @@ struct StoresBound {
   void collectPure(const Expr &e) {
     if (!e->is<Let>()) return;
     for (auto &[name, value] : unzipLets(e).lets)
-      if (pureScalar(value)) pure[name] = value;
+      if (hoistableScalar(value)) pure[name] = value;
   }
 };
 
