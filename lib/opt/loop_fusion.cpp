@@ -10,6 +10,13 @@
 // leaves the adjoints untouched when it throws). Then one pass computes the
 // value and the gradient, as a person would write it, and CSE shares the
 // forward values with the sweep's recomputation.
+//
+// Local arrays only the two loops touch may be written by both when each
+// iteration uses them on its own (iteration_arrays.cpp): scratch buffers
+// both fill before they read them (the loss of one data point computed in
+// `diff`, recomputed by the sweep), cotangent buffers the sweep leaves zero
+// at the end of every iteration, and tapes read by the sweep's iteration
+// only in the block its forward iteration wrote (i * n + j, j < n).
 #include "support.h"
 #include "unfad/opt/passes.h"
 #include "unfad/ir/equal.h"
@@ -32,6 +39,7 @@ namespace {
 struct Access {
   std::unordered_map<std::string, std::set<std::string>> reads, stores;
   std::unordered_set<std::string> accumulated; // only += stores / pullback buffers
+  std::unordered_set<std::string> set;         // stored with =
   bool setStores = false, unknownCalls = false;
   // A throw, or a call that may throw: the sweep's += must wait until the
   // loop is done.
@@ -48,7 +56,10 @@ Access accessOf(const Expr &e, const PassContext &context) {
     void visit(const Store *n) override {
       acc->stores[name(n->array)].insert(print(n->index));
       if (n->mode == Store::Mode::Add) acc->accumulated.insert(name(n->array));
-      else acc->setStores = true;
+      else {
+        acc->setStores = true;
+        acc->set.insert(name(n->array));
+      }
       visitExpr(n->index);
       visitExpr(n->value);
     }
@@ -82,7 +93,7 @@ public:
   explicit LoopFusion(const PassContext &context) : context_(context) {}
 
 protected:
-  void chain(Lets &lets, Expr &) override { // only the lets are fused
+  void chain(Lets &lets, Expr &tail) override { // only the lets are fused
     for (size_t k = 0; k < lets.size(); ++k) {
       auto f1 = lets[k].second->as<Fold>();
       if (!f1) continue;
@@ -97,7 +108,8 @@ protected:
             between.insert(lets[j].first);
             if (j > k) passed.push_back(lets[j].second);
           }
-        if (fusable(f1, f2, between) && commutes(f1, f2, passed)) {
+        const Owned owned = ownedArrays(lets, tail, k, m);
+        if (fusable(f1, f2, between, owned) && commutes(f1, f2, passed)) {
           Lets out(lets.begin(), lets.begin() + long(k));
           for (size_t j : seeds) out.push_back(lets[j]);
           out.push_back({lets[k].first, fuse(f1, f2)});
@@ -122,6 +134,73 @@ private:
 
   Access access(const Expr &e) const { return accessOf(e, context_); }
 
+  // Local arrays only the loop and its sweep touch, used by each iteration
+  // on its own: left out of the checks (`each`), or tapes whose blocks are
+  // the iterations' own (`blocks`).
+  struct Owned {
+    std::unordered_set<std::string> each, blocks;
+  };
+
+  Owned ownedArrays(const Lets &lets, const Expr &tail, size_t k, size_t m) const {
+    auto f1 = lets[k].second->as<Fold>();
+    const Expr sweep = renamed(lets[m].second->as<Fold>(), f1);
+    auto touched = [](const Expr &e, const std::string &a) {
+      MemoryEffects fx = memoryEffects(e);
+      return fx.reads.count(a) || fx.writes.count(a);
+    };
+    // n = `if lt(0, hi) then hi else 0`, the trip count of [0, hi), bound before the loop
+    auto atMost = [&](const Expr &hi, const Expr &n) {
+      if (alphaEqual(hi, n)) return true;
+      auto v = n->as<Var>();
+      for (size_t j = 0; v && j < k; ++j)
+        if (lets[j].first == v->name) {
+          auto c = lets[j].second->as<If>();
+          auto lt = c ? c->cond->as<Prim>() : nullptr;
+          auto zero = [](const Expr &e) { auto z = e->as<Const>(); return z && z->ivalue == 0; };
+          return lt && lt->op == Op::Lt && zero(lt->args[0]) && alphaEqual(lt->args[1], hi) &&
+                 alphaEqual(c->thenE, hi) && zero(c->elseE);
+        }
+      return false;
+    };
+    Owned owned;
+    for (size_t j = 0; j < k; ++j) {
+      auto alloc = lets[j].second->as<NewArray>();
+      if (!alloc) continue;
+      const std::string &a = lets[j].first;
+      bool elsewhere = touched(tail, a) || aliased(f1->body, a) || aliased(sweep, a);
+      for (size_t q = j + 1; q < lets.size() && !elsewhere; ++q)
+        if (q != k && q != m) elsewhere = touched(lets[q].second, a);
+      if (elsewhere) continue;
+      const bool inLoop = touched(f1->body, a), inSweep = touched(sweep, a);
+      if ((!inLoop || rewrittenBeforeRead(f1->body, a, alloc->size)) &&
+          (!inSweep || rewrittenBeforeRead(sweep, a, alloc->size)))
+        owned.each.insert(a);
+      else if (!alloc->scratch && !inLoop && leftZero(sweep, a, alloc->size))
+        owned.each.insert(a);
+      else if (inIterationBlocks(f1->body, f1->index, a, atMost) && inIterationBlocks(sweep, f1->index, a, atMost))
+        owned.blocks.insert(a);
+    }
+    return owned;
+  }
+
+  // Whether `e` binds another name to array `a` (or a view of it).
+  static bool aliased(const Expr &e, const std::string &a) {
+    struct Find : Visitor {
+      const std::string *array;
+      bool found = false;
+      void visit(const Let *n) override {
+        if (n->value->type->isArray() && !n->value->is<NewArray>()) {
+          auto vars = freeVars(n->value);
+          found = found || std::count(vars.begin(), vars.end(), *array);
+        }
+        Visitor::visit(n);
+      }
+    } find;
+    find.array = &a;
+    find.visitExpr(e);
+    return find.found;
+  }
+
   // The sweep's body in the loop's variables.
   static Expr renamed(const Fold *f2, const Fold *f1) {
     Expr b = substitute(f2->body, f2->index, Var::make(f1->index, Type::i64()));
@@ -131,9 +210,10 @@ private:
   // The accesses of a stateless sweep, its private arrays (tapes of inner
   // loops it allocates itself) left out, when its iterations commute: it
   // only adds into arrays it does not read.
-  std::optional<Access> commutingSweep(const Expr &body) const {
+  std::optional<Access> commutingSweep(const Expr &body, const std::unordered_set<std::string> &owned = {}) const {
     Access ba = access(body);
     auto local = localArrays(body);
+    local.insert(owned.begin(), owned.end());
     bool setOutside = false;
     for (auto &[arr, idx] : ba.stores)
       if (!local.count(arr) && !ba.accumulated.count(arr)) setOutside = true;
@@ -152,11 +232,16 @@ private:
     return f2->init->type->isUnit() && alphaEqual(f1->lo, f2->lo) && alphaEqual(f1->hi, f2->hi);
   }
 
-  bool fusable(const Fold *f1, const Fold *f2, const std::unordered_set<std::string> &between) const {
+  bool fusable(const Fold *f1, const Fold *f2, const std::unordered_set<std::string> &between,
+               const Owned &owned) const {
     for (auto &v : freeVars(f2->body))
       if (between.count(v)) return false;
     Access fa = access(f1->body);
-    auto sweep = commutingSweep(renamed(f2, f1));
+    for (auto &a : owned.each) {
+      fa.reads.erase(a);
+      fa.stores.erase(a);
+    }
+    auto sweep = commutingSweep(renamed(f2, f1), owned.each);
     // (f_grad throws where f throws, before it adds into any adjoint)
     if (!sweep || fa.unknownCalls || fa.raises) return false;
     // The sweep adds into nothing the loop touches, ...
@@ -165,7 +250,7 @@ private:
     // ... and what F writes and B reads: only this iteration's entries.
     for (auto &[arr, idx] : sweep->reads) {
       auto st = fa.stores.find(arr);
-      if (st == fa.stores.end()) continue;
+      if (st == fa.stores.end() || owned.blocks.count(arr)) continue;
       for (auto &i : idx)
         if (i == "*" || !st->second.count(i) || st->second.size() != 1) return false;
     }
@@ -208,14 +293,16 @@ private:
   }
 
   // The sweep may move before `passed` when none of them touches memory
-  // the sweep writes, or writes memory the sweep reads.
+  // the sweep writes, or writes memory the sweep reads, but where both only
+  // add into an array neither reads (+= commutes).
   bool commutes(const Fold *f1, const Fold *f2, const std::vector<Expr> &passed) const {
     Access ba = access(renamed(f2, f1));
+    auto adds = [](const Access &acc, const std::string &arr) { return acc.accumulated.count(arr) && !acc.set.count(arr); };
     for (auto &e : passed) {
       Access pa = access(e);
       if (pa.unknownCalls) return false;
       for (auto &[arr, idx] : pa.stores)
-        if (ba.stores.count(arr) || ba.reads.count(arr)) return false;
+        if ((ba.stores.count(arr) && !(adds(pa, arr) && adds(ba, arr))) || ba.reads.count(arr)) return false;
       for (auto &[arr, idx] : pa.reads)
         if (ba.stores.count(arr)) return false;
     }

@@ -8,6 +8,7 @@
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -71,5 +72,18 @@ protected:
 ir::Expr loopSizeBound(const ir::Fold &loop, const ir::Expr &size,
                        const std::unordered_map<std::string, ir::Expr> &defs,
                        const std::unordered_set<std::string> &inner);
+
+// Arrays a loop's iterations use each on their own (iteration_arrays.cpp):
+// - whether every element of `array` (`length` elements) that `body` reads
+//   was stored earlier by the same iteration (a scratch buffer it fills);
+bool rewrittenBeforeRead(const ir::Expr &body, const std::string &array, const ir::Expr &length);
+// - whether `body`, entered with `array` all zero, leaves it all zero (the
+//   cotangent buffer of such a scratch buffer, reset as it is read);
+bool leftZero(const ir::Expr &body, const std::string &array, const ir::Expr &length);
+// - whether `body`, an iteration of a loop over `index`, reads and writes
+//   `array` only at index * n + j, j the index of a loop in the body over
+//   [lo, hi) with 0 <= lo and `atMost(hi, n)`: its own block of a tape.
+bool inIterationBlocks(const ir::Expr &body, const std::string &index, const std::string &array,
+                       const std::function<bool(const ir::Expr &hi, const ir::Expr &n)> &atMost);
 
 } // namespace unfad::opt

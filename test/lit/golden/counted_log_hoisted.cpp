@@ -1,8 +1,9 @@
 // An undo log sized by counting an inner loop's stores (a triangular update
 // `q[row] += l[li++] * q[col]`, gmm's Cholesky-factor product) inside an
 // outer loop: the count is a scalar fold on loop-invariant values, so
-// hoist-invariants moves it before the outer sweep and the log is allocated
-// once there, not once per outer iteration.
+// hoist-invariants moves it before the outer loop (which computes each
+// iteration's adjoint right after its value) and the log is allocated once
+// there, not once per outer iteration.
 // RUN: %unfad %s -- -std=c++17 -I%unfad_include > %t.out
 // RUN: grep -v '^// *[A-Z-]*:' %t.out | FileCheck %s
 #include <unfad/unfad.h>
@@ -24,6 +25,6 @@ UNFAD_GRADIENT double tri(const double* l, const double* x, int n, int d) {
 // CHECK-NEXT:    for (long {{.*}} = 0; {{.*}} < d; ++{{.*}}) {
 // CHECK:         unfad::tape_buffer<long> log_q_index([[N]]);
 // CHECK-NEXT:    unfad::tape_buffer<double> log_q_old([[N]]);
-// CHECK:         for (long [[I:i_[0-9]+]] = n - 1; [[I]] >= 0; --[[I]]) {
+// CHECK:         for (long i = 0; i < n; ++i) {
 // CHECK-NOT:       tape_buffer
 // CHECK:         return

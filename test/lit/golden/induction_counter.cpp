@@ -31,7 +31,7 @@ UNFAD_GRADIENT double packed(const double* l, const double* x, int n, int d) {
 // CHECK-LABEL: double packed_grad(
 // CHECK:         unfad::tape_buffer<long> [[COL:tape_state[_0-9]*]]([[D:n_[0-9]+]]);
 // CHECK-NOT:     tape_buffer
-// CHECK:         for (long [[I:[a-z_0-9]+]] = n - 1; [[I]] >= 0; --[[I]]) {
+// CHECK:         for (long i = 0; i < n; ++i) {
 // The backward column loop: the column's counter from its tape, each row's
 // from the row; no forward row loop before the transposed one.
 // CHECK:           for (long [[C:col[_0-9]*]] = d - 1; [[C]] >= 0; --[[C]]) {

@@ -1,7 +1,7 @@
 // No heap allocation inside a loop. (1) The backward sweep of a triangular
 // update (`for row in [col + 1, d)` inside `for col in [0, d)`, gmm's
 // Cholesky-factor product) tapes d - col - 1 values per column: the tapes
-// are allocated once before the sweep at the largest size, d - 1
+// are allocated once before the point loop at the largest size, d - 1
 // (hoist-invariants with loop_bounds.cpp), and reused by every column. (The
 // packed index li++ is computed from the row, not taped: induction.cpp.)
 // (2) A helper's log-sum-exp per row (gmm's per-point one), inlined since
@@ -32,7 +32,7 @@ UNFAD_GRADIENT double tri(const double* l, const double* x, int n, int d) {
 // CHECK-NEXT:      [[N]] = [[B]];
 // CHECK-NOT:     tape_buffer<long> tape_state_{{[0-9]+}}([[N]]);
 // CHECK:         unfad::tape_buffer<double> tape_q_old([[N]]);
-// CHECK-NEXT:    for (long [[I:i_[0-9]+]] = n - 1; [[I]] >= 0; --[[I]]) {
+// CHECK:         for (long i = 0; i < n; ++i) {
 // CHECK-NOT:       new
 // CHECK:         return
 
