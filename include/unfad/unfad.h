@@ -91,13 +91,15 @@ template <class T> T digamma(T x) {
   return static_cast<T>(shift + std::log(v) - 0.5 / v - series);
 }
 
-// Sorting in gradients (std::sort, std::stable_sort, std::nth_element of a
-// range of numbers): perm[j] becomes the position in `v` of the value the
+// Sorting in gradients (std::sort, std::stable_sort, std::nth_element,
+// std::partial_sort of a range of numbers): perm[j] becomes the position in `v` of the value the
 // algorithm puts at j, found by running the same algorithm on positions
 // compared by their values; the gradient then moves the values, and back
 // their adjoints, by it. Being the same comparisons, std::nth_element
-// leaves the same arrangement as on the values themselves. algorithm: 0
-// sort, 1 stable_sort, 2 nth_element (at `nth`); descending: std::greater.
+// leaves the same arrangement as on the values themselves (and
+// std::partial_sort its unsorted rest). algorithm: 0 sort, 1 stable_sort,
+// 2 nth_element (at `nth`), 3 partial_sort (of the first `nth`);
+// descending: std::greater.
 namespace detail {
 template <class T> void sort_permutation(const T *v, long n, long nth, long algorithm, long descending, long *perm) {
   std::iota(perm, perm + n, 0L);
@@ -106,6 +108,7 @@ template <class T> void sort_permutation(const T *v, long n, long nth, long algo
   auto stable = [less](long a, long b) { return less(a, b) || (!less(b, a) && a < b); };
   if (algorithm == 1) std::sort(perm, perm + n, stable);
   else if (algorithm == 2) std::nth_element(perm, perm + nth, perm + n, less);
+  else if (algorithm == 3) std::partial_sort(perm, perm + nth, perm + n, less);
   else std::sort(perm, perm + n, less);
 }
 } // namespace detail

@@ -40,7 +40,8 @@ void Lowering::checkForwardMode() {
           why = "forward mode (UNFAD_JVP) cannot use the registered derivative of '" + callee.fn.cxx.name +
                 "' (UNFAD_CUSTOM_GRADIENT gives a pullback, not a pushforward) yet";
         else if (callee.fn.cxx.runtime)
-          why = "forward mode (UNFAD_JVP) does not support sorting (std::sort, std::stable_sort, std::nth_element) yet";
+          why = "forward mode (UNFAD_JVP) does not support sorting (std::sort, std::stable_sort, std::nth_element, "
+                "std::partial_sort) yet";
         if (!why.empty()) {
           // reported for the marked function, at the call
           Entry at = en;

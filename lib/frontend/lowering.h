@@ -426,7 +426,7 @@ private:
   ir::Expr rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, const std::string &hint, Binds &binds,
                      clang::SourceLocation loc);
   ir::Expr lowerRunningRange(const clang::CallExpr *ce, const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, Env &env);
-  // std::sort, std::stable_sort, std::nth_element (sorting.cpp)
+  // std::sort, std::stable_sort, std::nth_element, std::partial_sort (sorting.cpp)
   ir::Expr lowerSort(const clang::CallExpr *ce, Env &env);
   const clang::FunctionDecl *sortPermutationDecl(const ir::TypeP &elem);
   size_t sortPermutationEntry(const clang::FunctionDecl *fd);

@@ -1,4 +1,5 @@
-// Sorting a range: std::sort, std::stable_sort, std::nth_element. A sort
+// Sorting a range: std::sort, std::stable_sort, std::nth_element,
+// std::partial_sort. A sort
 // moves values; its derivative moves their adjoints back the same way. So
 // the range is lowered as the permutation the algorithm applies, then a
 // gather by it:
@@ -144,7 +145,8 @@ size_t Lowering::sortPermutationEntry(const FunctionDecl *fd) {
 ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
   const llvm::StringRef name = ce->getDirectCallee()->getName();
   const unsigned nargs = ce->getNumArgs();
-  const bool nth = name == "nth_element";
+  // (nth_element and partial_sort take the middle second)
+  const bool nth = name == "nth_element" || name == "partial_sort";
   const unsigned last = nth ? 2 : 1;
   const SourceLocation loc = ce->getExprLoc();
   const std::string what = "'std::" + name.str() + "'";
@@ -174,8 +176,8 @@ ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
   if (nth) {
     ir::Expr b;
     if (!iteratorRef(ce->getArg(1), env, b, at) || !b->is<ir::Var>() || b->as<ir::Var>()->name != a->as<ir::Var>()->name)
-      fail(ce->getArg(1)->getExprLoc(), "the middle of this 'std::nth_element' is not recognised as an iterator into "
-                                        "the same array");
+      fail(ce->getArg(1)->getExprLoc(), "the middle of this " + what + " is not recognised as an iterator into the "
+                                        "same array");
     at = ir::Prim::make(ir::Op::Sub, {at, lo});
   }
   auto add = [](const ir::Expr &x, const ir::Expr &y) { return ir::Prim::make(ir::Op::Add, {x, y}); };
@@ -189,7 +191,7 @@ ir::Expr Lowering::lowerSort(const CallExpr *ce, Env &env) {
   if (!fd) fail(loc, what + " needs unfad::sort_permutation: include <unfad/unfad.h> before this function");
   const size_t idx = sortPermutationEntry(fd);
   binds.push_back({perm, ir::NewArray::make(n, ir::Type::i64())});
-  const long algorithm = nth ? 2 : name == "stable_sort" ? 1 : 0;
+  const long algorithm = name == "partial_sort" ? 3 : nth ? 2 : name == "stable_sort" ? 1 : 0;
   ir::Expr call = ir::Call::make(entries_[idx].irName,
                                  {keys, n, at, ir::Const::makeInt(algorithm), ir::Const::makeInt(descending), permVar},
                                  ir::Type::unit());

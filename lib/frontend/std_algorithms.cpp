@@ -243,7 +243,7 @@ ir::Expr Lowering::lowerStdAlgorithm(const CallExpr *ce, Env &env) {
   }
   if (name == "swap" && nargs == 2) return lowerSwap(ce, env);
   if (((name == "sort" || name == "stable_sort") && (nargs == 2 || nargs == 3)) ||
-      (name == "nth_element" && (nargs == 3 || nargs == 4)))
+      ((name == "nth_element" || name == "partial_sort") && (nargs == 3 || nargs == 4)))
     return lowerSort(ce, env);
   return lowerCallableAlgorithm(ce, env); // with callables: callable_algorithms.cpp
 }

@@ -74,11 +74,23 @@ UNFAD_GRADIENT double by_rank(const double* x, const int* keys, int n) {
   return s;
 }
 
+// The three smallest by std::partial_sort, weighted; the rest, left in the
+// order the algorithm leaves it, weighted too (the same arrangement as the
+// user's call: the gradient runs the same comparisons).
+UNFAD_GRADIENT double smallest_three(const std::vector<double>& x) {
+  std::vector<double> c(x);
+  std::partial_sort(c.begin(), c.begin() + 3, c.end());
+  double rest = 0.0;
+  for (size_t i = 3; i < c.size(); ++i) rest += (i + 1.0) * c[i] * c[i];
+  return c[0] + 2 * c[1] * c[1] + 3 * std::sin(c[2]) + 0.1 * rest;
+}
+
 /* e2e
 [{"function": "trimmed_mean", "points": [[[0.5, -1.25, 2.0, 0.75, 3.5, -0.3], 6, 1], [[1.5, 0.25, -0.75, 0.1, 2.2], 5, 2]]},
  {"function": "median_loss", "points": [[[0.5, -1.25, 2.0, 0.75, 3.5]], [[1.5, 0.25, -0.75]]]},
  {"function": "owa", "points": [[[0.5, -1.25, 2.0, 0.75], [0.4, 0.3, 0.2, 0.1], 4]]},
  {"function": "sort_middle", "inouts": {"y": 5}, "points": [[[0.5, -1.25, 2.0, 0.75, 3.5]], [[1.5, 0.25, -0.75, 0.1, 2.2]]]},
  {"function": "sorted_steps", "points": [[[0.5, -1.25, 2.0, 0.75], 4, 3], [[1.5, 0.25, -0.75, 0.1, 2.2], 5, 2]]},
- {"function": "by_rank", "points": [[[0.5, -1.25, 2.0, 0.75], [3, 0, 2, 1], 4]]}]
+ {"function": "by_rank", "points": [[[0.5, -1.25, 2.0, 0.75], [3, 0, 2, 1], 4]]},
+ {"function": "smallest_three", "points": [[[0.5, -1.25, 2.0, 0.75, 3.5, -0.3, 1.7]], [[1.5, 0.25, -0.75, 0.1]]]}]
 */

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 UNFAD_JVP double jvp_sorted(std::vector<double> v) {
-// CHECK: jvp_sort.cpp:[[@LINE+1]]:3: error: cannot differentiate 'jvp_sorted': forward mode (UNFAD_JVP) does not support sorting (std::sort, std::stable_sort, std::nth_element) yet
+// CHECK: jvp_sort.cpp:[[@LINE+1]]:3: error: cannot differentiate 'jvp_sorted': forward mode (UNFAD_JVP) does not support sorting (std::sort, std::stable_sort, std::nth_element, std::partial_sort) yet
   std::sort(v.begin(), v.end());
   return v[0];
 }
