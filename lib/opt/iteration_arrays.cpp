@@ -8,6 +8,7 @@
 #include "support.h"
 #include "unfad/ir/effects.h"
 #include "unfad/ir/equal.h"
+#include "unfad/ir/mutator.h"
 
 #include <algorithm>
 #include <functional>
@@ -180,7 +181,7 @@ std::optional<std::pair<Expr, Expr>> blockForm(const Expr &e, const std::string 
 } // namespace
 
 bool inIterationBlocks(const Expr &body, const std::string &index, const std::string &array,
-                       const std::function<bool(const Expr &hi, const Expr &n)> &atMost) {
+                       const std::function<bool(const Expr &hi, const Expr &n)> &atMost, Expr *blockLength) {
   struct Walk : Visitor {
     const std::string *index, *array;
     const std::function<bool(const Expr &, const Expr &)> *atMost;
@@ -227,7 +228,33 @@ bool inIterationBlocks(const Expr &body, const std::string &index, const std::st
   walk.array = &array;
   walk.atMost = &atMost;
   walk.visitExpr(body);
-  return walk.ok;
+  if (blockLength) *blockLength = walk.n;
+  return walk.ok && walk.n;
+}
+
+Expr ownBlockOnly(const Expr &body, const std::string &index, const std::string &array) {
+  struct Rebase : Mutator {
+    const std::string *index, *array;
+    bool named(const Expr &a) const {
+      auto v = a->as<Var>();
+      return v && v->name == *array;
+    }
+    Expr inBlock(const Expr &at) {
+      auto form = blockForm(at, *index);
+      return form ? form->second : mutate(at);
+    }
+    Expr visit(const Index *n, const Expr &self) override {
+      if (!named(n->array)) return mutateChildren(self);
+      return Index::make(n->array, inBlock(n->index));
+    }
+    Expr visit(const Store *n, const Expr &self) override {
+      if (!named(n->array)) return mutateChildren(self);
+      return Store::make(n->array, inBlock(n->index), mutate(n->value), n->mode, n->path);
+    }
+  } rebase;
+  rebase.index = &index;
+  rebase.array = &array;
+  return rebase.mutate(body);
 }
 
 } // namespace unfad::opt

@@ -112,7 +112,7 @@ protected:
         if (fusable(f1, f2, between, owned) && commutes(f1, f2, passed)) {
           Lets out(lets.begin(), lets.begin() + long(k));
           for (size_t j : seeds) out.push_back(lets[j]);
-          out.push_back({lets[k].first, fuse(f1, f2)});
+          out.push_back({lets[k].first, ownBlocks(fuse(f1, f2), owned, out)});
           for (size_t j = k + 1; j < lets.size(); ++j)
             if (j != m && !std::count(seeds.begin(), seeds.end(), j)) out.push_back(lets[j]);
           lets = std::move(out);
@@ -138,7 +138,8 @@ private:
   // on its own: left out of the checks (`each`), or tapes whose blocks are
   // the iterations' own (`blocks`).
   struct Owned {
-    std::unordered_set<std::string> each, blocks;
+    std::unordered_set<std::string> each;
+    std::unordered_map<std::string, Expr> blocks; // (the block's length)
   };
 
   Owned ownedArrays(const Lets &lets, const Expr &tail, size_t k, size_t m) const {
@@ -177,8 +178,9 @@ private:
         owned.each.insert(a);
       else if (!alloc->scratch && !inLoop && leftZero(sweep, a, alloc->size))
         owned.each.insert(a);
-      else if (inIterationBlocks(f1->body, f1->index, a, atMost) && inIterationBlocks(sweep, f1->index, a, atMost))
-        owned.blocks.insert(a);
+      else if (Expr n, m2; inIterationBlocks(f1->body, f1->index, a, atMost, &n) &&
+                           inIterationBlocks(sweep, f1->index, a, atMost, &m2) && alphaEqual(n, m2))
+        owned.blocks[a] = n;
     }
     return owned;
   }
@@ -307,6 +309,23 @@ private:
         if (ba.stores.count(arr)) return false;
     }
     return true;
+  }
+
+  // Once fused, each iteration reads only the tape block it wrote just
+  // before: one block serves them all when the tape holds n_outer blocks
+  // (allocated as n_outer * n before the loop, in `before`).
+  static Expr ownBlocks(const Expr &fused, const Owned &owned, Lets &before) {
+    auto f = fused->as<Fold>();
+    Expr body = f->body;
+    for (auto &[a, n] : owned.blocks)
+      for (auto &[name, value] : before) {
+        auto alloc = value->as<NewArray>();
+        auto size = alloc && name == a ? alloc->size->as<Prim>() : nullptr;
+        if (!size || size->op != Op::Mul || !(alphaEqual(size->args[0], n) || alphaEqual(size->args[1], n))) continue;
+        value = NewArray::make(n, alloc->type->elem(), alloc->scratch);
+        body = ownBlockOnly(body, f->index, a);
+      }
+    return body == f->body ? fused : Fold::make(f->lo, f->hi, f->init, f->index, f->state, body, f->reversed);
   }
 
   // The sweep's body goes right before the loop body's result.

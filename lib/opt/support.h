@@ -82,8 +82,14 @@ bool rewrittenBeforeRead(const ir::Expr &body, const std::string &array, const i
 bool leftZero(const ir::Expr &body, const std::string &array, const ir::Expr &length);
 // - whether `body`, an iteration of a loop over `index`, reads and writes
 //   `array` only at index * n + j, j the index of a loop in the body over
-//   [lo, hi) with 0 <= lo and `atMost(hi, n)`: its own block of a tape.
+//   [lo, hi) with 0 <= lo and `atMost(hi, n)`: its own block of a tape
+//   (n in `blockLength`);
 bool inIterationBlocks(const ir::Expr &body, const std::string &index, const std::string &array,
-                       const std::function<bool(const ir::Expr &hi, const ir::Expr &n)> &atMost);
+                       const std::function<bool(const ir::Expr &hi, const ir::Expr &n)> &atMost,
+                       ir::Expr *blockLength);
+// - such a body reading and writing only element j for index * n + j: once
+//   each iteration reads only what it wrote itself (after fusion), one
+//   block of n elements serves every iteration.
+ir::Expr ownBlockOnly(const ir::Expr &body, const std::string &index, const std::string &array);
 
 } // namespace unfad::opt
