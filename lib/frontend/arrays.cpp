@@ -2,6 +2,7 @@
 // the buffers array expressions denote, their sizes, and the flattened local
 // arrays of arrays (local_arrays.cpp declares those).
 #include "lowering.h"
+#include "unfad/ir/traverse.h"
 
 #include <clang/AST/DeclCXX.h>
 
@@ -405,6 +406,21 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
     ir::Expr one = Lowering::one(et);
     eff = store(a, i, u->isIncrementOp() ? one : ir::Prim::make(ir::Op::Neg, {one}), M::Add, at, path);
     return true;
+  }
+  if (!path.empty() && !isa<CompoundAssignOperator>(e)) { // a[i].c = {x, y}: each element's field
+    std::vector<int> object(path.begin(), path.end() - 1);
+    std::vector<ir::Expr> values =
+        memberArrayAssigned(lhs, rhs, ir::fieldType(a->type->elem(), object), path.back(), env);
+    if (!values.empty()) {
+      Binds stores;
+      for (size_t k = 0; k < values.size(); ++k) {
+        object.push_back(path.back() + int(k));
+        stores.push_back({names_.fresh("_"), store(a, i, values[k], M::Set, at, object)});
+        object.pop_back();
+      }
+      eff = ir::zipLets(stores, ir::Tuple::make({}));
+      return true;
+    }
   }
   ir::Expr r = lowerExpr(rhs, env);
   const auto *ca = dyn_cast<CompoundAssignOperator>(e);

@@ -325,11 +325,27 @@ ir::Expr Lowering::lowerInitList(const InitListExpr *il, Env &env) {
   }
   for (const FieldDecl *f : rd->fields()) { // (an array member: its elements, member_arrays.cpp)
     if (i < il->getNumInits()) memberValues(il->getInit(i), f->getType(), t, env, es);
-    else if (f->hasInClassInitializer() && f->getInClassInitializer())
-      memberValues(f->getInClassInitializer(), f->getType(), t, env, es);
-    else memberValues(nullptr, f->getType(), t, env, es);
+    else defaultMemberValue(f, t, env, es);
     ++i;
   }
+  return ir::Tuple::makeStruct(t, es);
+}
+
+// A member left out of braces: its default member initializer, or zero.
+void Lowering::defaultMemberValue(const FieldDecl *f, const ir::TypeP &st, Env &env, std::vector<ir::Expr> &es) {
+  const Expr *init = f->hasInClassInitializer() ? f->getInClassInitializer() : nullptr;
+  memberValues(init, f->getType(), st, env, es);
+}
+
+// `T{}` of an aggregate without bases, its default member initializers
+// included (the value each element of `std::vector<T> v(n)` starts as);
+// null for other classes.
+ir::Expr Lowering::aggregateDefault(QualType qt, SourceLocation loc, Env &env) {
+  const auto *crd = qt->getAsCXXRecordDecl();
+  if (!crd || !crd->hasDefinition() || !crd->isAggregate() || crd->getNumBases()) return nullptr;
+  ir::TypeP t = typeOf(qt, loc);
+  std::vector<ir::Expr> es;
+  for (const FieldDecl *f : crd->fields()) defaultMemberValue(f, t, env, es);
   return ir::Tuple::makeStruct(t, es);
 }
 

@@ -222,10 +222,15 @@ void Lowering::localArrayConstructor(const VarDecl *vd, const ArrayInfo &ai, boo
 ir::Expr Lowering::bindLocalArray(const VarDecl *vd, const ir::TypeP &et, bool nested, LocalArrayInit &start, Env &env,
                                   const Tail &k) {
   SourceLocation loc = vd->getLocation();
+  // Its elements start as their default constructor makes them: an
+  // aggregate's default member initializers fill it.
   if (ArrayInfo ai; !start.fill && !start.copyFrom && et->isStruct() && arrayInfo(vd->getType(), ai, SourceLocation()) &&
-                    !zeroDefault(ai.elem, ctx_)) // its elements start as their default constructor makes them
-    fail(loc, "local arrays of '" + typeStr(ai.elem) + "', whose default constructor sets non-zero values, are not "
-              "supported (give a fill value: 'v(n, " + typeStr(ai.elem) + "{...})')");
+                    !zeroDefault(ai.elem, ctx_)) {
+    start.fill = aggregateDefault(ai.elem, loc, env);
+    if (!start.fill)
+      fail(loc, "local arrays of '" + typeStr(ai.elem) + "', whose default constructor sets non-zero values, are not "
+                "supported (give a fill value: 'v(n, " + typeStr(ai.elem) + "{...})')");
+  }
   Binds binds;
   ir::Expr fill = start.fill;
   if (fill && !fill->is<ir::Const>()) {

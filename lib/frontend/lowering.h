@@ -497,6 +497,8 @@ private:
   ir::Expr lowerUnsupported(const clang::Expr *e);
   ir::Expr lowerCast(const clang::CastExpr *ce, Env &env);
   ir::Expr lowerInitList(const clang::InitListExpr *il, Env &env);
+  void defaultMemberValue(const clang::FieldDecl *f, const ir::TypeP &st, Env &env, std::vector<ir::Expr> &es);
+  ir::Expr aggregateDefault(clang::QualType qt, clang::SourceLocation loc, Env &env);
 
   // ------------------------------------------------------ calls.cpp --
   ir::Expr lowerCall(const clang::CallExpr *ce, Env &env);
@@ -706,6 +708,8 @@ private:
   bool peelMemberElement(const clang::Expr *&base, Env &env, std::vector<int> &path, int64_t &pending);
   Env *indexEnv_ = nullptr;
   std::vector<ir::Expr> memberArrayElements(const clang::Expr *e, Env &env);
+  std::vector<ir::Expr> memberArrayAssigned(const clang::Expr *lhs, const clang::Expr *rhs, const ir::TypeP &st,
+                                            int first, Env &env);
   ir::Expr listedArray(const clang::Expr *x, Env &env);
   ir::Expr memberFirstElement(const clang::MemberExpr *m, Env &env);
   bool indexingMember_ = false; // lowerMember is asked for a member array's first element // where assignedRoot lowers the indices of member array elements (null: look-ahead)
@@ -952,6 +956,8 @@ private:
   ir::Expr lowerIfReturning(const clang::IfStmt *is, const ir::Expr &cond, const Seq *rest, Env &env,
                             const Tail &tail);
   bool lowerAssignment(const clang::Expr *e, Env &env, const clang::VarDecl *&root, ir::Expr &newValue);
+  bool lowerMemberArrayAssign(const clang::Expr *lhs, const clang::Expr *rhs, Env &env, const clang::VarDecl *&root,
+                              ir::Expr &newValue);
   ir::Expr bindAndContinue(const clang::VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env,
                            const Tail &tail);
   const clang::VarDecl *assignedRoot(const clang::Expr *lhs, std::vector<int> &path, bool diagnose);

@@ -160,6 +160,23 @@ void Lowering::memberValues(const Expr *init, QualType t, const ir::TypeP &st, E
   }
 }
 
+// `obj.c = {x, y}` of a std::array member held as fields: the values of
+// its fields (the braces' elements, zero for the rest), the first being
+// field `first` of the object's struct `st`. Empty when `lhs` is no member
+// array or `rhs` no braces.
+std::vector<ir::Expr> Lowering::memberArrayAssigned(const Expr *lhs, const Expr *rhs, const ir::TypeP &st, int first,
+                                                    Env &env) {
+  const auto *m = rhs ? dyn_cast<MemberExpr>(lhs->IgnoreParens()) : nullptr;
+  const auto *f = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
+  const Expr *r = rhs ? rhs->IgnoreImplicit() : nullptr;
+  if (const auto *t = dyn_cast_or_null<MaterializeTemporaryExpr>(r)) r = t->getSubExpr()->IgnoreImplicit();
+  if (!f || memberArrayLength(f->getType(), nullptr) <= 0 || !isa_and_nonnull<InitListExpr>(r) || !st->isStruct())
+    return {};
+  std::vector<ir::Expr> es(size_t(first), nullptr); // (memberValues types field es.size())
+  memberValues(r, f->getType(), st, env, es);
+  return std::vector<ir::Expr>(es.begin() + first, es.end());
+}
+
 // `r[i]`, `obj.r[i]`, `obj.c[i]` (std::array), `obj.m[i][j]`, `p->r[i]`:
 // the member array and the indices of one of its elements.
 const MemberExpr *memberArrayShape(const Expr *e, std::vector<const Expr *> &idx) {

@@ -506,6 +506,7 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
     if (lowerPointerAssignment(e, lhs, rhs, env, root, newValue)) return true;
     if (ai.kind == ArrayInfo::Pointer && (incdec || compound))
       fail(e->getExprLoc(), "pointer arithmetic is not supported (index the array instead: 'x[i]')");
+    if (!compound && lowerMemberArrayAssign(lhs, rhs, env, root, newValue)) return true; // p.c = {x, y}
     fail(e->getExprLoc(), "assignment of whole arrays or pointers is not supported yet (copy the elements in a loop)");
   }
   std::vector<int> path;
@@ -538,6 +539,27 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
     value = convert(r, old->type);
   }
   newValue = updatePath(cur, path, 0, value);
+  return true;
+}
+
+// `p.c = {x, y}` of a std::array member of a local object: each element's
+// field set.
+bool Lowering::lowerMemberArrayAssign(const Expr *lhs, const Expr *rhs, Env &env, const VarDecl *&root,
+                                      ir::Expr &newValue) {
+  std::vector<int> path;
+  root = isa<MemberExpr>(lhs->IgnoreParens()) ? assignedRoot(lhs, path, false) : nullptr;
+  if (!root || !env.count(root) || path.empty()) return false;
+  ir::Expr cur = env.at(root);
+  const int first = path.back();
+  path.pop_back();
+  std::vector<ir::Expr> values = memberArrayAssigned(lhs, rhs, readPath(cur, path)->type, first, env);
+  if (values.empty()) return false;
+  path.push_back(first);
+  for (size_t k = 0; k < values.size(); ++k) {
+    path.back() = first + int(k);
+    cur = updatePath(cur, path, 0, values[k]);
+  }
+  newValue = cur;
   return true;
 }
 

@@ -520,15 +520,23 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
   // (in a loop, a recursion): unfad::tape keeps a small one on the stack.
   // A gradient's tape: unfad::tape_buffer, memory kept for the next call.
   const bool smallTape = !onStack && na->scratch && !classify(gen_, primal_).isGrad;
-  if (onStack) // (a std::array: a C array only ever stored to would draw -Wunused-but-set-variable)
-    s.line = "std::array<" + et + ", " + size + "> " + n + (na->scratch ? ";" : "{};");
-  else if (smallTape)
+  // Structs are zeroed field by field: `T{}` and `std::vector<T>(n)` would
+  // start them as T's default member initializers make them (`double k =
+  // 2.0;`), which for a cotangent buffer is a wrong gradient.
+  const std::string zero = el->isStruct() && !shape && !na->scratch ? zeroLiteral(el) : "";
+  std::string fill;
+  if (onStack) { // (a std::array: a C array only ever stored to would draw -Wunused-but-set-variable)
+    s.line = "std::array<" + et + ", " + size + "> " + n + (na->scratch || !zero.empty() ? ";" : "{};");
+    if (!zero.empty()) fill = n + ".fill(" + zero + ");";
+  } else if (smallTape) {
     s.line = "unfad::tape<" + et + "> " + n + "(" + size + ");";
-  else
+  } else {
     s.line = na->scratch ? "unfad::tape_buffer<" + et + "> " + n + "(" + size + ");"
-                         : "std::vector<" + et + "> " + n + "(" + size + ");";
+                         : "std::vector<" + et + "> " + n + "(" + size + (zero.empty() ? "" : ", " + zero) + ");";
+  }
   collectIdents(size, s.uses);
   b.push_back(std::move(s));
+  if (!fill.empty()) b.push_back(lineStmt(Stmt::Effect, fill, n));
   CVal v = leaf(na->type, n, PPrimary, true);
   v.container = !na->scratch || onStack || smallTape;
   v.shape = shape;

@@ -53,8 +53,9 @@ UNFAD_GRADIENT double r(double x) {
   const Cache c{x, 0.0};
   return c.get() + c.last;
 }
-// a local array of an aggregate whose default member initialiser is not zero: its elements would start as zeros
-struct Weighted { double w = 1.0; double v; };
+// a local array of a class whose default constructor (a body, not member initialisers) sets non-zero values
+// (an aggregate's default member initialisers are supported: test/e2e/cases/struct_defaults_and_member_braces.cpp)
+struct Weighted { double w, v; Weighted() : w(1.0), v(0.0) {} Weighted(double a, double b) : w(a), v(b) {} };
 UNFAD_GRADIENT double s(double x) {
 // CHECK: non_aggregate_type.cpp:[[@LINE+1]]:25: error: cannot differentiate 's': local arrays of 'Weighted', whose default constructor sets non-zero values, are not supported (give a fill value: 'v(n, Weighted{...})')
   std::vector<Weighted> ws(2);
