@@ -200,9 +200,27 @@ bool Lowering::flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start
   return true;
 }
 
+// `v[i]` of a std::vector<bool> as its proxy object (std::_Bit_reference in
+// libstdc++, temporaries around it): the subscript; else null.
+const Expr *bitElement(const Expr *e) {
+  if (!e) return nullptr;
+  e = e->IgnoreImplicit()->IgnoreParens();
+  if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  const auto *oc = dyn_cast<CXXOperatorCallExpr>(e);
+  if (!oc || oc->getOperator() != OO_Subscript || oc->getNumArgs() != 2) return nullptr;
+  const auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      oc->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl());
+  return sd && sd->isInStdNamespace() && sd->getName() == "vector" && sd->getTemplateArgs().size() >= 1 &&
+                 sd->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+                 sd->getTemplateArgs()[0].getAsType()->isBooleanType()
+             ? oc
+             : nullptr;
+}
+
 bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index) {
   e = e->IgnoreParens();
   if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) e = c->getSubExpr()->IgnoreParens();
+  if (const Expr *bit = bitElement(e)) e = bit; // (mask[i] = b: the element the proxy stands for)
   { // M[i][j] of a flattened local: M[i * stride + j]
     const Expr *rowE = nullptr, *idx = nullptr;
     if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) rowE = a->getBase(), idx = a->getIdx();

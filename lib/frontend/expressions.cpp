@@ -301,6 +301,8 @@ ir::Expr Lowering::lowerCast(const CastExpr *ce, Env &env) {
     fail(loc, "class hierarchies are not supported");
   case CK_UserDefinedConversion:
     if (ir::Expr set = stdFunctionIsSet(sub)) return set; // `if (g)` (std_function.cpp)
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(sub->IgnoreParens()))
+      if (const Expr *bit = bitElement(mc->getImplicitObjectArgument())) return lowerExpr(bit, env); // a std::vector<bool>'s mask[i]
     fail(loc, "user-defined conversions are not supported");
   default:
     fail(loc, std::string("conversion '") + ce->getCastKindName() + "' is not supported");

@@ -158,8 +158,11 @@ bool isReferenceWrapper(clang::QualType t); // std::reference_wrapper<T> (refere
 const clang::AnnotateAttr *markAttr(const clang::FunctionDecl *fd);
 // Whether that mark asks for forward mode (UNFAD_JVP, UNFAD_JVP_WRT).
 bool tangentMarked(const clang::FunctionDecl *fd);
-// `a = b` on a struct whose copy/move assignment is trivial (a value copy).
+// `a = b` on a struct whose copy/move assignment is trivial (a value copy),
+// or on an element of a std::vector<bool> (through its proxy).
 bool isTrivialStructAssign(const clang::CXXOperatorCallExpr *oc);
+// `v[i]` of a std::vector<bool>, seen through the proxy object it makes.
+const clang::Expr *bitElement(const clang::Expr *e);
 // `let binds... in body`
 ir::Expr wrap(const Binds &binds, ir::Expr body);
 // The braces a temporary container is made from (`{a, b}` of a

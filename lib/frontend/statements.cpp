@@ -99,7 +99,8 @@ bool isTrivialStructAssign(const CXXOperatorCallExpr *oc) {
   if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return false;
   const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
   return m && (((m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial()) ||
-               tupleLikeAssign(oc)); // a std::pair or std::tuple (pairs_tuples.cpp)
+               tupleLikeAssign(oc) || // a std::pair or std::tuple (pairs_tuples.cpp)
+               bitElement(oc->getArg(0))); // mask[i] = b of a std::vector<bool> (arrays.cpp)
 }
 
 ir::Expr wrap(const Binds &binds, ir::Expr body) {

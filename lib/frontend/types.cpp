@@ -157,10 +157,6 @@ bool Lowering::arrayInfo(QualType t, ArrayInfo &out, SourceLocation loc, int dep
     const TemplateArgumentList &args = sd->getTemplateArgs();
     if (n == "vector" && args.size() >= 1 && args[0].getKind() == TemplateArgument::Type) {
       out.kind = ArrayInfo::Vector;
-      if (args[0].getAsType()->isBooleanType()) {
-        if (loc.isValid()) fail(loc, "'std::vector<bool>' is not supported (use std::vector<char> or <int>)");
-        return false;
-      }
       return arrayElement(args[0].getAsType(), "std::vectors of", out, loc, depth);
     }
     if (n == "array" && args.size() == 2 && args[0].getKind() == TemplateArgument::Type &&

@@ -229,13 +229,17 @@ void FnPrinter::scan(const Expr &e) {
 // A local integer array is `std::vector<long>` unless it is passed to a
 // helper parameter of another element type (`const std::vector<size_t>&`),
 // which a `std::vector<long>` would not bind to: it takes that type's
-// elements. Keyed by the IR name of the array, which is its local's.
+// elements. So is a local bool array `std::vector<char>` unless a helper
+// takes it as `const std::vector<bool>&`. Keyed by the IR name of the
+// array, which is its local's.
 void FnPrinter::noteLocalShapes(const std::vector<Expr> &args, const Function &callee) {
   if (callee.cxx.params.size() != callee.params.size()) return;
   for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i) {
     auto var = args[i]->as<Var>();
     const CxxType &param = callee.cxx.params[i];
-    if (!var || !var->type->isArray() || !var->type->elem()->isInt() || param.element.empty()) continue;
+    if (!var || !var->type->isArray() || !(var->type->elem()->isInt() || var->type->elem()->isBool()) ||
+        param.element.empty())
+      continue;
     const CxxType &element = param.element.front();
     if (element.kind == CxxType::Kind::Scalar && element.valueSpelling != "long") localShapes_[var->name] = &param;
   }
