@@ -20,6 +20,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <stdexcept> // (a gradient may throw std::invalid_argument: lib/frontend/inout_tables.cpp)
 #include <numeric>
 #include <type_traits>
 #include <vector>

@@ -88,17 +88,18 @@ bool Lowering::bodyRefused(const FunctionDecl *fd) {
 void Lowering::checkArrays() {
   std::vector<const ir::Function *> lowered;
   for (const Entry &en : entries_)
-    if (en.ok) lowered.push_back(&en.fn);
+    if (en.ok && !en.dropped) lowered.push_back(&en.fn);
   ir::ArrayParamUses uses = ir::arrayParamUses(lowered);
   recursive_ = ir::recursiveFunctions(lowered); // (never inlined)
   for (Entry &en : entries_) {
-    if (!en.ok) continue;
+    if (!en.ok || en.dropped) continue;
     const ir::ArrayParamUse &use = uses.at(en.fn.name);
     bool anyInOut = false;
     for (size_t k = 0; k < en.fn.params.size(); ++k) {
       en.fn.params[k].written = use.writes[k];
-      en.fn.params[k].inout = use.inout[k];
-      anyInOut |= use.inout[k];
+      // (a staged table is read whole before it is written whole: an output)
+      en.fn.params[k].inout = use.inout[k] && !stagedTable(en, en.fn.params[k].name);
+      anyInOut |= en.fn.params[k].inout;
     }
     // A marked function with in/out parameters runs again at the end of
     // its gradient (so they end as it leaves them); an output it adds into
@@ -109,7 +110,7 @@ void Lowering::checkArrays() {
         if (use.accumulates[k]) en.fn.params[k].inout = true;
   }
   for (Entry &en : entries_) {
-    if (!en.ok) continue;
+    if (!en.ok || en.dropped) continue;
     // (in/out arrays are supported, and so are aliased arguments of a
     // helper that is inlined: every one but a recursive one)
     std::vector<ir::ArrayOrderViolation> violations;
@@ -117,7 +118,7 @@ void Lowering::checkArrays() {
     // puts back what a store overwrote in a flat array only)
     auto rowsInOut = [&](const ir::ArrayOrderViolation &v) {
       for (auto &p : en.fn.params)
-        if (p.name == v.array) return p.type->isArray() && p.type->elem()->isArray();
+        if (p.name == v.array) return p.type->isArray() && p.type->elem()->isArray() && !stagedTable(en, p.name);
       return false;
     };
     for (auto &v : ir::arrayOrderViolations(en.fn, uses))
@@ -236,8 +237,9 @@ void Lowering::reportArrayOrder(const Entry &en, const ir::ArrayOrderViolation &
   std::string what;
   switch (v.kind) {
   case ir::ArrayOrderViolation::WrittenAfterRead: // (only arrays of arrays)
-    what = "array of arrays '" + array + "' is written after it is read: in/out arrays of arrays are not supported "
-           "yet (an output written before it is read is; or use a flat array and 'a[i * n + j]')";
+    what = "array of arrays '" + array + "' is written after it is read: in/out arrays of arrays are supported as a "
+           "marked function's std::vector<std::vector<T>>& or std::vector<std::array<T, N>>& parameter, not in this "
+           "form yet (an output written before it is read is; or use a flat array and 'a[i * n + j]')";
     break;
   case ir::ArrayOrderViolation::PassedTwiceToWriter:
     what = "array '" + array + "' is passed twice to the recursive function '" + v.callee +

@@ -157,6 +157,7 @@ void Lowering::lowerEntry(size_t i) {
   calledAt_ = en.calledAt;
   thisStack_.clear();
   resizedLength_.clear();
+  flatRowLength_.clear();
   onExit_ = nullptr;
   growCap_.clear();
   loweringMarked_ = en.marked;
@@ -175,7 +176,11 @@ void Lowering::lowerEntry(size_t i) {
     f.marked = en.marked;
     f.tangent = en.marked && tangentMarked(fd);
     paramCopies_.clear();
+    stagedBinds_.clear();
+    stagedExits_.clear();
     Env env = lowerParams(en, f);
+    for (const ParmVarDecl *pd : fd->parameters())
+      if (en.marked && stagedTables_.count(pd)) stageTable(pd, env); // (inout_tables.cpp)
     if (en.marked) checkMarkedResult(fd, f);
     QualType rt = fd->getReturnType();
     if (!en.marked && returnsReadableReference(fd)) rt = rt.getNonReferenceType(); // its callers read the value
@@ -191,8 +196,17 @@ void Lowering::lowerEntry(size_t i) {
       if (alwaysReturns(body, ctx_)) return ir::Const::zero(result_); // a dead path
       fail(endLoc, "control reaches the end of the function without a 'return'");
     };
+    if (!stagedExits_.empty()) { // staged tables are copied back at every exit
+      auto copyBack = [this](const ir::Expr &v, Env &e) {
+        Binds back;
+        for (auto &exit : stagedExits_) back.push_back({names_.fresh("_"), exit(v, e)});
+        return wrap(back, v);
+      };
+      onExit_ = copyBack;
+      end = [end, copyBack](Env &e) { return copyBack(end(e), e); };
+    }
     f.body = lowerSeq(&s, env, end);
-    f.body = withParamCopies(f.body);
+    f.body = wrap(stagedBinds_, withParamCopies(f.body));
     if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
     describeCxx(en, f);
     thisStack_.clear();
@@ -381,6 +395,7 @@ bool Lowering::run(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
       if (!entries_[j].done) lowerEntry(j);
     }
   }
+  if (!failed_) restageInOutTables(); // (inout_tables.cpp)
   if (!failed_) checkArrays();
   if (!failed_) checkForwardMode(); // forward_mode.cpp
   if (failed_ || diags_.getNumErrors() != errorsBefore) return false;
@@ -461,6 +476,7 @@ void Lowering::emit(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
     return sm_.isBeforeInTranslationUnit(la, lb);
   });
   for (size_t i : order) {
+    if (entries_[i].dropped) continue;
     out.functions.push_back(entries_[i].fn);
     if (markedOut && entries_[i].marked) {
       MarkedFunction m = entries_[i].placement; // a method's (marked_methods.cpp)

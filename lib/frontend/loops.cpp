@@ -380,6 +380,7 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
     ir::Expr i = ir::Var::make(idx, ir::Type::i64());
     ir::Expr row = table ? ir::View::make(arr, ir::Prim::make(ir::Op::Mul, {i, table->stride}))
                          : read(arr, i, lv->getLocation());
+    if (table) flatRowLength_[lv] = table->stride;
     if (writable) { // (the row itself: a store through it is a store into the table)
       eb[lv] = row;
     } else {

@@ -215,6 +215,9 @@ private:
     clang::SourceLocation callSite;
     std::string calledAt;
     MarkedFunction placement; // a marked method's gradient's places (marked_methods.cpp)
+    // No longer called once a marked function was lowered again (a helper
+    // its first lowering called: inout_tables.cpp): not checked, not emitted.
+    bool dropped = false;
   };
 
   // The loop whose body is being lowered: where `continue` and `break` go.
@@ -311,6 +314,7 @@ private:
   ir::Expr exchangeElements(const ir::Expr &d, const ir::Expr &s, const ir::Expr &n, clang::SourceLocation loc);
   // Whether the call passes such a table (the helper is then inlined).
   bool passesFixedTable(const clang::CallExpr *ce, const clang::FunctionDecl *fd);
+  bool passesFlatRow(const clang::CallExpr *ce, const clang::FunctionDecl *fd);
   // Pointer locals: the array each points into (its Env entry is the offset).
   std::map<const clang::VarDecl *, ir::Expr> ptrBase_;
   // What each reference local, and each reference parameter of an inlined
@@ -478,6 +482,15 @@ private:
   ir::Expr copyArray(const ir::Expr &a, const clang::ParmVarDecl *param, Binds &copies);
   ir::Expr withParamCopies(const ir::Expr &body);
   Binds paramCopies_; // a marked function's by-value array parameters, copied on entry (functions.cpp)
+  // In/out arrays of arrays of marked functions, staged through a flat
+  // local copy (inout_tables.cpp): the parameters, and while a function is
+  // lowered, the copy's binds and the copies back at its exits.
+  std::set<const clang::ParmVarDecl *> stagedTables_;
+  Binds stagedBinds_;
+  std::vector<std::function<ir::Expr(const ir::Expr &, Env &)>> stagedExits_;
+  bool restageInOutTables();
+  void stageTable(const clang::ParmVarDecl *pd, Env &env);
+  bool stagedTable(const Entry &en, const std::string &param) const;
   ir::Expr convert(const ir::Expr &e, const ir::TypeP &to);
   ir::Expr toBool(const ir::Expr &e) { return convert(e, ir::Type::boolean()); }
   static ir::Expr one(const ir::TypeP &t);
@@ -972,6 +985,12 @@ private:
   // `out.resize(n)` / `out.assign(n, v)` on an output std::vector parameter.
   bool lowerOutputResize(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   std::map<const clang::VarDecl *, ir::Expr> resizedLength_; // out -> n, after out.resize(n)
+  // A reference bound to a row of a table held flat (`for (const auto& row :
+  // M)`): the row's length, the table's stride (its view's Size would run
+  // to the end of the buffer).
+  std::map<const clang::VarDecl *, ir::Expr> flatRowLength_;
+  void bindArrayAlias(const clang::VarDecl *vd, const clang::Expr *init, Env &env);
+  ir::Expr flatRowLength(const clang::Expr *e, Env &env);
   // What the marked function does at each of its exits (a `return`, its
   // end) before it returns `v`: an output grown from empty is cut to its
   // length (output_vectors.cpp).

@@ -183,7 +183,7 @@ ir::Expr Lowering::lowerReferenceLocal(const VarDecl *vd, Env &env, const Tail &
   if (pt->isPointerType())
     fail(loc, "references to pointers are not supported ('" + vd->getNameAsString() + "'; use the pointer itself)");
   if (ArrayInfo ai; arrayInfo(pt, ai, loc)) { // an array, or a row of one: an alias
-    env[vd] = lowerArrayRef(init, env);
+    bindArrayAlias(vd, init, env);
     return k(env);
   }
   if (!vd->getType()->isLValueReferenceType())
@@ -360,6 +360,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
         fail(arg->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
       if (movesPointer(def, p)) bindMovedPointer(p, a, inner, binds); // `x++` on the parameter (pointers.cpp)
       else inner[p] = a;
+      if (ir::Expr len = flatRowLength(arg, env)) flatRowLength_[p] = len; // a row of a table held flat
       continue;
     }
     ir::Expr v = convert(lowerExpr(arg, env), pt);

@@ -312,19 +312,34 @@ const VarDecl *Lowering::flatTableVar(const Expr *e) const {
   return vd && flatStride_.count(vd) ? vd : nullptr;
 }
 
+// A reference to a std::vector of std::vectors (`const Grid& g`, `Grid& g`).
+static bool rowsVectorRef(QualType t) {
+  if (!t->isReferenceType()) return false;
+  auto vectorOf = [](QualType v) -> const ClassTemplateSpecializationDecl * {
+    const auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(v->getAsCXXRecordDecl());
+    return sd && sd->isInStdNamespace() && sd->getName() == "vector" && sd->getTemplateArgs().size() >= 1 ? sd : nullptr;
+  };
+  const auto *outer = vectorOf(t.getNonReferenceType());
+  return outer && vectorOf(outer->getTemplateArgs()[0].getAsType());
+}
+
 bool Lowering::passesFixedTable(const CallExpr *ce, const FunctionDecl *fd) {
   const FunctionDecl *def = fd->getDefinition();
   if (!def || ce->getNumArgs() != def->getNumParams() || isa<CXXOperatorCallExpr>(ce)) return false;
-  for (unsigned k = 0; k < ce->getNumArgs(); ++k)
-    if (fixedTable(def->getParamDecl(k)->getType()) &&
-        (flatTableVar(ce->getArg(k)) || hoistedArray(copiedFrom(stripTemporaries(ce->getArg(k))))))
+  for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
+    QualType pt = def->getParamDecl(k)->getType();
+    if (fixedTable(pt) && (flatTableVar(ce->getArg(k)) || hoistedArray(copiedFrom(stripTemporaries(ce->getArg(k))))))
       return true;
+    if (rowsVectorRef(pt) && flatTableVar(ce->getArg(k))) return true; // (a table held flat given as a Grid&)
+  }
   return false;
 }
 
 bool Lowering::bindFixedTableParam(const ParmVarDecl *p, const Expr *arg, Env &env, Env &inner, Binds &binds) {
   flatStride_.erase(p); // (bound afresh at every inlined call)
   std::optional<Flat> shape = fixedTable(p->getType());
+  if (const VarDecl *vd = shape ? nullptr : flatTableVar(arg); vd && rowsVectorRef(p->getType()))
+    shape = flatStride_.at(vd); // a vector of rows held flat: the table's own shape
   if (!shape) return false;
   ir::Expr flat;
   if (const VarDecl *vd = flatTableVar(arg))

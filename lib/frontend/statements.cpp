@@ -292,7 +292,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
     // the same thing since nothing can change what it refers to
     QualType pt = vd->getType().getNonReferenceType();
     if (ArrayInfo ai; arrayInfo(pt, ai, vd->getLocation())) {
-      env[vd] = lowerArrayRef(vd->getInit(), env);
+      bindArrayAlias(vd, vd->getInit(), env);
       return lowerVarDecls(vars, k + 1, rest, env, tail);
     }
     ir::TypeP t = typeOf(pt.getUnqualifiedType(), vd->getLocation());

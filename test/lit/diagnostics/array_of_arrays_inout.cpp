@@ -7,6 +7,6 @@
 UNFAD_GRADIENT void scale(double (*m)[3], double s) {
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 3; ++j)
-// CHECK: array_of_arrays_inout.cpp:[[@LINE+1]]:7: error: cannot differentiate 'scale': array of arrays 'm' is written after it is read: in/out arrays of arrays are not supported yet (an output written before it is read is; or use a flat array and 'a[i * n + j]')
+// CHECK: array_of_arrays_inout.cpp:[[@LINE+1]]:7: error: cannot differentiate 'scale': array of arrays 'm' is written after it is read: in/out arrays of arrays are supported as a marked function's std::vector<std::vector<T>>& or std::vector<std::array<T, N>>& parameter, not in this form yet (an output written before it is read is; or use a flat array and 'a[i * n + j]')
       m[i][j] *= s;
 }
