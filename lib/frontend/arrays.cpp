@@ -242,13 +242,8 @@ const Expr *bitElement(const Expr *e) {
   if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr()->IgnoreImplicit()->IgnoreParens();
   const auto *oc = dyn_cast<CXXOperatorCallExpr>(e);
   if (!oc || oc->getOperator() != OO_Subscript || oc->getNumArgs() != 2) return nullptr;
-  const auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      oc->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl());
-  return sd && sd->isInStdNamespace() && sd->getName() == "vector" && sd->getTemplateArgs().size() >= 1 &&
-                 sd->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-                 sd->getTemplateArgs()[0].getAsType()->isBooleanType()
-             ? oc
-             : nullptr;
+  QualType elem = stdContainerElement(oc->getArg(0)->getType(), "vector");
+  return !elem.isNull() && elem->isBooleanType() ? oc : nullptr;
 }
 
 bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index) {

@@ -27,13 +27,11 @@ namespace {
 
 bool vectorOfVectors(QualType t) {
   if (!t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified()) return false;
-  const auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(t.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!sd || !sd->isInStdNamespace() || sd->getName() != "vector" || sd->getTemplateArgs().size() < 1) return false;
-  QualType row = sd->getTemplateArgs()[0].getAsType(); // a std::vector or a std::array of numbers
-  const auto *rd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(row->getAsCXXRecordDecl());
-  return rd && rd->isInStdNamespace() && (rd->getName() == "vector" || rd->getName() == "array") &&
-         rd->getTemplateArgs().size() >= 1 && rd->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-         rd->getTemplateArgs()[0].getAsType()->isRealFloatingType();
+  QualType row = stdContainerElement(t, "vector"); // a std::vector or a std::array of numbers
+  if (row.isNull()) return false;
+  QualType elem = stdContainerElement(row, "vector");
+  if (elem.isNull()) elem = stdContainerElement(row, "array");
+  return !elem.isNull() && elem->isRealFloatingType();
 }
 
 } // namespace

@@ -83,6 +83,10 @@ std::string baseFieldName(const clang::CXXRecordDecl *crd);
 const clang::Expr *stripCallable(const clang::Expr *e);
 // std::function<...> (std_function.cpp).
 bool isStdFunction(clang::QualType t);
+// The element type T of `std::vector<T>` (name "vector") or `std::array<T,
+// N>` ("array"), references seen through; a null type for anything else
+// (types.cpp).
+clang::QualType stdContainerElement(clang::QualType t, llvm::StringRef name);
 
 // Linked list of statements still to lower (the rest of the enclosing blocks).
 struct Seq {

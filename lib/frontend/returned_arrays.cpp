@@ -314,13 +314,8 @@ const VarDecl *Lowering::flatTableVar(const Expr *e) const {
 
 // A reference to a std::vector of std::vectors (`const Grid& g`, `Grid& g`).
 static bool rowsVectorRef(QualType t) {
-  if (!t->isReferenceType()) return false;
-  auto vectorOf = [](QualType v) -> const ClassTemplateSpecializationDecl * {
-    const auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(v->getAsCXXRecordDecl());
-    return sd && sd->isInStdNamespace() && sd->getName() == "vector" && sd->getTemplateArgs().size() >= 1 ? sd : nullptr;
-  };
-  const auto *outer = vectorOf(t.getNonReferenceType());
-  return outer && vectorOf(outer->getTemplateArgs()[0].getAsType());
+  QualType row = t->isReferenceType() ? stdContainerElement(t, "vector") : QualType();
+  return !row.isNull() && !stdContainerElement(row, "vector").isNull();
 }
 
 bool Lowering::passesFixedTable(const CallExpr *ce, const FunctionDecl *fd) {

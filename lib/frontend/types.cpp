@@ -120,6 +120,14 @@ bool Lowering::arrayElement(QualType e, const char *what, ArrayInfo &out, Source
 
 // The unsupported variants (pointers to pointers, multi-dimensional arrays,
 // arrays of structs, ...) are errors with a valid `loc`.
+QualType stdContainerElement(QualType t, llvm::StringRef name) {
+  const auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!sd || !sd->isInStdNamespace() || sd->getName() != name || sd->getTemplateArgs().size() < 1 ||
+      sd->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return sd->getTemplateArgs()[0].getAsType();
+}
+
 bool Lowering::arrayInfo(QualType t, ArrayInfo &out, SourceLocation loc, int depth) {
   t = t.getNonReferenceType();
   QualType ct = t.getCanonicalType();
