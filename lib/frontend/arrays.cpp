@@ -4,6 +4,8 @@
 #include "lowering.h"
 #include "unfad/ir/traverse.h"
 
+#include <algorithm>
+
 #include <clang/AST/DeclCXX.h>
 
 namespace unfad::frontend {
@@ -25,10 +27,9 @@ ir::Expr Lowering::store(const ir::Expr &array, const ir::Expr &index, const ir:
 
 ir::Expr Lowering::arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc, const Env &env) {
   if (const VarDecl *len = growingLength(obj)) return env.at(len); // its length, not its buffer's
-  if (const auto *d = dyn_cast<DeclRefExpr>(obj->IgnoreParenImpCasts())) { // out.resize(n) was run (output_vectors.cpp)
+  if (const auto *d = dyn_cast<DeclRefExpr>(obj->IgnoreParenImpCasts())) // out.resize(n) was run (output_vectors.cpp)
     if (auto it = resizedLength_.find(dyn_cast<VarDecl>(d->getDecl())); it != resizedLength_.end()) return it->second;
-    if (auto it = flatRowLength_.find(dyn_cast<VarDecl>(d->getDecl())); it != flatRowLength_.end()) return it->second;
-  }
+  if (ir::Expr row = flatRowLength(obj)) return row; // a row of a table held flat: not the rest of its buffer
   ArrayInfo ai;
   if (arrayInfo(obj->getType(), ai, SourceLocation()) && ai.size >= 0) return ir::Const::makeInt(ai.size);
   if (ai.kind != ArrayInfo::Vector) fail(loc, "the length of this array is not known (pass it as a parameter)");
@@ -188,32 +189,28 @@ const VarDecl *Lowering::flatVar(const Expr *e) {
 // held flat: a view, whose length is the table's stride).
 void Lowering::bindArrayAlias(const VarDecl *vd, const Expr *init, Env &env) {
   env[vd] = lowerArrayRef(init, env);
-  if (ir::Expr len = flatRowLength(init, env)) flatRowLength_[vd] = len;
+  if (ir::Expr len = flatRowLength(init)) flatRowLength_[vd] = len;
 }
 
 // The length of `e` when it is a row of a table held flat (`M[i]`, or a
-// name bound to one): the table's stride; else null.
-ir::Expr Lowering::flatRowLength(const Expr *e, Env &env) {
-  if (ir::Expr a, start; flatRow(e, env, a, start)) return flatStride_.at(flatVar(e)).stride;
-  if (const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+// name bound to one): the table's stride; else null. Nothing is lowered.
+ir::Expr Lowering::flatRowLength(const Expr *e) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  if (const auto *d = dyn_cast<DeclRefExpr>(x))
     if (auto it = flatRowLength_.find(dyn_cast<VarDecl>(d->getDecl())); it != flatRowLength_.end()) return it->second;
-  return nullptr;
+  const auto *oc = dyn_cast<CXXOperatorCallExpr>(x);
+  const bool subscript = isa<ArraySubscriptExpr>(x) || (oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2);
+  const VarDecl *table = subscript ? flatVar(x) : nullptr;
+  return table ? flatStride_.at(table).stride : nullptr;
 }
 
-// A call giving a helper a row of a table held flat (`M[i]`, or a name
-// bound to one): lowered into the caller, where the row's length is the
-// table's stride (a separate helper would see a view's length, the rest of
-// the buffer).
+// A call giving a helper a row of a table held flat: lowered into the
+// caller, where the row's length is the table's stride (a separate helper
+// would see a view's length, the rest of the buffer).
 bool Lowering::passesFlatRow(const CallExpr *ce, const FunctionDecl *fd) {
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || ce->getNumArgs() != def->getNumParams() || isa<CXXOperatorCallExpr>(ce)) return false;
-  for (const Expr *arg : ce->arguments()) {
-    const Expr *x = arg->IgnoreParenImpCasts();
-    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && flatRowLength_.count(dyn_cast<VarDecl>(d->getDecl()))) return true;
-    const auto *oc = dyn_cast<CXXOperatorCallExpr>(x);
-    if ((isa<ArraySubscriptExpr>(x) || (oc && oc->getOperator() == OO_Subscript)) && flatVar(x)) return true;
-  }
-  return false;
+  return std::any_of(ce->arg_begin(), ce->arg_end(), [&](const Expr *arg) { return flatRowLength(arg) != nullptr; });
 }
 
 // `M[i]` where M is a flattened local array of arrays: M's flat buffer and

@@ -994,7 +994,7 @@ private:
   // to the end of the buffer).
   std::map<const clang::VarDecl *, ir::Expr> flatRowLength_;
   void bindArrayAlias(const clang::VarDecl *vd, const clang::Expr *init, Env &env);
-  ir::Expr flatRowLength(const clang::Expr *e, Env &env);
+  ir::Expr flatRowLength(const clang::Expr *e);
   // What the marked function does at each of its exits (a `return`, its
   // end) before it returns `v`: an output grown from empty is cut to its
   // length (output_vectors.cpp).

@@ -168,10 +168,8 @@ std::vector<ir::Expr> Lowering::memberArrayAssigned(const Expr *lhs, const Expr 
                                                     Env &env) {
   const auto *m = rhs ? dyn_cast<MemberExpr>(lhs->IgnoreParens()) : nullptr;
   const auto *f = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
-  const Expr *r = rhs ? rhs->IgnoreImplicit() : nullptr;
-  if (const auto *t = dyn_cast_or_null<MaterializeTemporaryExpr>(r)) r = t->getSubExpr()->IgnoreImplicit();
-  if (!f || memberArrayLength(f->getType(), nullptr) <= 0 || !isa_and_nonnull<InitListExpr>(r) || !st->isStruct())
-    return {};
+  const InitListExpr *r = rhs ? bracedElements(rhs) : nullptr;
+  if (!f || memberArrayLength(f->getType(), nullptr) <= 0 || !r || !st->isStruct()) return {};
   std::vector<ir::Expr> es(size_t(first), nullptr); // (memberValues types field es.size())
   memberValues(r, f->getType(), st, env, es);
   return std::vector<ir::Expr>(es.begin() + first, es.end());

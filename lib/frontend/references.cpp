@@ -360,7 +360,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
         fail(arg->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
       if (movesPointer(def, p)) bindMovedPointer(p, a, inner, binds); // `x++` on the parameter (pointers.cpp)
       else inner[p] = a;
-      if (ir::Expr len = flatRowLength(arg, env)) flatRowLength_[p] = len; // a row of a table held flat
+      if (ir::Expr len = flatRowLength(arg)) flatRowLength_[p] = len; // a row of a table held flat
       continue;
     }
     ir::Expr v = convert(lowerExpr(arg, env), pt);

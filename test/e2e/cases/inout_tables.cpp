@@ -7,12 +7,13 @@
 // inout_tables.cpp); d_u carries the cotangent of u's final value in and of
 // its initial value out, and f_grad leaves u as f does. Also the rows of a
 // local table walked by range-for and bound to a reference (their length is
-// the row's, not the rest of the buffer). Checked against finite
-// differences.
+// the row's, not the rest of the buffer), and given to std::accumulate by
+// its iterators. Checked against finite differences.
 #include <unfad/unfad.h>
 
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 using Grid = std::vector<std::vector<double>>;
@@ -97,6 +98,15 @@ UNFAD_GRADIENT double local_rows(const std::vector<double>& x, int n) {
   }
   return r;
 }
+// A local table's rows summed by std::accumulate over their iterators.
+UNFAD_GRADIENT double row_sums(const std::vector<double>& x, int n) {
+  std::vector<std::vector<double>> M(n, std::vector<double>(n));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) M[i][j] = x[i * n + j];
+  double r = 0;
+  for (int i = 0; i < n; ++i) r += std::sin(std::accumulate(M[i].begin(), M[i].end(), 0.0));
+  return r;
+}
 /* e2e
 [{"function": "sweep", "inouts": {"u": [4, 4]}, "points": [[[[0.1, 0.2, 0.3, 0.4], [0.5, 0.6, 0.7, 0.8], [0.9, 1.0, 1.1, 1.2], [1.3, 1.4, 1.5, 1.6]], 0.3]]},
  {"function": "relax", "inouts": {"u": [4, 3]}, "points": [[[[0.1, 0.2, 0.3], [0.5, 0.6, 0.7], [0.9, 1.0, 1.1], [1.3, 1.4, 1.5]], 0.1, 3]]},
@@ -104,5 +114,6 @@ UNFAD_GRADIENT double local_rows(const std::vector<double>& x, int n) {
  {"function": "damp_all", "inouts": {"a": [3, 2]}, "outputs": {"out": 1}, "points": [[[[0.1, 0.2], [0.5, 0.6], [0.9, 1.0]], 0.3]]},
  {"function": "whole_to_helper", "inouts": {"X": [2, 3]}, "points": [[[[0.1, 0.2, 0.3], [0.5, 0.6, 0.7]], 1.3]]},
  {"function": "array_rows", "inouts": {"P": [3, 2]}, "points": [[[[0.1, 0.2], [0.5, 0.6], [0.9, 1.0]], 1.3]]},
- {"function": "local_rows", "points": [[[0.3, -0.7, 1.1, 0.4, 2.0, 0.5, -1.0, 0.2, 0.3], 3]]}]
+ {"function": "local_rows", "points": [[[0.3, -0.7, 1.1, 0.4, 2.0, 0.5, -1.0, 0.2, 0.3], 3]]},
+ {"function": "row_sums", "points": [[[0.3, -0.7, 1.1, 0.4, 2.0, 0.5, -1.0, 0.2, 0.3], 3]]}]
 */
