@@ -20,10 +20,7 @@ using namespace unfad::ir;
 
 namespace {
 
-bool touches(const Expr &e, const std::string &array) {
-  MemoryEffects fx = memoryEffects(e);
-  return fx.reads.count(array) || fx.writes.count(array);
-}
+bool touches(const Expr &e, const std::string &array) { return memoryEffects(e).touches(array); }
 
 bool writes(const Expr &e, const std::string &array) { return memoryEffects(e).writes.count(array) > 0; }
 

@@ -145,10 +145,13 @@ private:
   Owned ownedArrays(const Lets &lets, const Expr &tail, size_t k, size_t m) const {
     auto f1 = lets[k].second->as<Fold>();
     const Expr sweep = renamed(lets[m].second->as<Fold>(), f1);
-    auto touched = [](const Expr &e, const std::string &a) {
-      MemoryEffects fx = memoryEffects(e);
-      return fx.reads.count(a) || fx.writes.count(a);
-    };
+    // (each let's effects once, not once per array)
+    const MemoryEffects loopFx = memoryEffects(f1->body), sweepFx = memoryEffects(sweep), tailFx = memoryEffects(tail);
+    std::vector<MemoryEffects> letFx(lets.size());
+    for (size_t q = 0; q < lets.size(); ++q)
+      if (q != k && q != m) letFx[q] = memoryEffects(lets[q].second);
+    std::unordered_set<std::string> aliases = aliasedArrays(f1->body);
+    for (const std::string &a : aliasedArrays(sweep)) aliases.insert(a);
     // n = `if lt(0, hi) then hi else 0`, the trip count of [0, hi), bound before the loop
     auto atMost = [&](const Expr &hi, const Expr &n) {
       if (alphaEqual(hi, n)) return true;
@@ -168,11 +171,11 @@ private:
       auto alloc = lets[j].second->as<NewArray>();
       if (!alloc) continue;
       const std::string &a = lets[j].first;
-      bool elsewhere = touched(tail, a) || aliased(f1->body, a) || aliased(sweep, a);
+      bool elsewhere = tailFx.touches(a) || aliases.count(a);
       for (size_t q = j + 1; q < lets.size() && !elsewhere; ++q)
-        if (q != k && q != m) elsewhere = touched(lets[q].second, a);
+        if (q != k && q != m) elsewhere = letFx[q].touches(a);
       if (elsewhere) continue;
-      const bool inLoop = touched(f1->body, a), inSweep = touched(sweep, a);
+      const bool inLoop = loopFx.touches(a), inSweep = sweepFx.touches(a);
       if ((!inLoop || rewrittenBeforeRead(f1->body, a, alloc->size)) &&
           (!inSweep || rewrittenBeforeRead(sweep, a, alloc->size)))
         owned.each.insert(a);
@@ -185,22 +188,19 @@ private:
     return owned;
   }
 
-  // Whether `e` binds another name to array `a` (or a view of it).
-  static bool aliased(const Expr &e, const std::string &a) {
+  // The arrays `e` binds another name to (or a view of): the names free in
+  // a let's array-valued expression other than a fresh array.
+  static std::unordered_set<std::string> aliasedArrays(const Expr &e) {
     struct Find : Visitor {
-      const std::string *array;
-      bool found = false;
+      std::unordered_set<std::string> names;
       void visit(const Let *n) override {
-        if (n->value->type->isArray() && !n->value->is<NewArray>()) {
-          auto vars = freeVars(n->value);
-          found = found || std::count(vars.begin(), vars.end(), *array);
-        }
+        if (n->value->type->isArray() && !n->value->is<NewArray>())
+          for (auto &v : freeVars(n->value)) names.insert(v);
         Visitor::visit(n);
       }
     } find;
-    find.array = &a;
     find.visitExpr(e);
-    return find.found;
+    return find.names;
   }
 
   // The sweep's body in the loop's variables.

@@ -35,6 +35,8 @@ struct MemoryEffects {
 
   // Whether running this may change what `reader` reads.
   bool clobbers(const MemoryEffects &reader) const;
+  // Whether it reads or writes the array named `array`.
+  bool touches(const std::string &array) const { return reads.count(array) || writes.count(array); }
 };
 
 MemoryEffects memoryEffects(const Expr &e, const Program *p = nullptr);
