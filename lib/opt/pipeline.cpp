@@ -36,6 +36,7 @@ const NamedPass kPasses[] = {
     {"single-use", singleUse},
     {"promote-accumulators", promoteAccumulators},
     {"skip-zero-adjoints", skipZeroAdjoints},
+    {"first-adds", firstAdds},
     {"hoist-invariants", hoistInvariants},
 };
 
@@ -130,6 +131,7 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   r = passes.run(promoteAccumulators, "promote-accumulators", r, &promoted);
   if (promoted) r = passes.run(singleUse, "single-use", r);
   r = passes.run(skipZeroAdjoints, "skip-zero-adjoints", r);
+  r = passes.run(firstAdds, "first-adds", r);
   return passes.run(hoistInvariants, "hoist-invariants", r);
 }
 

@@ -66,6 +66,9 @@ ir::Expr promoteAccumulators(const ir::Expr &e, const PassContext &context, bool
 // A stateless adjoint loop whose every += is scaled by one cotangent runs
 // only when that cotangent is nonzero.
 ir::Expr skipZeroAdjoints(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// A cotangent buffer known zero is stored into by its first loop, and the
+// resets nothing reads go (first_adds.cpp).
+ir::Expr firstAdds(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Scratch buffers and trap-free invariant arithmetic move out of loops.
 ir::Expr hoistInvariants(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 

@@ -38,7 +38,7 @@ UNFAD_GRADIENT double residual(const double* L, const double* b, double h, int n
 // CHECK-NEXT:    ::relax(x.data(), h, n);
 // CHECK-NOT:     ::relax(
 // CHECK-NOT:     ::lower_solve(
-// CHECK:           d_x[i] += 2.0 * t;
+// CHECK:           d_x[i] = 2.0 * t;
 // CHECK:         x[{{k_[0-9]+}}] = [[SAVED]][{{k_[0-9]+}}];
 // CHECK:         ::relax_pullback(x.data(), h, n, d_x.data(), &[[DH:[a-z_0-9]+]]);
 // CHECK-NEXT:    ::lower_solve_pullback(L, b, x.data(), n, d_L, d_b, d_x.data());

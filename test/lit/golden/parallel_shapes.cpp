@@ -72,7 +72,7 @@ UNFAD_GRADIENT double softmax_mean(const double* a, int n) {
 // CHECK:         std::vector<double> d_e(n);
 // CHECK-NOT:     tape
 // CHECK:         const double [[AK:t_[0-9]+]] = a[[[K:[a-z_0-9]+]]];
-// CHECK:         d_e[[[K]]] += [[AK]] * d_q;
+// CHECK:         d_e[[[K]]] = [[AK]] * d_q;
 // CHECK:         d_a[[[L:[a-z_0-9]+]]] += std::exp(a[[[L]]]) * d_e[[[L]]];
 // CHECK:         return result;
 
