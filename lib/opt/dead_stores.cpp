@@ -6,12 +6,17 @@
 //   a[i] = v; ...; a[i] = v        ~>  a[i] = v; ...      (nothing between writes memory)
 //   s[k] = a[k] for k; ...; a[k] = s[k] for k  ~>  s[k] = a[k] for k; ...
 //                                                 (nothing between writes a or s)
+//   b[c] = v(c), t[c] = w for c; ...; b[c] = v(c) with t[c] for w, for c
+//                                              ~>  b[c] = v(c), t[c] = w for c; ...
+//                                                 (nothing between writes b, t or what v reads)
 #include "support.h"
 #include "unfad/opt/passes.h"
 #include "unfad/ir/equal.h"
 
 #include <algorithm>
 #include <optional>
+#include <set>
+#include <unordered_map>
 
 namespace unfad::opt {
 
@@ -20,6 +25,9 @@ using namespace unfad::ir;
 namespace {
 
 class DeadStores : public BlockRewriter {
+public:
+  explicit DeadStores(const PassContext &context) : context_(context) {}
+
 protected:
   void chain(Lets &lets, Expr &) override {
     for (size_t k = 0; k < lets.size();) {
@@ -29,7 +37,7 @@ protected:
       // rewrote is replaced; a recomputed in-place update, then put back)
       if ((a && (overwritten(lets, k, a->name) ||
                  (st->mode == Store::Mode::Set && (idle(lets, k, a->name) || repeated(lets, k, a->name))))) ||
-          idleRestore(lets, k)) {
+          idleRestore(lets, k) || idleStoreLoop(lets, k)) {
         lets.erase(lets.begin() + long(k));
         changed = true;
         k = 0; // a removed store may make an earlier one dead
@@ -40,6 +48,8 @@ protected:
   }
 
 private:
+  const PassContext &context_;
+
   static bool overwritten(const Lets &lets, size_t k, const std::string &a) {
     auto st = lets[k].second->as<Store>();
     for (size_t m = k + 1; m < lets.size(); ++m) {
@@ -118,12 +128,129 @@ private:
     }
     return false;
   }
+
+  // A loop over [lo, hi) storing b[c] = v at its own index c, its only
+  // effect: its top-level lets (pure values and reads) substituted into v.
+  struct StoreLoop {
+    const Fold *loop;
+    std::string array;
+    Expr value;
+  };
+  // The values of a loop body's top-level lets that are expressions (not
+  // loops, calls or branches), to substitute into what it stores.
+  static Expr resolved(Expr e, const LetChain &body) {
+    for (auto it = body.lets.rbegin(); it != body.lets.rend(); ++it) {
+      const Expr &v = it->second;
+      if ((v->is<Prim>() || v->is<ir::Index>() || v->is<Var>() || v->is<Const>() || v->is<Proj>()) &&
+          countUses(e, it->first) > 0)
+        e = substitute(e, it->first, v);
+    }
+    return e;
+  }
+  // The stores b[c] = v of a loop's top level at its own index, once each:
+  // array -> v resolved (null for an array stored more than once or
+  // otherwise).
+  static std::unordered_map<std::string, Expr> ownStores(const Fold &f, const LetChain &body) {
+    std::unordered_map<std::string, Expr> stores;
+    std::set<std::string> spoiled;
+    for (auto &[name, v] : body.lets) {
+      auto st = v->as<Store>();
+      auto a = st ? st->array->as<Var>() : nullptr;
+      if (a && st->mode == Store::Mode::Set && st->path.empty() && isLoopIndex(st->index, f.index) &&
+          !stores.count(a->name))
+        stores[a->name] = resolved(st->value, body);
+      else
+        for (auto &w : memoryEffects(v).writes) spoiled.insert(w);
+    }
+    for (auto &a : spoiled) stores.erase(a);
+    return stores;
+  }
+  static std::optional<StoreLoop> storeLoop(const Expr &e) {
+    auto f = e->as<Fold>();
+    if (!f || !f->init->type->isTuple() || !f->init->type->elems.empty() || memoryEffects(f->lo).readsMemory ||
+        memoryEffects(f->hi).readsMemory)
+      return std::nullopt;
+    LetChain body = unzipLets(f->body);
+    std::optional<StoreLoop> found;
+    for (auto &[name, v] : body.lets) {
+      MemoryEffects fx = memoryEffects(v);
+      if (!fx.stores && !fx.writesMemory && !fx.calls && !fx.allocates && !fx.raises) continue;
+      auto st = v->as<Store>();
+      auto a = st ? st->array->as<Var>() : nullptr;
+      if (found || !a || st->mode != Store::Mode::Set || !st->path.empty() || !isLoopIndex(st->index, f->index) ||
+          memoryEffects(st->value).stores)
+        return std::nullopt;
+      found = StoreLoop{f, a->name, resolved(st->value, body)};
+    }
+    if (!found || memoryEffects(body.tail).readsMemory) return std::nullopt;
+    for (auto &[name, v] : body.lets)
+      if (countUses(found->value, name) > 0) return std::nullopt; // (a value of its own loops)
+    return found;
+  }
+  // What a call to a helper that writes none of its parameters writes: nothing.
+  MemoryEffects effectsOf(const Expr &e) const {
+    if (auto c = e->as<Call>(); c && context_.pureCallees.count(c->callee)) {
+      MemoryEffects fx = memoryEffects(e);
+      if (!fx.raises) {
+        fx.writes.clear();
+        fx.writesMemory = fx.stores = false;
+      }
+      return fx;
+    }
+    return memoryEffects(e);
+  }
+  // A store loop writing what an earlier loop over the same range stored
+  // at each index: the recomputation of a per-point loop's scores before
+  // their pullback reads them (the forward loop taped t[c] = w, the
+  // recomputation reads t[c] back into the same expression). Nothing
+  // between, nor the earlier loop, writes what the value reads.
+  bool idleStoreLoop(const Lets &lets, size_t k) const {
+    auto again = storeLoop(lets[k].second);
+    if (!again) return false;
+    std::set<std::string> written; // by the lets between
+    for (size_t p = k; p-- > 0;) {
+      auto f = lets[p].second->as<Fold>();
+      if (f && alphaEqual(f->lo, again->loop->lo) && alphaEqual(f->hi, again->loop->hi)) {
+        LetChain body = unzipLets(f->body);
+        auto stores = ownStores(*f, body);
+        if (auto first = stores.find(again->array); first != stores.end()) {
+          // v as the earlier loop computes it: its index, and its tapes' reads as what they hold
+          struct Taped : Mutator {
+            const std::unordered_map<std::string, Expr> *stores;
+            std::string index;
+            Expr visit(const ir::Index *n, const Expr &self) override {
+              auto a = n->array->as<Var>();
+              auto i = n->index->as<Var>();
+              if (a && i && i->name == index)
+                if (auto it = stores->find(a->name); it != stores->end()) return it->second;
+              return mutateChildren(self);
+            }
+          } taped;
+          taped.stores = &stores;
+          taped.index = f->index;
+          const Expr value = taped.mutate(substitute(again->value, again->loop->index, Var::make(f->index, Type::i64())));
+          MemoryEffects loopFx = memoryEffects(lets[p].second), valueFx = memoryEffects(value);
+          // (the tapes it read back: stored once at each index, so only the between lets may spoil them)
+          MemoryEffects readFx = memoryEffects(again->value);
+          bool clean = !written.count(again->array) && !valueFx.stores && !valueFx.calls;
+          for (auto &a : valueFx.reads) clean = clean && !loopFx.writes.count(a) && !written.count(a);
+          for (auto &a : readFx.reads) clean = clean && !written.count(a);
+          return clean && alphaEqual(value, first->second);
+        }
+      }
+      MemoryEffects fx = effectsOf(lets[p].second);
+      if (fx.raises || (fx.writesMemory && fx.writes.empty())) return false;
+      written.insert(fx.writes.begin(), fx.writes.end());
+      if (written.count(again->array)) return false;
+    }
+    return false;
+  }
 };
 
 } // namespace
 
-Expr deadStores(const Expr &e, const PassContext &, bool *changed) {
-  DeadStores stores;
+Expr deadStores(const Expr &e, const PassContext &context, bool *changed) {
+  DeadStores stores(context);
   Expr r = stores.rewrite(e);
   if (changed) *changed = stores.changed;
   return r;
