@@ -62,8 +62,10 @@ bool selectedPasses(std::vector<std::string> &names, std::string &error) {
 unfad::ir::Program runPasses(const unfad::ir::Program &input, const std::vector<std::string> &names) {
   if (names.empty()) return unfad::opt::optimize(input);
   unfad::ir::Program out = input;
+  unfad::opt::PassContext callees;
+  unfad::opt::noteValueAndPullbacks(input, callees);
   for (auto &f : out.functions) {
-    unfad::opt::PassContext context = unfad::opt::contextFor(f, unfad::opt::PassContext{});
+    unfad::opt::PassContext context = unfad::opt::contextFor(f, callees);
     for (auto &n : names) f.body = unfad::opt::findPass(n)(f.body, context, nullptr);
   }
   return out;

@@ -6,6 +6,7 @@
 #include "rev/cotangents.h"
 #include "rev/reverser.h"
 #include "unfad/ir/mutator.h"
+#include "unfad/ad/derivatives.h"
 #include "unfad/ir/traverse.h"
 #include "unfad/unf/unf.h"
 
@@ -95,8 +96,46 @@ void redoInOutWrites(const Function &f, NameSupply &names, rev::Lets &lets) {
   lets.push_back({names.fresh("_"), Call::make(f.name, args, f.result)});
 }
 
-// f$grad or g$pullback for one function.
-Function differentiate(const Program &prog, const Function &f, bool isPullback) {
+// What differentiate makes of a function: f$grad (the marked function's
+// value and gradient), g$pullback (a helper's J^T for a given cotangent of
+// its result), or g$value_and_pullback (both: the helper's value, which
+// its pullback's forward sweep computes anyway, and its J^T; a call whose
+// pullback follows it is then one run, opt/value_pullbacks.cpp).
+enum class Made { Gradient, Pullback, ValueAndPullback };
+
+// Whether g's pullback redoes work its value needs: a loop's forward sweep,
+// or a primitive whose partials read its result (exp). (Not sq(a) = a*a:
+// its pullback needs only a; one run would save nothing.)
+bool pullbackRecomputesValue(const Function &g) {
+  struct Walk : Visitor {
+    bool found = false;
+    void visit(const Fold *n) override { found = true; Visitor::visit(n); }
+    void visit(const While *n) override { found = true; Visitor::visit(n); }
+    void visit(const Build *n) override { found = true; Visitor::visit(n); }
+    void visit(const Sum *n) override { found = true; Visitor::visit(n); }
+    void visit(const Prim *n) override {
+      found = found || (n->type->isFloat() && partialsReadResult(n->op));
+      Visitor::visit(n);
+    }
+  } walk;
+  walk.visitExpr(g.body);
+  return walk.found;
+}
+
+// Helpers given a value_and_pullback: a float result, no array written
+// (the call's writes are then not its pullback's to redo), a body of
+// their own (not a registered derivative's stand-in), and work shared
+// between value and pullback.
+bool wantsValueAndPullback(const Function &f) {
+  if (!f.result->isFloat() || f.cxx.standIn()) return false;
+  for (auto &p : f.params)
+    if (p.written) return false;
+  return pullbackRecomputesValue(f);
+}
+
+// One generated function for f.
+Function differentiate(const Program &prog, const Function &f, Made made) {
+  const bool isPullback = made != Made::Gradient;
   // Forward values keep the source's names where they are free; binders
   // made here are unique (the optimiser relies on it). The adjoint
   // parameters of the printed function are d_<param>.
@@ -106,7 +145,9 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   rev::Reverser reverser(prog, names);
 
   Function out;
-  out.name = isPullback ? pullbackFunctionName(f.name) : gradFunctionName(f.name);
+  out.name = made == Made::Pullback           ? pullbackFunctionName(f.name)
+             : made == Made::ValueAndPullback ? valueAndPullbackFunctionName(f.name)
+                                              : gradFunctionName(f.name);
   out.params = f.params;
   out.cxx = f.cxx;
 
@@ -117,7 +158,7 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   Expr Y = initialContinuation(f, names, lets, rho);
   std::vector<Param> buffers = bufferParams(f, isPullback, reverser);
   const unf::Term term = unf::reverse(unf::toUnf(f).body);
-  if (isPullback) // the body's value: its last instruction but drops
+  if (made == Made::Pullback) // the body's value: its last instruction but drops
     for (auto in = term.instrs.rbegin(); in != term.instrs.rend(); ++in)
       if (in->kind != unf::Instr::Kind::Drop) {
         reverser.setUnusedResult(&*in);
@@ -142,17 +183,18 @@ Function differentiate(const Program &prog, const Function &f, bool isPullback) 
   for (size_t i = 0; i + 1 < stack.size(); ++i) seeds.push_back(Const::zero(cotangentType(stack[i].value->type)));
   seeds.push_back(seed);
   Expr grads = App::make(Y, seeds);
-  if (isPullback) {
+  if (made == Made::Pullback) {
     out.result = grads->type;
     out.body = unf::wrapLets(lets, grads);
     return out;
   }
-  // f$grad returns (value, cotangents of the active parameters...)
+  // f$grad and g$value_and_pullback return (value, cotangents of the
+  // active parameters...)
   std::string g = names.fresh("grad");
   std::vector<Expr> elems{result};
   for (size_t i = 0; i < rho.size(); ++i) elems.push_back(Proj::make(Var::make(g, grads->type), int(i)));
   lets.push_back({g, grads});
-  redoInOutWrites(f, names, lets);
+  if (made == Made::Gradient) redoInOutWrites(f, names, lets);
   out.body = unf::wrapLets(lets, ir::Tuple::make(elems));
   out.result = out.body->type;
   return out;
@@ -168,12 +210,15 @@ Program reverse(const Program &primal) {
   Program out;
   // Pullbacks first: gradients call them.
   for (const Function *f : functions)
-    if (called.count(f->name) && rev::needsPullback(*f)) out.functions.push_back(differentiate(primal, *f, true));
+    if (called.count(f->name) && rev::needsPullback(*f)) {
+      out.functions.push_back(differentiate(primal, *f, Made::Pullback));
+      if (wantsValueAndPullback(*f)) out.functions.push_back(differentiate(primal, *f, Made::ValueAndPullback));
+    }
   for (const Function *f : functions)
     if (f->marked) {
       if (!f->result->isFloat() && !(f->result->isUnit() && rev::needsPullback(*f)))
         throw IRError("reverse: marked function " + f->name + " neither returns a float nor writes an output");
-      out.functions.push_back(differentiate(primal, *f, false));
+      out.functions.push_back(differentiate(primal, *f, Made::Gradient));
     }
   return out;
 }

@@ -126,10 +126,11 @@ std::vector<GeneratedBlock> generate(const ir::Program &input) {
       std::vector<const ir::Function *> pullbacks;
       for (auto &h : helpers) {
         if (program.find(h)->cxx.standIn()) continue; // the user's (UNFAD_CUSTOM_GRADIENT), or unfad.h's
-        auto pb = gradients.find(ir::pullbackFunctionName(h));
         // Emitted once per namespace: a block in another namespace cannot
-        // see it.
-        if (pb && emitted.insert(f.cxx.enclosingNamespace + "::" + pb->name).second) pullbacks.push_back(pb);
+        // see it. (g$value_and_pullback is kept only where a call uses it.)
+        for (auto name : {ir::pullbackFunctionName(h), ir::valueAndPullbackFunctionName(h)})
+          if (auto pb = gradients.find(name); pb && emitted.insert(f.cxx.enclosingNamespace + "::" + pb->name).second)
+            pullbacks.push_back(pb);
       }
       auto g = gradients.find(ad::gradFunctionName(f.name));
       if (!g) throw ir::IRError("no gradient generated for " + f.name);

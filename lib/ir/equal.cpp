@@ -39,8 +39,8 @@ public:
              eqAll(a->as<Throw>()->args, b->as<Throw>()->args);
     case Kind::Pullback: {
       auto x = a->as<Pullback>(), y = b->as<Pullback>();
-      return x->callee == y->callee && eqAll(x->args, y->args) && eq(x->cotangent, y->cotangent) &&
-             eqAll(x->buffers, y->buffers);
+      return x->callee == y->callee && x->withValue == y->withValue && eqAll(x->args, y->args) &&
+             eq(x->cotangent, y->cotangent) && eqAll(x->buffers, y->buffers);
     }
     case Kind::Lambda: {
       auto x = a->as<Lambda>(), y = b->as<Lambda>();

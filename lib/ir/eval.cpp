@@ -215,7 +215,7 @@ struct Eval {
       for (auto &x : c->args) as.push_back(run(x));
       as.push_back(run(c->cotangent));
       for (auto &b : c->buffers) as.push_back(run(b));
-      return callFn(pullbackFunctionName(c->callee), as);
+      return callFn(c->withValue ? valueAndPullbackFunctionName(c->callee) : pullbackFunctionName(c->callee), as);
     }
     case Kind::Index: {
       auto x = e->as<Index>();

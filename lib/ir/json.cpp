@@ -114,8 +114,10 @@ json toJson(const Expr &e) {
   }
   case Kind::Pullback: {
     auto c = e->as<Pullback>();
-    return {{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
-            {"cotangent", toJson(c->cotangent)}, {"type", toJson(c->type)}, {"buffers", list(c->buffers)}};
+    json j{{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
+           {"cotangent", toJson(c->cotangent)}, {"type", toJson(c->type)}, {"buffers", list(c->buffers)}};
+    if (c->withValue) j["withValue"] = true;
+    return j;
   }
   case Kind::Index: return {{"kind", "index"}, {"array", toJson(e->as<Index>()->array)}, {"index", toJson(e->as<Index>()->index)}};
   case Kind::Size: return {{"kind", "size"}, {"array", toJson(e->as<Size>()->array)}};
@@ -190,7 +192,7 @@ Expr exprFromJson(const json &j) {
   if (k == "opaque") return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "pullback")
     return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")),
-                          j.contains("buffers") ? exprs(j["buffers"]) : std::vector<Expr>{});
+                          j.contains("buffers") ? exprs(j["buffers"]) : std::vector<Expr>{}, j.value("withValue", false));
   if (k == "index") return Index::make(exprFromJson(j.at("array")), exprFromJson(j.at("index")));
   if (k == "size") return Size::make(exprFromJson(j.at("array")));
   if (k == "view") return View::make(exprFromJson(j.at("array")), exprFromJson(j.at("offset")));

@@ -138,11 +138,13 @@ std::string Throw::spelled(const std::vector<std::string> &argTexts) const {
   return out;
 }
 
-Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result, std::vector<Expr> buffers) {
+Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result, std::vector<Expr> buffers,
+                    bool withValue) {
   require(result->isTuple(), "pullback must return a tuple");
+  require(!withValue || (!result->elems.empty() && result->elems[0]->isScalar()), "a pullback with value returns it first");
   for (auto &b : buffers) require(b->type->isArray(), "pullback buffer is not an array");
   return std::make_shared<Pullback>(std::move(callee), std::move(args), std::move(ct), std::move(result),
-                                    std::move(buffers));
+                                    std::move(buffers), withValue);
 }
 
 namespace {

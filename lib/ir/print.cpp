@@ -112,7 +112,7 @@ struct Printer {
     }
     case Kind::Pullback: {
       auto c = e->as<Pullback>();
-      os << "pullback " << c->callee << "(";
+      os << (c->withValue ? "value_and_pullback " : "pullback ") << c->callee << "(";
       list(c->args, d);
       os << "; ";
       inl(c->cotangent, d);

@@ -98,7 +98,7 @@ Expr rebuild(const Expr &e, const std::vector<Expr> &kids, const std::vector<std
   case Kind::Pullback: {
     auto p = e->as<Pullback>();
     size_t n = p->args.size();
-    return Pullback::make(p->callee, slice(kids, 0, n), kids.at(n), p->type, slice(kids, n + 1, kids.size()));
+    return Pullback::make(p->callee, slice(kids, 0, n), kids.at(n), p->type, slice(kids, n + 1, kids.size()), p->withValue);
   }
   case Kind::Lambda: {
     auto params = e->as<Lambda>()->params;

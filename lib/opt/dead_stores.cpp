@@ -187,18 +187,6 @@ private:
       if (countUses(found->value, name) > 0) return std::nullopt; // (a value of its own loops)
     return found;
   }
-  // What a call to a helper that writes none of its parameters writes: nothing.
-  MemoryEffects effectsOf(const Expr &e) const {
-    if (auto c = e->as<Call>(); c && context_.pureCallees.count(c->callee)) {
-      MemoryEffects fx = memoryEffects(e);
-      if (!fx.raises) {
-        fx.writes.clear();
-        fx.writesMemory = fx.stores = false;
-      }
-      return fx;
-    }
-    return memoryEffects(e);
-  }
   // A store loop writing what an earlier loop over the same range stored
   // at each index: the recomputation of a per-point loop's scores before
   // their pullback reads them (the forward loop taped t[c] = w, the
@@ -238,7 +226,7 @@ private:
           return clean && alphaEqual(value, first->second);
         }
       }
-      MemoryEffects fx = effectsOf(lets[p].second);
+      MemoryEffects fx = effectsKnowingCallees(lets[p].second, context_);
       if (fx.raises || (fx.writesMemory && fx.writes.empty())) return false;
       written.insert(fx.writes.begin(), fx.writes.end());
       if (written.count(again->array)) return false;

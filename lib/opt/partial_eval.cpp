@@ -395,6 +395,8 @@ Expr PartialEvaluator::evaluatePullback(const Pullback *c) {
   // J^T g is linear in the result's cotangent and, when g writes arrays, in
   // their cotangents (in the buffers): only a g known to write nothing is
   // skipped for a zero result cotangent.
+  // (with the helper's value, it runs whatever the cotangent)
+  if (c->withValue) return Pullback::make(c->callee, std::move(as), ct, c->type, std::move(bs), true);
   bool onlyResult = c->buffers.empty() || pure_.count(c->callee);
   if (onlyResult && isZeroValue(ct)) return Const::zero(c->type);       // J^T g applied to 0 is 0
   Expr pb = Pullback::make(c->callee, std::move(as), ct, c->type, std::move(bs));

@@ -87,7 +87,7 @@ struct PropagateKnown : Mutator {
     if (auto i = y->as<If>())
       if (auto c = i->cond->as<Const>()) return c->ivalue ? i->thenE : i->elseE;
     // a transpose is linear: J^T 0 = 0 (nothing to add into buffers either)
-    if (auto pb = y->as<Pullback>(); pb && pb->buffers.empty() && isZeroValue(pb->cotangent)) return Const::zero(pb->type);
+    if (auto pb = y->as<Pullback>(); pb && !pb->withValue && pb->buffers.empty() && isZeroValue(pb->cotangent)) return Const::zero(pb->type);
     return y;
   }
 };

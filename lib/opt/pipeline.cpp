@@ -36,6 +36,7 @@ const NamedPass kPasses[] = {
     {"single-use", singleUse},
     {"promote-accumulators", promoteAccumulators},
     {"skip-zero-adjoints", skipZeroAdjoints},
+    {"value-pullbacks", valuePullbacks},
     {"first-adds", firstAdds},
     {"hoist-invariants", hoistInvariants},
 };
@@ -131,6 +132,7 @@ Expr runPipeline(const Expr &e, const PassContext &context, const std::string &s
   r = passes.run(promoteAccumulators, "promote-accumulators", r, &promoted);
   if (promoted) r = passes.run(singleUse, "single-use", r);
   r = passes.run(skipZeroAdjoints, "skip-zero-adjoints", r);
+  r = passes.run(valuePullbacks, "value-pullbacks", r);
   r = passes.run(firstAdds, "first-adds", r);
   return passes.run(hoistInvariants, "hoist-invariants", r);
 }
@@ -143,6 +145,17 @@ PassContext calleesContext(const Program *primal) {
     if (memoryEffects(g.body, primal).raises) context.raisingCallees.insert(g.name);
   }
   return context;
+}
+
+// `g` for the name g + suffix, else empty.
+static std::string withoutSuffix(const std::string &name, const std::string &suffix) {
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) return "";
+  return name.substr(0, name.size() - suffix.size());
+}
+
+void noteValueAndPullbacks(const Program &generated, PassContext &context) {
+  for (auto &f : generated.functions)
+    if (auto g = withoutSuffix(f.name, valueAndPullbackFunctionName("")); !g.empty()) context.valueAndPullbacks.insert(g);
 }
 
 PassContext contextFor(const Function &f, const PassContext &callees) {
@@ -162,12 +175,13 @@ Function optimize(const Function &f) {
   return g;
 }
 
-// The functions whose pullbacks `e` calls (not those it calls itself).
-static std::unordered_set<std::string> pullbackCallees(const Expr &e) {
+// The pullback functions `e` calls (g$pullback, g$value_and_pullback; not
+// the functions it calls itself).
+static std::unordered_set<std::string> pullbacksCalled(const Expr &e) {
   struct Collect : Visitor {
     std::unordered_set<std::string> names;
     void visit(const Pullback *p) override {
-      names.insert(p->callee);
+      names.insert(p->withValue ? valueAndPullbackFunctionName(p->callee) : pullbackFunctionName(p->callee));
       Visitor::visit(p);
     }
   } collect;
@@ -177,10 +191,12 @@ static std::unordered_set<std::string> pullbackCallees(const Expr &e) {
 
 // The program without the pullbacks that nothing calls once optimised (a
 // call whose cotangent is zero, or whose result is dead, loses its pullback).
-static Program withoutUncalledPullbacks(Program p) {
+// A dump after a pass (`forDump`) keeps g$value_and_pullback beside a kept
+// g$pullback: value-pullbacks, run on the dump, needs to know it exists.
+static Program withoutUncalledPullbacks(Program p, bool forDump) {
   auto isPullback = [](const Function &f) {
-    const std::string suffix = pullbackFunctionName("");
-    return f.name.size() >= suffix.size() && f.name.compare(f.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return !withoutSuffix(f.name, pullbackFunctionName("")).empty() ||
+           !withoutSuffix(f.name, valueAndPullbackFunctionName("")).empty();
   };
   std::unordered_set<std::string> used;
   std::vector<const Function *> work;
@@ -189,9 +205,13 @@ static Program withoutUncalledPullbacks(Program p) {
   while (!work.empty()) {
     const Function *f = work.back();
     work.pop_back();
-    for (auto &callee : pullbackCallees(f->body))
-      if (const Function *g = p.find(pullbackFunctionName(callee)); g && used.insert(g->name).second) work.push_back(g);
+    for (auto &name : pullbacksCalled(f->body))
+      if (const Function *g = p.find(name); g && used.insert(g->name).second) work.push_back(g);
   }
+  if (forDump)
+    for (auto &f : p.functions)
+      if (auto g = withoutSuffix(f.name, valueAndPullbackFunctionName("")); !g.empty() && used.count(pullbackFunctionName(g)))
+        used.insert(f.name);
   std::vector<Function> kept;
   for (auto &f : p.functions)
     if (!isPullback(f) || used.count(f.name)) kept.push_back(f);
@@ -201,9 +221,10 @@ static Program withoutUncalledPullbacks(Program p) {
 
 Program optimizeUpTo(const Program &p, const Program *primal, const std::string &stopAfter) {
   Program out = p;
-  const PassContext callees = calleesContext(primal); // (once: a scan of every helper)
+  PassContext callees = calleesContext(primal); // (once: a scan of every helper)
+  noteValueAndPullbacks(p, callees);
   for (auto &f : out.functions) f.body = runPipeline(f.body, contextFor(f, callees), stopAfter);
-  return withoutUncalledPullbacks(std::move(out));
+  return withoutUncalledPullbacks(std::move(out), !stopAfter.empty());
 }
 
 Program optimize(const Program &p, const Program *primal) { return optimizeUpTo(p, primal, ""); }

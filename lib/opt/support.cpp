@@ -1,5 +1,6 @@
 #include "support.h"
 #include "unfad/ir/mutator.h"
+#include "unfad/opt/passes.h"
 
 #include <algorithm>
 
@@ -17,6 +18,15 @@ void ArrayUses::visit(const Store *n) {
   visitExpr(n->value);
   if (auto a = n->array->as<Var>()) onStore(n, a->name);
   else visitExpr(n->array);
+}
+
+MemoryEffects effectsKnowingCallees(const Expr &e, const PassContext &context) {
+  MemoryEffects fx = memoryEffects(e);
+  if (auto c = e->as<Call>(); c && context.pureCallees.count(c->callee) && !fx.raises) {
+    fx.writes.clear();
+    fx.writesMemory = fx.stores = false;
+  }
+  return fx;
 }
 
 bool isConst(const Expr &e, double v) {

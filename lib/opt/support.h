@@ -20,6 +20,12 @@ namespace unfad::opt {
 // A let chain, as its (name, value) pairs in order.
 using Lets = std::vector<std::pair<std::string, ir::Expr>>;
 
+struct PassContext;
+
+// memoryEffects(e), where a call to a helper the context knows writes none
+// of its parameters writes nothing.
+ir::MemoryEffects effectsKnowingCallees(const ir::Expr &e, const PassContext &context);
+
 // Whether e is the float constant v.
 bool isConst(const ir::Expr &e, double v);
 // A float zero, or a tuple of them.

@@ -67,7 +67,8 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   std::vector<size_t> activeIdx;
   for (size_t i = 0; i < g->params.size(); ++i)
     if (g->params[i].active) activeIdx.push_back(i);
-  const TypeP &rt = p->type;
+  // (with the value: (value, cotangents...), the value returned by the call)
+  const TypeP rt = p->withValue ? Type::tuple(std::vector<TypeP>(p->type->elems.begin() + 1, p->type->elems.end())) : p->type;
   bool aligned = activeIdx.size() == rt->elems.size();
   std::vector<std::string> args;
   for (size_t i = 0; i < p->args.size(); ++i)
@@ -76,10 +77,12 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
     args.push_back(render(tr(p->cotangent, b, Hint{"tmp", false})));
   std::vector<CVal> bufs;
   for (auto &x : p->buffers) bufs.push_back(tr(x, b, Hint{"tmp", false}));
-  std::string base = h.ir ? sanitize(h.name) : "d_" + sanitize(cxxNameOf(*g));
+  // (with the value, the hint names the value: the cotangents are d_g's)
+  std::string base = h.ir && !p->withValue ? sanitize(h.name) : "d_" + sanitize(cxxNameOf(*g));
   CVal r;
-  r.type = rt;
+  r.type = p->type;
   r.agg = true;
+  if (p->withValue) r.elems.push_back(CVal{}); // (the value, named below)
   Stmt call;
   call.k = Stmt::PbCall;
   call.effect = !p->buffers.empty();
@@ -106,8 +109,16 @@ CVal FnPrinter::trPullback(const Pullback *p, Block &b, const Hint &h) {
   // copy of this pullback emitted in the struct's namespace (each block
   // carries its own): `(f_pullback)(...)` calls the one ordinary lookup finds.
   bool adl = std::any_of(g->params.begin(), g->params.end(), [](const Param &q) { return q.type->isStruct(); });
-  std::string callee = g->cxx.customPullback.empty() ? generatedBase(*g) + "_pullback" : g->cxx.customPullback;
-  call.line = (adl ? "(" + callee + ")" : callee) + "(" + joined + ");";
+  std::string callee = g->cxx.customPullback.empty() ? generatedName(*g, false, p->withValue) : g->cxx.customPullback;
+  const std::string callText = (adl ? "(" + callee + ")" : callee) + "(" + joined + ")";
+  call.line = callText + ";";
+  if (p->withValue) { // `const double v = g_value_and_pullback(...);`: the call's value
+    const TypeP &vt = p->type->elems[0];
+    call.def = fresh(h.ir ? sanitize(h.name) : sanitize(cxxNameOf(*g)) + "_value", false);
+    call.effLine = call.line;
+    call.line = "const " + cxxType(vt) + " " + call.def + " = " + callText + ";";
+    r.elems[0] = leaf(vt, call.def, PPrimary, true);
+  }
   bool writes = call.effect;
   b.push_back(std::move(call));
   if (writes) {

@@ -117,9 +117,14 @@ size_t dce(Block &b, std::set<std::string> &live, bool drop) {
       live.insert(s.uses.begin(), s.uses.end());
       break;
     case Stmt::PbCall: {
-      keep = s.effect;
+      // (a value_and_pullback's value, s.def: kept for it, or printed
+      // without it when only its effects are)
+      const bool valueLive = !s.def.empty() && live.count(s.def);
+      keep = s.effect || valueLive;
       for (auto &o : s.outs) keep = keep || live.count(o);
       if (keep) {
+        if (drop && !s.def.empty()) s.useEffLine = !valueLive;
+        if (!s.def.empty()) live.erase(s.def);
         live.insert(s.uses.begin(), s.uses.end());
         live.insert(s.outs.begin(), s.outs.end());
       }

@@ -16,6 +16,7 @@ Signature classify(const Function &gen, const Program &primal) {
   Signature s;
   if (suffix == "grad") s.isGrad = true;
   else if (suffix == "jvp") s.isJvp = true;
+  else if (suffix == "value_and_pullback") s.withValue = true;
   else if (suffix != "pullback") fail("'" + gen.name + "' is neither a $grad, a $jvp nor a $pullback function");
   s.primal = primal.find(base);
   if (!s.primal) fail("no primal function '" + base + "' for '" + gen.name + "'");
@@ -89,9 +90,9 @@ std::string returnSpelling(const Function &f) {
 
 } // namespace
 
-std::string generatedName(const Function &f, bool isGrad) {
+std::string generatedName(const Function &f, bool isGrad, bool withValue) {
   if (isGrad && isMethod(f)) return memberGradientName(f.cxx.name);
-  return generatedBase(f) + (isGrad ? "_grad" : "_pullback");
+  return generatedBase(f) + (isGrad ? "_grad" : withValue ? "_value_and_pullback" : "_pullback");
 }
 
 // Parameter names: the primal's first, then d_return, then the adjoints
@@ -164,9 +165,10 @@ void FnPrinter::bindParams(const Function &f, const Params &names, bool isGrad) 
 }
 
 // After the body: the cotangents added into the adjoints, the primal value
-// returned (by a gradient of a non-void function).
+// returned (by a gradient of a non-void function, and a value_and_pullback).
 void FnPrinter::finishBody(const Function &f, const Params &names, const CVal &res, bool isGrad, Block &body) {
-  size_t off = isGrad ? 1 : 0, nActive = names.active.size();
+  const bool returnsValue = (isGrad || withValue_) && !returnsVoid(f);
+  size_t off = isGrad || withValue_ ? 1 : 0, nActive = names.active.size();
   if (!res.agg || res.type->isStruct() || res.elems.size() != nActive + off)
     fail("body of '" + gen_.name + "' is not a tuple of " + std::to_string(nActive + off) + " elements");
   for (size_t j = 0; j < nActive; ++j) {
@@ -178,7 +180,7 @@ void FnPrinter::finishBody(const Function &f, const Params &names, const CVal &r
     // members are theirs, CVal::userObject)
     accumulate(res.elems[j + off], names.adjoint[j], !splitMember(f, names.active[j]), body, /*userObject=*/true);
   }
-  if (isGrad && !returnsVoid(f)) body.push_back(returnStmt(res.elems[0]));
+  if (returnsValue) body.push_back(returnStmt(res.elems[0]));
 }
 
 Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad, const std::set<std::string> &live) {
@@ -187,12 +189,12 @@ Printed FnPrinter::signature(const Function &f, const Params &names, bool isGrad
   // A static f may be called while f_grad is not: no -Wunused-function.
   if (f.cxx.isStatic) link += isGrad && !f.cxx.isInline && !f.cxx.isConstexpr ? "[[maybe_unused]] static " : "static ";
   if (!isGrad || f.cxx.isInline || f.cxx.isConstexpr) link += "inline ";
-  std::string ret = isGrad && !returnsVoid(f) ? returnSpelling(f) : "void";
+  std::string ret = (isGrad || withValue_) && !returnsVoid(f) ? returnSpelling(f) : "void";
   bool method = isGrad && isMethod(f); // defined at namespace scope, declared in the class
   // A member of a class template's specialization ("Spring<double>") is an
   // explicit specialization of the member declared in the template.
   if (method && f.cxx.memberOf.find('<') != std::string::npos) link = "template <> " + link;
-  out.head = link + ret + " " + (method ? f.cxx.memberOf + "::" : "") + generatedName(f, isGrad);
+  out.head = link + ret + " " + (method ? f.cxx.memberOf + "::" : "") + generatedName(f, isGrad, withValue_);
   if (method) out.memberHead = ret + " " + generatedName(f, isGrad);
   if (method && f.cxx.isConstMethod) out.qualifiers = " const";
   std::vector<std::pair<std::string, std::string>> params; // declaration, name
@@ -316,7 +318,8 @@ Printed FnPrinter::run() {
   if (sig.isJvp) return runJvp(f);
   checkParams(gen_, f, sig.isGrad);
   scan(gen_.body);
-  used_.insert(generatedName(f, sig.isGrad));
+  withValue_ = sig.withValue;
+  used_.insert(generatedName(f, sig.isGrad, sig.withValue));
   Params names = nameParams(f, sig.isGrad);
   bindParams(f, names, sig.isGrad);
 
@@ -364,7 +367,7 @@ std::string printMemberDeclaration(const ir::Function &generated, const ir::Prog
 std::string cxxName(const ir::Function &generated, const ir::Program &primal) {
   detail::Signature s = detail::classify(generated, primal);
   if (s.isJvp) return detail::generatedBase(*s.primal) + "_jvp";
-  return detail::generatedName(*s.primal, s.isGrad);
+  return detail::generatedName(*s.primal, s.isGrad, s.withValue);
 }
 
 } // namespace unfad::printer

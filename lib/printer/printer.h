@@ -75,7 +75,8 @@ std::string cxxNameOf(const Function &f);
 std::string generatedBase(const Function &f);
 // The name of a generated function: `f_grad`, `g_pullback`, a marked
 // method's `loss_grad` (a call operator's `grad`).
-std::string generatedName(const Function &f, bool isGrad);
+// f_grad (isGrad), g_pullback, or g_value_and_pullback (withValue).
+std::string generatedName(const Function &f, bool isGrad, bool withValue = false);
 
 // ------------------------------------------------------------ types ----
 
@@ -212,6 +213,7 @@ void assignObjectFromMirror(const TypeP &t, const std::string &object, const CVa
 struct Signature {
   const Function *primal = nullptr;
   bool isGrad = false;
+  bool withValue = false; // g$value_and_pullback: a pullback returning g's value, as f_grad does
   bool isJvp = false; // f$jvp (forward mode): printed as f_jvp
 };
 Signature classify(const Function &gen, const Program &primal);
@@ -239,6 +241,7 @@ private:
 
   const Function &gen_;
   const Program &primal_;
+  bool withValue_ = false; // printing a g$value_and_pullback
   std::set<std::string> used_;     // C++ names taken
   std::set<std::string> irNames_;  // IR binders that are valid identifiers
   // IR name -> its C++ value; a stack per name, scopes undone via trail_

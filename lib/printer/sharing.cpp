@@ -206,7 +206,7 @@ void FnPrinter::scan(const Expr &e) {
       break;
     case Kind::Pullback:
       if (auto f = primal_.find(x->as<Pullback>()->callee)) {
-        used_.insert(generatedBase(*f) + "_pullback");
+        used_.insert(generatedName(*f, false, x->as<Pullback>()->withValue));
         noteLocalShapes(x->as<Pullback>()->args, *f);
         noteContainerArrays(x->as<Pullback>()->args, x->as<Pullback>()->buffers, *f);
       }

@@ -298,6 +298,11 @@ public:
 // (the unit ()): their cotangents are accumulated in place into `buffers`,
 // one per active array parameter in order (the caller's cotangent buffer
 // of the array passed there).
+//
+// `withValue`: the helper's value too, computed by the pullback's own
+// forward sweep (the helper's g$value_and_pullback): the result is
+// (value, cotangents...), and it stands for the call and its pullback at
+// once (opt/value_pullbacks.cpp).
 class Pullback final : public Node {
 public:
   static constexpr Kind kKind = Kind::Pullback;
@@ -305,11 +310,12 @@ public:
   const std::vector<Expr> args;
   const Expr cotangent;
   const std::vector<Expr> buffers;
+  const bool withValue;
   static Expr make(std::string callee, std::vector<Expr> args, Expr cotangent, TypeP result,
-                   std::vector<Expr> buffers = {});
-  Pullback(std::string c, std::vector<Expr> a, Expr ct, TypeP t, std::vector<Expr> b)
+                   std::vector<Expr> buffers = {}, bool withValue = false);
+  Pullback(std::string c, std::vector<Expr> a, Expr ct, TypeP t, std::vector<Expr> b, bool v)
       : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)), cotangent(std::move(ct)),
-        buffers(std::move(b)) {}
+        buffers(std::move(b)), withValue(v) {}
 };
 
 struct Binder {
@@ -644,6 +650,9 @@ TypeP pullbackResultType(const Function &f);
 // stage): parameters of `callee` then the result's cotangent; returns the
 // tuple of cotangents of the active parameters.
 inline std::string pullbackFunctionName(const std::string &callee) { return callee + "$pullback"; }
+// The IR function computing `callee`'s value and its pullback in one run
+// (a Pullback withValue calls it): returns (value, cotangents...).
+inline std::string valueAndPullbackFunctionName(const std::string &callee) { return callee + "$value_and_pullback"; }
 
 // ----------------------------------------------------------- utilities --
 

@@ -23,6 +23,8 @@ struct PassContext {
   // before its adjoint sweep adds into anything (f_grad throws where f
   // throws, with the adjoints untouched).
   std::unordered_set<std::string> raisingCallees;
+  // Helpers whose value_and_pullback the program has (value_pullbacks.cpp).
+  std::unordered_set<std::string> valueAndPullbacks;
 };
 
 // Every pass: the rewritten expression; *changed (when given) says whether
@@ -66,6 +68,8 @@ ir::Expr promoteAccumulators(const ir::Expr &e, const PassContext &context, bool
 // A stateless adjoint loop whose every += is scaled by one cotangent runs
 // only when that cotangent is nonzero.
 ir::Expr skipZeroAdjoints(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// A helper's call and its pullback in one block become one value_and_pullback.
+ir::Expr valuePullbacks(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // A cotangent buffer known zero is stored into by its first loop, and the
 // resets nothing reads go (first_adds.cpp).
 ir::Expr firstAdds(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
@@ -84,5 +88,7 @@ ir::Expr runPipeline(const ir::Expr &e, const PassContext &context, const std::s
 // and the context of a function of the program: that, its parameters reserved.
 PassContext calleesContext(const ir::Program *primal);
 PassContext contextFor(const ir::Function &f, const PassContext &callees);
+// The helpers whose g$value_and_pullback the generated program has.
+void noteValueAndPullbacks(const ir::Program &generated, PassContext &context);
 
 } // namespace unfad::opt

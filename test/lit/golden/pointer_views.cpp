@@ -38,11 +38,11 @@ UNFAD_GRADIENT double direct(const double* x, const double* w, int n, int d) {
   for (int i = 0; i < n; ++i) s += dot(x + i * d, w, d);
   return s;
 }
-// (the sweep over the views is fused with the loop: one pass, the offset computed once)
+// (the sweep over the views is fused with the loop: one pass, the offset
+// computed once, the call and its pullback one run of dot_value_and_pullback)
 // CHECK-LABEL: double direct_grad(const double* x, const double* w, int n, int d, double* d_x, double* d_w) {
 // CHECK:         for (long i = 0; i < n; ++i) {
 // CHECK-NEXT:      const long [[T:t[_0-9]*]] = i * d;
-// CHECK-NEXT:      const double {{.*}} = ::dot(x + [[T]], w, d);
-// CHECK-NEXT:      [[S:[a-z_0-9]+]] = [[S]] + t_{{[0-9]+}};
-// CHECK-NEXT:      dot_pullback(x + [[T]], w, d, 1.0, d_x + [[T]], d_w);
+// CHECK-NEXT:      const double [[V:dot_value[_0-9]*]] = dot_value_and_pullback(x + [[T]], w, d, 1.0, d_x + [[T]], d_w);
+// CHECK-NEXT:      [[S:[a-z_0-9]+]] = [[S]] + [[V]];
 // CHECK-NEXT:    }
