@@ -56,6 +56,8 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
   if (const auto *d = dyn_cast<CXXDefaultArgExpr>(e)) return lowerExpr(d->getExpr(), env);
   if (const auto *d = dyn_cast<CXXDefaultInitExpr>(e)) return lowerExpr(d->getExpr(), env);
   if (const Expr *u = unwrapReference(e)) return lowerExpr(u, env); // w.get(), (T&)w (reference_wrappers.cpp)
+  if (sawTextParams_)
+    if (ir::Expr t = lowerTextExpr(e, env)) return t; // `kind == "l1"` (text_params.cpp)
   if (const auto *c = dyn_cast<CastExpr>(e)) return lowerCast(c, env);
   if (const auto *f = dyn_cast<FloatingLiteral>(e))
     return ir::Const::make(f->getValueAsApproximateDouble(), typeOf(f->getType(), loc));

@@ -314,6 +314,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     ir::Param p;
     p.name = pd->getName().empty() ? names_.fresh("arg" + std::to_string(k)) : pd->getNameAsString();
     names_.reserve(p.name);
+
     // `double& out` of a marked function: an array of one element, which
     // the printer prints as the variable (references.cpp has the helpers')
     bool single = en.marked && outReferenceParam(pd);

@@ -194,6 +194,10 @@ struct GrowOp {
   const clang::VarDecl *vector;
 };
 
+// std::string / std::string_view (of char), by value or reference: a text
+// parameter (text_params.cpp).
+bool isTextType(clang::QualType t);
+
 class Lowering {
 public:
   Lowering(clang::ASTContext &ctx, clang::DiagnosticsEngine &diags, const Options &opts);
@@ -510,6 +514,10 @@ private:
   const clang::FunctionDecl *currentRoot_ = nullptr; // the marked function being lowered (tables come before it)
   ir::Expr lowerExpr(const clang::Expr *e, Env &env);
   ir::Expr lowerDeclRef(const clang::DeclRefExpr *d, Env &env);
+  // An expression of numbers computed from text parameters alone, or text
+  // given to a helper (text_params.cpp); null otherwise.
+  ir::Expr lowerTextExpr(const clang::Expr *e, Env &env);
+  bool sawTextParams_ = false; // (lowerTextExpr looks only once there are any)
   ir::Expr lowerMember(const clang::MemberExpr *m, Env &env);
   ir::Expr lowerUnary(const clang::UnaryOperator *u, Env &env);
   ir::Expr lowerBinary(const clang::BinaryOperator *b, Env &env);

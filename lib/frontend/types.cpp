@@ -193,6 +193,10 @@ bool Lowering::byValueArrayParam(const ParmVarDecl *p) {
 // or an array (pointer, C array, reference to std::vector/std::array; by
 // value when `copied`).
 ir::TypeP Lowering::paramType(const ParmVarDecl *p, bool copied) {
+  if (isTextType(p->getType())) { // passive text: a placeholder (text_params.cpp)
+    sawTextParams_ = true;
+    return ir::Type::i64();
+  }
   QualType t = p->getType();
   if (t.isVolatileQualified()) fail(p->getLocation(), "volatile values are not supported");
   std::string name = p->getName().empty() ? std::string("<unnamed>") : p->getNameAsString();

@@ -190,12 +190,22 @@ CVal FnPrinter::trOpaque(const Opaque *c, Block &b, const Hint &h) {
     constant.table = c->type->isArray();
     return constant;
   }
-  std::string s = c->callee + "(";
-  for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + render(tr(c->args[i], b, Hint{"tmp", false}));
-  s += ")";
-  size_t colon = c->callee.rfind("::");
-  std::string base = colon == std::string::npos ? c->callee : c->callee.substr(colon + 2);
-  std::string n = fresh(h.name.empty() ? base + "_value" : h.name, h.ir);
+  std::string s, base;
+  if (c->callee.find(Throw::kArg) != std::string::npos) { // an expression as written, its arguments at the marks
+    base = c->type->isBool() ? "text_test" : "text_value";
+    std::vector<std::string> texts;
+    for (auto &a : c->args) texts.push_back(render(tr(a, b, Hint{"tmp", false})));
+    size_t k = 0;
+    for (char ch : c->callee) s += ch == Throw::kArg && k < texts.size() ? texts[k++] : std::string(1, ch);
+    if (c->type->isInt() && c->callee.rfind("std::string", 0) == 0) return leaf(c->type, s, PPrimary, true); // (text for a helper)
+  } else {
+    s = c->callee + "(";
+    for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + render(tr(c->args[i], b, Hint{"tmp", false}));
+    s += ")";
+    size_t colon = c->callee.rfind("::");
+    base = (colon == std::string::npos ? c->callee : c->callee.substr(colon + 2)) + "_value";
+  }
+  std::string n = fresh(h.name.empty() ? base : h.name, h.ir);
   Stmt st;
   st.k = Stmt::Decl;
   st.def = n;

@@ -1,0 +1,105 @@
+// Text parameters: a loss chosen by a `const std::string&` (`kind == "l1"`),
+// a helper given the text (lowered into its caller's loop) and a literal
+// (`penalty(v, "huber")`, built as a std::string so the helper compares
+// strings), and numbers read from text (`kind[0]` in a switch,
+// `kind.size()`). The gradients against central differences, for each kind.
+// RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include
+// RUN: %cxx -std=c++17 -O1 -I%unfad_include %t.cpp -o %t.exe && %t.exe | FileCheck %s
+// RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
+// CHECK: loss ok
+// CHECK: total ok
+// CHECK: fixed ok
+// CHECK: scaled ok
+// CODE-LABEL: double loss_grad(const std::vector<double>& r, const std::string& kind, std::vector<double>& d_r) {
+// CODE:         const bool {{[a-z_0-9]+}} = (kind == "l1");
+// CODE-LABEL: double fixed_grad(
+// CODE:         std::string("huber")
+#include <unfad/unfad.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+UNFAD_GRADIENT double loss(const std::vector<double>& r, const std::string& kind) {
+  double s = 0;
+  for (double v : r) {
+    if (kind == "l1") s += std::abs(v);
+    else if (kind == "huber") s += std::abs(v) < 1 ? 0.5 * v * v : std::abs(v) - 0.5;
+    else s += v * v;
+  }
+  return s;
+}
+
+static double penalty(double v, const std::string& kind) {
+  if (kind == "huber") return std::abs(v) < 1 ? 0.5 * v * v : std::abs(v) - 0.5;
+  if (kind == "log") return std::log(1 + v * v);
+  return v * v;
+}
+
+UNFAD_GRADIENT double total(const std::vector<double>& x, const std::string& kind) {
+  double s = 0;
+  for (double v : x) s += penalty(v, kind);
+  return s;
+}
+
+UNFAD_GRADIENT double fixed(const std::vector<double>& x) {
+  double s = 0;
+  for (double v : x) s += penalty(v, "huber") + 0.1 * penalty(2 * v, "log");
+  return s;
+}
+
+UNFAD_GRADIENT double scaled(const std::vector<double>& x, const std::string& unit) {
+  double f = 1.0;
+  switch (unit.empty() ? 'm' : unit[0]) {
+  case 'k': f = 1000.0; break;
+  case 'c': f = 0.01; break;
+  default: break;
+  }
+  double s = 0;
+  for (double v : x) s += std::sin(v) * f / static_cast<double>(unit.size() + 1);
+  return s;
+}
+
+template <class F, class G>
+bool check(F f, G grad, std::vector<double> x) {
+  std::vector<double> d(x.size(), 0.0);
+  const double value = grad(x, d);
+  if (value != f(x)) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double h = 1e-6, x0 = x[i];
+    x[i] = x0 + h;
+    const double up = f(x);
+    x[i] = x0 - h;
+    const double down = f(x);
+    x[i] = x0;
+    const double fd = (up - down) / (2 * h);
+    if (std::abs(fd - d[i]) > 1e-5 * (1 + std::abs(fd))) {
+      std::printf("mismatch at %zu: %g vs %g\n", i, d[i], fd);
+      return false;
+    }
+  }
+  return true;
+}
+
+int main() {
+  const std::vector<double> x = {0.3, -1.7, 2.2, -0.4, 0.9};
+  bool ok = true;
+  for (std::string kind : {"l1", "huber", "l2"})
+    ok = ok && check([&](const std::vector<double>& v) { return loss(v, kind); },
+                     [&](const std::vector<double>& v, std::vector<double>& d) { return loss_grad(v, kind, d); }, x);
+  std::printf("loss %s\n", ok ? "ok" : "wrong");
+  ok = true;
+  for (std::string kind : {"huber", "log", "l2"})
+    ok = ok && check([&](const std::vector<double>& v) { return total(v, kind); },
+                     [&](const std::vector<double>& v, std::vector<double>& d) { return total_grad(v, kind, d); }, x);
+  std::printf("total %s\n", ok ? "ok" : "wrong");
+  ok = check([](const std::vector<double>& v) { return fixed(v); },
+             [](const std::vector<double>& v, std::vector<double>& d) { return fixed_grad(v, d); }, x);
+  std::printf("fixed %s\n", ok ? "ok" : "wrong");
+  ok = true;
+  for (std::string unit : {"km", "cm", "", "m"})
+    ok = ok && check([&](const std::vector<double>& v) { return scaled(v, unit); },
+                     [&](const std::vector<double>& v, std::vector<double>& d) { return scaled_grad(v, unit, d); }, x);
+  std::printf("scaled %s\n", ok ? "ok" : "wrong");
+}
