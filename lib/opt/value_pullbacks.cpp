@@ -56,7 +56,14 @@ protected:
     for (size_t i = 0; i < lets.size(); ++i) {
       auto call = lets[i].second->as<Call>();
       if (!call || !context_.valueAndPullbacks.count(call->callee) || !call->type->isFloat()) continue;
-      if (auto j = pullbackAfter(lets, i, *call)) fuse(lets, i, *j);
+      if (auto found = pullbackAfter(lets, i, *call)) {
+        // the lets computing the cotangent go before the call, in order
+        std::vector<std::pair<std::string, Expr>> moved;
+        for (size_t m : found->hoisted) moved.push_back(lets[m]);
+        for (auto m = found->hoisted.rbegin(); m != found->hoisted.rend(); ++m) lets.erase(lets.begin() + long(*m));
+        lets.insert(lets.begin() + long(i), moved.begin(), moved.end());
+        fuse(lets, i + moved.size(), found->pullback);
+      }
     }
   }
 
@@ -79,8 +86,15 @@ private:
   }
 
   // The let after `at` taking call's pullback at the same arguments, which
-  // can move up to the call.
-  std::optional<size_t> pullbackAfter(const Lets &lets, size_t at, const Call &call) const {
+  // can move up to the call, and the lets between (ascending) that compute
+  // its cotangent and can move up before the call with it (`wt[i]`, a
+  // point's weight read after the call): reads of memory nothing between
+  // writes, arithmetic, not from the call's value.
+  struct Found {
+    size_t pullback;
+    std::vector<size_t> hoisted;
+  };
+  std::optional<Found> pullbackAfter(const Lets &lets, size_t at, const Call &call) const {
     std::set<std::string> boundBetween{lets[at].first}, written, touched, added;
     MemoryEffects reads = memoryEffects(lets[at].second);
     for (size_t j = at + 1; j < lets.size(); ++j) {
@@ -88,13 +102,31 @@ private:
       auto pb = pullbackOf(lets[j].second, &guard);
       if (pb && pb->callee == call.callee && !pb->withValue && pb->args.size() == call.args.size() &&
           std::equal(pb->args.begin(), pb->args.end(), call.args.begin(), [](auto &x, auto &y) { return alphaEqual(x, y); })) {
-        bool movable = true;
-        std::vector<std::string> needed = freeVars(pb->cotangent);
+        Found found{j, {}};
+        std::set<std::string> buffers, need;
         for (auto &b : pb->buffers)
-          for (auto &v : freeVars(b)) needed.push_back(v);
-        for (auto &v : needed) movable = movable && !boundBetween.count(v) && !written.count(v) && !touched.count(v);
+          for (auto &v : freeVars(b)) buffers.insert(v);
+        for (auto &v : freeVars(pb->cotangent)) need.insert(v);
+        for (size_t m = j; m-- > at + 1;) {
+          if (!need.count(lets[m].first)) continue;
+          const Expr &v = lets[m].second;
+          MemoryEffects fx = memoryEffects(v);
+          if (fx.stores || fx.writesMemory || fx.calls || fx.allocates || fx.raises || countUses(v, lets[at].first) > 0)
+            return std::nullopt;
+          for (size_t b = at + 1; b < m; ++b)
+            for (auto &a : fx.reads)
+              if (memoryEffects(lets[b].second).writes.count(a)) return std::nullopt;
+          found.hoisted.insert(found.hoisted.begin(), m);
+          for (auto &u : freeVars(v)) need.insert(u);
+        }
+        bool movable = true;
+        for (auto &v : need) {
+          const bool hoisted = std::any_of(found.hoisted.begin(), found.hoisted.end(), [&](size_t m) { return lets[m].first == v; });
+          movable = movable && (hoisted || !boundBetween.count(v));
+        }
+        for (auto &v : buffers) movable = movable && !boundBetween.count(v) && !written.count(v) && !touched.count(v);
         for (auto &a : reads.reads) movable = movable && !written.count(a) && !added.count(a);
-        return movable ? std::optional<size_t>(j) : std::nullopt;
+        return movable ? std::optional<Found>(found) : std::nullopt;
       }
       MemoryEffects fx = effectsKnowingCallees(lets[j].second, context_);
       if (fx.raises || (fx.writesMemory && fx.writes.empty())) return std::nullopt;

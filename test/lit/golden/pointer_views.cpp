@@ -29,8 +29,9 @@ UNFAD_GRADIENT double rows(const double* x, const double* w, int n, int d) {
 // IR:         dot(view(x, xi_offset), view(w, mul(i, d)), d)
 // CHECK-LABEL: double rows_grad(const double* x, const double* w, int n, int d, double* d_x, double* d_w) {
 // CHECK:         const long xi_offset = i * d;
+// (the call and its pullback one run, guarded by the cotangent x[xi_offset])
+// CHECK:         dot_value_and_pullback(x + xi_offset, w + {{.*}}, d, {{.*}}, d_x + xi_offset, d_w + {{.*}});
 // CHECK:         ::dot(x + xi_offset, w + {{.*}}, d)
-// CHECK:         dot_pullback(x + xi_offset{{.*}}, w + {{.*}}, d, {{.*}}, d_x + xi_offset{{.*}}, d_w + {{.*}});
 // CHECK:         d_x[xi_offset{{.*}}] +=
 
 UNFAD_GRADIENT double direct(const double* x, const double* w, int n, int d) {
