@@ -36,19 +36,10 @@ using namespace unfad::ir;
 
 namespace {
 
-bool touches(const Expr &e, const std::string &array) { return memoryEffects(e).touches(array); }
-
 bool named(const Expr &e, const std::string &array) {
   auto v = e->as<Var>();
   return v && v->name == array;
 }
-
-const Store *storeInto(const Expr &e, const std::string &array) {
-  auto s = e->as<Store>();
-  return s && s->path.empty() && named(s->array, array) ? s : nullptr;
-}
-
-bool isIndexOf(const Expr &index, const Fold &f) { return named(index, f.index); }
 
 bool isReset(const Store *s) { return s && s->mode == Store::Mode::Set && isConst(s->value, 0.0); }
 

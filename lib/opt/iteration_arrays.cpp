@@ -20,20 +20,7 @@ using namespace unfad::ir;
 
 namespace {
 
-bool touches(const Expr &e, const std::string &array) { return memoryEffects(e).touches(array); }
-
 bool writes(const Expr &e, const std::string &array) { return memoryEffects(e).writes.count(array) > 0; }
-
-const Store *storeInto(const Expr &e, const std::string &array) {
-  auto s = e->as<Store>();
-  auto v = s ? s->array->as<Var>() : nullptr;
-  return v && v->name == array && s->path.empty() ? s : nullptr;
-}
-
-bool isIndexOf(const Expr &index, const Fold *f) {
-  auto v = index->as<Var>();
-  return v && v->name == f->index;
-}
 
 // The elements known stored since the last reset, as [lo, hi) intervals
 // over the body's scalar lets resolved.
@@ -91,7 +78,7 @@ std::optional<std::pair<Expr, Expr>> storedInterval(const Expr &value, const std
   for (auto &[name, v] : inner.lets) {
     if (!touches(v, array)) continue;
     auto s = storeInto(v, array);
-    if (found || !s || !isIndexOf(s->index, f) || !ok(s)) return std::nullopt;
+    if (found || !s || !isIndexOf(s->index, *f) || !ok(s)) return std::nullopt;
     found = s;
   }
   if (!found || touches(inner.tail, array)) return std::nullopt;
@@ -140,7 +127,7 @@ bool leftZero(const Expr &body, const std::string &array, const Expr &length) {
       for (auto &[n, v] : inner.lets) {
         if (!writes(v, array)) continue;
         auto s = storeInto(v, array);
-        atIndex = atIndex && s && isIndexOf(s->index, f);
+        atIndex = atIndex && s && isIndexOf(s->index, *f);
         last = s;
       }
       if (atIndex && last && last->mode == Store::Mode::Set && isConst(last->value, 0.0))

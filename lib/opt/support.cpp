@@ -20,6 +20,19 @@ void ArrayUses::visit(const Store *n) {
   else visitExpr(n->array);
 }
 
+bool touches(const Expr &e, const std::string &array) { return memoryEffects(e).touches(array); }
+
+const Store *storeInto(const Expr &e, const std::string &array) {
+  auto s = e->as<Store>();
+  auto v = s ? s->array->as<Var>() : nullptr;
+  return v && v->name == array && s->path.empty() ? s : nullptr;
+}
+
+bool isIndexOf(const Expr &index, const Fold &f) {
+  auto v = index->as<Var>();
+  return v && v->name == f.index;
+}
+
 MemoryEffects effectsKnowingCallees(const Expr &e, const PassContext &context) {
   MemoryEffects fx = memoryEffects(e);
   if (auto c = e->as<Call>(); c && context.pureCallees.count(c->callee) && !fx.raises) {

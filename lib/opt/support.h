@@ -26,6 +26,13 @@ struct PassContext;
 // of its parameters writes nothing.
 ir::MemoryEffects effectsKnowingCallees(const ir::Expr &e, const PassContext &context);
 
+// Whether `e` reads or writes the array named `array`.
+bool touches(const ir::Expr &e, const std::string &array);
+// `e` as a store into array[i] (the whole element), else null.
+const ir::Store *storeInto(const ir::Expr &e, const std::string &array);
+// Whether `index` is the index of loop `f`.
+bool isIndexOf(const ir::Expr &index, const ir::Fold &f);
+
 // Whether e is the float constant v.
 bool isConst(const ir::Expr &e, double v);
 // A float zero, or a tuple of them.
