@@ -98,6 +98,11 @@ ir::Expr Lowering::lowerThrown(const CXXThrowExpr *te, Env &env, Binds &pre) {
       order.push_back(e);
       return;
     }
+    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && isa<ParmVarDecl>(d->getDecl()) && isTextType(d->getType())) {
+      holes.insert(d); // a text parameter: "unknown kind: " + kind (text_params.cpp)
+      order.push_back(d);
+      return;
+    }
     if (const auto *d = dyn_cast<DeclRefExpr>(st); d && readsFunctionValues(d))
       fail(d->getLocation(), "the exception thrown here may only read numbers of the function ('" +
                                  d->getDecl()->getNameAsString() + "' is not one): the generated gradient rebuilds it "

@@ -35,9 +35,6 @@ const ClassTemplateSpecializationDecl *tupleLikeSpec(const RecordDecl *rd) {
   return sd;
 }
 
-bool isPairName(const std::string &s) { return s.compare(0, 10, "std::pair<") == 0; }
-bool isTupleName(const std::string &s) { return s.compare(0, 11, "std::tuple<") == 0; }
-
 bool isStdIgnore(const Expr *e) {
   const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;

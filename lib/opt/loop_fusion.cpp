@@ -88,9 +88,133 @@ Access accessOf(const Expr &e, const PassContext &context) {
   return acc;
 }
 
+// A sweep whose state only accumulates, as a stateless sweep adding into
+// an array of one element per floating-point leaf of the state:
+//
+//   let d = fold j in reversed [lo, hi) from s = init -> (...; (s#0 + e0, ...))
+//     ~>  let acc = new f64[leaves]; fold j .. from () -> (...; acc[0] += e0; ...; ());
+//         let d = (init#0 + acc[0], ...)
+//
+// (a data loop's adjoint summing a learned scale's cotangent over the
+// points). Its iterations then commute like the other sweeps' (+= into an
+// array nothing else reads), so it fuses with its loop; promote-accumulators
+// keeps each sum in a register of the fused loop. The sums are added in
+// another order, as fusion already does for every += into a buffer.
+struct Accumulating {
+  std::string array;
+  Expr alloc, sweep, value; // `value`: what the sweep's let binds, from the array
+};
+
+// The floating-point leaves of type t, as projection paths.
+void floatLeaves(const TypeP &t, std::vector<int> &path, std::vector<std::vector<int>> &out) {
+  if (t->isFloat()) out.push_back(path);
+  if (!t->isTuple() || t->isStruct()) return;
+  for (size_t k = 0; k < t->elems.size(); ++k) {
+    path.push_back(int(k));
+    floatLeaves(t->elems[k], path, out);
+    path.pop_back();
+  }
+}
+
+Expr projected(Expr e, const std::vector<int> &path) {
+  for (int k : path) e = Proj::make(e, k);
+  return e;
+}
+
+// Whether the state's type is tuples of floats and units only.
+bool plainState(const TypeP &t) {
+  if (t->isFloat() || t->isUnit()) return true;
+  if (!t->isTuple() || t->isStruct()) return false;
+  return std::all_of(t->elems.begin(), t->elems.end(), plainState);
+}
+
+// The leaf at `path` of a tuple literal, resolved through the body's lets.
+Expr leafOf(Expr e, const std::vector<int> &path, const LetChain &body) {
+  for (int k : path) {
+    for (auto it = body.lets.rbegin(); it != body.lets.rend(); ++it)
+      if (auto v = e->as<Var>(); v && v->name == it->first) e = it->second;
+    auto t = e->as<ir::Tuple>();
+    if (!t) return nullptr;
+    e = t->elems[size_t(k)];
+  }
+  return e;
+}
+
+std::optional<Accumulating> accumulatingSweep(const Fold *f, NameSupply &names) {
+  const TypeP &st = f->init->type;
+  if (st->isUnit() || !plainState(st)) return std::nullopt;
+  std::vector<std::vector<int>> leaves;
+  std::vector<int> path;
+  floatLeaves(st, path, leaves);
+  if (leaves.empty()) return std::nullopt;
+  // (one array: its leaves all of one type, double or float)
+  const TypeP elem = projected(f->init, leaves[0])->type;
+  for (auto &p : leaves)
+    if (!sameType(projected(f->init, p)->type, elem)) return std::nullopt;
+  LetChain body = unzipLets(f->body);
+  // A leaf's value in the body: s#p itself, or a let bound to it.
+  const Expr state = Var::make(f->state, st);
+  std::vector<std::string> leafNames(leaves.size());
+  for (auto &[name, v] : body.lets)
+    for (size_t k = 0; k < leaves.size(); ++k)
+      if (alphaEqual(v, projected(state, leaves[k]))) leafNames[k] = name;
+  std::vector<Expr> adds;
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    auto add = leafOf(body.tail, leaves[k], body) ? leafOf(body.tail, leaves[k], body)->as<Prim>() : nullptr;
+    if (!add || add->op != Op::Add) return std::nullopt;
+    auto isLeaf = [&](const Expr &x) {
+      auto v = x->as<Var>();
+      return alphaEqual(x, projected(state, leaves[k])) || (v && !leafNames[k].empty() && v->name == leafNames[k]);
+    };
+    const int side = isLeaf(add->args[0]) ? 0 : isLeaf(add->args[1]) ? 1 : -1;
+    if (side < 0) return std::nullopt;
+    adds.push_back(add->args[1 - side]);
+  }
+  // The state is read only through those leaves, each once (by its add),
+  // and the units (no value).
+  Expr zeroed = substitute(f->body, f->state, Const::zero(st));
+  for (auto &e : adds)
+    if (countUses(e, f->state) > 0) return std::nullopt;
+  for (size_t k = 0; k < leaves.size(); ++k)
+    if (!leafNames[k].empty() && countUses(f->body, leafNames[k]) != 1) return std::nullopt;
+  for (auto &[name, v] : body.lets) {
+    if (countUses(v, f->state) == 0) continue;
+    if (!v->type->isUnit() && std::none_of(leafNames.begin(), leafNames.end(), [&](auto &n) { return n == name; }))
+      return std::nullopt;
+  }
+  Accumulating out;
+  out.array = names.fresh(f->state + "_sum");
+  out.alloc = NewArray::make(Const::makeInt(int64_t(leaves.size())), elem);
+  const Expr acc = Var::make(out.array, Type::array(elem));
+  LetChain zb = unzipLets(zeroed);
+  for (size_t k = 0; k < leaves.size(); ++k)
+    zb.lets.push_back({names.fresh("_"), Store::make(acc, Const::makeInt(int64_t(k)),
+                                                     substitute(adds[k], f->state, Const::zero(st)), Store::Mode::Add)});
+  out.sweep = Fold::make(f->lo, f->hi, ir::Tuple::make({}), f->index, f->state, zipLets(zb.lets, ir::Tuple::make({})),
+                         f->reversed);
+  // init + the sums, in the state's shape
+  std::function<Expr(const TypeP &, std::vector<int> &)> rebuild = [&](const TypeP &t, std::vector<int> &p) -> Expr {
+    if (t->isFloat()) {
+      size_t k = size_t(std::find(leaves.begin(), leaves.end(), p) - leaves.begin());
+      return Prim::make(Op::Add, {projected(f->init, p), Index::make(acc, Const::makeInt(int64_t(k)))});
+    }
+    if (t->isUnit()) return ir::Tuple::make({});
+    std::vector<Expr> elems;
+    for (size_t k = 0; k < t->elems.size(); ++k) {
+      p.push_back(int(k));
+      elems.push_back(rebuild(t->elems[k], p));
+      p.pop_back();
+    }
+    return ir::Tuple::make(elems);
+  };
+  std::vector<int> root;
+  out.value = rebuild(st, root);
+  return out;
+}
+
 class LoopFusion : public BlockRewriter {
 public:
-  explicit LoopFusion(const PassContext &context) : context_(context) {}
+  LoopFusion(const Expr &root, const PassContext &context) : context_(context) { names_.reserveAll(root); }
 
 protected:
   void chain(Lets &lets, Expr &tail) override { // only the lets are fused
@@ -99,6 +223,14 @@ protected:
       if (!f1) continue;
       for (size_t m = k + 1; m < lets.size(); ++m) {
         auto f2 = lets[m].second->as<Fold>();
+        // (a sweep whose state only accumulates, tried as a stateless one)
+        std::optional<Accumulating> accumulating;
+        Expr stateless;
+        if (f2 && !f2->init->type->isUnit() && f2->reversed && alphaEqual(f1->lo, f2->lo) && alphaEqual(f1->hi, f2->hi))
+          if ((accumulating = accumulatingSweep(f2, names_))) {
+            stateless = accumulating->sweep;
+            f2 = stateless->as<Fold>();
+          }
         if (!f2 || !sweepShaped(f1, f2)) continue;
         std::vector<size_t> seeds = hoistableSeeds(lets, k, m);
         std::unordered_set<std::string> between;
@@ -108,13 +240,15 @@ protected:
             between.insert(lets[j].first);
             if (j > k) passed.push_back(lets[j].second);
           }
-        const Owned owned = ownedArrays(lets, tail, k, m);
+        const Owned owned = ownedArrays(lets, tail, k, m, f2);
         if (fusable(f1, f2, between, owned) && commutes(f1, f2, passed)) {
           Lets out(lets.begin(), lets.begin() + long(k));
           for (size_t j : seeds) out.push_back(lets[j]);
+          if (accumulating) out.push_back({accumulating->array, accumulating->alloc});
           out.push_back({lets[k].first, ownBlocks(fuse(f1, f2), owned, out)});
           for (size_t j = k + 1; j < lets.size(); ++j)
-            if (j != m && !std::count(seeds.begin(), seeds.end(), j)) out.push_back(lets[j]);
+            if (j == m && accumulating) out.push_back({lets[m].first, accumulating->value});
+            else if (j != m && !std::count(seeds.begin(), seeds.end(), j)) out.push_back(lets[j]);
           lets = std::move(out);
           k += seeds.size();
           changed = true;
@@ -131,6 +265,7 @@ protected:
 
 private:
   const PassContext &context_;
+  NameSupply names_;
 
   Access access(const Expr &e) const { return accessOf(e, context_); }
 
@@ -142,9 +277,9 @@ private:
     std::unordered_map<std::string, Expr> blocks; // (the block's length)
   };
 
-  Owned ownedArrays(const Lets &lets, const Expr &tail, size_t k, size_t m) const {
+  Owned ownedArrays(const Lets &lets, const Expr &tail, size_t k, size_t m, const Fold *f2) const {
     auto f1 = lets[k].second->as<Fold>();
-    const Expr sweep = renamed(lets[m].second->as<Fold>(), f1);
+    const Expr sweep = renamed(f2, f1);
     // (each let's effects once, not once per array)
     const MemoryEffects loopFx = memoryEffects(f1->body), sweepFx = memoryEffects(sweep), tailFx = memoryEffects(tail);
     std::vector<MemoryEffects> letFx(lets.size());
@@ -342,7 +477,7 @@ private:
 } // namespace
 
 Expr loopFusion(const Expr &e, const PassContext &context, bool *changed) {
-  LoopFusion fusion(context);
+  LoopFusion fusion(e, context);
   Expr r = fusion.rewrite(e);
   if (changed) *changed = fusion.changed;
   return r;

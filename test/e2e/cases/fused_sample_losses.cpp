@@ -94,8 +94,45 @@ double partly_refilled(const std::vector<double>& w, const std::vector<double>& 
   }
   return s;
 }
+// Per-point losses with a learned scalar (a scale, a temperature): the
+// adjoint sweep sums the scalar's cotangent over the points, a state that
+// only accumulates; it becomes a += into a one-element array, and the sweep
+// fuses with the loop like the stateless ones.
+UNFAD_GRADIENT_WRT(p, scale)
+double scaled_fit(const std::vector<double>& p, const std::vector<double>& y, int m, double scale) {
+  const int n = static_cast<int>(y.size()) / m;
+  std::vector<double> r(m);
+  double total = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < m; ++j) r[j] = p[0] * j + p[1] - y[i * m + j];
+    double s = 0;
+    for (int j = 0; j < m; ++j) s += std::log(1 + std::exp(scale * r[j]));
+    total += s;
+  }
+  return total;
+}
+
+UNFAD_GRADIENT_WRT(w, temperature, bias)
+double tempered(const std::vector<double>& w, const std::vector<double>& X, const std::vector<int>& label, int k,
+                double temperature, double bias) {
+  const int d = static_cast<int>(w.size()) / k, n = static_cast<int>(label.size());
+  std::vector<double> z(k);
+  double loss = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c < k; ++c) {
+      double a = bias;
+      for (int j = 0; j < d; ++j) a += w[c * d + j] * X[i * d + j];
+      z[c] = a / temperature;
+    }
+    loss += log_sum_exp(z.data(), k) - z[label[i]];
+  }
+  return loss;
+}
+
 /* e2e
-[{"function": "mixture", "points": [[[0.1, -0.4, 0.7, 0.2, -0.3, 0.5], [0.2, -0.1, 0.3, 0.05, -0.2, 0.1],
+[{"function": "scaled_fit", "points": [[[0.5, -0.2], [0.3, 0.1, -0.4, 0.8, 0.2, -0.1], 3, 1.5]]},
+ {"function": "tempered", "points": [[[0.1, -0.2, 0.3, 0.5, -0.5, 1.0], [0.4, 0.1, -0.6, 0.9, 1.2, -0.3, 0.0, 0.5], [0, 2, 1, 2], 3, 1.7, 0.25]]},
+ {"function": "mixture", "points": [[[0.1, -0.4, 0.7, 0.2, -0.3, 0.5], [0.2, -0.1, 0.3, 0.05, -0.2, 0.1],
                                      [0.3, -0.2, 0.9, 1.1, -0.5, 0.4, 0.0, 0.3, 0.6, -0.7, 0.2, 0.8], 3]]},
  {"function": "mlp_loss", "points": [[[0.3, -0.2, 0.5, 0.1, -0.4, 0.6], [0.7, -0.3, 0.2],
                                       [0.5, -1.0, 0.3, 0.8, -0.2, 0.4, 1.1, 0.0], [0.3, -0.1, 0.6, 0.2]]]},

@@ -1,12 +1,14 @@
 // Text parameters: a loss chosen by a `const std::string&` (`kind == "l1"`),
 // a helper given the text (lowered into its caller's loop) and a literal
 // (`penalty(v, "huber")`, built as a std::string so the helper compares
-// strings), and numbers read from text (`kind[0]` in a switch,
-// `kind.size()`). The gradients against central differences, for each kind.
+// strings), numbers read from text (`kind[0]` in a switch, `kind.size()`),
+// and an exception whose message holds the text (f_grad throws it as f
+// does). The gradients against central differences, for each kind.
 // RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include
 // RUN: %cxx -std=c++17 -O1 -I%unfad_include %t.cpp -o %t.exe && %t.exe | FileCheck %s
 // RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
 // CHECK: loss ok
+// CHECK-NEXT: threw unknown loss 'cubic'
 // CHECK: total ok
 // CHECK: fixed ok
 // CHECK: scaled ok
@@ -18,6 +20,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,7 +29,8 @@ UNFAD_GRADIENT double loss(const std::vector<double>& r, const std::string& kind
   for (double v : r) {
     if (kind == "l1") s += std::abs(v);
     else if (kind == "huber") s += std::abs(v) < 1 ? 0.5 * v * v : std::abs(v) - 0.5;
-    else s += v * v;
+    else if (kind == "l2") s += v * v;
+    else throw std::invalid_argument("unknown loss '" + kind + "'");
   }
   return s;
 }
@@ -89,6 +93,12 @@ int main() {
     ok = ok && check([&](const std::vector<double>& v) { return loss(v, kind); },
                      [&](const std::vector<double>& v, std::vector<double>& d) { return loss_grad(v, kind, d); }, x);
   std::printf("loss %s\n", ok ? "ok" : "wrong");
+  try {
+    std::vector<double> d(x.size(), 0.0);
+    loss_grad(x, "cubic", d);
+  } catch (const std::invalid_argument &e) {
+    std::printf("threw %s\n", e.what());
+  }
   ok = true;
   for (std::string kind : {"huber", "log", "l2"})
     ok = ok && check([&](const std::vector<double>& v) { return total(v, kind); },
