@@ -43,25 +43,6 @@ bool named(const Expr &e, const std::string &array) {
 
 bool isReset(const Store *s) { return s && s->mode == Store::Mode::Set && isConst(s->value, 0.0); }
 
-// Integer lets seen on the way down, to compare lengths and indices.
-using Scalars = std::unordered_map<std::string, Expr>;
-
-Expr resolve(Expr e, const Scalars &scalars) {
-  for (int round = 0; round < 4; ++round)
-    for (auto &v : freeVars(e))
-      if (auto it = scalars.find(v); it != scalars.end()) e = substitute(e, v, it->second);
-  return e;
-}
-
-void define(Scalars &scalars, const std::string &name, const Expr &value) {
-  if (value->type->isInt() && !memoryEffects(value).readsMemory) scalars[name] = value;
-}
-
-std::optional<long long> constant(const Expr &e, const Scalars &scalars) {
-  auto c = resolve(e, scalars)->as<Const>();
-  return c ? std::optional<long long>(c->ivalue) : std::nullopt;
-}
-
 // Whether `loop`'s body uses `array` only as array[index] (reads and stores).
 bool ownIndexOnly(const Fold &loop, const std::string &array) {
   struct Walk : Visitor {
@@ -89,9 +70,9 @@ bool ownIndexOnly(const Fold &loop, const std::string &array) {
 
 // The first touch of the block: a loop over [0, length) whose body's one
 // access of the array is `array[j] += v` (v not reading it). Its store.
-const Store *addsIntoWhole(const Expr &value, const std::string &array, const Expr &length, const Scalars &scalars) {
+const Store *addsIntoWhole(const Expr &value, const std::string &array, const Expr &length, const ScalarLets &scalars) {
   auto f = value->as<Fold>();
-  if (!f || constant(f->lo, scalars) != 0 || !alphaEqual(resolve(f->hi, scalars), resolve(length, scalars)) ||
+  if (!f || scalars.constant(f->lo) != 0 || !alphaEqual(scalars.resolve(f->hi), scalars.resolve(length)) ||
       !ownIndexOnly(*f, array))
     return nullptr;
   LetChain body = unzipLets(f->body);
@@ -115,19 +96,19 @@ struct Access {
   const Store *reset = nullptr;    // the last store, when a reset
 };
 
-std::optional<Access> classify(const Expr &value, const std::string &array, const Scalars &scalars) {
+std::optional<Access> classify(const Expr &value, const std::string &array, const ScalarLets &scalars) {
   if (auto r = value->as<Index>(); r && named(r->array, array)) {
-    if (auto k = constant(r->index, scalars)) return Access{k, std::nullopt, false, nullptr};
+    if (auto k = scalars.constant(r->index)) return Access{k, std::nullopt, false, nullptr};
     return std::nullopt;
   }
   if (auto s = storeInto(value, array)) {
-    auto k = constant(s->index, scalars);
+    auto k = scalars.constant(s->index);
     if (!k || touches(s->value, array)) return std::nullopt;
     return Access{k, std::nullopt, false, isReset(s) ? s : nullptr};
   }
   auto f = value->as<Fold>();
   if (!f || !ownIndexOnly(*f, array)) return std::nullopt;
-  Access a{std::nullopt, constant(f->lo, scalars), true, nullptr};
+  Access a{std::nullopt, scalars.constant(f->lo), true, nullptr};
   LetChain body = unzipLets(f->body);
   if (touches(body.tail, array)) return a;
   const Store *last = nullptr;
@@ -157,17 +138,17 @@ public:
   // Chain heads (the first Let of a block) and the rewrites for them.
   std::unordered_map<const Node *, std::vector<Rewrite>> at;
 
-  void findIn(const Expr &e, Scalars scalars) {
+  void findIn(const Expr &e, ScalarLets scalars) {
     struct Walk : Visitor {
       Sites *sites;
-      Scalars scalars;
+      ScalarLets scalars;
       std::unordered_set<const Node *> inChain;
       void visit(const Let *n) override {
         if (!inChain.count(n)) {
           for (const Let *l = n; l; l = l->body->as<Let>()) inChain.insert(l);
           sites->chain(n, scalars);
         }
-        define(scalars, n->name, n->value);
+        scalars.define(n->name, n->value);
         Visitor::visit(n);
       }
     } walk;
@@ -178,7 +159,7 @@ public:
 
 private:
   // The arrays a block allocates zero, followed down from there.
-  void chain(const Let *head, Scalars scalars) {
+  void chain(const Let *head, ScalarLets scalars) {
     std::vector<std::pair<std::string, Expr>> lets;
     Expr tail;
     for (const Let *l = head; l; l = l->body->as<Let>()) {
@@ -186,7 +167,7 @@ private:
       tail = l->body;
     }
     for (size_t k = 0; k < lets.size(); ++k) {
-      define(scalars, lets[k].first, lets[k].second);
+      scalars.define(lets[k].first, lets[k].second);
       auto alloc = lets[k].second->as<NewArray>();
       if (!alloc || alloc->scratch || !alloc->type->elem()->isFloat() || touches(tail, lets[k].first)) continue;
       follow(head, lets, k + 1, {lets[k].first, alloc->size}, scalars);
@@ -195,12 +176,12 @@ private:
 
   // From lets[from] on, the array is zero and nothing after reads it.
   void follow(const Node *head, const std::vector<std::pair<std::string, Expr>> &lets, size_t from,
-              const Rewrite &r, Scalars scalars) {
+              const Rewrite &r, ScalarLets scalars) {
     std::vector<size_t> touching;
     for (size_t k = from; k < lets.size(); ++k)
       if (touches(lets[k].second, r.array)) touching.push_back(k);
     if (touching.empty()) return;
-    for (size_t k = from; k < touching[0]; ++k) define(scalars, lets[k].first, lets[k].second);
+    for (size_t k = from; k < touching[0]; ++k) scalars.define(lets[k].first, lets[k].second);
     if (addsIntoWhole(lets[touching[0]].second, r.array, r.length, scalars)) {
       at[head].push_back(r);
       return;
@@ -218,10 +199,10 @@ private:
 };
 
 // The rewrite of one block (its lets already rewritten inside).
-bool rewriteBlock(Lets &lets, const Rewrite &r, const Scalars &outer) {
-  Scalars scalars = outer;
+bool rewriteBlock(Lets &lets, const Rewrite &r, const ScalarLets &outer) {
+  ScalarLets scalars = outer;
   size_t first = 0;
-  for (; first < lets.size() && !touches(lets[first].second, r.array); ++first) define(scalars, lets[first].first, lets[first].second);
+  for (; first < lets.size() && !touches(lets[first].second, r.array); ++first) scalars.define(lets[first].first, lets[first].second);
   if (first == lets.size()) return false;
   const Store *add = addsIntoWhole(lets[first].second, r.array, r.length, scalars);
   if (!add) return false;
@@ -239,7 +220,7 @@ bool rewriteBlock(Lets &lets, const Rewrite &r, const Scalars &outer) {
   // before it goes)
   std::vector<std::pair<size_t, std::optional<Access>>> later;
   for (size_t k = first + 1; k < lets.size(); ++k) {
-    define(scalars, lets[k].first, lets[k].second);
+    scalars.define(lets[k].first, lets[k].second);
     if (touches(lets[k].second, r.array)) later.push_back({k, classify(lets[k].second, r.array, scalars)});
   }
   std::vector<size_t> dropLets;
@@ -277,14 +258,14 @@ public:
 
 protected:
   Expr visit(const Let *n, const Expr &self) override {
-    define(scalars_, n->name, n->value);
+    scalars_.define(n->name, n->value);
     auto it = sites_.at.find(n);
     if (it == sites_.at.end()) return mutateChildren(self);
-    const Scalars before = scalars_;
+    const ScalarLets before = scalars_;
     LetChain chain = unzipLets(self);
     for (auto &[name, value] : chain.lets) {
       value = mutate(value);
-      define(scalars_, name, value);
+      scalars_.define(name, value);
     }
     chain.tail = mutate(chain.tail);
     scalars_ = before;
@@ -294,7 +275,7 @@ protected:
 
 private:
   const Sites &sites_;
-  Scalars scalars_;
+  ScalarLets scalars_;
 };
 
 } // namespace

@@ -28,15 +28,8 @@ class Coverage {
 public:
   void add(Expr lo, Expr hi) { intervals_.push_back({resolve(lo), resolve(hi)}); }
   void clear() { intervals_.clear(); }
-  void define(const std::string &name, const Expr &value) {
-    if (value->type->isScalar() && !memoryEffects(value).readsMemory) scalars_[name] = value;
-  }
-  Expr resolve(Expr e) const {
-    for (int round = 0; round < 4; ++round)
-      for (auto &v : freeVars(e))
-        if (auto it = scalars_.find(v); it != scalars_.end()) e = substitute(e, v, it->second);
-    return e;
-  }
+  void define(const std::string &name, const Expr &value) { scalars_.define(name, value); }
+  Expr resolve(Expr e) const { return scalars_.resolve(std::move(e)); }
   // Whether the intervals chain from 0 to `length`.
   bool full(const Expr &length) const {
     const Expr hi = resolve(length);
@@ -58,7 +51,7 @@ public:
 
 private:
   std::vector<std::pair<Expr, Expr>> intervals_;
-  std::unordered_map<std::string, Expr> scalars_;
+  ScalarLets scalars_;
 };
 
 // The interval a top-level let stores whole when it is `array[k] = v` (k

@@ -160,7 +160,8 @@ std::optional<Accumulating> accumulatingSweep(const Fold *f, NameSupply &names) 
       if (alphaEqual(v, projected(state, leaves[k]))) leafNames[k] = name;
   std::vector<Expr> adds;
   for (size_t k = 0; k < leaves.size(); ++k) {
-    auto add = leafOf(body.tail, leaves[k], body) ? leafOf(body.tail, leaves[k], body)->as<Prim>() : nullptr;
+    const Expr leaf = leafOf(body.tail, leaves[k], body);
+    auto add = leaf ? leaf->as<Prim>() : nullptr;
     if (!add || add->op != Op::Add) return std::nullopt;
     auto isLeaf = [&](const Expr &x) {
       auto v = x->as<Var>();
@@ -172,7 +173,6 @@ std::optional<Accumulating> accumulatingSweep(const Fold *f, NameSupply &names) 
   }
   // The state is read only through those leaves, each once (by its add),
   // and the units (no value).
-  Expr zeroed = substitute(f->body, f->state, Const::zero(st));
   for (auto &e : adds)
     if (countUses(e, f->state) > 0) return std::nullopt;
   for (size_t k = 0; k < leaves.size(); ++k)
@@ -186,10 +186,9 @@ std::optional<Accumulating> accumulatingSweep(const Fold *f, NameSupply &names) 
   out.array = names.fresh(f->state + "_sum");
   out.alloc = NewArray::make(Const::makeInt(int64_t(leaves.size())), elem);
   const Expr acc = Var::make(out.array, Type::array(elem));
-  LetChain zb = unzipLets(zeroed);
+  LetChain zb = unzipLets(substitute(f->body, f->state, Const::zero(st)));
   for (size_t k = 0; k < leaves.size(); ++k)
-    zb.lets.push_back({names.fresh("_"), Store::make(acc, Const::makeInt(int64_t(k)),
-                                                     substitute(adds[k], f->state, Const::zero(st)), Store::Mode::Add)});
+    zb.lets.push_back({names.fresh("_"), Store::make(acc, Const::makeInt(int64_t(k)), adds[k], Store::Mode::Add)});
   out.sweep = Fold::make(f->lo, f->hi, ir::Tuple::make({}), f->index, f->state, zipLets(zb.lets, ir::Tuple::make({})),
                          f->reversed);
   // init + the sums, in the state's shape

@@ -20,6 +20,22 @@ void ArrayUses::visit(const Store *n) {
   else visitExpr(n->array);
 }
 
+void ScalarLets::define(const std::string &name, const Expr &value) {
+  if (value->type->isScalar() && !memoryEffects(value).readsMemory) values_[name] = value;
+}
+
+Expr ScalarLets::resolve(Expr e) const {
+  for (int round = 0; round < 4; ++round)
+    for (auto &v : freeVars(e))
+      if (auto it = values_.find(v); it != values_.end()) e = substitute(e, v, it->second);
+  return e;
+}
+
+std::optional<long long> ScalarLets::constant(const Expr &e) const {
+  auto c = resolve(e)->as<Const>();
+  return c ? std::optional<long long>(c->ivalue) : std::nullopt;
+}
+
 bool touches(const Expr &e, const std::string &array) { return memoryEffects(e).touches(array); }
 
 const Store *storeInto(const Expr &e, const std::string &array) {

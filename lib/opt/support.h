@@ -9,6 +9,7 @@
 #include "unfad/ir/traverse.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -32,6 +33,19 @@ bool touches(const ir::Expr &e, const std::string &array);
 const ir::Store *storeInto(const ir::Expr &e, const std::string &array);
 // Whether `index` is the index of loop `f`.
 bool isIndexOf(const ir::Expr &index, const ir::Fold &f);
+
+// The scalar lets of a block seen so far (values reading no memory),
+// substituted into an expression to compare lengths, bounds and indices.
+class ScalarLets {
+public:
+  void define(const std::string &name, const ir::Expr &value);
+  ir::Expr resolve(ir::Expr e) const;
+  // Its value when it resolves to an integer constant.
+  std::optional<long long> constant(const ir::Expr &e) const;
+
+private:
+  std::unordered_map<std::string, ir::Expr> values_;
+};
 
 // Whether e is the float constant v.
 bool isConst(const ir::Expr &e, double v);

@@ -62,7 +62,7 @@ protected:
         for (size_t m : found->hoisted) moved.push_back(lets[m]);
         for (auto m = found->hoisted.rbegin(); m != found->hoisted.rend(); ++m) lets.erase(lets.begin() + long(*m));
         lets.insert(lets.begin() + long(i), moved.begin(), moved.end());
-        fuse(lets, i + moved.size(), found->pullback);
+        fuse(lets, i + moved.size(), *found);
       }
     }
   }
@@ -93,6 +93,8 @@ private:
   struct Found {
     size_t pullback;
     std::vector<size_t> hoisted;
+    const Pullback *pb;
+    Expr guard; // (null when unguarded)
   };
   std::optional<Found> pullbackAfter(const Lets &lets, size_t at, const Call &call) const {
     std::set<std::string> boundBetween{lets[at].first}, written, touched, added;
@@ -102,7 +104,7 @@ private:
       auto pb = pullbackOf(lets[j].second, &guard);
       if (pb && pb->callee == call.callee && !pb->withValue && pb->args.size() == call.args.size() &&
           std::equal(pb->args.begin(), pb->args.end(), call.args.begin(), [](auto &x, auto &y) { return alphaEqual(x, y); })) {
-        Found found{j, {}};
+        Found found{j, {}, pb, guard};
         std::set<std::string> buffers, need;
         for (auto &b : pb->buffers)
           for (auto &v : freeVars(b)) buffers.insert(v);
@@ -148,9 +150,10 @@ private:
     return std::nullopt;
   }
 
-  void fuse(Lets &lets, size_t at, size_t j) {
-    Expr guard;
-    auto pb = pullbackOf(lets[j].second, &guard);
+  void fuse(Lets &lets, size_t at, const Found &found) {
+    const Pullback *pb = found.pb;
+    const Expr &guard = found.guard;
+    const size_t j = found.pullback;
     std::vector<TypeP> types{lets[at].second->type};
     for (auto &t : pb->type->elems) types.push_back(t);
     const std::string v = names_.fresh(valueName(pb->callee));
