@@ -204,6 +204,9 @@ private:
     case unf::Instr::Kind::Throw: // the path ends here: no tangent
       stack.push_back({bind(lets, hint, Throw::make(in.callee, in.type, values(top(in.arity)))), nullptr});
       return;
+    case unf::Instr::Kind::Effect: // (it prints the primal values, once: no tangent)
+      stack.push_back({bind(lets, names_.fresh("_"), Effect::make(in.callee, values(top(in.arity)))), nullptr});
+      return;
     case unf::Instr::Kind::Drop: stack.erase(stack.begin() + in.index, stack.begin() + in.index + in.arity); return;
     case unf::Instr::Kind::If: {
       Expr cond = stack.back().value;

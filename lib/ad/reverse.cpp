@@ -5,6 +5,7 @@
 #include "unfad/ad/reverse.h"
 #include "rev/cotangents.h"
 #include "rev/reverser.h"
+#include "unfad/ir/effects.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ad/derivatives.h"
 #include "unfad/ir/traverse.h"
@@ -79,7 +80,9 @@ std::vector<Param> bufferParams(const Function &f, bool isPullback, rev::Reverse
 // unless no J^T reads them (then they keep the forward sweep's final state:
 // rev::keepForwardInOutState). (Otherwise their writes are in undo logs of
 // their own where they were made; replaying those would save this second
-// run, at the cost of keeping the new values.)
+// run, at the cost of keeping the new values.) A function that prints
+// printed in the forward sweep: it runs again as a copy of its body
+// without its Effects, not as a call.
 void redoInOutWrites(const Function &f, NameSupply &names, rev::Lets &lets) {
   bool inout = false, arraysOnly = true;
   std::set<std::string> arrays;
@@ -93,7 +96,15 @@ void redoInOutWrites(const Function &f, NameSupply &names, rev::Lets &lets) {
     args.push_back(Var::make(p.name, p.type));
   }
   if (!inout || (arraysOnly && rev::keepForwardInOutState(lets, arrays))) return;
-  lets.push_back({names.fresh("_"), Call::make(f.name, args, f.result)});
+  if (!memoryEffects(f.body).prints) {
+    lets.push_back({names.fresh("_"), Call::make(f.name, args, f.result)});
+    return;
+  }
+  struct Quiet : Mutator {
+    Expr visit(const Effect *, const Expr &) override { return ir::Tuple::make({}); }
+  };
+  for (auto &l : lets) names.reserveAll(l.second);
+  lets.push_back({names.fresh("_"), Quiet().mutate(freshened(f.body, names))});
 }
 
 // What differentiate makes of a function: f$grad (the marked function's

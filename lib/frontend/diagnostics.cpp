@@ -130,6 +130,8 @@ void Lowering::checkArrays() {
     if (!violations.empty()) {
       reportArrayOrder(en, violations.front());
       failed_ = true;
+    } else if (checkRecursivePrinting(en)) { // (printing.cpp)
+      failed_ = true;
     } else if (!en.fn.tangent && checkUncopyable(en, uses)) {
       // (forward mode neither tapes nor runs the function again: nothing to copy)
       failed_ = true;

@@ -57,8 +57,8 @@ bool readsFunctionValues(const Stmt *s) {
   return false;
 }
 
-// Prints the thrown expression with each of `holes` as a Throw::kArg mark
-// (cast back to its C++ type where the IR's differs: an `int` is a `long`).
+// Prints an expression with each of `holes` as a Throw::kArg mark (cast
+// back to its C++ type where the IR's differs: an `int` is a `long`).
 struct MarkHoles : PrinterHelper {
   const std::set<const Stmt *> *holes;
   const std::map<const Stmt *, std::string> *casts;
@@ -73,6 +73,67 @@ struct MarkHoles : PrinterHelper {
 
 } // namespace
 
+std::string MarkedSpelling::print(const Expr *e) const {
+  MarkHoles marks;
+  marks.holes = &holes;
+  marks.casts = &casts;
+  PrintingPolicy pp(*langOpts);
+  pp.SuppressImplicitBase = true;
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  bare(e)->printPretty(os, &marks, pp);
+  return os.str();
+}
+
+// The numbers of the function `x` reads: each outermost arithmetic
+// expression that reads one (`k`, `x.size()`, `i + 1`), and the text
+// parameters it names, lowered in order (their effects into `pre`).
+// `what` names the statement in errors ("the exception thrown here"). A
+// statement (`printf(...)`, which returns an int) is no number itself.
+MarkedSpelling Lowering::markNumbers(const Expr *x, Env &env, Binds &pre, const std::string &what, bool statement) {
+  MarkedSpelling m;
+  m.langOpts = &ctx_.getLangOpts();
+  PrintingPolicy pp(ctx_.getLangOpts());
+  std::vector<const Expr *> order;
+  std::function<void(const Stmt *)> find = [&](const Stmt *st) {
+    if (!st || isa<LambdaExpr>(st)) return;
+    if (const auto *e = dyn_cast<Expr>(st); e && !(statement && e == x) && !isa<ImplicitCastExpr>(e) && readsFunctionValues(e) &&
+                                            (e->getType()->isArithmeticType() || e->getType()->isEnumeralType())) {
+      m.holes.insert(e);
+      order.push_back(e);
+      return;
+    }
+    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && isa<ParmVarDecl>(d->getDecl()) && isTextType(d->getType())) {
+      m.holes.insert(d); // a text parameter: "unknown kind: " + kind (text_params.cpp)
+      order.push_back(d);
+      return;
+    }
+    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && readsFunctionValues(d))
+      fail(d->getLocation(), what + " may only read numbers of the function ('" + d->getDecl()->getNameAsString() +
+                                 "' is not one): the generated gradient rebuilds it from them");
+    for (const Stmt *c : st->children()) find(c);
+  };
+  find(x);
+  for (const Expr *h : order) {
+    ir::Expr v;
+    {
+      EffectScope scope(*this, &pre);
+      v = lowerExpr(h, env);
+    }
+    if (!v->type->isScalar()) fail(h->getExprLoc(), what + " reads a value that is not a number");
+    QualType ct = h->getType().getCanonicalType().getUnqualifiedType();
+    // (a parameter of the marked function keeps its C++ type in f_grad)
+    const auto *d = dyn_cast<DeclRefExpr>(h->IgnoreParenImpCasts());
+    bool own = d && isa<ParmVarDecl>(d->getDecl()) && d->getDecl()->getDeclContext() == currentRoot_ && !inline_ &&
+               v->is<ir::Var>();
+    bool same = own || ct == ctx_.DoubleTy || ct == ctx_.FloatTy || ct == ctx_.BoolTy || ct == ctx_.LongTy;
+    // (the builtin type itself: `std::vector<T>::size_type` may not print back as written)
+    if (!same) m.casts[h] = ct->isBuiltinType() ? ct.getAsString(pp) : qualTypeStr(h->getType().getUnqualifiedType());
+    m.args.push_back(v);
+  }
+  return m;
+}
+
 // The thrown exception: its C++ spelling, rebuilt where the function's
 // values are the generated code's (a literal, `std::invalid_argument("...")`,
 // `MyError{}`, or a message built from the function's numbers: `"index " +
@@ -83,61 +144,8 @@ ir::Expr Lowering::lowerThrown(const CXXThrowExpr *te, Env &env, Binds &pre) {
   const Expr *x = te->getSubExpr() ? te->getSubExpr()->IgnoreImplicit()->IgnoreParens() : nullptr;
   if (const auto *fc = dyn_cast_or_null<CXXFunctionalCastExpr>(x)) x = fc->getSubExpr()->IgnoreImplicit();
   if (!x) fail(loc, "rethrowing ('throw;') is not supported: there is no 'try' in a differentiated function");
-  PrintingPolicy pp(ctx_.getLangOpts());
-  pp.SuppressImplicitBase = true;
-  // The numbers of the function it reads: each outermost arithmetic
-  // expression that reads one (`k`, `x.size()`, `i + 1`).
-  std::set<const Stmt *> holes;
-  std::map<const Stmt *, std::string> casts;
-  std::vector<const Expr *> order;
-  std::function<void(const Stmt *)> find = [&](const Stmt *st) {
-    if (!st || isa<LambdaExpr>(st)) return;
-    if (const auto *e = dyn_cast<Expr>(st); e && !isa<ImplicitCastExpr>(e) && readsFunctionValues(e) &&
-                                            (e->getType()->isArithmeticType() || e->getType()->isEnumeralType())) {
-      holes.insert(e);
-      order.push_back(e);
-      return;
-    }
-    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && isa<ParmVarDecl>(d->getDecl()) && isTextType(d->getType())) {
-      holes.insert(d); // a text parameter: "unknown kind: " + kind (text_params.cpp)
-      order.push_back(d);
-      return;
-    }
-    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && readsFunctionValues(d))
-      fail(d->getLocation(), "the exception thrown here may only read numbers of the function ('" +
-                                 d->getDecl()->getNameAsString() + "' is not one): the generated gradient rebuilds it "
-                                 "from them");
-    for (const Stmt *c : st->children()) find(c);
-  };
-  find(x);
-  std::vector<ir::Expr> args;
-  for (const Expr *h : order) {
-    ir::Expr v;
-    {
-      EffectScope scope(*this, &pre);
-      v = lowerExpr(h, env);
-    }
-    if (!v->type->isScalar()) fail(h->getExprLoc(), "the exception thrown here reads a value that is not a number");
-    QualType ct = h->getType().getCanonicalType().getUnqualifiedType();
-    // (a parameter of the marked function keeps its C++ type in f_grad)
-    const auto *d = dyn_cast<DeclRefExpr>(h->IgnoreParenImpCasts());
-    bool own = d && isa<ParmVarDecl>(d->getDecl()) && d->getDecl()->getDeclContext() == currentRoot_ && !inline_ &&
-               v->is<ir::Var>();
-    bool same = own || ct == ctx_.DoubleTy || ct == ctx_.FloatTy || ct == ctx_.BoolTy || ct == ctx_.LongTy;
-    // (the builtin type itself: `std::vector<T>::size_type` may not print back as written)
-    if (!same) casts[h] = ct->isBuiltinType() ? ct.getAsString(pp) : qualTypeStr(h->getType().getUnqualifiedType());
-    args.push_back(v);
-  }
-  MarkHoles marks;
-  marks.holes = &holes;
-  marks.casts = &casts;
-  auto printed = [&](const Expr *a) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    bare(a)->printPretty(os, &marks, pp);
-    return os.str();
-  };
-  if (isLiteral(x) || holes.count(x)) return ir::Throw::make(printed(x), ir::Type::unit(), std::move(args)); // throw k;
+  MarkedSpelling m = markNumbers(x, env, pre, "the exception thrown here");
+  if (isLiteral(x) || m.holes.count(x)) return ir::Throw::make(m.print(x), ir::Type::unit(), std::move(m.args)); // throw k;
   std::vector<const Expr *> ctorArgs;
   if (const auto *c = dyn_cast<CXXConstructExpr>(x))
     for (const Expr *a : c->arguments()) ctorArgs.push_back(a);
@@ -149,9 +157,9 @@ ir::Expr Lowering::lowerThrown(const CXXThrowExpr *te, Env &env, Binds &pre) {
   std::string spelling = qualTypeStr(x->getType().getUnqualifiedType()) + "(";
   for (size_t k = 0; k < ctorArgs.size(); ++k) {
     if (isa<CXXDefaultArgExpr>(ctorArgs[k])) break;
-    spelling += (k ? ", " : "") + printed(ctorArgs[k]);
+    spelling += (k ? ", " : "") + m.print(ctorArgs[k]);
   }
-  return ir::Throw::make(spelling + ")", ir::Type::unit(), std::move(args));
+  return ir::Throw::make(spelling + ")", ir::Type::unit(), std::move(m.args));
 }
 
 // `throw X;`: the throw, then (dead) what follows on its path.

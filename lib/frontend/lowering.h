@@ -120,6 +120,21 @@ IteratorKind iteratorKind(clang::QualType t);
 ir::Op bitwiseOp(clang::BinaryOperatorKind op);
 // `throw X` under the implicit nodes of `e` (exceptions.cpp); null otherwise.
 const clang::CXXThrowExpr *thrownBy(const clang::Expr *e);
+// An expression statement that prints (`std::cout << ...`, `printf(...)`; printing.cpp).
+bool printingStmt(const clang::Expr *e);
+
+// A C++ expression the generated code rebuilds from its spelling (a thrown
+// exception, a printing statement): the function's numbers it reads are
+// `holes`, printed as ir::Throw::kArg marks, their values `args`
+// (Lowering::markNumbers, exceptions.cpp).
+struct MarkedSpelling {
+  std::set<const clang::Stmt *> holes;
+  std::map<const clang::Stmt *, std::string> casts; // holes whose C++ type differs from the IR's
+  std::vector<ir::Expr> args;
+  const clang::LangOptions *langOpts = nullptr;
+  // `e` (part of the marked expression) as written, with the marks.
+  std::string print(const clang::Expr *e) const;
+};
 // The pointer type it wraps (`double*`); null for other types.
 clang::QualType iteratorPointer(clang::QualType t);
 // `++it`, `it--`, `it += k`, `it -= k`, `it = j` on an iterator.
@@ -435,7 +450,7 @@ private:
   // null when `ce` is none of the algorithms it knows
   ir::Expr lowerStdAlgorithm(const clang::CallExpr *ce, Env &env);
   ir::Expr lowerMemCall(const clang::CallExpr *ce, const clang::FunctionDecl *fd, Env &env); // memcpy, memset
-  void refuseOutput(const clang::CallExpr *ce); // passive_calls.cpp
+  void refuseOutput(const clang::CallExpr *ce); // printing.cpp
   ir::Expr lowerExtremeElement(const clang::Expr *call, Env &env);
   ir::Expr lowerSwap(const clang::CallExpr *ce, Env &env);
   ir::Expr rangeCopy(const ir::Expr &a, const ir::Expr &lo, const ir::Expr &n, const std::string &hint, Binds &binds,
@@ -1017,6 +1032,13 @@ private:
   bool loweringMarked_ = false;                              // lowerEntry is at a marked function
 
   // ------------------------------------------------- exceptions.cpp --
+  // ------------------------------------------------- printing.cpp --
+  ir::Expr lowerPrintStmt(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail);
+  bool checkRecursivePrinting(const Entry &en);
+
+  // ------------------------------------------------- exceptions.cpp --
+  MarkedSpelling markNumbers(const clang::Expr *x, Env &env, Binds &pre, const std::string &what,
+                             bool statement = false);
   ir::Expr lowerThrown(const clang::CXXThrowExpr *te, Env &env, Binds &pre);
   ir::Expr lowerThrowStmt(const clang::CXXThrowExpr *te, const Seq *rest, Env &env, const Tail &tail);
   ir::Expr lowerThrowingChoice(const clang::ConditionalOperator *c, Env &env);

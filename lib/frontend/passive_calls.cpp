@@ -135,34 +135,4 @@ ir::Expr Lowering::lowerPassiveCall(const CallExpr *ce, const FunctionDecl *fd, 
   return ir::Opaque::make(spelledCallee(ce, fd, qualifiedPath(fd)), std::move(args), t);
 }
 
-namespace {
-
-// std::ostream and the streams derived from it (std::ofstream, std::ostringstream, ...).
-bool outputStream(QualType t) {
-  const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!rd || !rd->hasDefinition()) return false;
-  if (rd->isInStdNamespace() && rd->getIdentifier() && rd->getName() == "basic_ostream") return true;
-  for (const CXXBaseSpecifier &b : rd->bases())
-    if (outputStream(b.getType())) return true;
-  return false;
-}
-
-} // namespace
-
-// Output inside a differentiated function (`std::cerr << "large norm " << s`,
-// `printf`): the gradient would have to print what f prints, when f prints
-// it, and nothing in the IR runs for its effect alone yet. Refused at the
-// call with that reason (not at a parameter of the library's operator<<).
-void Lowering::refuseOutput(const CallExpr *ce) {
-  const FunctionDecl *fd = ce->getDirectCallee();
-  bool stream = false;
-  for (const Expr *a : ce->arguments()) stream |= outputStream(a->getType());
-  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(ce)) stream |= outputStream(mc->getObjectType());
-  unsigned id = fd ? fd->getBuiltinID() : 0;
-  bool print = id == Builtin::BIprintf || id == Builtin::BIfprintf;
-  if (stream || print)
-    fail(ce->getExprLoc(), "printing inside a differentiated function is not supported (print from its caller, or "
-                           "from a wrapper that calls both f and f_grad)");
-}
-
 } // namespace unfad::frontend

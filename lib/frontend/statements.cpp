@@ -197,6 +197,7 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
   }
   if (const auto *e = dyn_cast<Expr>(st)) {
     if (const CXXThrowExpr *te = thrownBy(e)) return lowerThrowStmt(te, rest, env, tail); // (exceptions.cpp)
+    if (printingStmt(e)) return lowerPrintStmt(e, rest, env, tail);                      // (printing.cpp)
     return lowerExprStmt(e, rest, env, tail);
   }
   return lowerUnsupportedStmt(st);

@@ -1,5 +1,6 @@
 #include "unfad/inline/inline.h"
 
+#include "unfad/ir/effects.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
@@ -20,41 +21,6 @@ constexpr size_t kMaxInlinedSize = 400;
 // Loop-free helpers this small are inlined where a loop calls them (see
 // inlineSmallHelpers).
 constexpr size_t kMaxSmallHelperSize = 120;
-
-// Every binder of `e` renamed to a fresh name (the inlined copy must not
-// capture or shadow the caller's names).
-class Freshen : public Mutator {
-public:
-  explicit Freshen(NameSupply &ns) : ns_(ns) {}
-
-protected:
-  NameSupply &ns_;
-  std::string rename(const std::string &n) { return ns_.fresh(n); }
-
-  Expr visit(const Let *n, const Expr &) override {
-    std::string m = rename(n->name);
-    Expr v = mutate(n->value);
-    return Let::make(m, v, mutate(substitute(n->body, n->name, Var::make(m, n->value->type))));
-  }
-  Expr visit(const Fold *n, const Expr &) override {
-    std::string i = rename(n->index), s = rename(n->state);
-    Expr b = substitute(substitute(n->body, n->index, Var::make(i, Type::i64())), n->state, Var::make(s, n->init->type));
-    return Fold::make(mutate(n->lo), mutate(n->hi), mutate(n->init), i, s, mutate(b), n->reversed);
-  }
-  Expr visit(const While *n, const Expr &) override {
-    std::string s = rename(n->state);
-    Expr st = Var::make(s, n->init->type);
-    return While::make(mutate(n->init), s, mutate(substitute(n->cond, n->state, st)), mutate(substitute(n->body, n->state, st)));
-  }
-  Expr visit(const Build *n, const Expr &) override {
-    std::string i = rename(n->index);
-    return Build::make(mutate(n->size), i, mutate(substitute(n->body, n->index, Var::make(i, Type::i64()))));
-  }
-  Expr visit(const Sum *n, const Expr &) override {
-    std::string i = rename(n->index);
-    return Sum::make(mutate(n->lo), mutate(n->hi), i, mutate(substitute(n->body, n->index, Var::make(i, Type::i64()))));
-  }
-};
 
 class Inliner : public Mutator {
 public:
@@ -77,7 +43,7 @@ protected:
     const Function &g = *it->second;
     // parameters: arrays are the caller's buffers; values are let-bound
     // (evaluated once, in argument order, as the call would)
-    Expr body = Freshen(ns_).mutate(bodies_.at(g.name));
+    Expr body = freshened(bodies_.at(g.name), ns_); // (the copy must not capture the caller's names)
     // parameters renamed to fresh names first: an argument may mention a
     // caller's variable named like another parameter
     std::vector<std::string> fresh;
@@ -279,6 +245,15 @@ Program inlineArrayWriters(const Program &p) {
         (size(f.body) <= kMaxInlinedSize || aliased.count(f.name)))
       inlinable[f.name] = &f;
   }
+  return inlineEverywhere(p, inlinable);
+}
+
+Program inlinePrinters(const Program &p) {
+  const std::set<std::string> recursive = recursiveIn(p);
+  std::map<std::string, const Function *> inlinable;
+  for (auto &f : p.functions)
+    if (!f.cxx.standIn() && !recursive.count(f.name) && memoryEffects(f.body, &p).prints)
+      inlinable[f.name] = &f;
   return inlineEverywhere(p, inlinable);
 }
 

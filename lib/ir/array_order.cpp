@@ -75,6 +75,7 @@ public:
     case Kind::Resize: walk(e->as<Resize>()->size, read); return; // (before any use of the array: the front end checks)
     case Kind::Prim: for (auto &a : e->as<Prim>()->args) walk(a, read); return;
     case Kind::Opaque: for (auto &a : e->as<Opaque>()->args) walk(a, read); return;
+    case Kind::Effect: for (auto &a : e->as<Effect>()->args) walk(a, read); return;
     case Kind::Tuple: for (auto &a : e->as<Tuple>()->elems) walk(a, read); return;
     case Kind::Proj: walk(e->as<Proj>()->tuple, read); return;
     case Kind::NewArray: walk(e->as<NewArray>()->size, read); return;

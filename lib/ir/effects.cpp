@@ -33,6 +33,12 @@ struct EffectsScan : Visitor {
     visitExpr(n->value);
   }
   void visit(const Throw *) override { raise(); }
+  // (printing: kept, in order, never speculated or duplicated, like a throw)
+  void visit(const Effect *n) override {
+    raise();
+    fx.prints = true;
+    Visitor::visit(n);
+  }
   void visit(const Resize *n) override {
     fx.stores = true;
     addWrite(n->array);
@@ -80,6 +86,7 @@ struct EffectsScan : Visitor {
       inner.visitExpr(f->body);
       fx.stores |= inner.fx.stores;
       if (inner.fx.raises) raise();
+      fx.prints |= inner.fx.prints;
       fx.allocates |= inner.fx.allocates;
       calleesSeen.insert(inner.calleesSeen.begin(), inner.calleesSeen.end());
     }

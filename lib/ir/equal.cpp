@@ -34,6 +34,8 @@ public:
       return a->as<Opaque>()->callee == b->as<Opaque>()->callee && eqAll(a->as<Opaque>()->args, b->as<Opaque>()->args);
     case Kind::Resize:
       return eq(a->as<Resize>()->array, b->as<Resize>()->array) && eq(a->as<Resize>()->size, b->as<Resize>()->size);
+    case Kind::Effect:
+      return a->as<Effect>()->spelling == b->as<Effect>()->spelling && eqAll(a->as<Effect>()->args, b->as<Effect>()->args);
     case Kind::Throw:
       return a->as<Throw>()->thrown == b->as<Throw>()->thrown && sameType(a->type, b->type) &&
              eqAll(a->as<Throw>()->args, b->as<Throw>()->args);

@@ -19,6 +19,7 @@ namespace {
 struct Closure;
 struct Eval {
   const Program *prog = nullptr;
+  std::vector<std::string> *effects = nullptr; // (evaluate's log of the Effects run)
   std::vector<std::pair<std::string, Value>> env;
   // Lambdas are evaluated to closures stored out of band.
   std::vector<std::pair<const Lambda *, std::vector<std::pair<std::string, Value>>>> closures;
@@ -144,6 +145,7 @@ struct Eval {
     if (f->params.size() != args.size()) throw IRError("evaluate: arity of " + name);
     Eval sub;
     sub.prog = prog;
+    sub.effects = effects;
     for (size_t i = 0; i < args.size(); ++i) sub.env.push_back({f->params[i].name, args[i]});
     return sub.run(f->body);
   }
@@ -208,6 +210,17 @@ struct Eval {
         texts.push_back(os.str());
       }
       throw Thrown(t->spelled(texts));
+    }
+    case Kind::Effect: {
+      auto t = e->as<Effect>();
+      std::vector<std::string> texts;
+      for (auto &a : t->args) {
+        std::ostringstream os;
+        os << num(run(a));
+        texts.push_back(os.str());
+      }
+      if (effects) effects->push_back(t->spelled(texts));
+      return Value::tuple({});
     }
     case Kind::Pullback: {
       auto c = e->as<Pullback>();
@@ -344,15 +357,19 @@ struct Eval {
 };
 } // namespace
 
-Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args) {
+Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args,
+               std::vector<std::string> *effects) {
   Eval e;
   e.prog = &p;
+  e.effects = effects;
   return e.callFn(fn, args);
 }
 
-Value evaluate(const Program &p, const Expr &ex, const std::vector<std::pair<std::string, Value>> &env) {
+Value evaluate(const Program &p, const Expr &ex, const std::vector<std::pair<std::string, Value>> &env,
+               std::vector<std::string> *effects) {
   Eval e;
   e.prog = &p;
+  e.effects = effects;
   e.env = env;
   return e.run(ex);
 }

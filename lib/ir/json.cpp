@@ -112,6 +112,11 @@ json toJson(const Expr &e) {
     if (!e->as<Throw>()->args.empty()) j["args"] = list(e->as<Throw>()->args);
     return j;
   }
+  case Kind::Effect: {
+    json j{{"kind", "effect"}, {"spelling", e->as<Effect>()->spelling}};
+    if (!e->as<Effect>()->args.empty()) j["args"] = list(e->as<Effect>()->args);
+    return j;
+  }
   case Kind::Pullback: {
     auto c = e->as<Pullback>();
     json j{{"kind", "pullback"}, {"callee", c->callee}, {"args", list(c->args)},
@@ -189,6 +194,7 @@ Expr exprFromJson(const json &j) {
   if (k == "resize") return Resize::make(exprFromJson(j.at("array")), exprFromJson(j.at("size")));
   if (k == "throw")
     return Throw::make(j.at("thrown"), typeFromJson(j.at("type")), j.contains("args") ? exprs(j["args"]) : std::vector<Expr>{});
+  if (k == "effect") return Effect::make(j.at("spelling"), j.contains("args") ? exprs(j["args"]) : std::vector<Expr>{});
   if (k == "opaque") return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
   if (k == "pullback")
     return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")),

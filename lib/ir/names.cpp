@@ -119,6 +119,28 @@ Expr substitute(const Expr &e, const std::string &name, const Expr &value) {
   return s.mutate(e);
 }
 
+Expr freshened(const Expr &e, NameSupply &ns) {
+  struct Freshen : Mutator {
+    NameSupply *ns;
+    Expr mutate(const Expr &e) override {
+      Scope scope = scopeOf(*e);
+      if (scope.binders.empty()) return mutateChildren(e);
+      std::vector<Expr> kids = children(e);
+      std::vector<std::string> names;
+      for (size_t i = 0; i < scope.firstScopedChild; ++i) kids[i] = mutate(kids[i]);
+      for (auto &b : scope.binders) {
+        names.push_back(ns->fresh(b.name));
+        for (size_t i = scope.firstScopedChild; i < kids.size(); ++i)
+          kids[i] = substitute(kids[i], b.name, Var::make(names.back(), b.type));
+      }
+      for (size_t i = scope.firstScopedChild; i < kids.size(); ++i) kids[i] = mutate(kids[i]);
+      return rebuild(e, kids, names);
+    }
+  } f;
+  f.ns = &ns;
+  return f.mutate(e);
+}
+
 // ----------------------------------------------------------- name supply --
 
 void NameSupply::reserve(const std::string &name) { used_.insert(name); }

@@ -131,12 +131,25 @@ Expr Throw::make(std::string thrown, TypeP type, std::vector<Expr> args) {
   return std::make_shared<Throw>(std::move(thrown), std::move(type), std::move(args));
 }
 
-std::string Throw::spelled(const std::vector<std::string> &argTexts) const {
+namespace {
+std::string fillMarks(const std::string &spelling, const std::vector<std::string> &argTexts) {
   std::string out;
   size_t k = 0;
-  for (char c : thrown) out += c == kArg ? argTexts.at(k++) : std::string(1, c);
+  for (char c : spelling) out += c == Throw::kArg ? argTexts.at(k++) : std::string(1, c);
   return out;
 }
+} // namespace
+
+std::string Throw::spelled(const std::vector<std::string> &argTexts) const { return fillMarks(thrown, argTexts); }
+
+Expr Effect::make(std::string spelling, std::vector<Expr> args) {
+  require(!spelling.empty(), "an effect without a statement");
+  require(size_t(std::count(spelling.begin(), spelling.end(), Throw::kArg)) == args.size(), "effect: one argument per mark");
+  for (auto &a : args) require(a->type->isScalar(), "effect: an argument that is not a number");
+  return std::make_shared<Effect>(std::move(spelling), std::move(args));
+}
+
+std::string Effect::spelled(const std::vector<std::string> &argTexts) const { return fillMarks(spelling, argTexts); }
 
 Expr Pullback::make(std::string callee, std::vector<Expr> args, Expr ct, TypeP result, std::vector<Expr> buffers,
                     bool withValue) {

@@ -98,6 +98,18 @@ struct Printer {
       os << " to ";
       inl(e->as<Resize>()->size, d);
       break;
+    case Kind::Effect: {
+      auto t = e->as<Effect>();
+      std::vector<std::string> texts;
+      for (size_t k = 0; k < t->args.size(); ++k) texts.push_back("$" + std::to_string(k));
+      os << "effect " << t->spelled(texts);
+      if (!t->args.empty()) {
+        os << " with (";
+        list(t->args, d);
+        os << ")";
+      }
+      break;
+    }
     case Kind::Throw: {
       auto t = e->as<Throw>();
       std::vector<std::string> texts;

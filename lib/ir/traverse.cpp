@@ -25,6 +25,7 @@ Scope scopeOf(const Node &n) {
   case Kind::Call:
   case Kind::Opaque:
   case Kind::Throw:
+  case Kind::Effect:
   case Kind::Resize:
   case Kind::Pullback:
   case Kind::App:
@@ -94,6 +95,7 @@ Expr rebuild(const Expr &e, const std::vector<Expr> &kids, const std::vector<std
   case Kind::Call: return Call::make(e->as<Call>()->callee, kids, e->type);
   case Kind::Opaque: return Opaque::make(e->as<Opaque>()->callee, kids, e->type);
   case Kind::Throw: return Throw::make(e->as<Throw>()->thrown, e->type, kids);
+  case Kind::Effect: return Effect::make(e->as<Effect>()->spelling, kids);
   case Kind::Resize: return Resize::make(kids.at(0), kids.at(1));
   case Kind::Pullback: {
     auto p = e->as<Pullback>();

@@ -285,6 +285,11 @@ Expr PartialEvaluator::evaluate(const Expr &e) {
     for (auto &a : e->as<Throw>()->args) as.push_back(reify(evaluate(a)));
     return Throw::make(e->as<Throw>()->thrown, e->type, std::move(as));
   }
+  case Kind::Effect: {
+    std::vector<Expr> as;
+    for (auto &a : e->as<Effect>()->args) as.push_back(reify(evaluate(a)));
+    return Effect::make(e->as<Effect>()->spelling, std::move(as));
+  }
   case Kind::Resize:
     return ir::Resize::make(reify(evaluate(e->as<ir::Resize>()->array)), reify(evaluate(e->as<ir::Resize>()->size)));
   case Kind::Var: {

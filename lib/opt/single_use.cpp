@@ -63,7 +63,7 @@ private:
     case Kind::View: return shallow(e->as<ir::View>()->array, n) + shallow(e->as<ir::View>()->offset, n);
     case Kind::Const: case Kind::Let: case Kind::If: case Kind::Lambda: case Kind::Call: case Kind::Opaque: case Kind::Pullback:
     case Kind::App: case Kind::Size: case Kind::NewArray: case Kind::Fold: case Kind::While: case Kind::Build:
-    case Kind::Sum: case Kind::Throw: case Kind::Resize:
+    case Kind::Sum: case Kind::Throw: case Kind::Effect: case Kind::Resize:
       return 0;
     }
     return 0;

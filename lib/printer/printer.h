@@ -45,6 +45,7 @@
 
 #include "unfad/ir/ir.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -322,6 +323,10 @@ private:
   // calls.cpp
   CVal trCall(const Call *c, Block &b, const Hint &h);
   CVal trOpaque(const Opaque *c, Block &b, const Hint &h);
+  // A statement run for its effect (a throw, a print) from its arguments'
+  // printed values.
+  CVal trEffectStmt(const std::vector<Expr> &args,
+                    const std::function<std::string(const std::vector<std::string> &)> &spell, Block &b);
   CVal trPullback(const Pullback *p, Block &b, const Hint &h);
   std::string arrayArg(const CVal &a, const Function &callee, size_t param);
   CVal declareAccumulator(const TypeP &t, const std::string &hint, Block &b);

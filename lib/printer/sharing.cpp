@@ -100,7 +100,8 @@ void FnPrinter::invalidateLoop(const Expr &loop) {
     case Kind::Pullback: for (auto &a : x->as<Pullback>()->buffers) target(a); break;
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:
     case Kind::Lambda: case Kind::App: case Kind::Index: case Kind::Size: case Kind::NewArray:
-    case Kind::Build: case Kind::Sum: case Kind::View: case Kind::Opaque: case Kind::Throw: break; // no write of their own
+    case Kind::Build: case Kind::Sum: case Kind::View: case Kind::Opaque: case Kind::Throw: case Kind::Effect:
+      break; // no write of their own
     }
     forEachChild(x, [&](const Expr &c) { todo.push_back(c.get()); });
   }
@@ -136,7 +137,7 @@ void FnPrinter::computeFlags(const Expr &root) {
     unsigned char f = 0;
     forEachChild(x, [&](const Expr &c) { f |= flags_.at(c.get()); });
     switch (x->kind) {
-    case Kind::Store: case Kind::NewArray: case Kind::Throw: case Kind::Resize: f |= kEffects; break;
+    case Kind::Store: case Kind::NewArray: case Kind::Throw: case Kind::Effect: case Kind::Resize: f |= kEffects; break;
     case Kind::Index: f |= kReads; break;
     case Kind::Call:
       f |= kReads;
@@ -213,6 +214,7 @@ void FnPrinter::scan(const Expr &e) {
       break;
     case Kind::Opaque: reserveIdents(x->as<Opaque>()->callee); break;
     case Kind::Throw: reserveIdents(withoutLiterals(x->as<Throw>()->thrown)); break;
+    case Kind::Effect: reserveIdents(withoutLiterals(x->as<Effect>()->spelling)); break;
     case Kind::Resize: break;
     case Kind::Lambda: case Kind::App:
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");

@@ -149,6 +149,16 @@ CVal FnPrinter::tr(const Expr &e, Block &b, const Hint &h) {
   return v;
 }
 
+CVal FnPrinter::trEffectStmt(const std::vector<Expr> &args,
+                             const std::function<std::string(const std::vector<std::string> &)> &spell, Block &b) {
+  std::vector<std::string> texts;
+  for (auto &a : args) texts.push_back(render(tr(a, b, Hint{"tmp", false})));
+  std::string uses; // (what the statement reads, for the dead-statement sweep)
+  for (auto &t : texts) uses += t + " ";
+  b.push_back(lineStmt(Stmt::Effect, spell(texts), uses));
+  return unitVal();
+}
+
 CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
   switch (e->kind) {
   case Kind::Const: return trConst(e->as<Const>());
@@ -189,14 +199,9 @@ CVal FnPrinter::trNode(const Expr &e, Block &b, const Hint &h) {
   }
   case Kind::Throw: // the path's unit effect (the front end makes no other)
     if (!e->type->isUnit()) break;
-    {
-      std::vector<std::string> texts;
-      for (auto &a : e->as<Throw>()->args) texts.push_back(render(tr(a, b, Hint{"tmp", false})));
-      std::string uses; // (what the statement reads, for the dead-statement sweep)
-      for (auto &t : texts) uses += t + " ";
-      b.push_back(lineStmt(Stmt::Effect, "throw " + e->as<Throw>()->spelled(texts) + ";", uses));
-    }
-    return unitVal();
+    return trEffectStmt(e->as<Throw>()->args, [&](auto &texts) { return "throw " + e->as<Throw>()->spelled(texts) + ";"; }, b);
+  case Kind::Effect: // printing, as written
+    return trEffectStmt(e->as<Effect>()->args, [&](auto &texts) { return e->as<Effect>()->spelled(texts) + ";"; }, b);
   case Kind::Build: case Kind::Sum: break; // lowered to loops before printing
   case Kind::Lambda: case Kind::App: break;
   }

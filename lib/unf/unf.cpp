@@ -154,6 +154,11 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
     in.callee = e->as<ir::Throw>()->thrown;
     return apply(in, e->as<ir::Throw>()->args);
   }
+  case Kind::Effect: {
+    Instr in(Instr::Kind::Effect);
+    in.callee = e->as<ir::Effect>()->spelling;
+    return apply(in, e->as<ir::Effect>()->args);
+  }
   case Kind::Index: {
     auto x = e->as<ir::Index>();
     apply(Instr(Instr::Kind::Index), {x->array, x->index});
@@ -324,6 +329,7 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
   case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); return;
   case Instr::Kind::Opaque: stack.push_back(bind(Opaque::make(in.callee, top(in.arity), in.type))); return;
   case Instr::Kind::Throw: stack.push_back(bind(ir::Throw::make(in.callee, in.type, top(in.arity)))); return;
+  case Instr::Kind::Effect: stack.push_back(bind(ir::Effect::make(in.callee, top(in.arity)))); return;
   case Instr::Kind::Resize: {
     auto as = top(2);
     stack.push_back(bind(ir::Resize::make(as[0], as[1])));
@@ -414,6 +420,7 @@ std::vector<TypeP> run(const Term &t, std::vector<TypeP> ctx) {
       ctx.push_back(in.type);
       break;
     case Instr::Kind::Op: case Instr::Kind::Call: case Instr::Kind::Opaque: case Instr::Kind::Throw:
+    case Instr::Kind::Effect:
       need(in.arity, "op");
       ctx.push_back(in.type);
       break;
@@ -487,6 +494,7 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Opaque: os << "opaque " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Resize: os << "resize"; break;
   case Instr::Kind::Throw: os << "throw<" << str(in.type) << "> " << in.callee << "/" << in.arity; break;
+  case Instr::Kind::Effect: os << "effect " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Drop: os << "drop " << in.index << "+" << in.arity; break;
   case Instr::Kind::If: os << "if"; break;
   case Instr::Kind::Index: os << "index"; break;

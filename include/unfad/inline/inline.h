@@ -47,9 +47,18 @@ ir::Program inlineSmallHelpers(const ir::Program &p);
 // functions: lib/frontend/forward_mode.cpp.)
 ir::Program inlineAll(const ir::Program &p);
 
-// All three, as the pipeline runs them before reverse mode.
+// Helpers that print (an ir::Effect in their body, or in a helper they
+// call), inlined at every call, whatever their size. Why: f_grad prints what
+// f prints, once. Inlined, a print is the marked function's own effect,
+// which its backward sweep's recomputations leave out; as a call, the
+// helper's value recomputed in a backward sweep, its pullback's forward sweep
+// or a value-and-pullback would print again. (The front end refuses printing
+// in recursive helpers, which are never inlined.)
+ir::Program inlinePrinters(const ir::Program &p);
+
+// All four, as the pipeline runs them before reverse mode.
 inline ir::Program inlineForReverse(const ir::Program &p) {
-  return inlineSingleCalls(inlineSmallHelpers(inlineArrayWriters(p)));
+  return inlineSingleCalls(inlineSmallHelpers(inlineArrayWriters(inlinePrinters(p))));
 }
 
 } // namespace unfad::inlining

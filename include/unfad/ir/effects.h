@@ -28,10 +28,14 @@ struct MemoryEffects {
   bool stores = false;
   bool allocates = false; // a `new`/`scratch` array
   bool calls = false;     // a call to a helper
-  // A `throw` may run (here or, with a program, in a callee). It also sets
+  // A `throw` may run (here or, with a program, in a callee), or an Effect
+  // (printing: an order that must hold as much as a throw's). It also sets
   // `stores` and `writesMemory` (with no array named): an effect every pass
   // keeps, in order, and never speculates.
   bool raises = false;
+  // An Effect (printing) may run, here or in a callee. (It also sets
+  // `raises`, for its order.)
+  bool prints = false;
 
   // Whether running this may change what `reader` reads.
   bool clobbers(const MemoryEffects &reader) const;

@@ -134,7 +134,7 @@ bool opIsPredicate(Op op);
   X(Const) X(Var) X(Prim) X(Let) X(If) X(Tuple) X(Proj) X(Call) X(Pullback)    \
   X(Lambda) X(App) X(Index) X(Size) X(NewArray) X(Store) X(Fold) X(While)      \
   X(Build) X(Sum) X(View) X(Opaque) X(Throw)    \
-  X(Resize)
+  X(Resize) X(Effect)
 
 enum class Kind {
 #define UNFAD_X(N) N,
@@ -285,6 +285,26 @@ public:
   static Expr make(std::string thrown, TypeP type, std::vector<Expr> args = {});
   Throw(std::string th, TypeP t, std::vector<Expr> a)
       : Node(kKind, std::move(t)), thrown(std::move(th)), args(std::move(a)) {}
+  // The spelling with the k-th mark replaced by argTexts[k].
+  std::string spelled(const std::vector<std::string> &argTexts) const;
+};
+
+// A statement run for what it does outside the program: printing
+// (`std::cout << "step " << k << ": " << loss << '\n';`, `printf(...)`),
+// rebuilt from its spelling, in which each Throw::kArg marks where one of
+// the numbers `args` goes (the function's values it prints, read where the
+// statement runs). Its value is the unit (); it has no derivative. f_grad
+// runs it where f runs it, once: an effect no pass removes, reorders past
+// another effect or a store, speculates or duplicates (memoryEffects:
+// `stores`), and which the backward sweep's recomputations, pullbacks and
+// f's rerun after its in/out writes leave out (ad/rev).
+class Effect final : public Node {
+public:
+  static constexpr Kind kKind = Kind::Effect;
+  const std::string spelling;
+  const std::vector<Expr> args;
+  static Expr make(std::string spelling, std::vector<Expr> args = {});
+  Effect(std::string s, std::vector<Expr> a) : Node(kKind, Type::unit()), spelling(std::move(s)), args(std::move(a)) {}
   // The spelling with the k-th mark replaced by argTexts[k].
   std::string spelled(const std::vector<std::string> &argTexts) const;
 };
@@ -669,6 +689,10 @@ int countUses(const Expr &e, const std::string &name);
 size_t size(const Expr &e);
 // Capture-avoiding substitution of `name` by `value`.
 Expr substitute(const Expr &e, const std::string &name, const Expr &value);
+class NameSupply;
+// `e` with every binder renamed to a fresh name of `ns` (a copy of a body
+// placed among other code must not capture or shadow its names).
+Expr freshened(const Expr &e, NameSupply &ns);
 
 // Fresh-name supply: fresh("d_x") -> "d_x", then "d_x_1", "d_x_2", ...
 // Names already used in a program can be reserved first.
@@ -708,7 +732,11 @@ struct Value {
 struct Thrown : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args);
-Value evaluate(const Program &p, const Expr &e, const std::vector<std::pair<std::string, Value>> &env);
+// `effects`, when given, receives each Effect the run performs, spelled
+// with its arguments' values (what the program would print, in order).
+Value evaluate(const Program &p, const std::string &fn, const std::vector<Value> &args,
+               std::vector<std::string> *effects = nullptr);
+Value evaluate(const Program &p, const Expr &e, const std::vector<std::pair<std::string, Value>> &env,
+               std::vector<std::string> *effects = nullptr);
 
 } // namespace unfad::ir

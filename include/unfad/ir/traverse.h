@@ -25,6 +25,9 @@ template <class F> void forEachChild(const Node &n, F &&visit) {
   case Kind::Throw:
     for (auto &a : static_cast<const Throw &>(n).args) visit(a);
     return;
+  case Kind::Effect:
+    for (auto &a : static_cast<const Effect &>(n).args) visit(a);
+    return;
   case Kind::Prim:
     for (auto &a : static_cast<const Prim &>(n).args) visit(a);
     return;

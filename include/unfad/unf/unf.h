@@ -34,6 +34,7 @@ struct Instr {
     Opaque, // like Call, of a C++ function without a derivative (passive arguments)
     Throw, // push a value of `type` that never materialises: throw `callee` (ir::Throw),
            // the top `arity` slots its arguments (args kept)
+    Effect, // run the statement `callee` (ir::Effect), the top `arity` slots its arguments; push the unit ()
     Drop,  // keep the first `index` slots, forget the next `arity`, keep the rest
     If,    // top slot is the condition; run branches[0] or [1], each Γ,c ⊢ Γ,c,r
     Index, // push a[i] from the top two slots (a, i)
@@ -55,7 +56,7 @@ struct Instr {
   ir::Op op = ir::Op::Add;
   ir::Expr constant;        // Const
   ir::TypeP type;           // type of the pushed value (every kind but Drop)
-  std::string callee;       // Call, Opaque; Throw: the thrown exception
+  std::string callee;       // Call, Opaque; Throw: the thrown exception; Effect: the statement
   std::vector<Term> branches; // If, Fold, While, Build, Sum
   std::string hint;         // readable name for the pushed value
   bool addStore = false;    // Store: += instead of =

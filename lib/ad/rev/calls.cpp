@@ -175,6 +175,7 @@ Expr Reverser::withoutOutputStores(const Expr &e) const {
     Expr visit(const Throw *n, const Expr &me) override { // (the first run threw, or this one will not)
       return n->type->isUnit() ? ir::Tuple::make({}) : me;
     }
+    Expr visit(const Effect *, const Expr &) override { return ir::Tuple::make({}); } // (the first run printed)
     Expr visit(const Call *n, const Expr &me) override {
       return n->type->isUnit() && self->writesOutput(n->callee, n->args) ? ir::Tuple::make({}) : Mutator::visit(n, me);
     }

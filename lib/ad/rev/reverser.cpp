@@ -39,7 +39,7 @@ void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   case Instr::Kind::Const: case Instr::Kind::Var: case Instr::Kind::Op: case Instr::Kind::Elem:
   case Instr::Kind::Tuple: case Instr::Kind::Drop: case Instr::Kind::Index: case Instr::Kind::Size:
   case Instr::Kind::New: case Instr::Kind::View: case Instr::Kind::Opaque: case Instr::Kind::Throw:
-  case Instr::Kind::Resize:
+  case Instr::Kind::Effect: case Instr::Kind::Resize:
     return straightLine(in, stack, Y, lets, forced);
   case Instr::Kind::Store: return store(in, stack, Y, lets, forced);
   case Instr::Kind::Call: return call(in, stack, Y, lets, forced);
@@ -80,10 +80,12 @@ void Reverser::forwardStep(const Instr &in, Stack &stack, Lets &lets) {
 // the forward pass already wrote the same values; nor its calls that only
 // write outputs (void helpers given a parameter array). Such a write pushes
 // the unit () without code. Nor does it redo a `throw`: the forward pass
-// would have thrown.
+// would have thrown; nor print again what the forward pass printed (an
+// Effect: f_grad prints what f prints, once).
 bool Reverser::skipReplayedWrite(const Instr &in, Stack &stack) {
   if (!replaying()) return false;
-  bool skip = (in.kind == Instr::Kind::Throw && in.type->isUnit()) || in.kind == Instr::Kind::Resize;
+  bool skip = (in.kind == Instr::Kind::Throw && in.type->isUnit()) || in.kind == Instr::Kind::Resize ||
+              in.kind == Instr::Kind::Effect;
   if (in.kind == Instr::Kind::Store)
     if (auto a = stack[stack.size() - 3].value->as<Var>(); a && !sizes_.count(a->name)) skip = true;
   if (in.kind == Instr::Kind::Call && in.type->isUnit()) {

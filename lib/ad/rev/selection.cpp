@@ -120,6 +120,7 @@ std::optional<Selection> Reverser::selectionOf(const Instr &loop, int n) const {
     if (sel && in.kind != Instr::Kind::Var && in.kind != Instr::Kind::Drop) return std::nullopt;
     switch (in.kind) {
     case Instr::Kind::Const: case Instr::Kind::Throw: deps.push_back(Dep::Clean); break;
+    case Instr::Kind::Effect: return std::nullopt; // (a loop that prints runs as written)
     case Instr::Kind::Var: deps.push_back(deps[size_t(in.index)]); break;
     case Instr::Kind::Drop: deps.erase(deps.begin() + in.index, deps.begin() + in.index + in.arity); break;
     case Instr::Kind::Op: {

@@ -20,6 +20,7 @@ void Reverser::straightLine(const Instr &in, Stack &stack, Expr *Y, Lets &lets, 
   case Instr::Kind::View: // (an array's cotangent is in its buffer: d_a + o for a view)
   case Instr::Kind::Opaque: // its arguments are passive (the front end checked)
   case Instr::Kind::Throw: // the path ends: nothing flows back from it
+  case Instr::Kind::Effect: // printing: no derivative, even of an active number it prints
   case Instr::Kind::Resize: // (an output's size: an integer)
     t.cotangents.pop_back(); // J^T: the cotangent is forgotten
     break;
