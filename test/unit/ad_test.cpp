@@ -357,3 +357,30 @@ TEST(UNF, ParametersNamedLikeTemporariesResolveToTheParameter) {
   EXPECT_DOUBLE_EQ(evalPrimal(p, "f", {2.0, 0.3}), evalPrimal(p, "g", {2.0, 0.3}));
   checkAgainstFD(p, "f", {2.0, 0.3});
 }
+
+// f(x) = fold i in [0, 3) from s = x -> (print "step i s"; sin(s) * s + x):
+// a loop whose backward sweep needs every step's s. The gradient, before
+// and after optimisation, prints the same three lines as f (the Effect runs
+// in the forward sweep only), and is right.
+TEST(Reverse, PrintingRunsOnceInTheGradient) {
+  Expr s = v("s"), i = v("i", Type::i64());
+  Expr body = Let::make("_", Effect::make("std::printf(\"step %ld %g\\n\", \x1f, \x1f)", {i, s}),
+                        add(mul(un(Op::Sin, s), s), v("x")));
+  Program p;
+  p.functions.push_back(fn("f", {"x"}, Fold::make(Const::makeInt(0), Const::makeInt(3), v("x"), "i", "s", body)));
+  EXPECT_EQ(print(exprFromJson(toJson(body))), print(body));
+  EXPECT_EQ(print(body).rfind("let _: () = effect std::printf(\"step %ld %g\\n\", $0, $1) with (i, s) in", 0), 0u) << print(body);
+  std::vector<std::string> primalLog;
+  evaluate(p, "f", args({0.7}), &primalLog);
+  ASSERT_EQ(primalLog.size(), 3u);
+  EXPECT_EQ(primalLog[0], "std::printf(\"step %ld %g\\n\", 0, 0.7)");
+  Program rev = ad::reverse(p);
+  for (const Program &grad : {rev, opt::optimize(rev)}) {
+    Program all = p;
+    for (auto &g : grad.functions) all.functions.push_back(g);
+    std::vector<std::string> log;
+    evaluate(all, ad::gradFunctionName("f"), args({0.7}), &log);
+    EXPECT_EQ(log, primalLog);
+  }
+  checkAgainstFD(p, "f", {0.7});
+}

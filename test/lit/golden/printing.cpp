@@ -17,6 +17,7 @@
 // CHECK: newton: same output (6 lines), gradient ok
 // CHECK: each: same output (3 lines), gradient ok
 // CHECK: advance: same output (2 lines), gradient ok
+// CHECK: ticks: same output (7 lines), gradient ok
 // The statements are printed as written, where the function runs them:
 // CODE-LABEL: double fit_grad(
 // CODE:         std::printf("i=%d r=%.6f\n", static_cast<int>(i), r);
@@ -121,6 +122,20 @@ UNFAD_GRADIENT void advance(std::vector<double>& y, double h) {
     for (double v : y) norm += v * v;
     std::printf("norm %.9f\n", std::sqrt(norm));
   }
+}
+
+// The same line twice, and a line per iteration that reads nothing of it:
+// neither merged nor hoisted.
+UNFAD_GRADIENT double ticks(const std::vector<double>& x, double a) {
+  std::printf("start\n");
+  std::printf("start\n");
+  double s = 0;
+  for (double v : x) {
+    std::puts("tick");
+    s += a * v;
+  }
+  std::printf("done %d\n", (int)x.size());
+  return s * s;
 }
 
 // What `run` prints on stdout and stderr.
@@ -247,4 +262,14 @@ int main() {
           return y == y_f ? phi : -1e300; // f_grad leaves y as f does
         },
         {0.2, -0.4, 0.6, 0.1, 0.25});
+  check("ticks", [](const std::vector<double>& v) { return ticks({v.begin(), v.end() - 1}, v.back()); },
+        [](const std::vector<double>& v, std::vector<double>& d) {
+          std::vector<double> dx(v.size() - 1, 0.0);
+          double da = 0;
+          const double r = ticks_grad({v.begin(), v.end() - 1}, v.back(), dx, &da);
+          std::copy(dx.begin(), dx.end(), d.begin());
+          d.back() = da;
+          return r;
+        },
+        {0.4, -1.1, 0.7, 2.0, 1.5});
 }
