@@ -1,5 +1,6 @@
 // Text parameters: `const std::string& kind` (or a std::string, a
-// std::string_view) selecting what a function computes, `if (kind == "l1")`.
+// std::string_view, a C string `const char* kind`) selecting what a function
+// computes, `if (kind == "l1")`, `if (std::strcmp(kind, "l1") == 0)`.
 // Text carries no derivative and the IR has no strings: such a parameter is
 // a passive placeholder (an i64 nobody reads as a number), and each
 // expression of numbers computed from text alone (`kind == "l1"`,
@@ -8,7 +9,8 @@
 // Opaque: a helper lowered into its caller reads the caller's text). Text
 // passed on to a helper is the placeholder; a literal passed there is built
 // as the parameter's type (`std::string("l1")`), so that the helper's
-// comparisons stay comparisons of strings.
+// comparisons stay comparisons of strings (a C string's literal is the
+// literal itself).
 #include "lowering.h"
 
 #include <clang/AST/PrettyPrinter.h>
@@ -21,9 +23,13 @@ using namespace clang;
 
 namespace {
 
-// "basic_string" or "basic_string_view" of char, as std names them; empty
-// for anything else.
+// "basic_string" or "basic_string_view" of char, as std names them,
+// "c_string" for `const char*`; empty for anything else.
 llvm::StringRef textRecord(QualType t) {
+  QualType pointee = t.getNonReferenceType()->getPointeeType();
+  if (!pointee.isNull() && pointee.isConstQualified() &&
+      (pointee->isSpecificBuiltinType(BuiltinType::Char_S) || pointee->isSpecificBuiltinType(BuiltinType::Char_U)))
+    return "c_string";
   const auto *rd = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
   const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(rd);
   if (!spec || !spec->isInStdNamespace() || !spec->getIdentifier()) return {};
@@ -96,6 +102,9 @@ ir::Expr Lowering::lowerTextExpr(const Expr *e, Env &env) {
   os.flush();
   std::vector<ir::Expr> args;
   for (const DeclRefExpr *d : refs) args.push_back(lowerDeclRef(d, env));
+  if (!number && text == "c_string") // (a literal as it is; text computed from text, as a C string)
+    return ir::Opaque::make(refs.empty() ? spelled : "static_cast<const char *>(" + spelled + ")", std::move(args),
+                            ir::Type::i64());
   if (!number) // text for a helper: a string of its own, whatever the literal's type
     return ir::Opaque::make("std::" + std::string(text == "basic_string" ? "string" : "string_view") + "(" + spelled + ")",
                             std::move(args), ir::Type::i64());

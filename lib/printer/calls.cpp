@@ -197,7 +197,8 @@ CVal FnPrinter::trOpaque(const Opaque *c, Block &b, const Hint &h) {
     for (auto &a : c->args) texts.push_back(render(tr(a, b, Hint{"tmp", false})));
     size_t k = 0;
     for (char ch : c->callee) s += ch == Throw::kArg && k < texts.size() ? texts[k++] : std::string(1, ch);
-    if (c->type->isInt() && c->callee.rfind("std::string", 0) == 0) return leaf(c->type, s, PPrimary, true); // (text for a helper)
+    if (c->type->isInt() && (c->callee.rfind("std::string", 0) == 0 || c->callee.rfind("static_cast<const char *>", 0) == 0))
+      return leaf(c->type, s, PPrimary, true); // (text for a helper)
   } else {
     s = c->callee + "(";
     for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + render(tr(c->args[i], b, Hint{"tmp", false}));

@@ -12,14 +12,18 @@
 // CHECK: total ok
 // CHECK: fixed ok
 // CHECK: scaled ok
+// CHECK: c_string ok
 // CODE-LABEL: double loss_grad(const std::vector<double>& r, const std::string& kind, std::vector<double>& d_r) {
 // CODE:         const bool {{[a-z_0-9]+}} = (kind == "l1");
 // CODE-LABEL: double fixed_grad(
 // CODE:         std::string("huber")
+// CODE-LABEL: double c_loss_grad(const std::vector<double>& r, const char* kind, std::vector<double>& d_r) {
+// CODE:         (std::strcmp(kind, "l1") == 0)
 #include <unfad/unfad.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,6 +66,22 @@ UNFAD_GRADIENT double scaled(const std::vector<double>& x, const std::string& un
   }
   double s = 0;
   for (double v : x) s += std::sin(v) * f / static_cast<double>(unit.size() + 1);
+  return s;
+}
+
+// The same with C strings: `const char*` text, compared with strcmp, its
+// first character read, and a literal given to a helper's `const char*`.
+static double c_penalty(double v, const char* kind) {
+  return std::strcmp(kind, "log") == 0 ? std::log(1 + v * v) : v * v;
+}
+
+UNFAD_GRADIENT double c_loss(const std::vector<double>& r, const char* kind) {
+  double s = 0;
+  for (double v : r) {
+    if (std::strcmp(kind, "l1") == 0) s += std::abs(v);
+    else if (kind[0] == 'h') s += std::abs(v) < 1 ? 0.5 * v * v : std::abs(v) - 0.5;
+    else s += c_penalty(v, kind) + 0.5 * c_penalty(v, "log");
+  }
   return s;
 }
 
@@ -112,4 +132,9 @@ int main() {
     ok = ok && check([&](const std::vector<double>& v) { return scaled(v, unit); },
                      [&](const std::vector<double>& v, std::vector<double>& d) { return scaled_grad(v, unit, d); }, x);
   std::printf("scaled %s\n", ok ? "ok" : "wrong");
+  ok = true;
+  for (const char* kind : {"l1", "huber", "log", "l2"})
+    ok = ok && check([&](const std::vector<double>& v) { return c_loss(v, kind); },
+                     [&](const std::vector<double>& v, std::vector<double>& d) { return c_loss_grad(v, kind, d); }, x);
+  std::printf("c_string %s\n", ok ? "ok" : "wrong");
 }
