@@ -103,7 +103,7 @@ MarkedSpelling Lowering::markNumbers(const Expr *x, Env &env, Binds &pre, const 
       order.push_back(e);
       return;
     }
-    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && isa<ParmVarDecl>(d->getDecl()) && isTextType(d->getType())) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && isa<ParmVarDecl>(d->getDecl()) && isTextLike(d->getType())) {
       m.holes.insert(d); // a text parameter: "unknown kind: " + kind (text_params.cpp)
       order.push_back(d);
       return;

@@ -209,9 +209,12 @@ struct GrowOp {
   const clang::VarDecl *vector;
 };
 
-// std::string / std::string_view (of char), by value or reference: a text
-// parameter (text_params.cpp).
-bool isTextType(clang::QualType t);
+// std::string / std::string_view (of char) or `const char*`, by value or
+// reference: a text parameter; or a library container read only for
+// numbers computed from it alone (`const std::map<std::string, double>&
+// opts`, `const std::vector<std::string>& names`): a passive object
+// parameter (text_params.cpp). Both are passive placeholders.
+bool isTextLike(clang::QualType t);
 
 class Lowering {
 public:

@@ -43,72 +43,113 @@ llvm::StringRef textRecord(QualType t) {
 const ParmVarDecl *textParamOf(const Stmt *s) {
   const auto *d = dyn_cast_or_null<DeclRefExpr>(s);
   const auto *p = d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
-  return p && isTextType(p->getType()) ? p : nullptr;
+  return p && isTextLike(p->getType()) ? p : nullptr;
 }
 
-// The references to text parameters in `s`; false when it reads another
-// value of the function (a local, a non-text parameter, `this`) or holds a
-// lambda.
-bool onlyText(const Stmt *s, std::vector<const DeclRefExpr *> &refs) {
+bool readsTextLike(const Stmt *s) {
+  if (!s) return false;
+  if (textParamOf(s)) return true;
+  for (const Stmt *c : s->children())
+    if (readsTextLike(c)) return true;
+  return false;
+}
+
+bool readsLocals(const Stmt *s) {
+  if (!s || isa<CXXThisExpr>(s)) return s != nullptr;
+  if (const auto *d = dyn_cast<DeclRefExpr>(s))
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && vd->hasLocalStorage()) return true;
+  for (const Stmt *c : s->children())
+    if (readsLocals(c)) return true;
+  return false;
+}
+
+// What `s` reads of the function, in order: its references to text-like
+// parameters, and the integers it reads of the function otherwise (an index
+// `names[i]`: each outermost integer expression reading no text, lowered as
+// usual). False when it reads another value of the function (a float, an
+// array, `this`) or holds a lambda.
+bool onlyText(const Stmt *s, std::vector<const Expr *> &holes, bool top = true) {
   if (!s) return true;
   if (isa<LambdaExpr>(s) || isa<CXXThisExpr>(s) || isa<StmtExpr>(s)) return false;
+  if (const auto *e = dyn_cast<Expr>(s); e && !top && !isa<ImplicitCastExpr>(e) &&
+                                         e->getType()->isIntegralOrEnumerationType() && !readsTextLike(e) && readsLocals(e)) {
+    holes.push_back(e);
+    return true;
+  }
   if (const auto *d = dyn_cast<DeclRefExpr>(s)) {
     if (textParamOf(d)) {
-      refs.push_back(d);
+      holes.push_back(d);
       return true;
     }
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     return !vd || !vd->hasLocalStorage();
   }
   for (const Stmt *c : s->children())
-    if (!onlyText(c, refs)) return false;
+    if (!onlyText(c, holes, false)) return false;
   return true;
 }
 
-// Prints an expression with each text parameter as a kArg mark.
-struct MarkText : PrinterHelper {
-  const std::set<const Stmt *> *holes;
-  bool handledStmt(Stmt *st, raw_ostream &os) override {
-    if (!holes->count(st)) return false;
-    os << ir::Throw::kArg;
-    return true;
-  }
-};
+} // namespace
+
+namespace {
+
+// A library container of text or keyed by it, or a set: `std::map<std::string,
+// double>` (options), `std::vector<std::string>` (names), `std::set<int>`.
+// Only read here: the parameter must be const (or by value).
+bool passiveObject(QualType t) {
+  if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) return false;
+  const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() || !spec->getIdentifier()) return false;
+  static const std::set<std::string> keyed{"map", "unordered_map", "multimap", "unordered_multimap",
+                                           "set", "unordered_set", "multiset", "unordered_multiset"};
+  const std::string name = spec->getName().str();
+  if (keyed.count(name)) return true;
+  const TemplateArgumentList &args = spec->getTemplateArgs();
+  return name == "vector" && args.size() >= 1 && args[0].getKind() == TemplateArgument::Type &&
+         !textRecord(args[0].getAsType()).empty();
+}
 
 } // namespace
 
-bool isTextType(QualType t) { return !textRecord(t).empty(); }
+bool isTextLike(QualType t) { return !textRecord(t).empty() || passiveObject(t); }
 
-// `e` when it is computed from text alone: a number (`kind == "l1"`) as an
-// Opaque of the text parameters it reads; text itself (a literal given to a
+// `e` when it is computed from text (and the function's integers) alone: a
+// number (`kind == "l1"`, `names[i] == "skip"`) as an Opaque of the text
+// parameters and integers it reads; text itself (a literal given to a
 // helper's text parameter) as a placeholder built from it. Null otherwise.
 ir::Expr Lowering::lowerTextExpr(const Expr *e, Env &env) {
   QualType t = e->getType();
   const bool number = t->isArithmeticType() || t->isEnumeralType();
   const llvm::StringRef text = number ? llvm::StringRef() : textRecord(t);
   if (!number && text.empty()) return nullptr;
-  std::vector<const DeclRefExpr *> refs;
-  if (!onlyText(e, refs)) return nullptr;
-  if (number && refs.empty()) return nullptr; // (no text: lowered as usual)
-  if (!number && refs.size() == 1 && textParamOf(e->IgnoreParenImpCasts())) return nullptr; // the parameter itself
-  std::set<const Stmt *> holes(refs.begin(), refs.end());
-  MarkText mark;
-  mark.holes = &holes;
-  PrintingPolicy pp(ctx_.getLangOpts());
-  pp.SuppressImplicitBase = true;
-  std::string spelled;
-  llvm::raw_string_ostream os(spelled);
-  e->printPretty(os, &mark, pp);
-  os.flush();
+  std::vector<const Expr *> holes;
+  if (!onlyText(e, holes) || (number && !readsTextLike(e))) return nullptr; // (no text: lowered as usual)
+  if (!number && holes.size() == 1 && textParamOf(e->IgnoreParenImpCasts())) return nullptr; // the parameter itself
+  MarkedSpelling marked;
+  marked.langOpts = &ctx_.getLangOpts();
+  marked.holes.insert(holes.begin(), holes.end());
   std::vector<ir::Expr> args;
-  for (const DeclRefExpr *d : refs) args.push_back(lowerDeclRef(d, env));
+  Binds pre;
+  for (const Expr *h : holes) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(h); d && textParamOf(d)) {
+      args.push_back(lowerDeclRef(d, env));
+      continue;
+    }
+    EffectScope scope(*this, &pre);
+    args.push_back(lowerExpr(h, env));
+    QualType ct = h->getType().getCanonicalType().getUnqualifiedType();
+    if (ct != ctx_.LongTy && ct != ctx_.BoolTy) marked.casts[h] = ct.getAsString(PrintingPolicy(ctx_.getLangOpts()));
+  }
+  const std::string spelled = marked.print(e);
   if (!number && text == "c_string") // (a literal as it is; text computed from text, as a C string)
-    return ir::Opaque::make(refs.empty() ? spelled : "static_cast<const char *>(" + spelled + ")", std::move(args),
-                            ir::Type::i64());
+    return wrap(pre, ir::Opaque::make(holes.empty() ? spelled : "static_cast<const char *>(" + spelled + ")",
+                                      std::move(args), ir::Type::i64()));
   if (!number) // text for a helper: a string of its own, whatever the literal's type
-    return ir::Opaque::make("std::" + std::string(text == "basic_string" ? "string" : "string_view") + "(" + spelled + ")",
-                            std::move(args), ir::Type::i64());
-  return ir::Opaque::make("(" + spelled + ")", std::move(args), typeOf(t.getUnqualifiedType(), e->getExprLoc()));
+    return wrap(pre, ir::Opaque::make("std::" + std::string(text == "basic_string" ? "string" : "string_view") + "(" +
+                                          spelled + ")",
+                                      std::move(args), ir::Type::i64()));
+  return wrap(pre, ir::Opaque::make("(" + spelled + ")", std::move(args), typeOf(t.getUnqualifiedType(), e->getExprLoc())));
 }
 
 } // namespace unfad::frontend

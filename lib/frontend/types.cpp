@@ -193,7 +193,7 @@ bool Lowering::byValueArrayParam(const ParmVarDecl *p) {
 // or an array (pointer, C array, reference to std::vector/std::array; by
 // value when `copied`).
 ir::TypeP Lowering::paramType(const ParmVarDecl *p, bool copied) {
-  if (isTextType(p->getType())) { // passive text: a placeholder (text_params.cpp)
+  if (isTextLike(p->getType())) { // passive text: a placeholder (text_params.cpp)
     sawTextParams_ = true;
     return ir::Type::i64();
   }

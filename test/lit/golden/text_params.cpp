@@ -2,8 +2,11 @@
 // a helper given the text (lowered into its caller's loop) and a literal
 // (`penalty(v, "huber")`, built as a std::string so the helper compares
 // strings), numbers read from text (`kind[0]` in a switch, `kind.size()`),
-// and an exception whose message holds the text (f_grad throws it as f
-// does). The gradients against central differences, for each kind.
+// an exception whose message holds the text (f_grad throws it as f does),
+// C strings (`const char*`, strcmp), and passive library objects (a
+// `std::map` of options read by key, a `std::vector<std::string>` of names
+// indexed by the loop counter). The gradients against central differences,
+// for each kind.
 // RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include
 // RUN: %cxx -std=c++17 -O1 -I%unfad_include %t.cpp -o %t.exe && %t.exe | FileCheck %s
 // RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
@@ -13,17 +16,22 @@
 // CHECK: fixed ok
 // CHECK: scaled ok
 // CHECK: c_string ok
+// CHECK: options ok
 // CODE-LABEL: double loss_grad(const std::vector<double>& r, const std::string& kind, std::vector<double>& d_r) {
 // CODE:         const bool {{[a-z_0-9]+}} = (kind == "l1");
 // CODE-LABEL: double fixed_grad(
 // CODE:         std::string("huber")
 // CODE-LABEL: double c_loss_grad(const std::vector<double>& r, const char* kind, std::vector<double>& d_r) {
 // CODE:         (std::strcmp(kind, "l1") == 0)
+// CODE-LABEL: double options_grad(const std::vector<double>& x, const std::map<std::string, double>& opts, const std::vector<std::string>& names, std::vector<double>& d_x) {
+// CODE:         names[static_cast<unsigned long>({{[a-z_0-9]+}})] == "skip")
+// CODE:         (opts.at("scale"))
 #include <unfad/unfad.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,6 +93,22 @@ UNFAD_GRADIENT double c_loss(const std::vector<double>& r, const char* kind) {
   return s;
 }
 
+// Passive library objects: a map of options read by key (in a helper too)
+// and a list of names indexed by the loop's counter.
+static double weighted(double v, const std::map<std::string, double>& opts) {
+  return opts.count("w") ? opts.at("w") * v * v : v * v;
+}
+
+UNFAD_GRADIENT double options(const std::vector<double>& x, const std::map<std::string, double>& opts,
+                              const std::vector<std::string>& names) {
+  double s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (i < names.size() && names[i] == "skip") continue;
+    s += weighted(x[i], opts) + opts.at("scale") * std::sin(x[i]);
+  }
+  return s;
+}
+
 template <class F, class G>
 bool check(F f, G grad, std::vector<double> x) {
   std::vector<double> d(x.size(), 0.0);
@@ -137,4 +161,11 @@ int main() {
     ok = ok && check([&](const std::vector<double>& v) { return c_loss(v, kind); },
                      [&](const std::vector<double>& v, std::vector<double>& d) { return c_loss_grad(v, kind, d); }, x);
   std::printf("c_string %s\n", ok ? "ok" : "wrong");
+  ok = true;
+  const std::vector<std::string> names = {"a", "skip", "c"};
+  for (const std::map<std::string, double>& opts :
+       {std::map<std::string, double>{{"scale", 2.0}}, std::map<std::string, double>{{"scale", -0.5}, {"w", 3.0}}})
+    ok = ok && check([&](const std::vector<double>& v) { return options(v, opts, names); },
+                     [&](const std::vector<double>& v, std::vector<double>& d) { return options_grad(v, opts, names, d); }, x);
+  std::printf("options %s\n", ok ? "ok" : "wrong");
 }
