@@ -428,15 +428,17 @@ private:
     return seeds;
   }
 
-  // The sweep may move before `passed` when none of them touches memory
-  // the sweep writes, or writes memory the sweep reads, but where both only
-  // add into an array neither reads (+= commutes).
+  // The sweep may move before `passed` when none of them may throw, touches
+  // memory the sweep writes, or writes memory the sweep reads, but where
+  // both only add into an array neither reads (+= commutes).
   bool commutes(const Fold *f1, const Fold *f2, const std::vector<Expr> &passed) const {
     Access ba = access(renamed(f2, f1));
     auto adds = [](const Access &acc, const std::string &arr) { return acc.accumulated.count(arr) && !acc.set.count(arr); };
     for (auto &e : passed) {
       Access pa = access(e);
-      if (pa.unknownCalls) return false;
+      // (f_grad throws where f throws, before it adds into any adjoint: a
+      // check after the loop keeps the sweep after it)
+      if (pa.unknownCalls || pa.raises) return false;
       for (auto &[arr, idx] : pa.stores)
         if ((ba.stores.count(arr) && !(adds(pa, arr) && adds(ba, arr))) || ba.reads.count(arr)) return false;
       for (auto &[arr, idx] : pa.reads)

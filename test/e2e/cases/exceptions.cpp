@@ -105,6 +105,16 @@ UNFAD_GRADIENT double fraction_sum(const double* x, int n) {
   return s;
 }
 
+// A check after the loop computing what it checks: the loop's adjoint sweep
+// (which would otherwise run in the loop, each point's adjoint after its
+// value) stays after it, so d_x is untouched when it throws.
+UNFAD_GRADIENT double checked_energy(const std::vector<double>& x, double limit) {
+  double s = 0;
+  for (double v : x) s += v * v;
+  if (s > limit) throw std::range_error("energy above limit");
+  return 0.5 * s;
+}
+
 /* e2e
 [{"function": "mse", "points": [[[0.5, -1.25, 2.0], [1.0, 0.5, -0.5]]],
   "throws": [{"at": [[0.5, 1.0], [1.0]], "what": "mse: size mismatch"}]},
@@ -121,5 +131,7 @@ UNFAD_GRADIENT double fraction_sum(const double* x, int n) {
  {"function": "normalize", "points": [[[0.5, -1.25, 2.0], 3]], "outputs": {"out": 3},
   "throws": [{"at": [[0.0, 0.0], 2], "what": "cannot normalize a zero vector"}]},
  {"function": "fraction_sum", "points": [[[0.5, 1.25, 2.0], 3]],
-  "throws": [{"at": [[0.5, -1.0, 2.0], 3], "what": "continued_fraction: negative argument"}]}]
+  "throws": [{"at": [[0.5, -1.0, 2.0], 3], "what": "continued_fraction: negative argument"}]},
+ {"function": "checked_energy", "points": [[[0.5, -1.25, 2.0], 10.0]],
+  "throws": [{"at": [[3.0, 4.0], 20.0], "what": "energy above limit"}]}]
 */
