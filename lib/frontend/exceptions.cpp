@@ -103,7 +103,7 @@ MarkedSpelling Lowering::markNumbers(const Expr *x, Env &env, Binds &pre, const 
       order.push_back(e);
       return;
     }
-    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && isa<ParmVarDecl>(d->getDecl()) && isTextLike(d->getType())) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && textVariable(d)) {
       m.holes.insert(d); // a text parameter: "unknown kind: " + kind (text_params.cpp)
       order.push_back(d);
       return;
@@ -126,7 +126,7 @@ MarkedSpelling Lowering::markNumbers(const Expr *x, Env &env, Binds &pre, const 
     const auto *d = dyn_cast<DeclRefExpr>(h->IgnoreParenImpCasts());
     bool own = d && isa<ParmVarDecl>(d->getDecl()) && d->getDecl()->getDeclContext() == currentRoot_ && !inline_ &&
                v->is<ir::Var>();
-    bool same = own || ct == ctx_.DoubleTy || ct == ctx_.FloatTy || ct == ctx_.BoolTy || ct == ctx_.LongTy;
+    bool same = own || textVariable(h) || ct == ctx_.DoubleTy || ct == ctx_.FloatTy || ct == ctx_.BoolTy || ct == ctx_.LongTy;
     // (the builtin type itself: `std::vector<T>::size_type` may not print back as written)
     if (!same) m.casts[h] = ct->isBuiltinType() ? ct.getAsString(pp) : qualTypeStr(h->getType().getUnqualifiedType());
     m.args.push_back(v);

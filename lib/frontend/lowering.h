@@ -215,6 +215,12 @@ struct GrowOp {
 // opts`, `const std::vector<std::string>& names`): a passive object
 // parameter (text_params.cpp). Both are passive placeholders.
 bool isTextLike(clang::QualType t);
+// A reference to a text-like parameter or to a local text variable (a
+// `std::string` built from text: text_params.cpp).
+bool textVariable(const clang::Stmt *s);
+// Whether `s` may write `v`: assigns it, increments it, takes its address,
+// binds a non-const reference to it or passes it to one (statements.cpp).
+bool writes(const clang::Stmt *s, const clang::VarDecl *v);
 
 class Lowering {
 public:
@@ -535,6 +541,7 @@ private:
   // An expression of numbers computed from text parameters alone, or text
   // given to a helper (text_params.cpp); null otherwise.
   ir::Expr lowerTextExpr(const clang::Expr *e, Env &env);
+  ir::Expr lowerTextLocal(const clang::VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next);
   bool sawTextParams_ = false; // (lowerTextExpr looks only once there are any)
   ir::Expr lowerMember(const clang::MemberExpr *m, Env &env);
   ir::Expr lowerUnary(const clang::UnaryOperator *u, Env &env);

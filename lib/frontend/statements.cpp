@@ -52,6 +52,8 @@ const VarDecl *designated(const Expr *e) {
   return nullptr;
 }
 
+} // namespace
+
 // Whether `body` may write `v`: assigns it, increments it, takes its
 // address, binds a non-const reference to it or passes it to one.
 bool writes(const Stmt *s, const VarDecl *v) {
@@ -84,6 +86,8 @@ bool writes(const Stmt *s, const VarDecl *v) {
     if (writes(c, v)) return true;
   return false;
 }
+
+namespace {
 
 // Whether the object the argument `e` designates may be written in `body`
 // (null: unknown) after a reference to it is taken.
@@ -277,6 +281,10 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
     return hoistReturnedArrays(vd->getInit(), env, [&](Env &e) { return lowerVarDecls(vars, k, rest, e, tail); }, vd);
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
   if (holdingVars_.count(vd)) return lowerHoldingVar(vd, env, next); // auto [a, b] = pair (pairs_tuples.cpp)
+  if (!isa<ParmVarDecl>(vd) && isTextLike(vd->getType())) {
+    sawTextParams_ = true;
+    return lowerTextLocal(vd, env, next); // std::string kind = ... (text_params.cpp)
+  }
   if (minmaxElementInit(vd)) return lowerMinmaxElementLocal(vd, env, next); // (iterators.cpp)
   if (minmaxRefsInit(vd)) return lowerMinmaxRefs(vd, env, next);             // (returned_references.cpp)
   if (isReferenceWrapper(vd->getType()) && !vd->getType()->isReferenceType()) return lowerWrapperLocal(vd, env, next);

@@ -40,11 +40,7 @@ llvm::StringRef textRecord(QualType t) {
   return name;
 }
 
-const ParmVarDecl *textParamOf(const Stmt *s) {
-  const auto *d = dyn_cast_or_null<DeclRefExpr>(s);
-  const auto *p = d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
-  return p && isTextLike(p->getType()) ? p : nullptr;
-}
+const VarDecl *textParamOf(const Stmt *s) { return textVariable(s) ? cast<VarDecl>(cast<DeclRefExpr>(s)->getDecl()) : nullptr; }
 
 bool readsTextLike(const Stmt *s) {
   if (!s) return false;
@@ -113,6 +109,41 @@ bool passiveObject(QualType t) {
 } // namespace
 
 bool isTextLike(QualType t) { return !textRecord(t).empty() || passiveObject(t); }
+
+bool textVariable(const Stmt *s) {
+  const auto *d = dyn_cast_or_null<DeclRefExpr>(s);
+  const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!v || !v->hasLocalStorage()) return false;
+  return isa<ParmVarDecl>(v) ? isTextLike(v->getType()) : !textRecord(v->getType()).empty();
+}
+
+// A local text variable, `std::string kind = k > 0 ? "l1" : "l2";` or
+// `const char* unit = "m";`, built from text and the function's integers
+// and never written after: a name of its text (the Opaque that spells it),
+// read wherever the variable is.
+ir::Expr Lowering::lowerTextLocal(const VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next) {
+  const Expr *init = vd->getInit();
+  const auto *fn = dyn_cast_or_null<FunctionDecl>(vd->getParentFunctionOrMethod());
+  if (!fn || writes(fn->getBody(), vd))
+    fail(vd->getLocation(), "a local text variable written after its declaration is not supported (declare "
+                            "a new one)");
+  ir::Expr text;
+  if (init && textVariable(init->IgnoreUnlessSpelledInSource()->IgnoreParens()))
+    text = lowerDeclRef(cast<DeclRefExpr>(init->IgnoreUnlessSpelledInSource()->IgnoreParens()), env);
+  else if (init)
+    text = lowerTextExpr(init, env);
+  if (!text || !(text->is<ir::Opaque>() || text->is<ir::Var>()))
+    fail(vd->getLocation(), "a local text variable must be built from text and the function's integers (a literal, "
+                            "a text parameter, `std::to_string(i)`)");
+  if (text->is<ir::Var>()) { // (another name of a text variable)
+    env[vd] = text;
+    return next(env);
+  }
+  std::string n = names_.fresh(vd->getNameAsString());
+  env[vd] = ir::Var::make(n, text->type);
+  ir::Expr body = next(env);
+  return ir::Let::make(n, text, body);
+}
 
 // `e` when it is computed from text (and the function's integers) alone: a
 // number (`kind == "l1"`, `names[i] == "skip"`) as an Opaque of the text

@@ -197,8 +197,19 @@ CVal FnPrinter::trOpaque(const Opaque *c, Block &b, const Hint &h) {
     for (auto &a : c->args) texts.push_back(render(tr(a, b, Hint{"tmp", false})));
     size_t k = 0;
     for (char ch : c->callee) s += ch == Throw::kArg && k < texts.size() ? texts[k++] : std::string(1, ch);
-    if (c->type->isInt() && (c->callee.rfind("std::string", 0) == 0 || c->callee.rfind("static_cast<const char *>", 0) == 0))
-      return leaf(c->type, s, PPrimary, true); // (text for a helper)
+    if (c->type->isInt() && (c->callee.rfind("std::string", 0) == 0 || c->callee.rfind("static_cast<const char *>", 0) == 0)) {
+      if (!h.ir) return leaf(c->type, s, PPrimary, true); // (text for a helper)
+      // a local text variable (`std::string kind = ...;`): declared once, its type the text's
+      std::string n = fresh(h.name, h.ir);
+      Stmt st;
+      st.k = Stmt::Decl;
+      st.def = n;
+      st.rhs = s;
+      st.line = "const auto " + n + " = " + s + ";";
+      collectIdents(s, st.uses);
+      b.push_back(std::move(st));
+      return leaf(c->type, n, PPrimary, true);
+    }
   } else {
     s = c->callee + "(";
     for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + render(tr(c->args[i], b, Hint{"tmp", false}));

@@ -212,7 +212,7 @@ void FnPrinter::scan(const Expr &e) {
         noteContainerArrays(x->as<Pullback>()->args, x->as<Pullback>()->buffers, *f);
       }
       break;
-    case Kind::Opaque: reserveIdents(x->as<Opaque>()->callee); break;
+    case Kind::Opaque: reserveIdents(withoutLiterals(x->as<Opaque>()->callee)); break;
     case Kind::Throw: reserveIdents(withoutLiterals(x->as<Throw>()->thrown)); break;
     case Kind::Effect: reserveIdents(withoutLiterals(x->as<Effect>()->spelling)); break;
     case Kind::Resize: break;

@@ -5,7 +5,8 @@
 // an exception whose message holds the text (f_grad throws it as f does),
 // C strings (`const char*`, strcmp), and passive library objects (a
 // `std::map` of options read by key, a `std::vector<std::string>` of names
-// indexed by the loop counter). The gradients against central differences,
+// indexed by the loop counter), and local text (`std::string tag = "[" +
+// mode + "]";`). The gradients against central differences,
 // for each kind.
 // RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include
 // RUN: %cxx -std=c++17 -O1 -I%unfad_include %t.cpp -o %t.exe && %t.exe | FileCheck %s
@@ -17,6 +18,7 @@
 // CHECK: scaled ok
 // CHECK: c_string ok
 // CHECK: options ok
+// CHECK: locals ok
 // CODE-LABEL: double loss_grad(const std::vector<double>& r, const std::string& kind, std::vector<double>& d_r) {
 // CODE:         const bool {{[a-z_0-9]+}} = (kind == "l1");
 // CODE-LABEL: double fixed_grad(
@@ -26,6 +28,10 @@
 // CODE-LABEL: double options_grad(const std::vector<double>& x, const std::map<std::string, double>& opts, const std::vector<std::string>& names, std::vector<double>& d_x) {
 // CODE:         names[static_cast<unsigned long>({{[a-z_0-9]+}})] == "skip")
 // CODE:         (opts.at("scale"))
+// CODE-LABEL: double tagged_grad(
+// CODE:         const auto unit = static_cast<const char *>({{[a-z_0-9]+}} ? "km" : "m");
+// CODE-NEXT:    const auto tag = std::string("[" + mode + "]");
+// CODE:         const auto key = std::string(tag + std::to_string(
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -109,6 +115,23 @@ UNFAD_GRADIENT double options(const std::vector<double>& x, const std::map<std::
   return s;
 }
 
+// Local text: a reference to the parameter, a C string chosen by an
+// integer, a std::string built from text, and one built per iteration from
+// the counter (`std::to_string`), compared and used in a message.
+UNFAD_GRADIENT double tagged(const std::vector<double>& x, const std::string& mode, int level) {
+  const std::string& m = mode;
+  const char* unit = level > 1 ? "km" : "m";
+  std::string tag = "[" + m + "]";
+  double s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    std::string key = tag + std::to_string(i % 2);
+    if (key == "[abs]1") s += std::abs(x[i]);
+    else s += x[i] * x[i] * (std::strcmp(unit, "km") == 0 ? 1000.0 : 1.0);
+  }
+  if (!(s >= 0)) throw std::domain_error(tag + " not a number");
+  return s;
+}
+
 template <class F, class G>
 bool check(F f, G grad, std::vector<double> x) {
   std::vector<double> d(x.size(), 0.0);
@@ -168,4 +191,10 @@ int main() {
     ok = ok && check([&](const std::vector<double>& v) { return options(v, opts, names); },
                      [&](const std::vector<double>& v, std::vector<double>& d) { return options_grad(v, opts, names, d); }, x);
   std::printf("options %s\n", ok ? "ok" : "wrong");
+  ok = true;
+  for (std::string mode : {"abs", "sq"})
+    for (int level : {1, 2})
+      ok = ok && check([&](const std::vector<double>& v) { return tagged(v, mode, level); },
+                       [&](const std::vector<double>& v, std::vector<double>& d) { return tagged_grad(v, mode, level, d); }, x);
+  std::printf("locals %s\n", ok ? "ok" : "wrong");
 }
