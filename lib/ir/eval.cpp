@@ -150,6 +150,17 @@ struct Eval {
     return sub.run(f->body);
   }
 
+  // The numbers a throw's or an effect's spelling reads, as text.
+  std::vector<std::string> argTexts(const std::vector<Expr> &args) {
+    std::vector<std::string> texts;
+    for (auto &a : args) {
+      std::ostringstream os;
+      os << num(run(a));
+      texts.push_back(os.str());
+    }
+    return texts;
+  }
+
   Value run(const Expr &e) {
     switch (e->kind) {
     case Kind::Const: return Value::of(e->as<Const>()->fvalue);
@@ -201,27 +212,11 @@ struct Eval {
       a.array->resize(size_t(num(run(r->size))) * leaves(r->array->type->elem()), 0.0);
       return Value::tuple({});
     }
-    case Kind::Throw: {
-      auto t = e->as<Throw>();
-      std::vector<std::string> texts;
-      for (auto &a : t->args) {
-        std::ostringstream os;
-        os << num(run(a));
-        texts.push_back(os.str());
-      }
-      throw Thrown(t->spelled(texts));
-    }
-    case Kind::Effect: {
-      auto t = e->as<Effect>();
-      std::vector<std::string> texts;
-      for (auto &a : t->args) {
-        std::ostringstream os;
-        os << num(run(a));
-        texts.push_back(os.str());
-      }
-      if (effects) effects->push_back(t->spelled(texts));
+    case Kind::Throw: throw Thrown(e->as<Throw>()->spelled(argTexts(e->as<Throw>()->args)));
+    case Kind::Effect:
+      if (effects) effects->push_back(e->as<Effect>()->spelled(argTexts(e->as<Effect>()->args)));
+      else argTexts(e->as<Effect>()->args); // (evaluated all the same)
       return Value::tuple({});
-    }
     case Kind::Pullback: {
       auto c = e->as<Pullback>();
       std::vector<Value> as;

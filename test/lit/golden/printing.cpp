@@ -194,51 +194,46 @@ void check(const char* name, F f, G grad, std::vector<double> x) {
               lines(printed), ok ? "ok" : "wrong");
 }
 
+// f(x, s) and f_grad(x, s, d_x, &d_s) as functions of v = (x..., s).
+template <class F> auto splitLast(F f) {
+  return [f](const std::vector<double>& v) { return f(std::vector<double>(v.begin(), v.end() - 1), v.back()); };
+}
+template <class G> auto splitLastGrad(G grad) {
+  return [grad](const std::vector<double>& v, std::vector<double>& d) {
+    std::vector<double> dx(v.size() - 1, 0.0);
+    double ds = 0;
+    const double r = grad(std::vector<double>(v.begin(), v.end() - 1), v.back(), dx, &ds);
+    std::copy(dx.begin(), dx.end(), d.begin());
+    d.back() = ds;
+    return r;
+  };
+}
+
 int main() {
-  check("fit", [](const std::vector<double>& v) { return fit({v.begin(), v.end() - 1}, v.back()); },
-        [](const std::vector<double>& v, std::vector<double>& d) {
-          std::vector<double> dx(v.size() - 1, 0.0);
-          double dw = 0;
-          const double r = fit_grad({v.begin(), v.end() - 1}, v.back(), dx, &dw);
-          std::copy(dx.begin(), dx.end(), d.begin());
-          d.back() = dw;
-          return r;
-        },
+  check("fit", splitLast([](const std::vector<double>& x, double s) { return fit(x, s); }),
+        splitLastGrad([](const std::vector<double>& x, double s, std::vector<double>& dx, double* ds) {
+          return fit_grad(x, s, dx, ds);
+        }),
         {0.5, 1.0, 1.5, 2.0, 2.5, 1.3});
-  check("recurrence", [](const std::vector<double>& v) { return recurrence({v.begin(), v.end() - 1}, v.back()); },
-        [](const std::vector<double>& v, std::vector<double>& d) {
-          std::vector<double> dx(v.size() - 1, 0.0);
-          double dw = 0;
-          const double r = recurrence_grad({v.begin(), v.end() - 1}, v.back(), dx, &dw);
-          std::copy(dx.begin(), dx.end(), d.begin());
-          d.back() = dw;
-          return r;
-        },
+  check("recurrence", splitLast([](const std::vector<double>& x, double s) { return recurrence(x, s); }),
+        splitLastGrad([](const std::vector<double>& x, double s, std::vector<double>& dx, double* ds) {
+          return recurrence_grad(x, s, dx, ds);
+        }),
         {0.3, -0.2, 0.8, 0.1, -0.5, 0.4, 0.9, 0.7});
-  check("per_point", [](const std::vector<double>& v) { return per_point({v.begin(), v.end() - 1}, 4, 3, v.back()); },
-        [](const std::vector<double>& v, std::vector<double>& d) {
-          std::vector<double> dr(v.size() - 1, 0.0);
-          double dc = 0;
-          const double r = per_point_grad({v.begin(), v.end() - 1}, 4, 3, v.back(), dr, &dc);
-          std::copy(dr.begin(), dr.end(), d.begin());
-          d.back() = dc;
-          return r;
-        },
+  check("per_point", splitLast([](const std::vector<double>& x, double s) { return per_point(x, 4, 3, s); }),
+        splitLastGrad([](const std::vector<double>& x, double s, std::vector<double>& dx, double* ds) {
+          return per_point_grad(x, 4, 3, s, dx, ds);
+        }),
         {0.5, 1.5, -2.5, 0.1, 0.2, 0.3, 3.0, -2.0, 1.0, 0.0, 0.4, -0.1, 0.9});
   check("grid", [](const std::vector<double>& v) { return grid(v, 4); },
         [](const std::vector<double>& v, std::vector<double>& d) { return grid_grad(v, 4, d); },
         {0.1, 0.7, -0.3, 1.2, 0.5, -0.8, 0.9, 0.2, -0.4, 1.1, 0.6, -0.2, 0.3, 0.8, -0.6, 0.4});
   check("newton", [](const std::vector<double>& v) { return newton(v[0]); },
         [](const std::vector<double>& v, std::vector<double>& d) { return newton_grad(v[0], &d[0]); }, {2.5});
-  check("each", [](const std::vector<double>& v) { return each({v.begin(), v.end() - 1}, v.back()); },
-        [](const std::vector<double>& v, std::vector<double>& d) {
-          std::vector<double> dx(v.size() - 1, 0.0);
-          double dk = 0;
-          const double r = each_grad({v.begin(), v.end() - 1}, v.back(), dx, &dk);
-          std::copy(dx.begin(), dx.end(), d.begin());
-          d.back() = dk;
-          return r;
-        },
+  check("each", splitLast([](const std::vector<double>& x, double s) { return each(x, s); }),
+        splitLastGrad([](const std::vector<double>& x, double s, std::vector<double>& dx, double* ds) {
+          return each_grad(x, s, dx, ds);
+        }),
         {0.4, -1.1, 0.7, -0.3, 2.0, -0.9, 1.7});
   // advance: phi(y0, h) = sum_k w_k y_final[k]; d_y carries w in and d phi / d y0 out.
   const std::vector<double> w = {0.3, -0.7, 1.1, 0.5};
@@ -262,14 +257,9 @@ int main() {
           return y == y_f ? phi : -1e300; // f_grad leaves y as f does
         },
         {0.2, -0.4, 0.6, 0.1, 0.25});
-  check("ticks", [](const std::vector<double>& v) { return ticks({v.begin(), v.end() - 1}, v.back()); },
-        [](const std::vector<double>& v, std::vector<double>& d) {
-          std::vector<double> dx(v.size() - 1, 0.0);
-          double da = 0;
-          const double r = ticks_grad({v.begin(), v.end() - 1}, v.back(), dx, &da);
-          std::copy(dx.begin(), dx.end(), d.begin());
-          d.back() = da;
-          return r;
-        },
+  check("ticks", splitLast([](const std::vector<double>& x, double s) { return ticks(x, s); }),
+        splitLastGrad([](const std::vector<double>& x, double s, std::vector<double>& dx, double* ds) {
+          return ticks_grad(x, s, dx, ds);
+        }),
         {0.4, -1.1, 0.7, 2.0, 1.5});
 }
