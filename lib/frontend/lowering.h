@@ -215,6 +215,8 @@ struct GrowOp {
 // opts`, `const std::vector<std::string>& names`): a passive object
 // parameter (text_params.cpp). Both are passive placeholders.
 bool isTextLike(clang::QualType t);
+// Text alone (std::string, std::string_view, `const char*`).
+bool isText(clang::QualType t);
 // A reference to a text-like parameter or to a local text variable (a
 // `std::string` built from text: text_params.cpp).
 bool textVariable(const clang::Stmt *s);
@@ -1041,7 +1043,6 @@ private:
                              Env &env, const Tail &tail);
   bool loweringMarked_ = false;                              // lowerEntry is at a marked function
 
-  // ------------------------------------------------- exceptions.cpp --
   // ------------------------------------------------- printing.cpp --
   ir::Expr lowerPrintStmt(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail);
   bool checkRecursivePrinting(const Entry &en);

@@ -281,7 +281,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
     return hoistReturnedArrays(vd->getInit(), env, [&](Env &e) { return lowerVarDecls(vars, k, rest, e, tail); }, vd);
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };
   if (holdingVars_.count(vd)) return lowerHoldingVar(vd, env, next); // auto [a, b] = pair (pairs_tuples.cpp)
-  if (!isa<ParmVarDecl>(vd) && isTextLike(vd->getType())) {
+  if (!isa<ParmVarDecl>(vd) && isText(vd->getType())) {
     sawTextParams_ = true;
     return lowerTextLocal(vd, env, next); // std::string kind = ... (text_params.cpp)
   }

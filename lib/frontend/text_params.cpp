@@ -40,7 +40,9 @@ llvm::StringRef textRecord(QualType t) {
   return name;
 }
 
-const VarDecl *textParamOf(const Stmt *s) { return textVariable(s) ? cast<VarDecl>(cast<DeclRefExpr>(s)->getDecl()) : nullptr; }
+const VarDecl *textParamOf(const Stmt *s) {
+  return textVariable(s) ? cast<VarDecl>(cast<DeclRefExpr>(s)->getDecl()) : nullptr;
+}
 
 bool readsTextLike(const Stmt *s) {
   if (!s) return false;
@@ -85,10 +87,6 @@ bool onlyText(const Stmt *s, std::vector<const Expr *> &holes, bool top = true) 
   return true;
 }
 
-} // namespace
-
-namespace {
-
 // A library container of text or keyed by it, or a set: `std::map<std::string,
 // double>` (options), `std::vector<std::string>` (names), `std::set<int>`.
 // Only read here: the parameter must be const (or by value).
@@ -108,13 +106,15 @@ bool passiveObject(QualType t) {
 
 } // namespace
 
-bool isTextLike(QualType t) { return !textRecord(t).empty() || passiveObject(t); }
+bool isText(QualType t) { return !textRecord(t).empty(); }
+
+bool isTextLike(QualType t) { return isText(t) || passiveObject(t); }
 
 bool textVariable(const Stmt *s) {
   const auto *d = dyn_cast_or_null<DeclRefExpr>(s);
   const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   if (!v || !v->hasLocalStorage()) return false;
-  return isa<ParmVarDecl>(v) ? isTextLike(v->getType()) : !textRecord(v->getType()).empty();
+  return isa<ParmVarDecl>(v) ? isTextLike(v->getType()) : isText(v->getType());
 }
 
 // A local text variable, `std::string kind = k > 0 ? "l1" : "l2";` or

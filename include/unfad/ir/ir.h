@@ -296,7 +296,7 @@ public:
 // statement runs). Its value is the unit (); it has no derivative. f_grad
 // runs it where f runs it, once: an effect no pass removes, reorders past
 // another effect or a store, speculates or duplicates (memoryEffects:
-// `stores`), and which the backward sweep's recomputations, pullbacks and
+// `raises` and `prints`), and which the backward sweep's recomputations, pullbacks and
 // f's rerun after its in/out writes leave out (ad/rev).
 class Effect final : public Node {
 public:
