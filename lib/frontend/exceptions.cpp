@@ -43,8 +43,6 @@ bool isLiteral(const Expr *e) {
 // `throw X` as a statement, or the arm of a `?:`.
 const CXXThrowExpr *thrownBy(const Expr *e) { return dyn_cast_or_null<CXXThrowExpr>(bare(e)); }
 
-namespace {
-
 // Whether `s` reads a value of the function: a local variable or a
 // parameter (of it or of a helper lowered into it), or `this`.
 bool readsFunctionValues(const Stmt *s) {
@@ -56,6 +54,8 @@ bool readsFunctionValues(const Stmt *s) {
     if (readsFunctionValues(c)) return true;
   return false;
 }
+
+namespace {
 
 // Prints an expression with each of `holes` as a Throw::kArg mark (cast
 // back to its C++ type where the IR's differs: an `int` is a `long`).

@@ -120,6 +120,9 @@ IteratorKind iteratorKind(clang::QualType t);
 ir::Op bitwiseOp(clang::BinaryOperatorKind op);
 // `throw X` under the implicit nodes of `e` (exceptions.cpp); null otherwise.
 const clang::CXXThrowExpr *thrownBy(const clang::Expr *e);
+// Whether `s` reads a value of the function: a local variable or a
+// parameter (of it or of a helper lowered into it), or `this` (exceptions.cpp).
+bool readsFunctionValues(const clang::Stmt *s);
 // An expression statement that prints (`std::cout << ...`, `printf(...)`; printing.cpp).
 bool printingStmt(const clang::Expr *e);
 

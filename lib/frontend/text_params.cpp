@@ -52,15 +52,6 @@ bool readsTextLike(const Stmt *s) {
   return false;
 }
 
-bool readsLocals(const Stmt *s) {
-  if (!s || isa<CXXThisExpr>(s)) return s != nullptr;
-  if (const auto *d = dyn_cast<DeclRefExpr>(s))
-    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && vd->hasLocalStorage()) return true;
-  for (const Stmt *c : s->children())
-    if (readsLocals(c)) return true;
-  return false;
-}
-
 // What `s` reads of the function, in order: its references to text-like
 // parameters, and the integers it reads of the function otherwise (an index
 // `names[i]`: each outermost integer expression reading no text, lowered as
@@ -70,7 +61,7 @@ bool onlyText(const Stmt *s, std::vector<const Expr *> &holes, bool top = true) 
   if (!s) return true;
   if (isa<LambdaExpr>(s) || isa<CXXThisExpr>(s) || isa<StmtExpr>(s)) return false;
   if (const auto *e = dyn_cast<Expr>(s); e && !top && !isa<ImplicitCastExpr>(e) &&
-                                         e->getType()->isIntegralOrEnumerationType() && !readsTextLike(e) && readsLocals(e)) {
+                                         e->getType()->isIntegralOrEnumerationType() && !readsTextLike(e) && readsFunctionValues(e)) {
     holes.push_back(e);
     return true;
   }

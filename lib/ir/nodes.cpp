@@ -131,14 +131,12 @@ Expr Throw::make(std::string thrown, TypeP type, std::vector<Expr> args) {
   return std::make_shared<Throw>(std::move(thrown), std::move(type), std::move(args));
 }
 
-namespace {
 std::string fillMarks(const std::string &spelling, const std::vector<std::string> &argTexts) {
   std::string out;
   size_t k = 0;
   for (char c : spelling) out += c == Throw::kArg ? argTexts.at(k++) : std::string(1, c);
   return out;
 }
-} // namespace
 
 std::string Throw::spelled(const std::vector<std::string> &argTexts) const { return fillMarks(thrown, argTexts); }
 

@@ -190,25 +190,15 @@ CVal FnPrinter::trOpaque(const Opaque *c, Block &b, const Hint &h) {
     constant.table = c->type->isArray();
     return constant;
   }
-  std::string s, base;
+  std::string s, base, type = cxxType(c->type);
   if (c->callee.find(Throw::kArg) != std::string::npos) { // an expression as written, its arguments at the marks
     base = c->type->isBool() ? "text_test" : "text_value";
     std::vector<std::string> texts;
     for (auto &a : c->args) texts.push_back(render(tr(a, b, Hint{"tmp", false})));
-    size_t k = 0;
-    for (char ch : c->callee) s += ch == Throw::kArg && k < texts.size() ? texts[k++] : std::string(1, ch);
+    s = fillMarks(c->callee, texts);
     if (c->type->isInt() && (c->callee.rfind("std::string", 0) == 0 || c->callee.rfind("static_cast<const char *>", 0) == 0)) {
       if (!h.ir) return leaf(c->type, s, PPrimary, true); // (text for a helper)
-      // a local text variable (`std::string kind = ...;`): declared once, its type the text's
-      std::string n = fresh(h.name, h.ir);
-      Stmt st;
-      st.k = Stmt::Decl;
-      st.def = n;
-      st.rhs = s;
-      st.line = "const auto " + n + " = " + s + ";";
-      collectIdents(s, st.uses);
-      b.push_back(std::move(st));
-      return leaf(c->type, n, PPrimary, true);
+      type = "auto"; // a local text variable (`std::string kind = ...;`): declared once, its type the text's
     }
   } else {
     s = c->callee + "(";
@@ -222,7 +212,7 @@ CVal FnPrinter::trOpaque(const Opaque *c, Block &b, const Hint &h) {
   st.k = Stmt::Decl;
   st.def = n;
   st.rhs = s;
-  st.line = "const " + cxxType(c->type) + " " + n + " = " + s + ";";
+  st.line = "const " + type + " " + n + " = " + s + ";";
   collectIdents(s, st.uses);
   b.push_back(std::move(st));
   return leaf(c->type, n, PPrimary, true);

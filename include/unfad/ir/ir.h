@@ -309,6 +309,10 @@ public:
   std::string spelled(const std::vector<std::string> &argTexts) const;
 };
 
+// `spelling` with its k-th Throw::kArg mark replaced by argTexts[k] (a
+// throw's, an effect's, or an Opaque's expression as written).
+std::string fillMarks(const std::string &spelling, const std::vector<std::string> &argTexts);
+
 // The transpose Jacobian of a helper call: given the call's arguments and
 // the cotangent of its result, the tuple of cotangents of the helper's
 // active parameters (in parameter order). The printer emits a call to the
