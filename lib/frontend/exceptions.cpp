@@ -62,7 +62,12 @@ namespace {
 struct MarkHoles : PrinterHelper {
   const std::set<const Stmt *> *holes;
   const std::map<const Stmt *, std::string> *casts;
+  const std::map<const Stmt *, std::string> *verbatim;
   bool handledStmt(Stmt *st, raw_ostream &os) override {
+    if (auto v = verbatim->find(st); v != verbatim->end()) {
+      os << v->second;
+      return true;
+    }
     if (!holes->count(st)) return false;
     auto c = casts->find(st);
     if (c == casts->end()) os << ir::Throw::kArg;
@@ -77,6 +82,7 @@ std::string MarkedSpelling::print(const Expr *e) const {
   MarkHoles marks;
   marks.holes = &holes;
   marks.casts = &casts;
+  marks.verbatim = &verbatim;
   PrintingPolicy pp(*langOpts);
   pp.SuppressImplicitBase = true;
   std::string s;
@@ -103,8 +109,8 @@ MarkedSpelling Lowering::markNumbers(const Expr *x, Env &env, Binds &pre, const 
       order.push_back(e);
       return;
     }
-    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && textVariable(d)) {
-      m.holes.insert(d); // a text parameter: "unknown kind: " + kind (text_params.cpp)
+    if (const auto *d = dyn_cast<DeclRefExpr>(st); d && (textVariable(d) || passiveAlias(d))) {
+      m.holes.insert(d); // a text parameter: "unknown kind: " + kind (text_params.cpp), or a name of passive data
       order.push_back(d);
       return;
     }
@@ -115,6 +121,11 @@ MarkedSpelling Lowering::markNumbers(const Expr *x, Env &env, Binds &pre, const 
   };
   find(x);
   for (const Expr *h : order) {
+    if (const PassiveAlias *alias = passiveAlias(h)) { // spelled as what it names (passive_data.cpp)
+      m.verbatim[h] = "(" + alias->spelling + ")";
+      m.args.insert(m.args.end(), alias->args.begin(), alias->args.end());
+      continue;
+    }
     ir::Expr v;
     {
       EffectScope scope(*this, &pre);

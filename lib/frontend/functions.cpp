@@ -311,6 +311,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
       ++k;
       continue;
     }
+    if (en.marked) checkPassiveDataParam(pd, hasWrt, std::find(wrt.begin(), wrt.end(), pd->getNameAsString()) != wrt.end());
     ir::Param p;
     p.name = pd->getName().empty() ? names_.fresh("arg" + std::to_string(k)) : pd->getNameAsString();
     names_.reserve(p.name);

@@ -348,23 +348,26 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   SourceLocation loc = rs->getForLoc();
   if (rs->getInit()) fail(loc, "range-based 'for' with an initializer is not supported");
   const Expr *range = rs->getRangeInit();
+  Binds overPre; // (the integers choosing a range of passive data: passive_data.cpp)
+  PassiveAlias over;
+  const bool passive = passiveRange(range) && spellPassive(range, env, overPre, over);
   ArrayInfo ai;
-  if (!range || !arrayInfo(range->getType(), ai, SourceLocation()) || ai.kind == ArrayInfo::Pointer)
+  if (!passive && (!range || !arrayInfo(range->getType(), ai, SourceLocation()) || ai.kind == ArrayInfo::Pointer))
     fail(loc, "range-based 'for' is only supported over arrays (std::vector, std::array, C arrays)");
   const VarDecl *lv = rs->getLoopVariable();
   QualType lt = lv->getType();
   // `for (double& v : out)`: v designates the element (references.cpp)
   bool writable = lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified();
   // over a fixed-size table held flat (a local Mat3): its rows are views
-  ir::Expr flat = flatTableRef(range, env);
+  ir::Expr flat = passive ? nullptr : flatTableRef(range, env);
   std::optional<Flat> table = flat ? fixedTable(range->getType()) : std::nullopt;
-  if (const VarDecl *fv = flat ? nullptr : flatTableVar(range)) { // a local vector of rows held flat
+  if (const VarDecl *fv = flat || passive ? nullptr : flatTableVar(range)) { // a local vector of rows held flat
     flat = lookupVar(fv, env, loc);
     table = flatStride_.at(fv);
     if (const VarDecl *grown = growingLength(range)) table->rows = env.at(grown); // (grown by push_back)
   }
-  ir::Expr arr = flat ? flat : lowerArrayRef(range, env);
-  ir::Expr n = table ? table->rows : arraySize(range, arr, loc, env);
+  ir::Expr arr = passive ? nullptr : flat ? flat : lowerArrayRef(range, env);
+  ir::Expr n = passive ? passiveRangeLength(range, over) : table ? table->rows : arraySize(range, arr, loc, env);
   const Stmt *body = rs->getBody();
   LoopState st = loopState({body}, env, containsBreak(body));
   std::string idx = names_.fresh("i");
@@ -374,7 +377,9 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   Binds binds;
   unpack(st, sv, eb, binds);
   std::string ln = names_.fresh(lv->getNameAsString());
-  if (ArrayInfo rai; arrayInfo(lt.getNonReferenceType(), rai, SourceLocation())) {
+  if (passive) {
+    bindPassiveElement(rs, over, ir::Var::make(idx, ir::Type::i64()));
+  } else if (ArrayInfo rai; arrayInfo(lt.getNonReferenceType(), rai, SourceLocation())) {
     if (!lt->isReferenceType())
       fail(lv->getLocation(), "range-based 'for' copying rows is not supported (use 'const auto& " + lv->getNameAsString() + "')");
     ir::Expr i = ir::Var::make(idx, ir::Type::i64());
@@ -412,10 +417,10 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   ir::Expr b = wrap(binds, bodyFrom(0, eb));
   // The loop variable is read once, at the start of the iteration: a
   // reference would see the body's writes to the element, a copy does not.
-  if (lt->isReferenceType() && !writable) rejectWrittenRange(rs, arr, b);
+  if (lt->isReferenceType() && !writable && arr) rejectWrittenRange(rs, arr, b);
   if (st.done) b = ir::If::make(component(st, sv, st.doneIndex()), sv, b);
   ir::Expr loop = ir::Fold::make(ir::Const::makeInt(0), n, pack(st, env, false), idx, sn, b);
-  return afterLoop(st, loop, rest, env, tail);
+  return wrap(overPre, afterLoop(st, loop, rest, env, tail));
 }
 
 // A range-based `for` by reference over an array the loop writes (in the

@@ -133,6 +133,7 @@ bool printingStmt(const clang::Expr *e);
 struct MarkedSpelling {
   std::set<const clang::Stmt *> holes;
   std::map<const clang::Stmt *, std::string> casts; // holes whose C++ type differs from the IR's
+  std::map<const clang::Stmt *, std::string> verbatim; // printed as this, marks included (passive data aliases)
   std::vector<ir::Expr> args;
   const clang::LangOptions *langOpts = nullptr;
   // `e` (part of the marked expression) as written, with the marks.
@@ -223,6 +224,29 @@ bool isText(clang::QualType t);
 // A reference to a text-like parameter or to a local text variable (a
 // `std::string` built from text: text_params.cpp).
 bool textVariable(const clang::Stmt *s);
+// A class holding text or a keyed container (a data set with names, a model
+// with options), through a const reference, a pointer to const or by value:
+// passive data, read only for the numbers in it (passive_data.cpp). Text-like.
+bool passiveDataType(clang::QualType t);
+// Whether a type holds text or a keyed container anywhere (members, bases,
+// elements of its containers; not through pointers).
+bool holdsText(clang::QualType t);
+// Whether a class type holds a floating-point value anywhere (members,
+// bases, elements of its containers).
+bool holdsFloats(clang::QualType t);
+// A struct of numbers (an aggregate of arithmetic members) that is not
+// passive data itself: read from passive data field by field.
+bool plainPassiveStruct(clang::QualType t);
+// A name of passive data (a local `const Obs& o = d.obs[i];`, a helper's
+// parameter given `data->model`): its spelling, with Throw::kArg marks where
+// the function's values `args` go (passive_data.cpp).
+struct PassiveAlias {
+  std::string spelling;
+  std::vector<ir::Expr> args;
+};
+// `s` in parentheses unless it is a postfix expression (`d.obs[i]`,
+// `data->model`) that can stand where a name stood.
+std::string grouped(const std::string &s);
 // Whether `s` may write `v`: assigns it, increments it, takes its address,
 // binds a non-const reference to it or passes it to one (statements.cpp).
 bool writes(const clang::Stmt *s, const clang::VarDecl *v);
@@ -548,6 +572,33 @@ private:
   ir::Expr lowerTextExpr(const clang::Expr *e, Env &env);
   ir::Expr lowerTextLocal(const clang::VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next);
   bool sawTextParams_ = false; // (lowerTextExpr looks only once there are any)
+  // `e` read from text and passive data alone: its spelling and the values
+  // at its marks (their effects into `pre`); false when it reads anything
+  // else (text_params.cpp).
+  bool spellPassive(const clang::Expr *e, Env &env, Binds &pre, PassiveAlias &out);
+  const PassiveAlias *passiveAlias(const clang::Stmt *s) const;
+  void refusePassiveCall(const clang::Expr *e);
+  // Whether `s` reads text or passive data (a text-like parameter, an alias).
+  bool readsPassive(const clang::Stmt *s) const;
+
+  // ------------------------------------------------ passive_data.cpp --
+  std::map<const clang::VarDecl *, PassiveAlias> passiveAliases_;
+  // `const Obs& o = d.obs[i];` (or a copy nothing writes): a name of the data.
+  bool passiveLocal(const clang::VarDecl *vd);
+  ir::Expr lowerPassiveLocal(const clang::VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next);
+  // A helper parameter given passive data other than a parameter itself
+  // (`data->model`): the helper is lowered into its caller, the parameter
+  // an alias of the argument.
+  bool passesPassiveData(const clang::CallExpr *ce, const clang::FunctionDecl *fd);
+  bool bindPassiveParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Binds &binds);
+  // `for (const Obs& o : d.obs)`: a range of passive data indexed by
+  // position (a std::vector, std::array or C array in it).
+  bool passiveRange(const clang::Expr *range);
+  // Its length, and the loop variable an alias of its element `i`.
+  ir::Expr passiveRangeLength(const clang::Expr *range, const PassiveAlias &over);
+  void bindPassiveElement(const clang::CXXForRangeStmt *rs, const PassiveAlias &over, const ir::Expr &i);
+  // A marked function's passive data parameter: left out of UNFAD_GRADIENT_WRT.
+  void checkPassiveDataParam(const clang::ParmVarDecl *pd, bool hasWrt, bool named);
   ir::Expr lowerMember(const clang::MemberExpr *m, Env &env);
   ir::Expr lowerUnary(const clang::UnaryOperator *u, Env &env);
   ir::Expr lowerBinary(const clang::BinaryOperator *b, Env &env);

@@ -332,6 +332,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
     const ParmVarDecl *p = def->getParamDecl(k);
     const Expr *arg = args[k];
     if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
+    if (bindPassiveParam(p, arg, env, binds)) continue;           // data->model (passive_data.cpp)
     if (bindFixedTableParam(p, arg, env, inner, binds)) continue;  // a Mat3 (returned_arrays.cpp)
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
       QualType pt = p->getType().getNonReferenceType();

@@ -65,10 +65,14 @@ bool writes(const Stmt *s, const VarDecl *v) {
     return true;
   if (const auto *c = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *fd = c->getDirectCallee();
-    for (unsigned k = 0; k < c->getNumArgs(); ++k) {
+    // (a member operator's first argument is its object: `w[v]` passes v to operator[]'s parameter 0)
+    const auto *om = isa<CXXOperatorCallExpr>(c) ? dyn_cast_or_null<CXXMethodDecl>(fd) : nullptr;
+    const unsigned shift = om ? 1 : 0;
+    if (om && c->getNumArgs() > 0 && !om->isConst() && names(c->getArg(0))) return true;
+    for (unsigned k = shift; k < c->getNumArgs(); ++k) {
       if (!names(c->getArg(k))) continue;
-      if (!fd || k >= fd->getNumParams()) return true;
-      QualType pt = fd->getParamDecl(k)->getType();
+      if (!fd || k - shift >= fd->getNumParams()) return true;
+      QualType pt = fd->getParamDecl(k - shift)->getType();
       if (pt->isReferenceType() && !pt.getNonReferenceType().isConstQualified()) return true;
     }
     if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(c); oc && oc->isAssignmentOp() && names(oc->getArg(0))) return true;
@@ -285,6 +289,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
     sawTextParams_ = true;
     return lowerTextLocal(vd, env, next); // std::string kind = ... (text_params.cpp)
   }
+  if (passiveLocal(vd)) return lowerPassiveLocal(vd, env, next); // const Obs& o = d.obs[i]; (passive_data.cpp)
   if (minmaxElementInit(vd)) return lowerMinmaxElementLocal(vd, env, next); // (iterators.cpp)
   if (minmaxRefsInit(vd)) return lowerMinmaxRefs(vd, env, next);             // (returned_references.cpp)
   if (isReferenceWrapper(vd->getType()) && !vd->getType()->isReferenceType()) return lowerWrapperLocal(vd, env, next);

@@ -15,6 +15,7 @@
 
 #include <clang/AST/PrettyPrinter.h>
 
+#include <cctype>
 #include <set>
 
 namespace unfad::frontend {
@@ -44,29 +45,67 @@ const VarDecl *textParamOf(const Stmt *s) {
   return textVariable(s) ? cast<VarDecl>(cast<DeclRefExpr>(s)->getDecl()) : nullptr;
 }
 
-bool readsTextLike(const Stmt *s) {
+using Aliases = std::map<const VarDecl *, PassiveAlias>;
+
+} // namespace
+
+std::string grouped(const std::string &s) {
+  int depth = 0;
+  for (size_t k = 0; k < s.size(); ++k) {
+    char c = s[k];
+    if (c == '(' || c == '[') ++depth;
+    else if (c == ')' || c == ']') --depth;
+    else if (c == '"') return "(" + s + ")";
+    else if (depth == 0 && !std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != ':' &&
+             c != ir::Throw::kArg && !(c == '-' && k + 1 < s.size() && s[k + 1] == '>') &&
+             !(c == '>' && k > 0 && s[k - 1] == '-'))
+      return "(" + s + ")";
+  }
+  return s;
+}
+
+namespace {
+
+// A name for a number read from a member of passive data (`o.x`: "o_x").
+std::string memberName(const Expr *e) {
+  const auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+  if (!m || !m->getMemberDecl()->getIdentifier()) return "";
+  const auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  if (!d || !d->getDecl()->getIdentifier()) return "";
+  return d->getDecl()->getName().str() + "_" + m->getMemberDecl()->getName().str();
+}
+
+const VarDecl *aliasOf(const Stmt *s, const Aliases &aliases) {
+  const auto *d = dyn_cast_or_null<DeclRefExpr>(s);
+  const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return v && aliases.count(v) ? v : nullptr;
+}
+
+bool readsTextLike(const Stmt *s, const Aliases &aliases) {
   if (!s) return false;
-  if (textParamOf(s)) return true;
+  if (textParamOf(s) || aliasOf(s, aliases)) return true;
   for (const Stmt *c : s->children())
-    if (readsTextLike(c)) return true;
+    if (readsTextLike(c, aliases)) return true;
   return false;
 }
 
 // What `s` reads of the function, in order: its references to text-like
-// parameters, and the integers it reads of the function otherwise (an index
-// `names[i]`: each outermost integer expression reading no text, lowered as
-// usual). False when it reads another value of the function (a float, an
-// array, `this`) or holds a lambda.
-bool onlyText(const Stmt *s, std::vector<const Expr *> &holes, bool top = true) {
+// parameters and to names of passive data, and the integers it reads of
+// the function otherwise (an index `names[i]`: each outermost integer
+// expression reading no text, lowered as usual). False when it reads
+// another value of the function (a float, an array, `this`) or holds a
+// lambda.
+bool onlyText(const Stmt *s, std::vector<const Expr *> &holes, const Aliases &aliases, bool top = true) {
   if (!s) return true;
   if (isa<LambdaExpr>(s) || isa<CXXThisExpr>(s) || isa<StmtExpr>(s)) return false;
   if (const auto *e = dyn_cast<Expr>(s); e && !top && !isa<ImplicitCastExpr>(e) &&
-                                         e->getType()->isIntegralOrEnumerationType() && !readsTextLike(e) && readsFunctionValues(e)) {
+                                         e->getType()->isIntegralOrEnumerationType() && !readsTextLike(e, aliases) &&
+                                         readsFunctionValues(e)) {
     holes.push_back(e);
     return true;
   }
   if (const auto *d = dyn_cast<DeclRefExpr>(s)) {
-    if (textParamOf(d)) {
+    if (textParamOf(d) || aliasOf(d, aliases)) {
       holes.push_back(d);
       return true;
     }
@@ -74,7 +113,7 @@ bool onlyText(const Stmt *s, std::vector<const Expr *> &holes, bool top = true) 
     return !vd || !vd->hasLocalStorage();
   }
   for (const Stmt *c : s->children())
-    if (!onlyText(c, holes, false)) return false;
+    if (!onlyText(c, holes, aliases, false)) return false;
   return true;
 }
 
@@ -99,7 +138,7 @@ bool passiveObject(QualType t) {
 
 bool isText(QualType t) { return !textRecord(t).empty(); }
 
-bool isTextLike(QualType t) { return isText(t) || passiveObject(t); }
+bool isTextLike(QualType t) { return isText(t) || passiveObject(t) || passiveDataType(t); }
 
 bool textVariable(const Stmt *s) {
   const auto *d = dyn_cast_or_null<DeclRefExpr>(s);
@@ -136,42 +175,128 @@ ir::Expr Lowering::lowerTextLocal(const VarDecl *vd, Env &env, const std::functi
   return ir::Let::make(n, text, body);
 }
 
+const PassiveAlias *Lowering::passiveAlias(const Stmt *s) const {
+  const VarDecl *v = aliasOf(s, passiveAliases_);
+  return v ? &passiveAliases_.at(v) : nullptr;
+}
+
+// A method of passive data called with a value of the function other than
+// an integer (`d.scale(w)`): its result would need a derivative.
+void Lowering::refusePassiveCall(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  const Expr *object = nullptr;
+  const FunctionDecl *callee = nullptr;
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e)) object = mc->getImplicitObjectArgument(), callee = mc->getMethodDecl();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getNumArgs() > 0 && isa_and_nonnull<CXXMethodDecl>(oc->getDirectCallee()))
+    object = oc->getArg(0), callee = oc->getDirectCallee();
+  if (!object || !callee || !holdsText(object->getType()) || !readsPassive(object)) return;
+  std::string what = "a value of the function";
+  std::function<void(const Stmt *)> find = [&](const Stmt *s) {
+    const auto *d = dyn_cast_or_null<DeclRefExpr>(s);
+    if (d && isa<VarDecl>(d->getDecl()) && cast<VarDecl>(d->getDecl())->hasLocalStorage() && !textVariable(d) &&
+        !passiveAlias(d) && !d->getType()->isIntegralOrEnumerationType() && what[0] == 'a')
+      what = "'" + d->getDecl()->getNameAsString() + "'";
+    if (s)
+      for (const Stmt *c : s->children()) find(c);
+  };
+  for (const Stmt *c : e->children())
+    if (c != object) find(c);
+  fail(e->getExprLoc(), "'" + callee->getNameAsString() + "' of passive data is given " + what +
+                            ", which is not an integer: passive data is read with integers only (the result would "
+                            "need a derivative: read the numbers it uses and compute it in the function)");
+}
+
+bool Lowering::readsPassive(const Stmt *s) const { return readsTextLike(s, passiveAliases_); }
+
+// The spelling of `e` with a mark at each text parameter (its placeholder)
+// and integer of the function it reads, and a name of passive data spelled
+// as what it names, with its own marks.
+bool Lowering::spellPassive(const Expr *e, Env &env, Binds &pre, PassiveAlias &out) {
+  std::vector<const Expr *> holes;
+  if (!onlyText(e, holes, passiveAliases_)) return false;
+  MarkedSpelling marked;
+  marked.langOpts = &ctx_.getLangOpts();
+  marked.holes.insert(holes.begin(), holes.end());
+  out.args.clear();
+  for (const Expr *h : holes) {
+    if (const PassiveAlias *alias = passiveAlias(h)) {
+      marked.verbatim[h] = grouped(alias->spelling);
+      out.args.insert(out.args.end(), alias->args.begin(), alias->args.end());
+      continue;
+    }
+    if (const auto *d = dyn_cast<DeclRefExpr>(h); d && textParamOf(d)) {
+      out.args.push_back(lowerDeclRef(d, env));
+      continue;
+    }
+    EffectScope scope(*this, &pre);
+    out.args.push_back(lowerExpr(h, env));
+    QualType ct = h->getType().getCanonicalType().getUnqualifiedType();
+    if (ct != ctx_.LongTy && ct != ctx_.BoolTy) marked.casts[h] = ct.getAsString(PrintingPolicy(ctx_.getLangOpts()));
+  }
+  out.spelling = marked.print(e);
+  return true;
+}
+
 // `e` when it is computed from text (and the function's integers) alone: a
 // number (`kind == "l1"`, `names[i] == "skip"`) as an Opaque of the text
 // parameters and integers it reads; text itself (a literal given to a
-// helper's text parameter) as a placeholder built from it. Null otherwise.
+// helper's text parameter) as a placeholder built from it; a struct of
+// numbers read from passive data (`d.obs[i]`) as the struct of its fields'
+// Opaques. Null otherwise.
 ir::Expr Lowering::lowerTextExpr(const Expr *e, Env &env) {
   QualType t = e->getType();
   const bool number = t->isArithmeticType() || t->isEnumeralType();
   const llvm::StringRef text = number ? llvm::StringRef() : textRecord(t);
-  if (!number && text.empty()) return nullptr;
-  std::vector<const Expr *> holes;
-  if (!onlyText(e, holes) || (number && !readsTextLike(e))) return nullptr; // (no text: lowered as usual)
-  if (!number && holes.size() == 1 && textParamOf(e->IgnoreParenImpCasts())) return nullptr; // the parameter itself
-  MarkedSpelling marked;
-  marked.langOpts = &ctx_.getLangOpts();
-  marked.holes.insert(holes.begin(), holes.end());
-  std::vector<ir::Expr> args;
-  Binds pre;
-  for (const Expr *h : holes) {
-    if (const auto *d = dyn_cast<DeclRefExpr>(h); d && textParamOf(d)) {
-      args.push_back(lowerDeclRef(d, env));
-      continue;
-    }
-    EffectScope scope(*this, &pre);
-    args.push_back(lowerExpr(h, env));
-    QualType ct = h->getType().getCanonicalType().getUnqualifiedType();
-    if (ct != ctx_.LongTy && ct != ctx_.BoolTy) marked.casts[h] = ct.getAsString(PrintingPolicy(ctx_.getLangOpts()));
+  const bool passiveStruct = !number && text.empty() && plainPassiveStruct(t);
+  if (!number && text.empty() && !passiveStruct) {
+    if (passiveDataType(t) && !isa<DeclRefExpr>(e->IgnoreParenImpCasts()) && readsTextLike(e, passiveAliases_))
+      fail(e->getExprLoc(), "passive data ('" + typeStr(t) + "') is read here as a value: read the numbers in it, "
+                            "bind it to a const reference or pass it to a helper's const reference parameter");
+    return nullptr;
   }
-  const std::string spelled = marked.print(e);
+  if ((number || passiveStruct) && !readsTextLike(e, passiveAliases_)) return nullptr; // (no text: lowered as usual)
+  if (!number && !passiveStruct && textParamOf(e->IgnoreParenImpCasts())) return nullptr; // the parameter itself
+  Binds pre;
+  PassiveAlias spelled;
+  if (!spellPassive(e, env, pre, spelled)) {
+    refusePassiveCall(e);
+    return nullptr;
+  }
+  const std::string &s = spelled.spelling;
+  std::vector<ir::Expr> &args = spelled.args;
+  if (passiveStruct) { // its fields, each read as written
+    ir::TypeP st = typeOf(t.getUnqualifiedType(), e->getExprLoc());
+    std::vector<ir::Expr> fields;
+    unsigned k = 0;
+    const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); // (`o`: its fields read as o_x, o_y)
+    Binds named;
+    for (const FieldDecl *f : t.getNonReferenceType()->getAsCXXRecordDecl()->fields()) {
+      ir::Expr field = ir::Opaque::make(grouped(s) + "." + f->getNameAsString(), args, st->elems[k++]);
+      if (d && d->getDecl()->getIdentifier() && !args.empty()) {
+        std::string n = names_.fresh(d->getDecl()->getName().str() + "_" + f->getNameAsString());
+        named.push_back({n, field});
+        field = ir::Var::make(n, field->type);
+      }
+      fields.push_back(field);
+    }
+    return wrap(pre, wrap(named, ir::Tuple::makeStruct(st, fields)));
+  }
   if (!number && text == "c_string") // (a literal as it is; text computed from text, as a C string)
-    return wrap(pre, ir::Opaque::make(holes.empty() ? spelled : "static_cast<const char *>(" + spelled + ")",
-                                      std::move(args), ir::Type::i64()));
+  { // (spelled before the arguments move)
+    std::string c = args.empty() ? s : "static_cast<const char *>(" + s + ")";
+    return wrap(pre, ir::Opaque::make(std::move(c), std::move(args), ir::Type::i64()));
+  }
   if (!number) // text for a helper: a string of its own, whatever the literal's type
     return wrap(pre, ir::Opaque::make("std::" + std::string(text == "basic_string" ? "string" : "string_view") + "(" +
-                                          spelled + ")",
+                                          s + ")",
                                       std::move(args), ir::Type::i64()));
-  return wrap(pre, ir::Opaque::make("(" + spelled + ")", std::move(args), typeOf(t.getUnqualifiedType(), e->getExprLoc())));
+  std::string n = args.empty() ? std::string() : memberName(e);
+  ir::Expr read = ir::Opaque::make("(" + s + ")", std::move(args), typeOf(t.getUnqualifiedType(), e->getExprLoc()));
+  if (!n.empty()) { // (`o.x` read as o_x)
+    n = names_.fresh(n);
+    read = ir::Let::make(n, read, ir::Var::make(n, read->type));
+  }
+  return wrap(pre, read);
 }
 
 } // namespace unfad::frontend
