@@ -92,6 +92,15 @@ template <class T> T digamma(T x) {
   return static_cast<T>(shift + std::log(v) - 0.5 / v - series);
 }
 
+// A std::optional of a number as the generated code carries it (a local, a
+// branch's result, a loop's state: lib/frontend/optionals.cpp): whether it
+// holds a value, and the value (0 when it holds none). A plain aggregate, so
+// the code never reads the value of an empty std::optional.
+template <class T> struct optional_value {
+  bool has;
+  T value;
+};
+
 // Sorting in gradients (std::sort, std::stable_sort, std::nth_element,
 // std::partial_sort of a range of numbers): perm[j] becomes the position in `v` of the value the
 // algorithm puts at j, found by running the same algorithm on positions

@@ -68,6 +68,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   refuseOutput(ce); // `std::cerr << ...`, printf (passive_calls.cpp)
   if (auto it = returnedArrays_.find(ce); it != returnedArrays_.end()) return it->second; // returned_arrays.cpp
   if (ir::Expr z = lowerComplexCall(ce, env)) return z; // std::complex's operators and functions (complex_numbers.cpp)
+  if (ir::Expr o = lowerOptionalCall(ce, env)) return o; // *o, o.value(), o.has_value() (optionals.cpp)
   if (ir::Expr m = lowerMemberArrayRead(ce, env)) return m; // `v.c[i]` of a std::array member (member_arrays.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(ce))
     if (ir::Expr called = lowerStdFunctionCall(oc, env)) return called; // std_function.cpp

@@ -56,6 +56,7 @@ ir::Expr Lowering::lowerExpr(const Expr *e, Env &env) {
   if (const auto *d = dyn_cast<CXXDefaultArgExpr>(e)) return lowerExpr(d->getExpr(), env);
   if (const auto *d = dyn_cast<CXXDefaultInitExpr>(e)) return lowerExpr(d->getExpr(), env);
   if (const Expr *u = unwrapReference(e)) return lowerExpr(u, env); // w.get(), (T&)w (reference_wrappers.cpp)
+  if (nulloptType(e->getType())) return ir::Tuple::make({}); // std::nullopt, converted where it goes (optionals.cpp)
   if (sawTextParams_)
     if (ir::Expr t = lowerTextExpr(e, env)) return t; // `kind == "l1"` (text_params.cpp)
   if (const auto *c = dyn_cast<CastExpr>(e)) return lowerCast(c, env);
@@ -256,6 +257,7 @@ ir::Expr Lowering::lowerConstruct(const CXXConstructExpr *c, Env &env) {
   const CXXConstructorDecl *ctor = c->getConstructor();
   if (tupleLike(c->getType())) return lowerTupleLikeConstruct(c, env); // pairs_tuples.cpp
   if (complexType(c->getType())) return lowerComplexConstruct(c, env); // complex_numbers.cpp
+  if (optionalType(c->getType())) return lowerOptionalConstruct(c, env); // optionals.cpp
   if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isAggregate())) {
     if (c->getNumArgs() == 0 && !ctor->isTrivial()) // a default member initialiser makes it non-trivial
       return convert(constructedObject(ctor, nullptr, env), typeOf(c->getType(), loc));
@@ -305,6 +307,8 @@ ir::Expr Lowering::lowerCast(const CastExpr *ce, Env &env) {
     if (ir::Expr set = stdFunctionIsSet(sub)) return set; // `if (g)` (std_function.cpp)
     if (const auto *mc = dyn_cast<CXXMemberCallExpr>(sub->IgnoreParens()))
       if (const Expr *bit = bitElement(mc->getImplicitObjectArgument())) return lowerExpr(bit, env); // a std::vector<bool>'s mask[i]
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(sub->IgnoreParens()); mc && optionalType(mc->getObjectType()))
+      return lowerExpr(mc, env); // `if (o)` (optionals.cpp)
     fail(loc, "user-defined conversions are not supported");
   default:
     fail(loc, std::string("conversion '") + ce->getCastKindName() + "' is not supported");

@@ -311,6 +311,9 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
       ++k;
       continue;
     }
+    if (en.marked && optionalType(pd->getType()))
+      fail(pd->getLocation(), "a std::optional parameter of the marked function is not supported (pass the value, "
+                              "and whether it is there, as two parameters)");
     if (en.marked) checkPassiveDataParam(pd, hasWrt, std::find(wrt.begin(), wrt.end(), pd->getNameAsString()) != wrt.end());
     ir::Param p;
     p.name = pd->getName().empty() ? names_.fresh("arg" + std::to_string(k)) : pd->getNameAsString();

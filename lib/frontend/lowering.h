@@ -164,6 +164,10 @@ std::string templateArgsSuffix(const clang::FunctionDecl *fd);
 // std::complex<double> / <float> (complex_numbers.cpp); `z op= w` and its
 // operator; `z = x` of a real x; `z.real(x)` / `z.imag(x)` (0 / 1, else -1).
 bool complexType(clang::QualType t);
+// std::optional<T> (optionals.cpp); std::nullopt_t; `o = v` of an optional.
+bool optionalType(clang::QualType t);
+bool nulloptType(clang::QualType t);
+bool optionalAssign(const clang::CXXOperatorCallExpr *oc);
 bool complexCompound(const clang::CXXOperatorCallExpr *oc, ir::Op &op);
 bool complexRealAssign(const clang::CXXOperatorCallExpr *oc);
 int complexSetter(const clang::CXXMemberCallExpr *mc);
@@ -764,6 +768,16 @@ private:
   ir::Expr lowerComplexCall(const clang::CallExpr *ce, Env &env);
   // `old op= rhs` (rhs complex or real)
   ir::Expr complexCompoundValue(ir::Op op, const ir::Expr &old, const ir::Expr &rhs);
+
+  // -------------------------------------------------- optionals.cpp --
+  // std::optional of a number as a struct of a flag and the value.
+  ir::TypeP optionalIRType(clang::QualType qt, clang::SourceLocation loc);
+  ir::Expr emptyOptional(const ir::TypeP &t);
+  ir::Expr filledOptional(const ir::Expr &v, const ir::TypeP &t);
+  ir::Expr lowerOptionalConstruct(const clang::CXXConstructExpr *c, Env &env);
+  // has_value, *, value, value_or, make_optional, == std::nullopt; null
+  // when `ce` is none of them
+  ir::Expr lowerOptionalCall(const clang::CallExpr *ce, Env &env);
 
   // ---------------------------------------------------- classes.cpp --
   // Classes (constructors, methods, operators) lowered into their callers:

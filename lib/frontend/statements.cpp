@@ -108,6 +108,7 @@ bool isTrivialStructAssign(const CXXOperatorCallExpr *oc) {
   const auto *m = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
   return m && (((m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && m->isTrivial()) ||
                tupleLikeAssign(oc) || // a std::pair or std::tuple (pairs_tuples.cpp)
+               optionalAssign(oc) ||  // o = v, o = std::nullopt (optionals.cpp)
                bitElement(oc->getArg(0))); // mask[i] = b of a std::vector<bool> (arrays.cpp)
 }
 

@@ -52,6 +52,7 @@ ir::TypeP Lowering::structType(const RecordDecl *rd, QualType qt, SourceLocation
   if (it != structs_.end()) return it->second;
   if (std::vector<QualType> elems; tupleLike(qt, &elems)) return tupleLikeType(qt, elems, loc); // pairs_tuples.cpp
   if (complexType(qt)) return complexIRType(qt, loc); // complex_numbers.cpp
+  if (optionalType(qt)) return optionalIRType(qt, loc); // optionals.cpp
   std::string spelled = "'" + typeStr(qt) + "'";
   if (rd->isUnion()) fail(loc, "unions are not supported (" + spelled + ")");
   const auto *crd = dyn_cast<CXXRecordDecl>(rd);
@@ -91,6 +92,10 @@ bool Lowering::arrayElement(QualType e, const char *what, ArrayInfo &out, Source
   bool ok = bt && !ce.isVolatileQualified() &&
             (bt->getKind() == BuiltinType::Double || bt->getKind() == BuiltinType::Float ||
              bt->getKind() == BuiltinType::Bool || bt->isInteger());
+  if (optionalType(e)) {
+    if (loc.isValid()) fail(loc, std::string(what) + " std::optional are not supported");
+    return false;
+  }
   if (complexType(e) && !ce.isVolatileQualified()) { // an IR struct of two reals (complex_numbers.cpp)
     out.elem = e.getUnqualifiedType();
     return true;
@@ -225,6 +230,10 @@ ir::Expr Lowering::convert(const ir::Expr &e, const ir::TypeP &to) {
     std::vector<ir::Expr> es; // a pair or tuple from another one: element by element (pairs_tuples.cpp)
     for (size_t k = 0; k < to->elems.size(); ++k) es.push_back(convert(ir::Proj::make(e, int(k)), to->elems[k]));
     return ir::Tuple::makeStruct(to, es);
+  }
+  if (to->isStruct() && to->structName.compare(0, 22, "unfad::optional_value<") == 0) { // (optionals.cpp)
+    if (e->type->isUnit()) return emptyOptional(to); // std::nullopt
+    if (e->type->isScalar()) return filledOptional(e, to);
   }
   if (e->type->isScalar() && to->isStruct() && to->structName.compare(0, 13, "std::complex<") == 0) // a real as a complex
     return ir::Tuple::makeStruct(to, {convert(e, to->elems[0]), ir::Const::zero(to->elems[1])});

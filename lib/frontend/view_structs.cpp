@@ -504,6 +504,10 @@ bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (ArrayInfo ai; def->getReturnType()->isPointerType() && arrayInfo(def->getReturnType(), ai, SourceLocation()))
     return true;
   if (touchesMirroredClass(def)) return true; // class_layout.cpp
+  if (optionalType(def->getReturnType()) || std::any_of(def->param_begin(), def->param_end(), [](const ParmVarDecl *p) {
+        return optionalType(p->getType());
+      }))
+    return true; // (no optional crosses a generated signature: optionals.cpp)
   if (comparesPointers(def)) return true; // a range's two ends (pointers.cpp)
   return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return isViewStruct(p->getType()); });
 }
