@@ -168,6 +168,8 @@ bool complexType(clang::QualType t);
 bool optionalType(clang::QualType t);
 bool nulloptType(clang::QualType t);
 bool optionalAssign(const clang::CXXOperatorCallExpr *oc);
+// `o.reset()`, `o.emplace(v)` of an optional (assignments).
+bool optionalReset(const clang::CXXMemberCallExpr *mc);
 bool complexCompound(const clang::CXXOperatorCallExpr *oc, ir::Op &op);
 bool complexRealAssign(const clang::CXXOperatorCallExpr *oc);
 int complexSetter(const clang::CXXMemberCallExpr *mc);

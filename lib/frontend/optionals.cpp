@@ -11,7 +11,8 @@
 // a plain aggregate: reading the value of an empty std::optional would be
 // undefined behaviour). Its library internals are never lowered: its
 // constructors (empty, std::nullopt, a value, another optional), std::make_optional,
-// assignment (`o = v;`, `o = std::nullopt;`, `o = other;`), `has_value()`
+// assignment (`o = v;`, `o = std::nullopt;`, `o = other;`, `o.reset();`,
+// `o.emplace(v);`), `has_value()`
 // and the test `if (o)`/`!o`, `*o`, `value()` (which throws
 // std::bad_optional_access on an empty optional: a check before the
 // statement, an ir::Throw, so f_grad throws where f throws), `value_or(d)`,
@@ -51,6 +52,13 @@ bool optionalType(QualType t) { return optionalSpec(t) != nullptr; }
 bool nulloptType(QualType t) {
   const auto *rd = t.getNonReferenceType().getCanonicalType()->getAsRecordDecl();
   return rd && rd->getIdentifier() && rd->getName() == "nullopt_t" && rd->isInStdNamespace();
+}
+
+bool optionalReset(const CXXMemberCallExpr *mc) {
+  const CXXMethodDecl *m = mc->getMethodDecl();
+  if (!m || !m->getIdentifier() || !optionalType(mc->getObjectType())) return false;
+  return (m->getName() == "reset" && mc->getNumArgs() == 0) ||
+         (m->getName() == "emplace" && mc->getNumArgs() == 1 && mc->getArg(0)->getType()->isArithmeticType());
 }
 
 bool optionalAssign(const CXXOperatorCallExpr *oc) {
@@ -147,8 +155,8 @@ ir::Expr Lowering::lowerOptionalCall(const CallExpr *ce, Env &env) {
   else if (name == "value_or" && args.size() == 1)
     out = ir::If::make(has, value, convert(lowerExpr(args[0], env), value->type));
   else
-    fail(loc, "'" + name.str() + "' of std::optional is not supported (has_value, value, value_or, *, comparisons "
-                                 "with std::nullopt and assignment are)");
+    fail(loc, "'" + name.str() + "' of std::optional is not supported here (has_value, value, value_or, *, "
+                                 "comparisons with std::nullopt, assignment, and reset() and emplace(v) as statements are)");
   return wrap(binds, out);
 }
 

@@ -486,6 +486,7 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   ir::Op op = ir::Op::Add;
   bool compound = false, incdec = false, complexOp = false;
   int setField = -1; // z.real(v), z.imag(v) (complex_numbers.cpp)
+  bool reset = false; // o.reset(), o.emplace(v) (optionals.cpp)
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && complexCompound(oc, op)) {
     lhs = oc->getArg(0), rhs = oc->getArg(1);
     complexOp = true;
@@ -494,6 +495,9 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   } else if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && complexSetter(mc) >= 0) {
     lhs = mc->getImplicitObjectArgument(), rhs = mc->getArg(0);
     setField = complexSetter(mc);
+  } else if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && optionalReset(mc)) {
+    lhs = mc->getImplicitObjectArgument(), rhs = mc->getNumArgs() == 1 ? mc->getArg(0) : nullptr;
+    reset = rhs == nullptr;
   } else if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) {
     lhs = b->getLHS(), rhs = b->getRHS();
     if (const auto *ca = dyn_cast<CompoundAssignOperator>(b)) {
@@ -540,7 +544,9 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   ir::Expr cur = env.at(root);
   ir::Expr old = readPath(cur, path);
   ir::Expr value;
-  if (complexOp) {
+  if (reset) {
+    value = emptyOptional(old->type);
+  } else if (complexOp) {
     value = complexCompoundValue(op, old, r);
   } else if (incdec) {
     if (!old->type->isScalar() || old->type->isBool()) fail(e->getExprLoc(), "increment of a non-arithmetic value");

@@ -2,7 +2,7 @@
 // returning std::nullopt outside its domain (tested with `if (auto l =
 // ...)`, `has_value()`, `!o`, `== std::nullopt`), a running best kept in an
 // optional across a loop (`if (!best || d < *best) best = d;`), `value_or`,
-// `std::make_optional`, reassignment to std::nullopt, and `value()`, which
+// `std::make_optional`, reassignment to std::nullopt, `emplace` and `reset`, and `value()`, which
 // throws std::bad_optional_access on an empty optional (f_grad throws it
 // where f does). Each was refused before ("type 'std::optional<double>' is
 // not supported").
@@ -56,6 +56,18 @@ UNFAD_GRADIENT double nearest(const std::vector<double>& p, double q, double rad
   return best.value_or(radius * radius);
 }
 
+// The same with emplace() and reset().
+UNFAD_GRADIENT double nearest_kept(const std::vector<double>& p, double q, double radius) {
+  std::optional<double> best;
+  for (double v : p) {
+    const double d = (v - q) * (v - q);
+    if (d > radius * radius) continue;
+    if (!best.has_value() || d < *best) best.emplace(d);
+  }
+  if (best && *best > 100) best.reset();
+  return best ? *best : radius * radius;
+}
+
 // value() of an empty optional throws, in f and in f_grad.
 UNFAD_GRADIENT double strict(const std::vector<double>& x) {
   double s = 0;
@@ -68,6 +80,8 @@ UNFAD_GRADIENT double strict(const std::vector<double>& x) {
  {"function": "roots", "points": [[[1.5, -2.0, 0.75, 0.5], [-3.0, 1.0, 2.0, 0.25]]]},
  {"function": "nearest", "points": [[[0.5, -1.25, 2.0, 3.5], 1.75, 1.0], [[0.5, -1.25], 9.0, 1.0],
                                     [[0.5, 30.0], 1.0, 15.0], [[20.0], 8.0, 15.0]]},
+ {"function": "nearest_kept", "points": [[[0.5, -1.25, 2.0, 3.5], 1.75, 1.0], [[0.5, -1.25], 9.0, 1.0],
+                                         [[20.0], 8.0, 15.0]]},
  {"function": "strict", "points": [[[0.5, 1.25, 2.0]]],
   "throws": [{"at": [[0.5, -1.0]], "what": "bad optional access"}]}]
 */

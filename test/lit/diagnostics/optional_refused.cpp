@@ -1,8 +1,7 @@
 // std::optional of a number is supported as a local, a helper's parameter
 // and result (e2e/cases/optionals.cpp). Refused, located, with nothing
 // written: an optional parameter of the marked function, a std::vector of
-// optionals, reset() (assign std::nullopt instead), and ordering
-// comparisons of optionals.
+// optionals, swap(), and ordering comparisons of optionals.
 // RUN: not %unfad %s -- -std=c++17 -I%unfad_include 2>&1 | FileCheck %s
 #include <unfad/unfad.h>
 #include <optional>
@@ -19,9 +18,9 @@ UNFAD_GRADIENT double listed(double x) {
 }
 
 UNFAD_GRADIENT double cleared(double x) {
-  std::optional<double> o = x;
-// CHECK: optional_refused.cpp:[[@LINE+1]]:5: error: cannot differentiate 'cleared': 'reset' of std::optional is not supported (has_value, value, value_or, *, comparisons with std::nullopt and assignment are)
-  o.reset();
+  std::optional<double> o = x, p;
+// CHECK: optional_refused.cpp:[[@LINE+1]]:5: error: cannot differentiate 'cleared': 'swap' of std::optional is not supported here (has_value, value, value_or, *, comparisons with std::nullopt, assignment, and reset() and emplace(v) as statements are)
+  o.swap(p);
   return o.value_or(x * x);
 }
 
