@@ -51,6 +51,11 @@ them with their last use.
            the range of a range-for, called in a loop of steps, nested as
            arguments (`dot3(cross3(a, b), c)`), indexed (`cross3(a, b)[2]`),
            and a std::array state reassigned in a loop (`q = turn3(q, t)`).
+  optional a helper returning std::optional<double> (std::nullopt when a
+           passive int says so): tested with `if (auto o = ...)`,
+           has_value(), `== std::nullopt`, read with *o, value() and
+           value_or, and an optional carried across a loop (assigned,
+           reset(), emplace(...)).
   cparams  the marked function takes 1-2 objects of a class CP (public
            members w, b, a passive int k, constructors, const methods) by
            value, const& or &: members and methods read, copies, the object
@@ -273,6 +278,13 @@ DECLS = {
         "    s += a[i] * b[i];",
         "  }",
         "  return s;",
+        "}",
+    ]),
+    # feature "optional": a helper that may give no value (a passive int decides)
+    "maybe": ((), [
+        "static std::optional<double> $Pmaybe(double v, int k) {",
+        "  if (k % 3 == 0) return std::nullopt;",
+        "  return std::tanh(v) + 0.5 * v;",
         "}",
     ]),
     # feature "cparams": the class of the marked function's object parameters
@@ -710,6 +722,43 @@ def s_switch(g):
     return b.stmt()
 
 
+# -- std::optional (feature "optional") ---------------------------------------
+
+def o_optional(g):
+    """A std::optional<double> from a helper that may give none, tested and
+    read; or one carried across a loop, assigned, reset and re-emplaced."""
+    b = M.Block(g)
+    sel = selector(g, b)
+    s, _ = M.accumulator(g, b)
+    o = "opt" + g.fresh("double")
+    r = g.rng.randrange(3)
+    if r == 0:
+        b.lines.append(f"if (auto {o} = $Pmaybe({b.x(bounded(g))}, {sel})) {{")
+        b.lines.append(f"  {s} += *{o} * {b.x(bounded(g, 1))};")
+        b.lines.append("} else {")
+        b.lines.append(f"  {s} -= {b.x(bounded(g))};")
+        b.lines.append("}")
+    elif r == 1:
+        b.lines.append(f"const std::optional<double> {o} = $Pmaybe({b.x(bounded(g))}, {sel} + 1);")
+        b.lines.append(f"{s} += {o}.value_or({b.x(bounded(g, 1))});")
+        b.lines.append(f"if ({o}.has_value()) {s} += 0.5 * {o}.value();")
+        b.lines.append(f"if ({o} == std::nullopt) {s} *= 0.75;")
+    else:
+        i = b.local("loop", "int")
+        b.lines.append(f"std::optional<double> {o};")
+        b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 4)}; ++{i}) {{")
+        b.lines.append(f"  if (({i} + {sel}) % 2 == 0) {{")
+        b.lines.append(f"    {o} = {b.x(bounded(g))};")
+        b.lines.append(f"  }} else if ({i} % 3 == 2) {{")
+        b.lines.append(f"    {o}.reset();")
+        b.lines.append(f"  }} else if ({o}) {{")
+        b.lines.append(f"    {o}.emplace(*{o} * 0.5 + {b.x(bounded(g, 1))});")
+        b.lines.append("  }")
+        b.lines.append("}")
+        b.lines.append(f"{s} += {o} ? *{o} : {b.x(bounded(g))};")
+    return b.stmt()
+
+
 # -- UNFAD_NO_GRAD (feature "nograd") ----------------------------------------
 
 def n_var(g):
@@ -857,7 +906,8 @@ def p_read(g):
 STMTS = {"c_arr": c_arr, "c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "c_particle": c_particle, "c_functor": c_functor,
          "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
          "l_template": l_template, "s_switch": s_switch, "x_custom": x_custom,
-         "p_read": p_read, "n_var": n_var, "n_call": n_call, "n_member": n_member, "r_vector": r_vector, "r_array": r_array}
+         "p_read": p_read, "n_var": n_var, "n_call": n_call, "n_member": n_member, "r_vector": r_vector, "r_array": r_array,
+         "o_optional": o_optional}
 
 
 def options(g):
@@ -881,6 +931,8 @@ def options(g):
         opts += ["n_var"] * 2 + ["n_call"] * 2 + ["n_member"] * 2
     if "cparams" in g.features and objects(g):
         opts += ["p_read"] * 4
+    if "optional" in g.features:
+        opts += ["o_optional"] * 3
     if "retarr" in g.features:
         opts += ["r_array"] * 2
         if arrays_ok(g):
