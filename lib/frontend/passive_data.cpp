@@ -159,7 +159,8 @@ ir::Expr Lowering::lowerPassiveLocal(const VarDecl *vd, Env &env, const std::fun
 // parameter itself (a part of the data, an alias of it).
 static bool passiveParamGivenPart(const ParmVarDecl *p, const Expr *arg) {
   QualType t = p->getType();
-  bool takesData = passiveDataType(t) ||
+  // (text itself is passed as a string of its own: text_params.cpp)
+  bool takesData = (isTextLike(t) && !isText(t)) ||
                    (t->isReferenceType() && t.getNonReferenceType().isConstQualified() &&
                     t.getNonReferenceType()->isRecordType() && !isTextLike(t));
   const auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());

@@ -5,7 +5,8 @@
 // an index loop with `const Obs& o = d.obs[i]`, a range-based `for` over a
 // vector of structs and over a C array in it, a helper given a struct
 // element (`residual(w, o)`), a helper given a part (`prior(w,
-// data->model)`: lowered into its caller), a helper given the parameter
+// data->model)`: lowered into its caller; `thumbs(w, data->model.names)`,
+// a vector of names), a helper given the parameter
 // itself (keeps its own function), a copy nothing writes, labels compared
 // with literals, a map read by key, const methods of a class with private
 // members, and printing a name from it. Every gradient is checked against
@@ -23,6 +24,7 @@
 // CODE:         const double o_x = data->obs[{{[a-z_0-9]+}}].x;
 // CODE:         const long {{[a-z_0-9]+}} = (data->verts[{{[a-z_0-9]+}}]);
 // CODE:         (data->model.parents[static_cast<unsigned long>({{[a-z_0-9]+}})]
+// CODE:         (data->model.names[static_cast<unsigned long>({{[a-z_0-9]+}})] == "thumb")
 // CODE:         std::fprintf(stderr, "fit %s: %g\n", data->model.names[0].c_str(),
 // CODE-LABEL: double loss_grad(const std::vector<double>& w, double bias, const Dataset& d, std::vector<double>& d_w, double* d_bias) {
 // CODE:         (d.labels[static_cast<unsigned long>({{[a-z_0-9]+}})] == "skip")
@@ -69,6 +71,14 @@ static double prior(const std::vector<double>& w, const Model& m) {
   return s;
 }
 
+// Given a part of the data that is a library container of text.
+static double thumbs(const std::vector<double>& w, const std::vector<std::string>& names) {
+  double s = 0;
+  for (size_t k = 0; k < names.size(); ++k)
+    if (names[k] == "thumb") s += w[k] * std::cos(w[k]);
+  return s;
+}
+
 UNFAD_GRADIENT_WRT(w)
 double fit(const std::vector<double>& w, const Data* data) {
   double s = 0;
@@ -78,6 +88,7 @@ double fit(const std::vector<double>& w, const Data* data) {
   }
   for (int v : data->verts) s += 0.5 * std::sin(w[v]) * w[v];
   s += data->opts.at("lambda") * prior(w, data->model);
+  s += thumbs(w, data->model.names);
   std::fprintf(stderr, "fit %s: %g\n", data->model.names[0].c_str(), s);
   return s;
 }
