@@ -771,6 +771,14 @@ private:
   // `old op= rhs` (rhs complex or real)
   ir::Expr complexCompoundValue(ir::Op op, const ir::Expr &old, const ir::Expr &rhs);
 
+  // ---------------------------------------------- address_taken.cpp --
+  // Locals whose address is taken live in a one-element array (a cell).
+  std::set<const clang::VarDecl *> cells_;
+  bool addressTaken(const clang::VarDecl *vd);
+  ir::Expr lowerCellLocal(const clang::VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next);
+  // A variable's value: its cell's element, or what env binds it to.
+  ir::Expr cellValue(const clang::VarDecl *vd, Env &env);
+
   // -------------------------------------------------- optionals.cpp --
   // std::optional of a number as a struct of a flag and the value.
   ir::TypeP optionalIRType(clang::QualType qt, clang::SourceLocation loc);

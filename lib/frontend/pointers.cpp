@@ -158,10 +158,16 @@ ir::Expr Lowering::lowerPointerExpr(const Expr *x, Env &env) {
     ir::Expr a, i;
     const Expr *sub = u->getSubExpr()->IgnoreParens();
     if (isa<MemberExpr>(sub)) fail(loc, "pointers to struct members are not supported (pass the element, or index the array)");
+    if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts());
+        d && isa<VarDecl>(d->getDecl()) && cells_.count(cast<VarDecl>(d->getDecl())) && env.count(cast<VarDecl>(d->getDecl())))
+      return ir::View::make(env.at(cast<VarDecl>(d->getDecl())), ir::Const::makeInt(0)); // &r (address_taken.cpp)
     if (!elementRef(sub, env, a, i)) {
+      if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()); d && isa<ParmVarDecl>(d->getDecl()))
+        fail(loc, "taking the address of the parameter '" + d->getDecl()->getNameAsString() +
+                      "' is not supported (copy it into a local variable first, whose address can be taken)");
       if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()); d && !d->getType()->isArrayType())
-        fail(loc, "pointers to single variables are not supported ('&" + d->getDecl()->getNameAsString() +
-                      "'; pointers are views into arrays: '&a[k]', 'a + k')");
+        fail(loc, "pointers to this variable are not supported ('&" + d->getDecl()->getNameAsString() +
+                      "'; pointers are views into arrays, '&a[k]', 'a + k', or point to a local number or struct)");
       fail(loc, "taking the address of this expression is not supported (only of array elements: '&a[k]')");
     }
     if (a->type->elem()->isArray()) fail(loc, "pointers to rows of arrays of arrays are not supported");

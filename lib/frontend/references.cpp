@@ -115,9 +115,9 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
     }
     auto it = env.find(vd);
     if (vd->getType()->isReferenceType() || !vd->hasLocalStorage() || it == env.end() || ptrBase_.count(vd) ||
-        flatStride_.count(vd) || it->second->type->isArray())
+        flatStride_.count(vd) || (it->second->type->isArray() && !cells_.count(vd)))
       return false;
-    t = RefTarget{vd, vd, nullptr, nullptr, {}, nullptr};
+    t = RefTarget{vd, vd, nullptr, nullptr, {}, nullptr}; // (a cell too: address_taken.cpp)
     return true;
   }
   if (unsigned index = 0; const Expr *obj = tupleGet(e, index)) { // std::get<I>(t) (pairs_tuples.cpp)

@@ -238,13 +238,18 @@ ir::Expr Lowering::lowerSideEffect(const Expr *e, Env &env) {
   if (post) {
     const VarDecl *r = assignedRoot(lhs, path, true);
     auto it = env.find(r);
-    if (it != env.end()) old = readPath(it->second, path);
+    if (it != env.end()) old = readPath(cellValue(r, env), path);
   }
   if (!lowerAssignment(e, env, root, value)) fail(loc, "this expression is not supported");
   path.clear();
   assignedRoot(lhs, path, true);
   std::string n = names_.fresh(root->getName().empty() ? "v" : root->getNameAsString());
   effects_->push_back({n, value});
+  if (cells_.count(root)) { // (a variable in memory: address_taken.cpp)
+    effects_->push_back({names_.fresh("_"), ir::Store::make(env.at(root), ir::Const::makeInt(0), ir::Var::make(n, value->type),
+                                                            ir::Store::Mode::Set)});
+    return post && old ? old : readPath(ir::Var::make(n, value->type), path);
+  }
   env[root] = ir::Var::make(n, value->type);
   return post && old ? old : readPath(env[root], path);
 }

@@ -141,6 +141,9 @@ bool Lowering::constReferenceLocal(const VarDecl *vd) {
 }
 
 ir::Expr Lowering::bindAndContinue(const VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env, const Tail &tail) {
+  if (cells_.count(vd)) // (a variable in memory: address_taken.cpp)
+    return effect(ir::Store::make(env.at(vd), ir::Const::makeInt(0), value, ir::Store::Mode::Set),
+                  [&] { return lowerSeq(rest, env, tail); });
   std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
   env[vd] = ir::Var::make(n, value->type);
   ir::Expr body = lowerSeq(rest, env, tail);
@@ -291,6 +294,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
     return lowerTextLocal(vd, env, next); // std::string kind = ... (text_params.cpp)
   }
   if (passiveLocal(vd)) return lowerPassiveLocal(vd, env, next); // const Obs& o = d.obs[i]; (passive_data.cpp)
+  if (addressTaken(vd)) return lowerCellLocal(vd, env, next);     // double r; polar(x, y, &r, &th); (address_taken.cpp)
   if (minmaxElementInit(vd)) return lowerMinmaxElementLocal(vd, env, next); // (iterators.cpp)
   if (minmaxRefsInit(vd)) return lowerMinmaxRefs(vd, env, next);             // (returned_references.cpp)
   if (isReferenceWrapper(vd->getType()) && !vd->getType()->isReferenceType()) return lowerWrapperLocal(vd, env, next);
@@ -541,7 +545,7 @@ bool Lowering::lowerAssignment(const Expr *e, Env &env, const VarDecl *&root, ir
   // the right operand first: its side effects (`x = (y = 2)`, checked by
   // checkSequenced) come before the assignment
   ir::Expr r = rhs ? lowerExpr(rhs, env) : nullptr;
-  ir::Expr cur = env.at(root);
+  ir::Expr cur = cellValue(root, env);
   ir::Expr old = readPath(cur, path);
   ir::Expr value;
   if (reset) {

@@ -1,0 +1,72 @@
+// Variables whose address is taken, as C code passes its outputs:
+//
+//   static void polar(double x, double y, double* r, double* th) { *r = ...; *th = ...; }
+//   double r, th;
+//   polar(x, y, &r, &th);
+//   State st{x0, v0};
+//   for (...) step(&st, h);          // void step(State* s, double h) { s->x += ...; }
+//
+// A pointer is a view into an array (pointers.cpp), so a local scalar or
+// struct whose address the function takes (`&r` anywhere in its body) lives
+// in memory: a one-element local array (a "cell") allocated at the
+// declaration, holding the initial value. `&r` is a view of the cell; a read
+// of `r` reads its element; an assignment to `r` (or to a member of it,
+// directly, through a reference or by a helper lowered into the caller)
+// stores into it (bindAndContinue). Helpers then take `&r` as any pointer
+// into an array (`*p = v`, `p->x += v`, `p[0]`), also in their own
+// generated functions, and their writes reach the variable.
+#include "lowering.h"
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+bool takesAddressOf(const Stmt *s, const VarDecl *vd) {
+  if (!s) return false;
+  if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_AddrOf)
+    if (const auto *d = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParenImpCasts()); d && d->getDecl() == vd) return true;
+  for (const Stmt *c : s->children())
+    if (takesAddressOf(c, vd)) return true;
+  return false;
+}
+
+} // namespace
+
+bool Lowering::addressTaken(const VarDecl *vd) {
+  QualType t = vd->getType();
+  if (isa<ParmVarDecl>(vd) || t->isReferenceType() || !vd->hasLocalStorage()) return false;
+  if (ArrayInfo ai; arrayInfo(t, ai, SourceLocation())) return false; // (an array is memory already)
+  const auto *rd = t->getAsCXXRecordDecl();
+  if (!t->isArithmeticType() && !(rd && rd->isAggregate() && !isViewStruct(t) && !isTextLike(t) && !tupleLike(t)))
+    return false;
+  const auto *fn = dyn_cast_or_null<FunctionDecl>(vd->getParentFunctionOrMethod());
+  return fn && takesAddressOf(fn->getBody(), vd);
+}
+
+ir::Expr Lowering::lowerCellLocal(const VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next) {
+  SourceLocation loc = vd->getLocation();
+  ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), loc);
+  Binds binds;
+  ir::Expr init;
+  {
+    EffectScope scope(*this, &binds);
+    init = vd->getInit() ? convert(lowerExpr(vd->getInit(), env), t) : ir::Const::zero(t);
+  }
+  const std::string name = names_.fresh(vd->getNameAsString());
+  const ir::Expr cell = ir::Var::make(name, ir::Type::array(t));
+  binds.push_back({name, ir::NewArray::make(ir::Const::makeInt(1), t)});
+  binds.push_back({names_.fresh("_"), ir::Store::make(cell, ir::Const::makeInt(0), init, ir::Store::Mode::Set)});
+  localLengths_[name] = ir::Const::makeInt(1);
+  env[vd] = cell;
+  cells_.insert(vd);
+  return wrap(binds, next(env));
+}
+
+ir::Expr Lowering::cellValue(const VarDecl *vd, Env &env) {
+  const ir::Expr &v = env.at(vd);
+  return cells_.count(vd) ? read(v, ir::Const::makeInt(0), vd->getLocation()) : v;
+}
+
+} // namespace unfad::frontend
