@@ -14,7 +14,9 @@
 // directly, through a reference or by a helper lowered into the caller)
 // stores into it (bindAndContinue). Helpers then take `&r` as any pointer
 // into an array (`*p = v`, `p->x += v`, `p[0]`), also in their own
-// generated functions, and their writes reach the variable.
+// generated functions, and their writes reach the variable. A parameter
+// passed by value whose address is taken is such a cell too, holding the
+// argument.
 #include "lowering.h"
 
 namespace unfad::frontend {
@@ -36,7 +38,7 @@ bool takesAddressOf(const Stmt *s, const VarDecl *vd) {
 
 bool Lowering::addressTaken(const VarDecl *vd) {
   QualType t = vd->getType();
-  if (isa<ParmVarDecl>(vd) || t->isReferenceType() || !vd->hasLocalStorage()) return false;
+  if (t->isReferenceType() || !vd->hasLocalStorage() || isa<DecayedType>(t.getTypePtr())) return false;
   if (ArrayInfo ai; arrayInfo(t, ai, SourceLocation())) return false; // (an array is memory already)
   const auto *rd = t->getAsCXXRecordDecl();
   if (!t->isArithmeticType() && !(rd && rd->isAggregate() && !isViewStruct(t) && !isTextLike(t) && !tupleLike(t)))
@@ -46,22 +48,27 @@ bool Lowering::addressTaken(const VarDecl *vd) {
 }
 
 ir::Expr Lowering::lowerCellLocal(const VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next) {
-  SourceLocation loc = vd->getLocation();
-  ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), loc);
+  ir::TypeP t = typeOf(vd->getType().getUnqualifiedType(), vd->getLocation());
   Binds binds;
   ir::Expr init;
   {
     EffectScope scope(*this, &binds);
     init = vd->getInit() ? convert(lowerExpr(vd->getInit(), env), t) : ir::Const::zero(t);
   }
+  bindCell(vd, init, env, binds);
+  return wrap(binds, next(env));
+}
+
+// `vd`'s cell, holding `init`, allocated by `binds`; `vd` names it in `env`.
+// (A parameter's too: a copy of the argument, as C++ passes it.)
+void Lowering::bindCell(const VarDecl *vd, const ir::Expr &init, Env &env, Binds &binds) {
   const std::string name = names_.fresh(vd->getNameAsString());
-  const ir::Expr cell = ir::Var::make(name, ir::Type::array(t));
-  binds.push_back({name, ir::NewArray::make(ir::Const::makeInt(1), t)});
+  const ir::Expr cell = ir::Var::make(name, ir::Type::array(init->type));
+  binds.push_back({name, ir::NewArray::make(ir::Const::makeInt(1), init->type)});
   binds.push_back({names_.fresh("_"), ir::Store::make(cell, ir::Const::makeInt(0), init, ir::Store::Mode::Set)});
   localLengths_[name] = ir::Const::makeInt(1);
   env[vd] = cell;
   cells_.insert(vd);
-  return wrap(binds, next(env));
 }
 
 ir::Expr Lowering::cellValue(const VarDecl *vd, Env &env) {

@@ -205,7 +205,10 @@ void Lowering::lowerEntry(size_t i) {
       onExit_ = copyBack;
       end = [end, copyBack](Env &e) { return copyBack(end(e), e); };
     }
-    f.body = lowerSeq(&s, env, end);
+    Binds paramCells; // parameters whose address is taken (address_taken.cpp)
+    for (const ParmVarDecl *pd : fd->parameters())
+      if (env.count(pd) && !env.at(pd)->type->isArray() && addressTaken(pd)) bindCell(pd, env.at(pd), env, paramCells);
+    f.body = wrap(paramCells, lowerSeq(&s, env, end));
     f.body = wrap(stagedBinds_, withParamCopies(f.body));
     if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
     describeCxx(en, f);

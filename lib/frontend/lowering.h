@@ -776,6 +776,7 @@ private:
   std::set<const clang::VarDecl *> cells_;
   bool addressTaken(const clang::VarDecl *vd);
   ir::Expr lowerCellLocal(const clang::VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next);
+  void bindCell(const clang::VarDecl *vd, const ir::Expr &init, Env &env, Binds &binds);
   // A variable's value: its cell's element, or what env binds it to.
   ir::Expr cellValue(const clang::VarDecl *vd, Env &env);
 

@@ -162,9 +162,6 @@ ir::Expr Lowering::lowerPointerExpr(const Expr *x, Env &env) {
         d && isa<VarDecl>(d->getDecl()) && cells_.count(cast<VarDecl>(d->getDecl())) && env.count(cast<VarDecl>(d->getDecl())))
       return ir::View::make(env.at(cast<VarDecl>(d->getDecl())), ir::Const::makeInt(0)); // &r (address_taken.cpp)
     if (!elementRef(sub, env, a, i)) {
-      if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()); d && isa<ParmVarDecl>(d->getDecl()))
-        fail(loc, "taking the address of the parameter '" + d->getDecl()->getNameAsString() +
-                      "' is not supported (copy it into a local variable first, whose address can be taken)");
       if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()); d && !d->getType()->isArrayType())
         fail(loc, "pointers to this variable are not supported ('&" + d->getDecl()->getNameAsString() +
                       "'; pointers are views into arrays, '&a[k]', 'a + k', or point to a local number or struct)");

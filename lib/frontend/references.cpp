@@ -372,6 +372,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
     std::string n = names_.fresh(p->getName().empty() ? "arg" : p->getNameAsString());
     binds.push_back({n, v});
     inner[p] = ir::Var::make(n, pt);
+    if (addressTaken(p)) bindCell(p, inner[p], inner, binds); // (address_taken.cpp)
   }
   noteMovedReseats(def, inner); // (`x = y` on a parameter: reseated_pointers.cpp)
 }

@@ -56,6 +56,9 @@ them with their last use.
            has_value(), `== std::nullopt`, read with *o, value() and
            value_or, and an optional carried across a loop (assigned,
            reset(), emplace(...)).
+  addr     outputs through pointers to locals: a double passed as `&c` to
+           a helper adding into it (also in a loop), a struct stepped in
+           place through a pointer (`p->x += ...`) and read after.
   cparams  the marked function takes 1-2 objects of a class CP (public
            members w, b, a passive int k, constructors, const methods) by
            value, const& or &: members and methods read, copies, the object
@@ -285,6 +288,19 @@ DECLS = {
         "static std::optional<double> $Pmaybe(double v, int k) {",
         "  if (k % 3 == 0) return std::nullopt;",
         "  return std::tanh(v) + 0.5 * v;",
+        "}",
+    ]),
+    # feature "addr": helpers writing through pointers to single variables
+    "bump": ((), [
+        "static void $Pbump(double* acc, double v) { *acc += v * std::tanh(v); }",
+    ]),
+    "Pt": ((), [
+        "struct $PPt {",
+        "  double x, v;",
+        "};",
+        "static void $Pnudge($PPt* p, double h) {",
+        "  p->x += h * p->v;",
+        "  p->v -= h * std::sin(p->x);",
         "}",
     ]),
     # feature "cparams": the class of the marked function's object parameters
@@ -759,6 +775,33 @@ def o_optional(g):
     return b.stmt()
 
 
+# -- pointers to locals (feature "addr") --------------------------------------
+
+def a_pointer(g):
+    """A local double or struct written by a helper through its address."""
+    b = M.Block(g)
+    s, _ = M.accumulator(g, b)
+    c = "cell" + g.fresh("double")
+    if g.chance(0.5):
+        b.lines.append(f"double {c} = {b.x(bounded(g))};")
+        if g.chance(0.5):
+            i = b.local("loop", "int")
+            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+            b.lines.append(f"  $Pbump(&{c}, {b.x(bounded(g, 1))} + 0.5 * {i});")
+            b.lines.append("}")
+        else:
+            b.lines.append(f"$Pbump(&{c}, {b.x(bounded(g, 1))});")
+            b.lines.append(f"{c} *= 0.5;")
+            b.lines.append(f"$Pbump(&{c}, {c});")
+        b.lines.append(f"{s} += {c} * {b.x(bounded(g))};")
+    else:
+        b.lines.append(f"$PPt {c}{{{b.x(bounded(g))}, {b.x(bounded(g, 1))}}};")
+        for _ in range(g.rng.randint(1, 3)):
+            b.lines.append(f"$Pnudge(&{c}, 0.25);")
+        b.lines.append(f"{s} += {c}.x * {c}.v;")
+    return b.stmt()
+
+
 # -- UNFAD_NO_GRAD (feature "nograd") ----------------------------------------
 
 def n_var(g):
@@ -907,7 +950,7 @@ STMTS = {"c_arr": c_arr, "c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "
          "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
          "l_template": l_template, "s_switch": s_switch, "x_custom": x_custom,
          "p_read": p_read, "n_var": n_var, "n_call": n_call, "n_member": n_member, "r_vector": r_vector, "r_array": r_array,
-         "o_optional": o_optional}
+         "o_optional": o_optional, "a_pointer": a_pointer}
 
 
 def options(g):
@@ -933,6 +976,8 @@ def options(g):
         opts += ["p_read"] * 4
     if "optional" in g.features:
         opts += ["o_optional"] * 3
+    if "addr" in g.features:
+        opts += ["a_pointer"] * 3
     if "retarr" in g.features:
         opts += ["r_array"] * 2
         if arrays_ok(g):

@@ -4,7 +4,8 @@
 // through a pointer in a loop, two variables swapped through pointers, a
 // variable read and written directly between calls, through a reference,
 // and in an expression (`s = ++count * r`), and a helper with a loop given
-// the address of a scalar as a one-element array. Each was refused before
+// the address of a scalar as a one-element array, and the addresses of
+// parameters passed by value. Each was refused before
 // ("pointers to single variables are not supported").
 #include <unfad/unfad.h>
 
@@ -72,9 +73,24 @@ UNFAD_GRADIENT double scaled_once(double x, double c) {
   return y + x;
 }
 
+// The address of parameters passed by value (of the marked function and of
+// a helper lowered into it): a copy of the argument that lives in memory.
+static double bumped(double a, double k) {
+  accumulate(k, &a);
+  return a * k;
+}
+
+UNFAD_GRADIENT double through_params(double x, double y) {
+  accumulate(x * y, &y);
+  State s{x, y};
+  step(&s, 0.1);
+  return bumped(y, x) + energy(&s) + y;
+}
+
 /* e2e
 [{"function": "rose", "points": [[0.75, -1.25], [-2.0, 0.5]]},
  {"function": "pendulum", "points": [[0.5, -0.25, 0.1], [1.5, 0.75, 0.05]]},
  {"function": "scored", "points": [[[0.5, -1.25, 2.0, -0.75], 0.8]]},
- {"function": "scaled_once", "points": [[0.7, 1.3]]}]
+ {"function": "scaled_once", "points": [[0.7, 1.3]]},
+ {"function": "through_params", "points": [[0.7, -1.3], [1.1, 0.4]]}]
 */

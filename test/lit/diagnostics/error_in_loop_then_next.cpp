@@ -7,8 +7,8 @@
 
 UNFAD_GRADIENT double bad(const double* x, int n) {
   double s = 0.0;
-// CHECK: error_in_loop_then_next.cpp:[[@LINE+1]]:45: error: cannot differentiate 'bad': taking the address of the parameter 'n' is not supported
-  for (int i = 0; i < n; ++i) s += x[i] * *(&n);
+// CHECK: error_in_loop_then_next.cpp:[[@LINE+1]]:46: error: cannot differentiate 'bad': pointers to this variable are not supported ('&x'
+  for (int i = 0; i < n; ++i) s += x[i] * **(&x);
   return s;
 }
 
