@@ -11,8 +11,8 @@
 // with literals, a map read by key, const methods of a class with private
 // members, and printing a name from it. Every gradient is checked against
 // central differences.
-// RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include
-// RUN: %cxx -std=c++17 -O1 -I%unfad_include %t.cpp -o %t.exe && %t.exe 2>%t.err | FileCheck %s
+// RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include -I%S/Inputs
+// RUN: %cxx -std=c++17 -O1 -I%unfad_include -I%S/Inputs %t.cpp -o %t.exe && %t.exe 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
 // CHECK: fit ok
@@ -34,6 +34,8 @@
 // CODE-NOT:     std::map
 // CODE:         unfad:end tuned_grad
 #include <unfad/unfad.h>
+
+#include "gradient_check.h"
 
 #include <cmath>
 #include <cstdio>
@@ -139,30 +141,6 @@ double tuned(const std::vector<double>& w, const Config& cfg) {
   for (size_t i = 0; i < w.size(); ++i) s += std::pow(w[i], 2) * (i % 2 == 0 ? 1.0 : cfg.get("odd"));
   if (cfg.has("lambda")) s += cfg.get("lambda") * w[0] * w[cfg.order() - 1];
   return s;
-}
-
-template <class F, class G>
-bool check(F f, G g, std::vector<double> x) {
-  std::vector<double> d(x.size(), 0.0);
-  const double v = g(x, d);
-  if (!(v == f(x))) {
-    std::printf("value %g vs %g\n", v, f(x));
-    return false;
-  }
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double h = 1e-6, x0 = x[i];
-    x[i] = x0 + h;
-    const double up = f(x);
-    x[i] = x0 - h;
-    const double down = f(x);
-    x[i] = x0;
-    const double fd = (up - down) / (2 * h);
-    if (std::abs(fd - d[i]) > 1e-5 * (1 + std::abs(fd))) {
-      std::printf("mismatch at %zu: %g vs %g\n", i, d[i], fd);
-      return false;
-    }
-  }
-  return true;
 }
 
 int main() {

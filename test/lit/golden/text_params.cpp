@@ -8,8 +8,8 @@
 // indexed by the loop counter), and local text (`std::string tag = "[" +
 // mode + "]";`). The gradients against central differences,
 // for each kind.
-// RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include
-// RUN: %cxx -std=c++17 -O1 -I%unfad_include %t.cpp -o %t.exe && %t.exe | FileCheck %s
+// RUN: cp %s %t.cpp && %unfad -i %t.cpp -- -std=c++17 -I%unfad_include -I%S/Inputs
+// RUN: %cxx -std=c++17 -O1 -I%unfad_include -I%S/Inputs %t.cpp -o %t.exe && %t.exe | FileCheck %s
 // RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
 // CHECK: loss ok
 // CHECK-NEXT: threw unknown loss 'cubic'
@@ -33,6 +33,8 @@
 // CODE-NEXT:    const auto tag = std::string("[" + mode + "]");
 // CODE:         const auto key = std::string(tag + std::to_string(
 #include <unfad/unfad.h>
+
+#include "gradient_check.h"
 
 #include <cmath>
 #include <cstdio>
@@ -130,27 +132,6 @@ UNFAD_GRADIENT double tagged(const std::vector<double>& x, const std::string& mo
   }
   if (!(s >= 0)) throw std::domain_error(tag + " not a number");
   return s;
-}
-
-template <class F, class G>
-bool check(F f, G grad, std::vector<double> x) {
-  std::vector<double> d(x.size(), 0.0);
-  const double value = grad(x, d);
-  if (value != f(x)) return false;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double h = 1e-6, x0 = x[i];
-    x[i] = x0 + h;
-    const double up = f(x);
-    x[i] = x0 - h;
-    const double down = f(x);
-    x[i] = x0;
-    const double fd = (up - down) / (2 * h);
-    if (std::abs(fd - d[i]) > 1e-5 * (1 + std::abs(fd))) {
-      std::printf("mismatch at %zu: %g vs %g\n", i, d[i], fd);
-      return false;
-    }
-  }
-  return true;
 }
 
 int main() {
