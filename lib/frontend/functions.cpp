@@ -178,6 +178,7 @@ void Lowering::lowerEntry(size_t i) {
     paramCopies_.clear();
     stagedBinds_.clear();
     stagedExits_.clear();
+    for (const ParmVarDecl *pd : fd->parameters()) passiveAliases_.erase(pd); // (an inlined call's: passive_data.cpp)
     Env env = lowerParams(en, f);
     for (const ParmVarDecl *pd : fd->parameters())
       if (en.marked && stagedTables_.count(pd)) stageTable(pd, env); // (inout_tables.cpp)

@@ -180,6 +180,7 @@ bool Lowering::passesPassiveData(const CallExpr *ce, const FunctionDecl *fd) {
 }
 
 bool Lowering::bindPassiveParam(const ParmVarDecl *p, const Expr *arg, Env &env, Binds &binds) {
+  passiveAliases_.erase(p); // (what an earlier call gave it)
   if (!sawTextParams_ || !passiveParamGivenPart(p, arg) || plainPassiveStruct(p->getType()) || !readsPassive(arg))
     return false;
   PassiveAlias a;

@@ -16,6 +16,7 @@
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
 // CHECK: fit ok
+// CHECK: bent ok
 // CHECK: loss ok
 // CHECK: tuned ok
 // ERR: fit hand: {{[0-9.e+-]+}}
@@ -26,6 +27,8 @@
 // CODE:         (data->model.parents[static_cast<unsigned long>({{[a-z_0-9]+}})]
 // CODE:         (data->model.names[static_cast<unsigned long>({{[a-z_0-9]+}})] == "thumb")
 // CODE:         std::fprintf(stderr, "fit %s: %g\n", data->model.names[0].c_str(),
+// CODE-LABEL: double bent_grad(const std::vector<double>& w, const Model& m, std::vector<double>& d_w) {
+// CODE:         (m.parents[static_cast<unsigned long>({{[a-z_0-9]+}})] >= 0)
 // CODE-LABEL: double loss_grad(const std::vector<double>& w, double bias, const Dataset& d, std::vector<double>& d_w, double* d_bias) {
 // CODE:         (d.labels[static_cast<unsigned long>({{[a-z_0-9]+}})] == "skip")
 // CODE:         const double o_x = (d.obs[static_cast<unsigned long>({{[a-z_0-9]+}})].x);
@@ -95,6 +98,11 @@ double fit(const std::vector<double>& w, const Data* data) {
   return s;
 }
 
+// The same helper given the parameter itself: its own function, whose
+// parameter is the caller's model (not the part `fit` gave it).
+UNFAD_GRADIENT_WRT(w)
+double bent(const std::vector<double>& w, const Model& m) { return prior(w, m) + w[0] * w[0]; }
+
 struct Dataset {
   std::string name;
   std::vector<Obs> obs;
@@ -155,6 +163,9 @@ int main() {
   bool ok = check([&](const std::vector<double>& v) { return fit(v, &data); },
                   [&](const std::vector<double>& v, std::vector<double>& d) { return fit_grad(v, &data, d); }, w);
   std::printf("fit %s\n", ok ? "ok" : "wrong");
+  ok = check([&](const std::vector<double>& v) { return bent(v, data.model); },
+             [&](const std::vector<double>& v, std::vector<double>& d) { return bent_grad(v, data.model, d); }, w);
+  std::printf("bent %s\n", ok ? "ok" : "wrong");
 
   Dataset set;
   set.obs = data.obs;
