@@ -365,7 +365,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
       continue;
     }
     ir::Expr v = convert(lowerExpr(arg, env), pt);
-    if (v->is<ir::Const>() && pt->isInt()) { // a constant index stays one (member_arrays.cpp)
+    if (v->is<ir::Const>() && pt->isInt() && !addressTaken(p)) { // a constant index stays one (member_arrays.cpp)
       inner[p] = v;
       continue;
     }
