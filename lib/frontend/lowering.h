@@ -873,6 +873,12 @@ private:
   std::set<const clang::VarDecl *> leafDecls_;
   std::set<const clang::VarDecl *> viewLocals_;              // locals and inlined parameters
   std::set<const clang::VarDecl *> viewReadOnly_;            // bound to a non-const reference
+  // Helper parameters `T* p` of a split class T given `&obj`: bound like
+  // `T& p` to obj's leaves; `*p` and `p->f` name them (view_structs.cpp).
+  std::set<const clang::VarDecl *> viewPointers_;
+  bool viewPointerParam(const clang::ParmVarDecl *p);
+  const clang::Expr *viewPointerDeref(const clang::Expr *e);
+  clang::QualType viewRootType(const clang::VarDecl *root);
   std::map<const clang::VarDecl *, clang::QualType> viewArrays_; // -> element type
   std::map<const clang::VarDecl *, ir::Expr> leafBase_;      // array of offsets -> the array pointed into
   bool isViewStruct(clang::QualType t);

@@ -334,6 +334,18 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
     if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
     if (bindPassiveParam(p, arg, env, binds)) continue;           // data->model (passive_data.cpp)
     if (bindFixedTableParam(p, arg, env, inner, binds)) continue;  // a Mat3 (returned_arrays.cpp)
+    if (viewPointerParam(p)) { // `Mat* m` given `&obj` (or such a pointer): like `Mat& m` (view_structs.cpp)
+      const Expr *obj = arg->IgnoreParenImpCasts();
+      if (const auto *u = dyn_cast<UnaryOperator>(obj); u && u->getOpcode() == UO_AddrOf) obj = u->getSubExpr();
+      else if (!viewPointerDeref(obj))
+        fail(arg->getExprLoc(), "'" + fname + "' takes a pointer to one object: pass the address of an object ('&m')");
+      QualType pt = p->getType()->getPointeeType();
+      viewPointers_.insert(p);
+      bindViewLeaves(p, pt, viewValues(obj, pt, env), inner, binds, obj);
+      if (!pt.isConstQualified()) viewReadOnly_.insert(p);
+      else viewReadOnly_.erase(p);
+      continue;
+    }
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
       QualType pt = p->getType().getNonReferenceType();
       bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds, arg);

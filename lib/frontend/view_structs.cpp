@@ -115,7 +115,30 @@ bool Lowering::hasVectorMember(QualType t) {
 // (a local copy, a by-value parameter) owns vectors of its own: fresh arrays
 // filled from the source's (vector_members.cpp copyVectorLeaf).
 bool Lowering::copiesVectors(const VarDecl *vd, QualType t) {
-  return !vd->getType()->isReferenceType() && hasVectorMember(t) && !viewThis_.count(vd);
+  return !vd->getType()->isReferenceType() && hasVectorMember(t) && !viewThis_.count(vd) && !viewPointers_.count(vd);
+}
+
+// `void fill(Mat* m)`: a pointer to one object of a split class (as C-style
+// code passes an object to be filled), not into an array of them.
+bool Lowering::viewPointerParam(const ParmVarDecl *p) {
+  QualType t = p->getType();
+  return t->isPointerType() && !isa<DecayedType>(t.getTypePtr()) && isViewStruct(t->getPointeeType()) &&
+         hasVectorMember(t->getPointeeType());
+}
+
+// The struct a view root's leaves split: its type, or what it points to.
+QualType Lowering::viewRootType(const VarDecl *root) {
+  QualType t = root->getType().getNonReferenceType();
+  return viewPointers_.count(root) ? t->getPointeeType() : t;
+}
+
+// `*p` (or `p` itself, as `p->f` reads it) of such a parameter: `p`.
+const Expr *Lowering::viewPointerDeref(const Expr *e) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  if (const auto *u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_Deref) x = u->getSubExpr()->IgnoreParenImpCasts();
+  const auto *d = dyn_cast<DeclRefExpr>(x);
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return vd && viewPointers_.count(vd) ? d : nullptr;
 }
 
 std::vector<Lowering::ViewLeaf> Lowering::viewLeaves(QualType t) {
@@ -141,7 +164,7 @@ const VarDecl *Lowering::leafVar(const VarDecl *root, const std::vector<int> &pa
   auto key = std::make_pair(root, path);
   if (auto it = leafVars_.find(key); it != leafVars_.end()) return it->second;
   std::string name = root->getNameAsString();
-  QualType t = root->getType().getNonReferenceType();
+  QualType t = viewRootType(root);
   if (auto it = viewArrays_.find(root); it != viewArrays_.end()) t = it->second;
   for (int k : path) {
     const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
@@ -163,11 +186,12 @@ bool Lowering::viewPlaceShape(const Expr *e, const VarDecl *&root, const Expr *&
   e = stripCopies(e);
   while (const auto *m = dyn_cast<MemberExpr>(e)) {
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
-    if (!f || (m->isArrow() && !viewThisRoot(m->getBase()))) return false;
+    if (!f || (m->isArrow() && !viewThisRoot(m->getBase()) && !viewPointerDeref(m->getBase()))) return false;
     path.insert(path.begin(), int(f->getFieldIndex()));
     e = stripCopies(m->getBase());
-    if (m->isArrow()) break; // this->f in a method of a class owning vectors
+    if (m->isArrow()) break; // this->f in a method of a class owning vectors, or p->f
   }
+  if (const Expr *p = viewPointerDeref(e)) e = p; // *p: the object p points to
   index = nullptr;
   if (const VarDecl *self = viewThisRoot(e)) return root = self, true; // (vector_members.cpp)
   const Expr *arr = nullptr;
@@ -195,7 +219,7 @@ bool Lowering::viewPlace(const Expr *e, Env &env, ViewPlace &out) {
 // Member `path` of the place's root: a view for a pointer member (null
 // while it points nowhere yet), the value otherwise.
 ir::Expr Lowering::readLeaf(const ViewPlace &pl, const std::vector<int> &path, Env &env, SourceLocation loc) {
-  QualType t = pl.index ? viewArrays_.at(pl.root) : pl.root->getType().getNonReferenceType();
+  QualType t = pl.index ? viewArrays_.at(pl.root) : viewRootType(pl.root);
   for (int k : path) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), k)->getType();
   const VarDecl *leaf = leafVar(pl.root, path, t);
   if (!pl.index) {
@@ -469,7 +493,7 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
   const Expr *index;
   std::vector<int> full;
   if (!viewPlaceShape(lhs, root, index, full) || index) return nullptr;
-  QualType t = root->getType().getNonReferenceType();
+  QualType t = viewRootType(root);
   size_t k = 0;
   while (k < full.size() && isViewStruct(t)) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), full[k++])->getType();
   if (isViewStruct(t)) {
@@ -504,6 +528,8 @@ bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (ArrayInfo ai; def->getReturnType()->isPointerType() && arrayInfo(def->getReturnType(), ai, SourceLocation()))
     return true;
   if (touchesMirroredClass(def)) return true; // class_layout.cpp
+  if (std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return viewPointerParam(p); }))
+    return true; // `Mat* m` (bound to the caller's object)
   if (optionalType(def->getReturnType()) || std::any_of(def->param_begin(), def->param_end(), [](const ParmVarDecl *p) {
         return optionalType(p->getType());
       }))
