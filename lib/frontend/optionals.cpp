@@ -9,19 +9,19 @@
 // An optional is an IR struct of a flag and a value, which the generated
 // code holds as an `unfad::optional_value<T>{has, value}` (<unfad/unfad.h>,
 // a plain aggregate: reading the value of an empty std::optional would be
-// undefined behaviour). Its library internals are never lowered: its
-// constructors (empty, std::nullopt, a value, another optional), std::make_optional,
-// assignment (`o = v;`, `o = std::nullopt;`, `o = other;`, `o.reset();`,
-// `o.emplace(v);`), `has_value()`
-// and the test `if (o)`/`!o`, `*o`, `value()` (which throws
-// std::bad_optional_access on an empty optional: a check before the
-// statement, an ir::Throw, so f_grad throws where f throws), `value_or(d)`,
-// and comparisons with std::nullopt.
+// undefined behaviour). Its library internals are never lowered; lowered
+// here: its constructors (empty, std::nullopt, a value, another optional),
+// std::make_optional, assignment (`o = v;`, `o = std::nullopt;`, `o =
+// other;`, `o.reset();`, `o.emplace(v);`), `has_value()` and the test `if
+// (o)` / `!o`, `*o`, `value()` (which throws std::bad_optional_access on an
+// empty optional: a check before the statement, an ir::Throw, so f_grad
+// throws where f throws), `value_or(d)`, and comparisons with std::nullopt.
 // An empty optional's value is 0, never read as the optional's value (`*o`
-// of an empty optional is undefined behaviour in C++). The value carries the
-// derivative; the flag is passive. Helpers taking or returning optionals are
-// lowered into their callers, so no optional crosses a generated function's
-// signature; a marked function may not take or return one (diagnosed).
+// of an empty optional is undefined behaviour in C++). The value carries
+// the derivative; the flag is passive. Helpers taking or returning optionals
+// are lowered into their callers, so no optional crosses a generated
+// function's signature; a marked function may not take one (diagnosed), nor
+// return one (its result must be floating-point).
 #include "lowering.h"
 
 #include <clang/AST/DeclTemplate.h>
@@ -95,7 +95,7 @@ ir::Expr Lowering::lowerOptionalConstruct(const CXXConstructExpr *c, Env &env) {
   fail(loc, "this constructor of '" + typeStr(c->getType()) + "' is not supported");
 }
 
-// The optional `e`'s parts, `e` bound to a let first.
+// The flag and the value of the optional `o`.
 static void parts(const ir::Expr &o, ir::Expr &has, ir::Expr &value) {
   has = ir::Proj::make(o, 0);
   value = ir::Proj::make(o, 1);
