@@ -87,10 +87,34 @@ UNFAD_GRADIENT double through_params(double x, double y) {
   return bumped(y, x) + energy(&s) + y;
 }
 
+// A variable in memory also captured by a lambda by reference, and written
+// through its address in a loop with `continue` and `break`.
+UNFAD_GRADIENT double captured(double x, double y) {
+  double acc = 0.5 * x;
+  auto add = [&](double v) { acc += v * v; };
+  accumulate(x, &acc);
+  add(y);
+  accumulate(acc, &acc);
+  return acc * y;
+}
+
+UNFAD_GRADIENT double stopped(const std::vector<double>& x) {
+  double acc = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i] < -1) continue;
+    if (x[i] > 5) break;
+    accumulate(x[i], &acc);
+    acc *= 0.9;
+  }
+  return acc;
+}
+
 /* e2e
 [{"function": "rose", "points": [[0.75, -1.25], [-2.0, 0.5]]},
  {"function": "pendulum", "points": [[0.5, -0.25, 0.1], [1.5, 0.75, 0.05]]},
  {"function": "scored", "points": [[[0.5, -1.25, 2.0, -0.75], 0.8]]},
  {"function": "scaled_once", "points": [[0.7, 1.3]]},
- {"function": "through_params", "points": [[0.7, -1.3], [1.1, 0.4]]}]
+ {"function": "through_params", "points": [[0.7, -1.3], [1.1, 0.4]]},
+ {"function": "captured", "points": [[0.7, -1.3], [1.1, 0.4]]},
+ {"function": "stopped", "points": [[[0.5, -1.25, 2.0, -0.75, 6.0, 1.0]]]}]
 */

@@ -75,6 +75,21 @@ UNFAD_GRADIENT double strict(const std::vector<double>& x) {
   return s;
 }
 
+// Returned from the arms of a switch.
+static std::optional<double> pick(double v, int k) {
+  switch (k % 3) {
+  case 0: return std::nullopt;
+  case 1: return v * v;
+  default: return std::sin(v);
+  }
+}
+
+UNFAD_GRADIENT double picked(const std::vector<double>& x) {
+  double s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += pick(x[i], static_cast<int>(i)).value_or(x[i]);
+  return s;
+}
+
 /* e2e
 [{"function": "log_or_square", "points": [[[0.5, -1.25, 2.0, -0.75, 3.5]]]},
  {"function": "roots", "points": [[[1.5, -2.0, 0.75, 0.5], [-3.0, 1.0, 2.0, 0.25]]]},
@@ -82,6 +97,7 @@ UNFAD_GRADIENT double strict(const std::vector<double>& x) {
                                     [[0.5, 30.0], 1.0, 15.0], [[20.0], 8.0, 15.0]]},
  {"function": "nearest_kept", "points": [[[0.5, -1.25, 2.0, 3.5], 1.75, 1.0], [[0.5, -1.25], 9.0, 1.0],
                                          [[20.0], 8.0, 15.0]]},
+ {"function": "picked", "points": [[[0.5, -1.25, 2.0, -0.75, 3.0]]]},
  {"function": "strict", "points": [[[0.5, 1.25, 2.0]]],
   "throws": [{"at": [[0.5, -1.0]], "what": "bad optional access"}]}]
 */

@@ -18,6 +18,7 @@
 // CHECK: fit ok
 // CHECK: bent ok
 // CHECK: loss ok
+// CHECK: moved ok
 // CHECK: tuned ok
 // ERR: fit hand: {{[0-9.e+-]+}}
 // CODE-LABEL: double fit_grad(const std::vector<double>& w, const Data* data, std::vector<double>& d_w) {
@@ -131,6 +132,20 @@ double loss(const std::vector<double>& w, double bias, const Dataset& d) {
   return s + weight_decay(w, d) + first.x * bias * bias;
 }
 
+// A reference local names the element the index chose where it is
+// declared, also after the index moves on.
+UNFAD_GRADIENT_WRT(w)
+double moved(const std::vector<double>& w, const Dataset& d) {
+  double s = 0;
+  size_t i = 0;
+  while (i < d.obs.size()) {
+    const Obs& o = d.obs[i];
+    ++i;
+    s += w[o.group] * o.x * static_cast<double>(i);
+  }
+  return s;
+}
+
 // A class with a constructor, private members and const methods.
 class Config {
 public:
@@ -189,6 +204,13 @@ int main() {
                      wb);
   }
   std::printf("loss %s\n", ok ? "ok" : "wrong");
+  { // by hand: d/dw[g] = sum over i with group g of x_i (i + 1)
+    std::vector<double> d(w.size(), 0.0), hand(w.size(), 0.0);
+    ok = moved_grad(w, set, d) == moved(w, set);
+    for (size_t i = 0; i < set.obs.size(); ++i) hand[set.obs[i].group] += set.obs[i].x * (i + 1.0);
+    for (size_t k = 0; k < w.size(); ++k) ok = ok && std::abs(d[k] - hand[k]) < 1e-12;
+    std::printf("moved %s\n", ok ? "ok" : "wrong");
+  }
 
   ok = true;
   for (const Config& cfg : {Config({{"odd", 3.0}, {"lambda", 0.5}}), Config({{"odd", -1.0}})})
