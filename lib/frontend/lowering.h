@@ -586,6 +586,8 @@ private:
   void refusePassiveCall(const clang::Expr *e);
   // Whether `s` reads text or passive data (a text-like parameter, an alias).
   bool readsPassive(const clang::Stmt *s) const;
+  // ... and nothing else of the function but integers (no lowering).
+  bool readsOnlyPassive(const clang::Expr *e) const;
 
   // ------------------------------------------------ passive_data.cpp --
   std::map<const clang::VarDecl *, PassiveAlias> passiveAliases_;

@@ -135,7 +135,8 @@ static void fixArgs(PassiveAlias &a, Binds &binds, ir::NameSupply &names) {
 
 bool Lowering::passiveLocal(const VarDecl *vd) {
   const Expr *init = vd->getInit();
-  if (!sawTextParams_ || !init || isa<ParmVarDecl>(vd) || !readsPassive(init)) return false;
+  // (`const double& x0 = x[kind.size()]` reads the text but names an element of x: not an alias)
+  if (!sawTextParams_ || !init || isa<ParmVarDecl>(vd) || !readsOnlyPassive(init)) return false;
   QualType t = vd->getType();
   if (t->isReferenceType()) return t.getNonReferenceType().isConstQualified() || passiveDataType(t);
   return passiveDataType(t);

@@ -208,6 +208,11 @@ void Lowering::refusePassiveCall(const Expr *e) {
 
 bool Lowering::readsPassive(const Stmt *s) const { return readsTextLike(s, passiveAliases_); }
 
+bool Lowering::readsOnlyPassive(const Expr *e) const {
+  std::vector<const Expr *> holes;
+  return readsTextLike(e, passiveAliases_) && onlyText(e, holes, passiveAliases_);
+}
+
 // The spelling of `e` with a mark at each text parameter (its placeholder)
 // and integer of the function it reads, and a name of passive data spelled
 // as what it names, with its own marks.

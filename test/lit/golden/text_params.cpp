@@ -15,6 +15,7 @@
 // CHECK-NEXT: threw unknown loss 'cubic'
 // CHECK: total ok
 // CHECK: fixed ok
+// CHECK: picked ok
 // CHECK: scaled ok
 // CHECK: c_string ok
 // CHECK: options ok
@@ -65,6 +66,13 @@ UNFAD_GRADIENT double total(const std::vector<double>& x, const std::string& kin
   double s = 0;
   for (double v : x) s += penalty(v, kind);
   return s;
+}
+
+// A reference to an element of x chosen by the text: an ordinary
+// reference, not a name of passive data.
+UNFAD_GRADIENT double picked(const std::vector<double>& x, const std::string& kind) {
+  const double& x0 = x[kind.size()];
+  return x0 * std::sin(x0);
 }
 
 UNFAD_GRADIENT double fixed(const std::vector<double>& x) {
@@ -155,6 +163,11 @@ int main() {
   ok = check([](const std::vector<double>& v) { return fixed(v); },
              [](const std::vector<double>& v, std::vector<double>& d) { return fixed_grad(v, d); }, x);
   std::printf("fixed %s\n", ok ? "ok" : "wrong");
+  ok = true;
+  for (std::string kind : {"", "ab", "abcd"})
+    ok = ok && check([&](const std::vector<double>& v) { return picked(v, kind); },
+                     [&](const std::vector<double>& v, std::vector<double>& d) { return picked_grad(v, kind, d); }, x);
+  std::printf("picked %s\n", ok ? "ok" : "wrong");
   ok = true;
   for (std::string unit : {"km", "cm", "", "m"})
     ok = ok && check([&](const std::vector<double>& v) { return scaled(v, unit); },
