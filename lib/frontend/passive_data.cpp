@@ -174,7 +174,7 @@ bool Lowering::passesPassiveData(const CallExpr *ce, const FunctionDecl *fd) {
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || def->getNumParams() != ce->getNumArgs()) return false;
   for (unsigned k = 0; k < ce->getNumArgs(); ++k)
-    if (passiveParamGivenPart(def->getParamDecl(k), ce->getArg(k)) && readsPassive(ce->getArg(k)) &&
+    if (passiveParamGivenPart(def->getParamDecl(k), ce->getArg(k)) && readsOnlyPassive(ce->getArg(k)) &&
         !plainPassiveStruct(def->getParamDecl(k)->getType()))
       return true;
   return false;
@@ -182,7 +182,8 @@ bool Lowering::passesPassiveData(const CallExpr *ce, const FunctionDecl *fd) {
 
 bool Lowering::bindPassiveParam(const ParmVarDecl *p, const Expr *arg, Env &env, Binds &binds) {
   passiveAliases_.erase(p); // (what an earlier call gave it)
-  if (!sawTextParams_ || !passiveParamGivenPart(p, arg) || plainPassiveStruct(p->getType()) || !readsPassive(arg))
+  // (`opts(Options{kind.size(), w[0]})` reads text and a float: an ordinary argument)
+  if (!sawTextParams_ || !passiveParamGivenPart(p, arg) || plainPassiveStruct(p->getType()) || !readsOnlyPassive(arg))
     return false;
   PassiveAlias a;
   if (!spellPassive(arg, env, binds, a))

@@ -16,6 +16,7 @@
 // CHECK: total ok
 // CHECK: fixed ok
 // CHECK: picked ok
+// CHECK: knobbed ok
 // CHECK: scaled ok
 // CHECK: c_string ok
 // CHECK: options ok
@@ -73,6 +74,22 @@ UNFAD_GRADIENT double total(const std::vector<double>& x, const std::string& kin
 UNFAD_GRADIENT double picked(const std::vector<double>& x, const std::string& kind) {
   const double& x0 = x[kind.size()];
   return x0 * std::sin(x0);
+}
+
+// An object argument built from the text and a value of x (by a
+// constructor): an ordinary argument, not passive data.
+struct Knob {
+  Knob(double g, int o) : gain(g), order(o) {}
+  double gain;
+  int order;
+};
+
+static double knob_power(double v, const Knob& k) { return k.gain * std::pow(v, k.order); }
+
+UNFAD_GRADIENT double knobbed(const std::vector<double>& x, const std::string& kind) {
+  double s = 0;
+  for (double v : x) s += knob_power(v, Knob{x[0], static_cast<int>(kind.size())});
+  return s;
 }
 
 UNFAD_GRADIENT double fixed(const std::vector<double>& x) {
@@ -168,6 +185,11 @@ int main() {
     ok = ok && check([&](const std::vector<double>& v) { return picked(v, kind); },
                      [&](const std::vector<double>& v, std::vector<double>& d) { return picked_grad(v, kind, d); }, x);
   std::printf("picked %s\n", ok ? "ok" : "wrong");
+  ok = true;
+  for (std::string kind : {"a", "ab", "abc"})
+    ok = ok && check([&](const std::vector<double>& v) { return knobbed(v, kind); },
+                     [&](const std::vector<double>& v, std::vector<double>& d) { return knobbed_grad(v, kind, d); }, x);
+  std::printf("knobbed %s\n", ok ? "ok" : "wrong");
   ok = true;
   for (std::string unit : {"km", "cm", "", "m"})
     ok = ok && check([&](const std::vector<double>& v) { return scaled(v, unit); },
