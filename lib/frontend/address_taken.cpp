@@ -60,20 +60,32 @@ ir::Expr Lowering::lowerCellLocal(const VarDecl *vd, Env &env, const std::functi
 }
 
 // `vd`'s cell, holding `init`, allocated by `binds`; `vd` names it in `env`.
-// (A parameter's too: a copy of the argument, as C++ passes it.)
-void Lowering::bindCell(const VarDecl *vd, const ir::Expr &init, Env &env, Binds &binds) {
+// (A parameter's too: a copy of the argument, as C++ passes it. `init` is
+// taken by value: it may be the entry of `env` the cell replaces.)
+void Lowering::bindCell(const VarDecl *vd, ir::Expr init, Env &env, Binds &binds) {
   const std::string name = names_.fresh(vd->getNameAsString());
   const ir::Expr cell = ir::Var::make(name, ir::Type::array(init->type));
   binds.push_back({name, ir::NewArray::make(ir::Const::makeInt(1), init->type)});
-  binds.push_back({names_.fresh("_"), ir::Store::make(cell, ir::Const::makeInt(0), init, ir::Store::Mode::Set)});
   localLengths_[name] = ir::Const::makeInt(1);
   env[vd] = cell;
   cells_.insert(vd);
+  binds.push_back({names_.fresh("_"), storeCell(vd, env, init)});
 }
 
 ir::Expr Lowering::cellValue(const VarDecl *vd, Env &env) {
   const ir::Expr &v = env.at(vd);
   return cells_.count(vd) ? read(v, ir::Const::makeInt(0), vd->getLocation()) : v;
+}
+
+ir::Expr Lowering::storeCell(const VarDecl *vd, Env &env, const ir::Expr &value) {
+  return ir::Store::make(env.at(vd), ir::Const::makeInt(0), value, ir::Store::Mode::Set);
+}
+
+ir::Expr Lowering::cellAddress(const Expr *e, Env &env) {
+  const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!vd || !cells_.count(vd) || !env.count(vd)) return nullptr;
+  return ir::View::make(env.at(vd), ir::Const::makeInt(0));
 }
 
 } // namespace unfad::frontend

@@ -122,7 +122,7 @@ MarkedSpelling Lowering::markNumbers(const Expr *x, Env &env, Binds &pre, const 
   find(x);
   for (const Expr *h : order) {
     if (const PassiveAlias *alias = passiveAlias(h)) { // spelled as what it names (passive_data.cpp)
-      m.verbatim[h] = "(" + alias->spelling + ")";
+      m.verbatim[h] = grouped(alias->spelling);
       m.args.insert(m.args.end(), alias->args.begin(), alias->args.end());
       continue;
     }
@@ -180,20 +180,31 @@ ir::Expr Lowering::lowerThrowStmt(const CXXThrowExpr *te, const Seq *rest, Env &
   return wrap(pre, effect(thrown, [&] { return lowerSeq(rest, env, tail); }));
 }
 
+// A throw inside an expression (`what`) becomes a check before its
+// statement: refused, with `hint`, where no statement can go first (a loop
+// condition, an operand of ?: or &&).
+void Lowering::needCheckBefore(SourceLocation loc, const std::string &what, const std::string &hint) {
+  if (!effects_)
+    fail(loc, what + " inside " + (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
+                  " is not supported (" + hint + ")");
+}
+
+// `if (cond == throwWhen) throw ...;` before the statement being lowered.
+void Lowering::checkBefore(const ir::Expr &cond, bool throwWhen, const ir::Expr &thrown) {
+  const ir::Expr none = ir::Tuple::make({});
+  effects_->push_back({names_.fresh("_"), ir::If::make(cond, throwWhen ? thrown : none, throwWhen ? none : thrown)});
+}
+
 // `c ? x : throw E` (or `c ? throw E : x`): the check, as an effect before
 // the expression's statement, then the other arm.
 ir::Expr Lowering::lowerThrowingChoice(const ConditionalOperator *c, Env &env) {
   const CXXThrowExpr *te = thrownBy(c->getTrueExpr());
   bool whenTrue = te != nullptr;
   if (!te) te = thrownBy(c->getFalseExpr());
-  SourceLocation loc = te->getThrowLoc();
-  if (!effects_)
-    fail(loc, "a 'throw' inside " + (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
-                  " is not supported (check before it, in a statement)");
+  needCheckBefore(te->getThrowLoc(), "a 'throw'", "check before it, in a statement");
   ir::Expr cond = toBool(lowerExpr(c->getCond(), env));
   Binds pre;
-  ir::Expr thrown = wrap(pre, lowerThrown(te, env, pre)), none = ir::Tuple::make({});
-  effects_->push_back({names_.fresh("_"), ir::If::make(cond, whenTrue ? thrown : none, whenTrue ? none : thrown)});
+  checkBefore(cond, whenTrue, wrap(pre, lowerThrown(te, env, pre)));
   const Expr *other = whenTrue ? c->getFalseExpr() : c->getTrueExpr();
   if (thrownBy(other)) fail(other->getExprLoc(), "both arms of this '?:' throw (write a 'throw' statement)");
   return convert(lowerExpr(other, env), typeOf(c->getType(), c->getExprLoc()));

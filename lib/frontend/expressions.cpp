@@ -17,7 +17,7 @@ ir::Expr Lowering::lookupVar(const VarDecl *vd, Env &env, SourceLocation loc) {
   auto it = env.find(vd);
   if (auto p = ptrBase_.find(vd); p != ptrBase_.end() && it != env.end())
     return ir::View::make(reseated_.count(vd) ? reseatedArray(vd, env, loc) : p->second, it->second);
-  if (it != env.end()) return cells_.count(vd) ? cellValue(vd, env) : it->second; // (address_taken.cpp)
+  if (it != env.end()) return cellValue(vd, env); // (a cell's element: address_taken.cpp)
   if (viewArrays_.count(vd))
     fail(loc, "'" + vd->getNameAsString() + "', an array of structs with pointer members, can only be indexed here ('" +
                   vd->getNameAsString() + "[k]')");

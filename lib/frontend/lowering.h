@@ -599,6 +599,7 @@ private:
   // an alias of the argument.
   bool passesPassiveData(const clang::CallExpr *ce, const clang::FunctionDecl *fd);
   bool bindPassiveParam(const clang::ParmVarDecl *p, const clang::Expr *arg, Env &env, Binds &binds);
+  bool takesPassivePart(const clang::ParmVarDecl *p, const clang::Expr *arg);
   // `for (const Obs& o : d.obs)`: a range of passive data indexed by
   // position (a std::vector, std::array or C array in it).
   bool passiveRange(const clang::Expr *range);
@@ -778,9 +779,12 @@ private:
   std::set<const clang::VarDecl *> cells_;
   bool addressTaken(const clang::VarDecl *vd);
   ir::Expr lowerCellLocal(const clang::VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next);
-  void bindCell(const clang::VarDecl *vd, const ir::Expr &init, Env &env, Binds &binds);
+  void bindCell(const clang::VarDecl *vd, ir::Expr init, Env &env, Binds &binds);
   // A variable's value: its cell's element, or what env binds it to.
   ir::Expr cellValue(const clang::VarDecl *vd, Env &env);
+  // Its store of `value` (an effect), and `&vd` (null: `e` names no cell).
+  ir::Expr storeCell(const clang::VarDecl *vd, Env &env, const ir::Expr &value);
+  ir::Expr cellAddress(const clang::Expr *e, Env &env);
 
   // -------------------------------------------------- optionals.cpp --
   // std::optional of a number as a struct of a flag and the value.
@@ -1140,6 +1144,8 @@ private:
   ir::Expr lowerThrown(const clang::CXXThrowExpr *te, Env &env, Binds &pre);
   ir::Expr lowerThrowStmt(const clang::CXXThrowExpr *te, const Seq *rest, Env &env, const Tail &tail);
   ir::Expr lowerThrowingChoice(const clang::ConditionalOperator *c, Env &env);
+  void needCheckBefore(clang::SourceLocation loc, const std::string &what, const std::string &hint);
+  void checkBefore(const ir::Expr &cond, bool throwWhen, const ir::Expr &thrown);
 
   // ----------------------------------------------------- switch.cpp --
   ir::Expr lowerSwitch(const clang::SwitchStmt *ss, const Seq *rest, Env &env, const Tail &tail);

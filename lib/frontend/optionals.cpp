@@ -95,12 +95,6 @@ ir::Expr Lowering::lowerOptionalConstruct(const CXXConstructExpr *c, Env &env) {
   fail(loc, "this constructor of '" + typeStr(c->getType()) + "' is not supported");
 }
 
-// The flag and the value of the optional `o`.
-static void parts(const ir::Expr &o, ir::Expr &has, ir::Expr &value) {
-  has = ir::Proj::make(o, 0);
-  value = ir::Proj::make(o, 1);
-}
-
 ir::Expr Lowering::lowerOptionalCall(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   if (stdNamed(ce, "make_optional") && ce->getNumArgs() == 1 && optionalType(ce->getType()))
@@ -134,25 +128,19 @@ ir::Expr Lowering::lowerOptionalCall(const CallExpr *ce, Env &env) {
     return nullptr;
   }
   Binds binds;
-  ir::Expr o = shareValue(lowerExpr(object, env), "opt", binds);
-  ir::Expr has, value;
-  parts(o, has, value);
+  const ir::Expr o = shareValue(lowerExpr(object, env), "opt", binds);
+  const ir::Expr has = ir::Proj::make(o, 0), value = ir::Proj::make(o, 1);
   ir::Expr out;
   if (name == "has_value" || name == "operator bool" || name == "!= nullopt") out = has;
   else if (name == "== nullopt") out = ir::Prim::make(ir::Op::Not, {has});
   else if (name == "operator*") out = value;
   else if (name == "value") { // a check before the statement, as a `?:` with a throwing arm is (exceptions.cpp)
-    if (!effects_)
-      fail(loc, "'value()' of std::optional inside " +
-                    (noEffectsWhere_.empty() ? std::string("this expression") : noEffectsWhere_) +
-                    " is not supported (it may throw: test has_value() first and read *o)");
-    ir::Expr none = ir::Tuple::make({});
+    needCheckBefore(loc, "'value()' of std::optional", "it may throw: test has_value() first and read *o");
     effects_->insert(effects_->end(), binds.begin(), binds.end());
     binds.clear();
-    effects_->push_back({names_.fresh("_"), ir::If::make(has, none, ir::Throw::make("std::bad_optional_access()", none->type))});
+    checkBefore(has, false, ir::Throw::make("std::bad_optional_access()", ir::Type::unit()));
     out = value;
-  }
-  else if (name == "value_or" && args.size() == 1)
+  } else if (name == "value_or" && args.size() == 1)
     out = ir::If::make(has, value, convert(lowerExpr(args[0], env), value->type));
   else
     fail(loc, "'" + name.str() + "' of std::optional is not supported here (has_value, value, value_or, *, "

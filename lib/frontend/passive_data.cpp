@@ -169,22 +169,25 @@ static bool passiveParamGivenPart(const ParmVarDecl *p, const Expr *arg) {
   return takesData && !parameter;
 }
 
+// `p` given `arg`, a part of passive data the helper then names: not a
+// struct of numbers (read field by field, lowerTextExpr), and reading
+// nothing but text, passive data and integers (`opts(Options{kind.size(),
+// w[0]})` reads a float too: an ordinary argument).
+bool Lowering::takesPassivePart(const ParmVarDecl *p, const Expr *arg) {
+  return sawTextParams_ && passiveParamGivenPart(p, arg) && !plainPassiveStruct(p->getType()) && readsOnlyPassive(arg);
+}
+
 bool Lowering::passesPassiveData(const CallExpr *ce, const FunctionDecl *fd) {
-  if (!sawTextParams_) return false;
   const FunctionDecl *def = fd->getDefinition();
   if (!def || !def->hasBody() || def->getNumParams() != ce->getNumArgs()) return false;
   for (unsigned k = 0; k < ce->getNumArgs(); ++k)
-    if (passiveParamGivenPart(def->getParamDecl(k), ce->getArg(k)) && readsOnlyPassive(ce->getArg(k)) &&
-        !plainPassiveStruct(def->getParamDecl(k)->getType()))
-      return true;
+    if (takesPassivePart(def->getParamDecl(k), ce->getArg(k))) return true;
   return false;
 }
 
 bool Lowering::bindPassiveParam(const ParmVarDecl *p, const Expr *arg, Env &env, Binds &binds) {
   passiveAliases_.erase(p); // (what an earlier call gave it)
-  // (`opts(Options{kind.size(), w[0]})` reads text and a float: an ordinary argument)
-  if (!sawTextParams_ || !passiveParamGivenPart(p, arg) || plainPassiveStruct(p->getType()) || !readsOnlyPassive(arg))
-    return false;
+  if (!takesPassivePart(p, arg)) return false;
   PassiveAlias a;
   if (!spellPassive(arg, env, binds, a))
     fail(arg->getExprLoc(), "this argument names passive data, but reads other values of the function (only "

@@ -158,9 +158,7 @@ ir::Expr Lowering::lowerPointerExpr(const Expr *x, Env &env) {
     ir::Expr a, i;
     const Expr *sub = u->getSubExpr()->IgnoreParens();
     if (isa<MemberExpr>(sub)) fail(loc, "pointers to struct members are not supported (pass the element, or index the array)");
-    if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts());
-        d && isa<VarDecl>(d->getDecl()) && cells_.count(cast<VarDecl>(d->getDecl())) && env.count(cast<VarDecl>(d->getDecl())))
-      return ir::View::make(env.at(cast<VarDecl>(d->getDecl())), ir::Const::makeInt(0)); // &r (address_taken.cpp)
+    if (ir::Expr cell = cellAddress(sub, env)) return cell; // &r (address_taken.cpp)
     if (!elementRef(sub, env, a, i)) {
       if (const auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()); d && !d->getType()->isArrayType())
         fail(loc, "pointers to this variable are not supported ('&" + d->getDecl()->getNameAsString() +

@@ -246,8 +246,7 @@ ir::Expr Lowering::lowerSideEffect(const Expr *e, Env &env) {
   std::string n = names_.fresh(root->getName().empty() ? "v" : root->getNameAsString());
   effects_->push_back({n, value});
   if (cells_.count(root)) { // (a variable in memory: address_taken.cpp)
-    effects_->push_back({names_.fresh("_"), ir::Store::make(env.at(root), ir::Const::makeInt(0), ir::Var::make(n, value->type),
-                                                            ir::Store::Mode::Set)});
+    effects_->push_back({names_.fresh("_"), storeCell(root, env, ir::Var::make(n, value->type))});
     return post && old ? old : readPath(ir::Var::make(n, value->type), path);
   }
   env[root] = ir::Var::make(n, value->type);

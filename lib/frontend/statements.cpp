@@ -142,8 +142,7 @@ bool Lowering::constReferenceLocal(const VarDecl *vd) {
 
 ir::Expr Lowering::bindAndContinue(const VarDecl *vd, const ir::Expr &value, const Seq *rest, Env &env, const Tail &tail) {
   if (cells_.count(vd)) // (a variable in memory: address_taken.cpp)
-    return effect(ir::Store::make(env.at(vd), ir::Const::makeInt(0), value, ir::Store::Mode::Set),
-                  [&] { return lowerSeq(rest, env, tail); });
+    return effect(storeCell(vd, env, value), [&] { return lowerSeq(rest, env, tail); });
   std::string n = names_.fresh(vd->getName().empty() ? "v" : vd->getNameAsString());
   env[vd] = ir::Var::make(n, value->type);
   ir::Expr body = lowerSeq(rest, env, tail);

@@ -254,12 +254,12 @@ ir::Expr Lowering::lowerTextExpr(const Expr *e, Env &env) {
   const llvm::StringRef text = number ? llvm::StringRef() : textRecord(t);
   const bool passiveStruct = !number && text.empty() && plainPassiveStruct(t);
   if (!number && text.empty() && !passiveStruct) {
-    if (passiveDataType(t) && !isa<DeclRefExpr>(e->IgnoreParenImpCasts()) && readsTextLike(e, passiveAliases_))
+    if (passiveDataType(t) && !isa<DeclRefExpr>(e->IgnoreParenImpCasts()) && readsPassive(e))
       fail(e->getExprLoc(), "passive data ('" + typeStr(t) + "') is read here as a value: read the numbers in it, "
                             "bind it to a const reference or pass it to a helper's const reference parameter");
     return nullptr;
   }
-  if ((number || passiveStruct) && !readsTextLike(e, passiveAliases_)) return nullptr; // (no text: lowered as usual)
+  if ((number || passiveStruct) && !readsPassive(e)) return nullptr; // (no text: lowered as usual)
   if (!number && !passiveStruct && textParamOf(e->IgnoreParenImpCasts())) return nullptr; // the parameter itself
   Binds pre;
   PassiveAlias spelled;

@@ -518,8 +518,9 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
 }
 
 // Helpers lowered into their callers: those with non-const reference
-// parameters (references.cpp), with view struct parameters, taking or
-// returning objects of mirrored classes (class_layout.cpp), or returning a
+// parameters (references.cpp), with view struct parameters (or pointers to
+// one object of a split class), taking or returning objects of mirrored
+// classes (class_layout.cpp) or optionals (optionals.cpp), or returning a
 // pointer, or comparing two pointers or iterators.
 bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (takesOutReference(fd) || takesCallable(fd)) return true;
@@ -528,14 +529,12 @@ bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (ArrayInfo ai; def->getReturnType()->isPointerType() && arrayInfo(def->getReturnType(), ai, SourceLocation()))
     return true;
   if (touchesMirroredClass(def)) return true; // class_layout.cpp
-  if (std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return viewPointerParam(p); }))
-    return true; // `Mat* m` (bound to the caller's object)
-  if (optionalType(def->getReturnType()) || std::any_of(def->param_begin(), def->param_end(), [](const ParmVarDecl *p) {
-        return optionalType(p->getType());
-      }))
-    return true; // (no optional crosses a generated signature: optionals.cpp)
+  if (optionalType(def->getReturnType())) return true; // (no optional crosses a generated signature: optionals.cpp)
   if (comparesPointers(def)) return true; // a range's two ends (pointers.cpp)
-  return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) { return isViewStruct(p->getType()); });
+  return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) {
+    // `Mat& m` and `Mat* m` are bound to the caller's object's members
+    return isViewStruct(p->getType()) || viewPointerParam(p) || optionalType(p->getType());
+  });
 }
 
 // The arrays a caller can see (where a pointer an inlined helper returns
