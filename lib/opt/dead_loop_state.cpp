@@ -102,12 +102,12 @@ class DeadLoopState : public BlockRewriter {
 protected:
   void chain(Lets &lets, Expr &tail) override {
     for (size_t k = 0; k < lets.size(); ++k) {
-      auto f = lets[k].second->as<Fold>();
-      if (!f || !f->init->type->isTuple() || f->init->type->isStruct()) continue;
+      const TypeP &t = lets[k].second->type;
+      if (!t->isTuple() || t->isStruct()) continue;
       std::vector<Path> usedAfter = partsRead(tail, lets[k].first);
       for (size_t j = k + 1; j < lets.size(); ++j)
         for (auto &p : partsRead(lets[j].second, lets[k].first)) usedAfter.push_back(p);
-      if (Expr g = withoutDeadLeaves(*f, usedAfter)) {
+      if (Expr g = resultFolds(lets[k].second, usedAfter)) {
         lets[k].second = g;
         changed = true;
       }
@@ -115,6 +115,24 @@ protected:
   }
 
 private:
+  // `value` with the dead leaves of the folds whose result it is handed
+  // back unchanged (a fold, or one in an arm of an `if` or at the end of a
+  // let chain: the reverse sweep skips a loop whose cotangent is zero with
+  // `if d != 0 then fold .. else init`), or null when it has none.
+  static Expr resultFolds(const Expr &value, const std::vector<Path> &usedAfter) {
+    if (auto f = value->as<Fold>()) return withoutDeadLeaves(*f, usedAfter);
+    if (auto i = value->as<If>()) {
+      Expr a = resultFolds(i->thenE, usedAfter), b = resultFolds(i->elseE, usedAfter);
+      if (!a && !b) return nullptr;
+      return If::make(i->cond, a ? a : i->thenE, b ? b : i->elseE);
+    }
+    if (auto l = value->as<Let>()) { // (the lets before the end cannot read it)
+      Expr body = resultFolds(l->body, usedAfter);
+      return body ? Let::make(l->name, l->value, body) : nullptr;
+    }
+    return nullptr;
+  }
+
   // The fold with its dead leaves handed back unchanged, or null when it
   // has none.
   static Expr withoutDeadLeaves(const Fold &f, const std::vector<Path> &usedAfter) {
