@@ -245,7 +245,7 @@ ir::Expr Lowering::lowerMethodCall(const CallExpr *ce, const CXXMethodDecl *m, E
 // What `this` names in a method's body, for one call (see the file comment).
 void Lowering::bindThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds,
                         std::vector<const VarDecl *> &roots) {
-  if (bindViewThis(self, env, inner, binds)) return; // a class owning vectors (vector_members.cpp)
+  if (bindViewThis(self, env, inner, binds, roots)) return; // a class owning vectors (vector_members.cpp)
   const VarDecl *tv = thisVar(self.method);
   refs_.erase(tv);
   ir::TypeP t = structType(self.method->getParent(), ctx_.getRecordType(self.method->getParent()), tv->getLocation());

@@ -13,6 +13,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace unfad::frontend {
 
@@ -263,8 +264,10 @@ bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &
     return false;
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x)) {
     ArrayInfo ai;
-    return mc->getMethodDecl() && mc->getMethodDecl()->getName() == "size" &&
-           arrayInfo(mc->getObjectType(), ai, SourceLocation()) && !growsIn(mc->getImplicitObjectArgument(), assigned);
+    if (mc->getMethodDecl() && mc->getMethodDecl()->getName() == "size" &&
+        arrayInfo(mc->getObjectType(), ai, SourceLocation()))
+      return !growsIn(mc->getImplicitObjectArgument(), assigned);
+    return invariantGetter(mc, assigned);
   }
   if (const auto *call = dyn_cast<CallExpr>(x))
     for (const Expr *a : call->arguments()) {
@@ -274,6 +277,53 @@ bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &
   for (const Stmt *child : x->children())
     if (!loopInvariant(child, assigned)) return false;
   return true;
+}
+
+// `m.rows()`, `g->cols()`, `size()` in a method: a getter (a method whose
+// body is `return E;`, E reading only its object's number members, its
+// parameters and constants) whose object no statement of the loop assigns
+// (for a split object: none of its number members, written_members.cpp)
+// and whose arguments are invariant.
+bool Lowering::invariantGetter(const CXXMemberCallExpr *mc, const std::vector<const VarDecl *> &assigned) {
+  const CXXMethodDecl *md = mc->getMethodDecl();
+  const auto *def = md ? dyn_cast_or_null<CXXMethodDecl>(md->getDefinition()) : nullptr;
+  const auto *body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
+  if (!body || body->size() != 1 || !def->getReturnType()->isIntegralOrEnumerationType() || def->isStatic()) return false;
+  const auto *rs = dyn_cast<ReturnStmt>(body->body_front());
+  std::function<bool(const Stmt *)> pure = [&](const Stmt *s) -> bool {
+    if (!s) return false;
+    if (const auto *m = dyn_cast<MemberExpr>(s))
+      return isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) && m->getType()->isArithmeticType();
+    if (const auto *d = dyn_cast<DeclRefExpr>(s)) return isa<ParmVarDecl>(d->getDecl()) || isa<EnumConstantDecl>(d->getDecl());
+    if (const auto *u = dyn_cast<UnaryOperator>(s);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_Deref || u->getOpcode() == UO_AddrOf))
+      return false;
+    if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) return false;
+    if (!isa<UnaryOperator>(s) && !isa<BinaryOperator>(s) && !isa<ImplicitCastExpr>(s) && !isa<ParenExpr>(s) &&
+        !isa<ConditionalOperator>(s) && !isa<CStyleCastExpr>(s) && !isa<CXXStaticCastExpr>(s) &&
+        !isa<IntegerLiteral>(s) && !isa<CXXBoolLiteralExpr>(s))
+      return false;
+    for (const Stmt *c : s->children())
+      if (!pure(c)) return false;
+    return true;
+  };
+  if (!rs || !pure(rs->getRetValue())) return false;
+  for (const Expr *a : mc->arguments())
+    if (!a->getType()->isIntegralOrEnumerationType() || !loopInvariant(a, assigned)) return false;
+  const Expr *obj = mc->getImplicitObjectArgument();
+  QualType t = ctx_.getRecordType(md->getParent());
+  auto isAssigned = [&](const VarDecl *v) { return std::find(assigned.begin(), assigned.end(), v) != assigned.end(); };
+  if (isViewStruct(t)) {
+    auto leaves = ownedNumberLeaves(obj, t);
+    if (leaves.empty()) return false;
+    for (const auto &[path, owner] : leaves)
+      if (isAssigned(owner)) return false;
+    return true;
+  }
+  if (const VarDecl *self = thisDecl(obj) ? thisDecl(obj) : thisDecl(obj, true)) return !isAssigned(self);
+  const auto *d = dyn_cast<DeclRefExpr>(obj->IgnoreParenImpCasts());
+  return d && !d->getDecl()->getType()->isPointerType() && !d->getDecl()->getType()->isReferenceType() &&
+         loopInvariant(d, assigned);
 }
 
 ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const Tail &tail) {
@@ -291,15 +341,19 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
   if (ir::Expr unrolled = c.pointer ? nullptr : lowerUnrolledFor(fs, c, rest, env, tail)) return unrolled; // member_arrays.cpp
   ir::TypeP i64 = ir::Type::i64();
   ir::Expr start, bound;
-  if (c.pointer) { // an iterator's offsets (iterators.cpp)
-    ir::Expr from = lowerArrayRef(c.index->getInit(), env), to = lowerArrayRef(c.bound, env);
-    if (!ir::alphaEqual(ir::rootArray(from), ir::rootArray(to)))
-      fail(c.bound->getExprLoc(), "this loop's iterator and its end point into different arrays");
-    ptrBase_[c.index] = ir::rootArray(from);
-    start = ir::viewOffset(from), bound = ir::viewOffset(to);
-  } else {
-    start = convert(lowerExpr(c.index->getInit(), env), i64);
-    bound = convert(lowerExpr(c.bound, env), i64);
+  Binds ends; // lets before the loop: what evaluating its ends binds (a getter's inlined call, `i < g.rows()`)
+  {
+    EffectScope endsScope(*this, &ends);
+    if (c.pointer) { // an iterator's offsets (iterators.cpp)
+      ir::Expr from = lowerArrayRef(c.index->getInit(), env), to = lowerArrayRef(c.bound, env);
+      if (!ir::alphaEqual(ir::rootArray(from), ir::rootArray(to)))
+        fail(c.bound->getExprLoc(), "this loop's iterator and its end point into different arrays");
+      ptrBase_[c.index] = ir::rootArray(from);
+      start = ir::viewOffset(from), bound = ir::viewOffset(to);
+    } else {
+      start = convert(lowerExpr(c.index->getInit(), env), i64);
+      bound = convert(lowerExpr(c.bound, env), i64);
+    }
   }
   if (c.offset != 0) bound = ir::Prim::make(ir::Op::Sub, {bound, ir::Const::makeInt(c.offset)});
   ir::Expr one = ir::Const::makeInt(1);
@@ -322,7 +376,7 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
   unpack(st, sv, eb, binds);
   Tail cont = [this, &st](Env &e) { return pack(st, e, false); };
   std::string step; // a strided loop counts steps t; its index is lo + t * stride (or hi - 1 - t * stride)
-  Binds ends;       // ... from its ends, evaluated once before it
+                    // ... from its ends, evaluated once before it (`ends`)
   if (c.stride != 1) {
     for (ir::Expr *end : {&lo, &hi}) {
       ends.push_back({names_.fresh(end == &lo ? "from" : "to"), *end});

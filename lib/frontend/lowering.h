@@ -982,7 +982,17 @@ private:
   std::set<const clang::VarDecl *> viewThis_; // `this` of methods of such classes
   bool ownsVector(const clang::CXXRecordDecl *rd);
   const clang::VarDecl *viewThisRoot(const clang::Expr *e);
-  bool bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds);
+  bool bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds, std::vector<const clang::VarDecl *> &roots);
+  // written_members.cpp: number members written through a writable name of the object
+  const clang::VarDecl *ownerLeaf(const clang::VarDecl *root, const std::vector<int> &path, clang::QualType type);
+  std::vector<std::pair<std::vector<int>, const clang::VarDecl *>> ownedNumberLeaves(const clang::Expr *obj,
+                                                                                     clang::QualType t);
+  void aliasNumberLeaves(const clang::VarDecl *root, clang::QualType t, const clang::Expr *from, bool writes,
+                         std::vector<const clang::VarDecl *> *roots);
+  std::map<const clang::FunctionDecl *, bool> writesNumbers_;
+  bool writesNumberMembers(const clang::FunctionDecl *fd);
+  std::vector<std::pair<const clang::Expr *, clang::QualType>> splitObjectsWritten(const clang::CallExpr *c);
+  void writtenNumberLeaves(const clang::Stmt *s, const Env &env, std::vector<const clang::VarDecl *> &out);
   bool vectorAccessor(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   ir::Expr lowerVectorObjectLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
   void checkVectorClassParam(const clang::ParmVarDecl *pd);
@@ -1171,6 +1181,7 @@ private:
   bool assignsIn(const clang::Stmt *body, const clang::VarDecl *v);
   bool invariantIterator(const clang::Expr *e, const std::vector<const clang::VarDecl *> &assigned);
   bool countedStep(const clang::ForStmt *fs, const clang::VarDecl *iv, clang::BinaryOperatorKind op, Counted &c);
+  bool invariantGetter(const clang::CXXMemberCallExpr *mc, const std::vector<const clang::VarDecl *> &assigned);
   bool loopInvariant(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);
   ir::Expr lowerFor(const clang::ForStmt *fs, const Seq *rest, Env &env, const Tail &tail);
   ir::Expr lowerRangeFor(const clang::CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail);

@@ -344,6 +344,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
       bindViewLeaves(p, pt, viewValues(obj, pt, env), inner, binds, obj);
       if (!pt.isConstQualified()) viewReadOnly_.insert(p);
       else viewReadOnly_.erase(p);
+      aliasNumberLeaves(p, pt, obj, !pt.isConstQualified(), &roots); // (written_members.cpp)
       continue;
     }
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
@@ -351,6 +352,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
       bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds, arg);
       if (p->getType()->isReferenceType() && !pt.isConstQualified()) viewReadOnly_.insert(p);
       else viewReadOnly_.erase(p);
+      if (p->getType()->isReferenceType()) aliasNumberLeaves(p, pt, arg, !pt.isConstQualified(), &roots);
       continue;
     }
     if (outReferenceParam(p)) {

@@ -622,6 +622,7 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
     if (const auto *md = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee()); md && !md->isConst() && !md->isStatic())
       lhss.push_back(oc->getArg(0));
   if (const auto *c = dyn_cast<CallExpr>(s)) collectCallableWrites(c, env, out); // through lambdas' captures
+  writtenNumberLeaves(s, env, out); // a split object's number members (written_members.cpp)
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s))
     if (const VarDecl *len = growingLength(mc->getImplicitObjectArgument()); len && env.count(len) &&
         std::find(out.begin(), out.end(), len) == out.end()) {

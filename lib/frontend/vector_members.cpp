@@ -120,7 +120,8 @@ const VarDecl *Lowering::viewThisRoot(const Expr *e) {
 }
 
 // `this` of a method of a split class, bound to the leaves of its object.
-bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds) {
+bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds,
+                            std::vector<const VarDecl *> &roots) {
   const CXXRecordDecl *rd = self.method->getParent();
   QualType t = ctx_.getRecordType(rd);
   if (!isViewStruct(t)) return false;
@@ -133,9 +134,12 @@ bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds
   std::vector<ir::Expr> vals = viewValues(self.object, t, env);
   viewThis_.insert(tv);
   viewLocals_.insert(tv);
-  if (!self.method->isConst()) viewReadOnly_.insert(tv); // (its vectors' elements may be written, not its other members)
+  // (its vectors' elements may be written, and its number members when the
+  // object has an owner: written_members.cpp)
+  if (!self.method->isConst()) viewReadOnly_.insert(tv);
   else viewReadOnly_.erase(tv);
   bindViewLeaves(tv, t, vals, inner, binds);
+  aliasNumberLeaves(tv, t, self.object, !self.method->isConst(), &roots);
   return true;
 }
 

@@ -335,6 +335,7 @@ void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector
       continue;
     }
     std::string n = leaf->getNameAsString();
+    refs_.erase(leaf); // (a writable name binds it again: written_members.cpp)
     if (leaves[k].pointer) {
       ptrBase_.erase(leaf);
       if (v) {
@@ -365,9 +366,11 @@ ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail 
     EffectScope scope(*this, &pre);
     vals = viewValues(vd->getInit(), t, env);
   }
-  if (vd->getType()->isReferenceType() && !t.isConstQualified()) viewReadOnly_.insert(vd);
+  bool writable = vd->getType()->isReferenceType() && !t.isConstQualified();
+  if (writable) viewReadOnly_.insert(vd);
   else viewReadOnly_.erase(vd);
   bindViewLeaves(vd, t, vals, env, binds, vd->getInit());
+  if (vd->getType()->isReferenceType()) aliasNumberLeaves(vd, t, vd->getInit(), writable, nullptr); // (written_members.cpp)
   for (auto &b : binds) pre.push_back(b);
   return wrap(pre, k(env));
 }
@@ -504,8 +507,17 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
     if (diagnose) fail(lhs->getExprLoc(), "assigning a std::vector member of a struct is not supported yet (write its elements)");
     return nullptr;
   }
+  const std::vector<int> at(full.begin(), full.begin() + long(k));
+  const VarDecl *leaf = leafVar(root, at, t);
+  if (const VarDecl *owner = ownerLeaf(root, at, t); owner != leaf) { // a member of its owner (written_members.cpp)
+    path.insert(path.end(), full.begin() + long(k), full.end());
+    return owner;
+  }
   if (viewReadOnly_.count(root)) {
-    if (diagnose && viewThis_.count(root)) // (vector_members.cpp)
+    if (diagnose && viewThis_.count(root) && isa<CXXConstructorDecl>(root->getDeclContext()))
+      fail(lhs->getExprLoc(), "a constructor body assigning a member of its object, a class with std::vector members, "
+                              "is not supported (initialise the member in the member-initialiser list)");
+    if (diagnose && viewThis_.count(root)) // (vector_members.cpp; an object with no owner: written_members.cpp)
       fail(lhs->getExprLoc(), "a method assigning a member of its object, a class with std::vector members, is not "
                               "supported (only the elements of its vectors may be written; build a new object instead)");
     if (diagnose)
@@ -514,7 +526,7 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
     return nullptr;
   }
   path.insert(path.end(), full.begin() + long(k), full.end());
-  return leafVar(root, std::vector<int>(full.begin(), full.begin() + long(k)), t);
+  return leaf;
 }
 
 // Helpers lowered into their callers: those with non-const reference

@@ -213,7 +213,7 @@ ARRAYS = ("arr", "vec", "lvec", "carr", "io", "iov")
 VECS = ("vec", "lvec", "iov")
 INOUTS = ("io", "iov")
 MEM_FEATURES = ("views", "inplace", "effects", "inout", "alias", "grow")  # gen_mem.py
-LANG_FEATURES = ("classes", "lambdas", "switch", "custom", "nograd", "retarr", "cparams", "optional", "addr")  # gen_lang.py
+LANG_FEATURES = ("classes", "lambdas", "switch", "custom", "nograd", "retarr", "cparams", "optional", "addr", "owned")  # gen_lang.py
 LOOPS = ("for", "while", "dowhile", "dwhile", "rfor")
 
 

@@ -59,6 +59,12 @@ them with their last use.
   addr     outputs through pointers to locals: a double passed as `&c` to
            a helper adding into it (also in a loop), a struct stepped in
            place through a pointer (`p->x += ...`) and read after.
+  owned    a Grid class owning a std::vector whose methods write its number
+           members (set_scale, rescale, a transpose swapping rows_ and
+           cols_, a budget spent by a method), filled through a `Grid*`,
+           tuned through a `Grid&` and a reference local, in loops and
+           branches, read by getters in loop bounds (one whose bound a
+           method in the loop lowers).
   cparams  the marked function takes 1-2 objects of a class CP (public
            members w, b, a passive int k, constructors, const methods) by
            value, const& or &: members and methods read, copies, the object
@@ -301,6 +307,67 @@ DECLS = {
         "static void $Pnudge($PPt* p, double h) {",
         "  p->x += h * p->v;",
         "  p->v -= h * std::sin(p->x);",
+        "}",
+    ]),
+    # feature "owned": a class owning a std::vector whose methods write its number members
+    "Grid": ((), [
+        "class $PGrid {",
+        " public:",
+        "  $PGrid(int rows, int cols) : rows_(rows), cols_(cols), data_(rows * cols, 0.0) {}",
+        "  int rows() const { return rows_; }",
+        "  int cols() const { return cols_; }",
+        "  double& operator()(int i, int j) { return data_[i * cols_ + j]; }",
+        "  double operator()(int i, int j) const { return data_[i * cols_ + j]; }",
+        "  double scale() const { return scale_; }",
+        "  void set_scale(double s) {",
+        "    scale_ = s;",
+        "    ++version_;",
+        "  }",
+        "  void rescale(double f) { scale_ *= f; }",
+        "  void transpose() {",
+        "    std::vector<double> t(data_);",
+        "    for (int i = 0; i < rows_; ++i) {",
+        "      for (int j = 0; j < cols_; ++j) {",
+        "        data_[j * rows_ + i] = t[i * cols_ + j];",
+        "      }",
+        "    }",
+        "    int r = rows_;",
+        "    rows_ = cols_;",
+        "    cols_ = r;",
+        "    ++version_;",
+        "  }",
+        "  int version() const { return version_; }",
+        "  void spend() {",
+        "    if (budget_ > 0) --budget_;",
+        "  }",
+        "  int budget() const { return budget_; }",
+        "",
+        " private:",
+        "  int rows_, cols_;",
+        "  double scale_ = 1.0;",
+        "  int version_ = 0;",
+        "  int budget_ = 3;",
+        "  std::vector<double> data_;",
+        "};",
+        "static void $Pgrid_fill($PGrid* g, double a, double b) {",
+        "  for (int i = 0; i < g->rows(); ++i) {",
+        "    for (int j = 0; j < g->cols(); ++j) {",
+        "      (*g)(i, j) = std::tanh(a * (i + 1) + b * j);",
+        "    }",
+        "  }",
+        "}",
+        "static void $Pgrid_tune($PGrid& g, double s) {",
+        "  g.set_scale(g.scale() * 0.5 + s);",
+        "  if (g.version() % 2 == 0) g.rescale(0.75);",
+        "}",
+        "static double $Pgrid_sum(const $PGrid& g) {",
+        "  double t = 0.0;",
+        "  for (int i = 0; i < g.rows(); ++i) {",
+        "    for (int j = 0; j < g.cols(); ++j) {",
+        "      t += g(i, j) * (i + 2 * j + 1);",
+        "    }",
+        "  }",
+        "  return t * g.scale();",
         "}",
     ]),
     # feature "cparams": the class of the marked function's object parameters
@@ -802,6 +869,46 @@ def a_pointer(g):
     return b.stmt()
 
 
+# -- objects whose methods write their members (feature "owned") ------------
+
+def g_owned(g):
+    """A Grid built, filled through a pointer, changed by methods (directly,
+    through a helper's reference, a reference local, in a loop and a
+    branch) and summed."""
+    b = M.Block(g)
+    s, _ = M.accumulator(g, b)
+    v = "grid" + g.fresh("double")
+    b.lines.append(f"$PGrid {v}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
+    b.lines.append(f"$Pgrid_fill(&{v}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
+    for _ in range(g.rng.randint(1, 3)):
+        r = g.rng.randrange(6)
+        if r == 0:
+            b.lines.append(f"{v}.set_scale({b.x(bounded(g))});")
+        elif r == 1:
+            b.lines.append(f"$Pgrid_tune({v}, {b.x(bounded(g))});")
+        elif r == 2:
+            b.lines.append(f"{v}.transpose();")
+        elif r == 3:
+            i = b.local("loop", "int")
+            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+            b.lines.append(f"  if ({i} % 2 == 0) {v}.rescale(0.875);")
+            b.lines.append(f"  else $Pgrid_tune({v}, {b.x(bounded(g, 1))} + 0.125 * {i});")
+            b.lines.append(f"  {s} += $Pgrid_sum({v});")
+            b.lines.append("}")
+        elif r == 4:  # (the bound read again each iteration: spend() lowers it)
+            i = b.local("loop", "int")
+            b.lines.append(f"for (int {i} = 0; {i} < {v}.budget(); ++{i}) {{")
+            b.lines.append(f"  {s} += {v}({i} % {v}.rows(), 0) * {b.x(bounded(g))};")
+            b.lines.append(f"  if ({i} % 2 == 1) {v}.spend();")
+            b.lines.append("}")
+        else:
+            w = "ref" + g.fresh("double")
+            b.lines.append(f"$PGrid& {w} = {v};")
+            b.lines.append(f"{w}.rescale({b.x(positive(g))});")
+    b.lines.append(f"{s} += $Pgrid_sum({v}) + {v}.version() * 0.25 + {v}.rows();")
+    return b.stmt()
+
+
 # -- UNFAD_NO_GRAD (feature "nograd") ----------------------------------------
 
 def n_var(g):
@@ -950,7 +1057,7 @@ STMTS = {"c_arr": c_arr, "c_vec": c_vec, "c_spring": c_spring, "c_acc": c_acc, "
          "l_local": l_local, "l_capture": l_capture, "l_transform": l_transform, "l_reduce": l_reduce,
          "l_template": l_template, "s_switch": s_switch, "x_custom": x_custom,
          "p_read": p_read, "n_var": n_var, "n_call": n_call, "n_member": n_member, "r_vector": r_vector, "r_array": r_array,
-         "o_optional": o_optional, "a_pointer": a_pointer}
+         "o_optional": o_optional, "a_pointer": a_pointer, "g_owned": g_owned}
 
 
 def options(g):
@@ -978,6 +1085,8 @@ def options(g):
         opts += ["o_optional"] * 3
     if "addr" in g.features:
         opts += ["a_pointer"] * 3
+    if "owned" in g.features:
+        opts += ["g_owned"] * 3
     if "retarr" in g.features:
         opts += ["r_array"] * 2
         if arrays_ok(g):
