@@ -128,6 +128,12 @@ bool Lowering::lvalueTarget(const Expr *e, Env &env, RefTarget &t, Binds &binds)
   if (const auto *m = dyn_cast<MemberExpr>(e)) {
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f) return false;
+    std::vector<int> rest;
+    if (const VarDecl *leaf = f->getType()->isArithmeticType() ? viewLeafVar(m, rest, false) : nullptr;
+        leaf && env.count(leaf) && !env.at(leaf)->type->isArray()) {
+      t = RefTarget{leaf, leaf, nullptr, nullptr, rest, nullptr}; // a number member of a split object (written_members.cpp)
+      return true;
+    }
     int up = 0;
     if (m->isArrow() && thisDeclUp(m->getBase(), up)) { // this->f
       if (!lvalueTarget(m->getBase(), env, t, binds)) return false;

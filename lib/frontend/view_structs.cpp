@@ -202,6 +202,15 @@ bool Lowering::viewPlaceShape(const Expr *e, const VarDecl *&root, const Expr *&
   const VarDecl *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   if (!vd && arr) vd = viewVectorOf(arr); // `model.layers[i]`, `this->layers[i]` (view_struct_vectors.cpp)
   if (vd) vd = resolveViewAlias(vd);
+  if (vd && !arr && !viewLocals_.count(vd) && vd->getType()->isReferenceType() && !isa<ParmVarDecl>(vd) &&
+      vd->getInit() && isViewStruct(vd->getType())) {
+    // a reference local not bound yet (collectAssigned looking ahead into a
+    // loop body): the object its initializer names
+    std::vector<int> at;
+    if (!viewPlaceShape(vd->getInit(), root, index, at)) return false;
+    path.insert(path.begin(), at.begin(), at.end());
+    return true;
+  }
   if (!vd || (arr ? !viewArrays_.count(vd) : !viewLocals_.count(vd))) return false;
   root = vd;
   return true;

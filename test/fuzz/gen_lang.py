@@ -881,7 +881,7 @@ def g_owned(g):
     b.lines.append(f"$PGrid {v}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
     b.lines.append(f"$Pgrid_fill(&{v}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
     for _ in range(g.rng.randint(1, 3)):
-        r = g.rng.randrange(6)
+        r = g.rng.randrange(7)
         if r == 0:
             b.lines.append(f"{v}.set_scale({b.x(bounded(g))});")
         elif r == 1:
@@ -901,10 +901,18 @@ def g_owned(g):
             b.lines.append(f"  {s} += {v}({i} % {v}.rows(), 0) * {b.x(bounded(g))};")
             b.lines.append(f"  if ({i} % 2 == 1) {v}.spend();")
             b.lines.append("}")
-        else:
+        elif r == 5:
             w = "ref" + g.fresh("double")
             b.lines.append(f"$PGrid& {w} = {v};")
             b.lines.append(f"{w}.rescale({b.x(positive(g))});")
+        else:  # (a name made in the loop body: the loop carries what it writes)
+            i = b.local("loop", "int")
+            w = "ref" + g.fresh("double")
+            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+            b.lines.append(f"  $PGrid& {w} = {v};")
+            b.lines.append(f"  {w}.rescale({b.x(positive(g))});")
+            b.lines.append(f"  {s} += {w}.scale() * {b.x(bounded(g, 1))};")
+            b.lines.append("}")
     b.lines.append(f"{s} += $Pgrid_sum({v}) + {v}.version() * 0.25 + {v}.rows();")
     return b.stmt()
 

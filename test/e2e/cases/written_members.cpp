@@ -5,7 +5,8 @@
 // object by pointer that calls such a method, writes in loops and branches,
 // and a `Grid& g = *p;` local writing a member. The gradient flows through a
 // written member that is a float (`scale_`). Each was refused before ("a
-// method assigning a member of its object ... is not supported").
+// method assigning a member of its object ... is not supported"), and so was a
+// reference to a member (`double& s = t.scale;`).
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -113,8 +114,56 @@ UNFAD_GRADIENT double taken(const std::vector<double>& x, double s) {
   return t + b.used();
 }
 
+// References to number members: `double& s = g.scale;` in a helper given the
+// object by reference, and through a reference local to the object.
+struct Tally {
+  explicit Tally(int n) : n(n), w(n, 1.0) {}
+  int n;
+  double scale = 1.0;
+  std::vector<double> w;
+};
+
+static void bump(Tally& t, double v) {
+  double& s = t.scale;
+  s += v;
+  t.n -= 1;
+}
+
+UNFAD_GRADIENT double referenced(const double* x) {
+  Tally t(3);
+  bump(t, x[0]);
+  Tally& r = t;
+  double& q = r.scale;
+  q *= x[1];
+  double acc = 0.0;
+  for (int i = 0; i < t.n; ++i) acc += t.w[i] * t.scale * (i + 1);
+  return acc + r.scale * r.n;
+}
+
+// The same names made inside a loop body over an object outside it: the
+// loop carries the members they write (a wrong value before the loop state
+// looked through them).
+UNFAD_GRADIENT double reloop(const double* x, const std::vector<double>& y) {
+  Tally t(3);
+  Grid g(2, 2);
+  fill(y, &g);
+  double acc = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    double& q = t.scale;
+    q *= x[0];
+    Tally& r = t;
+    r.n -= (k == 1);
+    Grid& h = g;
+    h.rescale(x[1]);
+    acc += q * r.n + x[1] * t.scale + weighted(g);
+  }
+  return acc;
+}
+
 /* e2e
 [{"function": "transposed", "points": [[[0.5, -1.25, 2.0, 0.75], 0.75], [[1.5, 0.25, -0.5, 1.0], -1.5]]},
+ {"function": "referenced", "points": [[[0.7, -1.3]], [[-0.2, 2.5]]]},
+ {"function": "reloop", "points": [[[0.7, -1.3], [0.5, 0.25, -1.0]], [[-0.4, 0.9], [1.5, -0.5, 2.0]]]},
  {"function": "taken", "points": [[[0.5, -1.25, 2.0], 0.75]]},
  {"function": "annealed", "points": [[[0.5, -1.25, 2.0], 0.75, 5], [[1.5, 0.25, -0.5], -1.5, 0], [[1.5, 0.25, -0.5], 1.25, 4]]}]
 */
