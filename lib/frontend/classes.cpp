@@ -239,6 +239,7 @@ ir::Expr Lowering::lowerMethodCall(const CallExpr *ce, const CXXMethodDecl *m, E
   if (m->isStatic()) return inlineCall(def, args, loc, env);
   if (ir::Expr a, i; vectorAccessor(ce, env, a, i)) return read(a, i, loc); // `A(i, j)` of a Matrix (vector_members.cpp)
   if (!isViewStruct(ctx_.getRecordType(rd))) structType(rd, ctx_.getRecordType(rd), loc); // a class unfad supports
+  else if (chainedObject(self.object)) lowerExpr(self.object, env); // `g.scale(s).shift(d)`: scale first, before d (written_members.cpp)
   return inlineCall(def, args, loc, env, &self);
 }
 

@@ -991,6 +991,7 @@ private:
                          std::vector<const clang::VarDecl *> *roots);
   std::map<const clang::FunctionDecl *, bool> writesNumbers_;
   bool writesNumberMembers(const clang::FunctionDecl *fd);
+  const clang::Expr *chainedObject(const clang::Expr *e);
   std::vector<std::pair<const clang::Expr *, clang::QualType>> splitObjectsWritten(const clang::CallExpr *c);
   void writtenNumberLeaves(const clang::Stmt *s, const Env &env, std::vector<const clang::VarDecl *> &out);
   bool vectorAccessor(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);

@@ -315,6 +315,8 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
     env[roots[k]] = ir::Var::make(n, v->type);
   }
   if (self && self->construct) return wrap(local, env.at(thisVar(self->method))); // the new object
+  if (returnsThis && viewThis_.count(thisVar(self->method))) // (a split object is no value: its calls chain, written_members.cpp)
+    return wrap(local, ir::Tuple::make({}));
   if (returnsThis) return wrap(local, lookupVar(thisVar(self->method), env, loc));
   if (in.reference) {
     if (!in.referenceSet) fail(loc, "'" + fname + "' never returns");

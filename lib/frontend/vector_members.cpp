@@ -17,17 +17,19 @@
 // - Methods: `this` is bound to the object's leaves (bindViewThis), so
 //   `data_[k]` in the body is the caller's array and `cols_` the caller's
 //   value. A non-const method may write the elements of the vectors (they
-//   are the caller's arrays) but not the other members (the split keeps no
-//   way back to the caller's copy of them): refused at the assignment.
+//   are the caller's arrays) and the other members (the owner's locals:
+//   written_members.cpp).
 // - Accessors (vectorAccessor): a method whose body is `return data_[E];`
 //   (`double& operator()(int, int)`, `double get(int, int) const`) is the
 //   element `data_[E]` itself, read or written in place by its caller
 //   (`K(i, j) = v`, `K(i, j) += v`), with no call left in the generated code.
-// - Locals built by a constructor with an empty body (member-initialiser
-//   list, default member initialisers) or by braces (`M k{n, n,
+// - Locals built by a constructor (member-initialiser list, default member
+//   initialisers, a body) or by braces (`M k{n, n,
 //   std::vector<double>(n * n)}`): each vector member is a fresh local array
-//   allocated once at the declaration, its size computed at run time
-//   (lowerVectorObjectLocal), each other member a let.
+//   allocated once, at the declaration or at the body's `data_.resize(n)`
+//   that sizes it (after `rows_ = r; cols_ = c;`), its size computed at run
+//   time (lowerVectorObjectLocal), each other member a let the body may
+//   assign.
 // - Copies (`Matrix B = A;`, `auto B = A;`, a by-value parameter `double
 //   trace(Matrix A)`): each vector member a fresh local array filled from
 //   the source's (copyVectorLeaf), allocated where the copy is made.
@@ -131,7 +133,9 @@ bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds
     fail(loc, "objects of '" + typeStr(t) + "' (a class with std::vector members) can only be built as local variables "
               "('" + typeStr(t) + " m(...);'), not here");
   refuseMutableMembers(rd, "'" + typeStr(t) + "'", loc);
-  std::vector<ir::Expr> vals = viewValues(self.object, t, env);
+  const Expr *object = self.object; // (a chain's first object: lowerMethodCall ran the chain)
+  while (const Expr *inner = chainedObject(object)) object = inner;
+  std::vector<ir::Expr> vals = viewValues(object, t, env);
   viewThis_.insert(tv);
   viewLocals_.insert(tv);
   // (its vectors' elements may be written, and its number members when the
@@ -139,7 +143,7 @@ bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds
   if (!self.method->isConst()) viewReadOnly_.insert(tv);
   else viewReadOnly_.erase(tv);
   bindViewLeaves(tv, t, vals, inner, binds);
-  aliasNumberLeaves(tv, t, self.object, !self.method->isConst(), &roots);
+  aliasNumberLeaves(tv, t, object, !self.method->isConst(), &roots);
   return true;
 }
 
@@ -210,6 +214,8 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   const CompoundStmt *body = nullptr;
   CompoundStmt::const_body_iterator bodyFrom = nullptr;
   std::map<const FieldDecl *, const CXXMemberCallExpr *> sizedBy; // (the body's leading resizes)
+  std::map<const FieldDecl *, const CXXMemberCallExpr *> deferred; // (its later ones: allocated there)
+  std::map<const Stmt *, const FieldDecl *> deferredAt;
   if (ce) {
     if (sm_.isInSystemHeader(sm_.getExpansionLoc(ce->getConstructor()->getLocation()))) return nullptr;
     ctor = dyn_cast_or_null<CXXConstructorDecl>(ce->getConstructor()->getDefinition());
@@ -234,6 +240,21 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
         for (unsigned a = 0; a < call->getNumArgs(); ++a) early |= mentions(call->getArg(a), f);
         if (early) break;
         sizedBy[f] = call;
+      }
+      // Later `data_.resize(rows_ * cols_)` of a member nothing mentions
+      // before: the member is allocated there, with the sizes the body's
+      // statements before it have set (`rows_ = r; cols_ = c;`).
+      for (auto it = bodyFrom; it != body->body_end(); ++it) {
+        const CXXMemberCallExpr *call = nullptr;
+        const FieldDecl *f = sizingCall(*it, call);
+        const CXXCtorInitializer *ci = f ? memberInitializer(ctor, f) : nullptr;
+        if (!f || !vectorMember(f->getType()) || (ci && ci->isWritten()) || f->hasInClassInitializer() ||
+            sizedBy.count(f) || deferred.count(f))
+          continue;
+        bool early = false;
+        for (auto before = body->body_begin(); before != it; ++before) early |= mentions(*before, f);
+        for (unsigned a = 0; a < call->getNumArgs(); ++a) early |= mentions(call->getArg(a), f);
+        if (!early) deferred[f] = call, deferredAt[*it] = f;
       }
       for (auto it = bodyFrom; it != body->body_end(); ++it)
         if (const ReturnStmt *r = findReturn(*it))
@@ -282,6 +303,13 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
     viewReadOnly_.insert(tv);
   }
   std::vector<const FieldDecl *> fields(rd->field_begin(), rd->field_end());
+  // `this`'s number members name the local's only while the body runs (a
+  // later object of the class reads its initialisers' values)
+  auto forgetThis = [&] {
+    if (tv)
+      for (const FieldDecl *f : fields) refs_.erase(leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType()));
+  };
+  forgetThis();
   auto initOf = [&](const FieldDecl *f) -> const Expr * {
     if (il) return f->getFieldIndex() < il->getNumInits() ? il->getInit(f->getFieldIndex()) : nullptr;
     if (const CXXCtorInitializer *ci = memberInitializer(ctor, f)) return ci->getInit();
@@ -294,19 +322,57 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
         viewReadOnly_.erase(vd);
         return k(outer);
       }
-      // the rest of the constructor's body, on the new object (its vectors'
-      // elements may be written, not its other members: viewReadOnly_)
+      // the rest of the constructor's body, on the new object: its number
+      // members are the local's (written_members.cpp), a vector member
+      // sized later in it is allocated at its sizing call
+      Env inCtor = outer;
+      for (const auto &[d, v] : *state) inCtor[d] = v; // (the parameters, `this`'s vectors)
+      for (const FieldDecl *f : fields)
+        if (!vectorMember(f->getType())) {
+          const VarDecl *leaf = leafVar(vd, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType());
+          refs_[leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType())] =
+              RefTarget{leaf, leaf, nullptr, nullptr, {}, nullptr};
+        }
       thisStack_.push_back(tv);
-      Seq rest{bodyFrom, body->body_end(), nullptr};
-      Env inCtor = *state;
-      ir::Expr built = lowerSeq(&rest, inCtor, [&, tv](Env &) {
-        thisStack_.pop_back();
-        viewLocals_.insert(vd);
-        viewReadOnly_.erase(vd);
-        ir::Expr r = k(outer);
-        thisStack_.push_back(tv);
-        return r;
-      });
+      std::function<ir::Expr(CompoundStmt::const_body_iterator, Env &)> segment =
+          [&, tv](CompoundStmt::const_body_iterator from, Env &e) -> ir::Expr {
+        auto to = from;
+        while (to != body->body_end() && !deferredAt.count(*to)) ++to;
+        Seq part{from, to, nullptr};
+        return lowerSeq(&part, e, [&, to, tv](Env &e2) -> ir::Expr {
+          if (to == body->body_end()) {
+            thisStack_.pop_back();
+            forgetThis();
+            for (const ParmVarDecl *p : ctor->parameters()) e2.erase(p); // (the caller goes on without them)
+            for (const FieldDecl *f : fields) e2.erase(leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType()));
+            viewLocals_.insert(vd);
+            viewReadOnly_.erase(vd);
+            ir::Expr r = k(e2);
+            thisStack_.push_back(tv);
+            return r;
+          }
+          const FieldDecl *f = deferredAt.at(*to);
+          const CXXMemberCallExpr *call = deferred.at(f);
+          QualType ft = f->getType().getUnqualifiedType();
+          ArrayInfo ai;
+          arrayInfo(ft, ai, f->getLocation());
+          ir::TypeP et = typeOf(ai.elem, f->getLocation());
+          LocalArrayInit start;
+          Binds effs;
+          {
+            EffectScope es(*this, &effs);
+            start.size = convert(lowerExpr(call->getArg(0), e2), ir::Type::i64());
+            if (call->getNumArgs() == 2) start.fill = convert(lowerExpr(call->getArg(1), e2), et);
+          }
+          const VarDecl *leaf = leafVar(vd, {int(f->getFieldIndex())}, ft);
+          const VarDecl *thisLeaf = leafVar(tv, {int(f->getFieldIndex())}, ft);
+          return wrap(effs, bindLocalArray(leaf, et, false, start, e2, [&, to, leaf, thisLeaf](Env &e3) {
+                        e3[thisLeaf] = e3.at(leaf);
+                        return segment(std::next(to), e3);
+                      }));
+        });
+      };
+      ir::Expr built = segment(bodyFrom, inCtor);
       thisStack_.pop_back();
       return built;
     }
@@ -327,6 +393,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       EffectScope es(*this, &effs);
       fn();
     };
+    if (vectorMember(f->getType()) && deferred.count(f)) return step(fi + 1, outer); // (allocated in the body)
     if (vectorMember(f->getType())) {
       ArrayInfo ai;
       arrayInfo(f->getType(), ai, f->getLocation());

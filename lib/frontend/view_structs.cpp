@@ -523,9 +523,6 @@ const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bo
     return owner;
   }
   if (viewReadOnly_.count(root)) {
-    if (diagnose && viewThis_.count(root) && isa<CXXConstructorDecl>(root->getDeclContext()))
-      fail(lhs->getExprLoc(), "a constructor body assigning a member of its object, a class with std::vector members, "
-                              "is not supported (initialise the member in the member-initialiser list)");
     if (diagnose && viewThis_.count(root)) // (vector_members.cpp; an object with no owner: written_members.cpp)
       fail(lhs->getExprLoc(), "a method assigning a member of its object, a class with std::vector members, is not "
                               "supported (only the elements of its vectors may be written; build a new object instead)");

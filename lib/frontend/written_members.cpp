@@ -70,6 +70,7 @@ std::vector<std::pair<std::vector<int>, const VarDecl *>> Lowering::ownedNumberL
   const VarDecl *root;
   const Expr *index;
   std::vector<int> at;
+  while (const Expr *inner = chainedObject(obj)) obj = inner; // (`g.scale(s).shift(d)`: g)
   if (!obj || !viewPlaceShape(addressed(obj), root, index, at) || index) return out;
   for (const ViewLeaf &l : viewLeaves(t)) {
     if (l.pointer || l.vector || !l.views.isNull()) continue;
@@ -98,6 +99,15 @@ void Lowering::aliasNumberLeaves(const VarDecl *root, QualType t, const Expr *fr
     refs_[leaf] = target;
     if (writes && roots && std::find(roots->begin(), roots->end(), owner) == roots->end()) roots->push_back(owner);
   }
+}
+
+// `g.scale(s)` where `scale` returns `*this` (a `Grid&`): `g` (else null).
+const Expr *Lowering::chainedObject(const Expr *e) {
+  const auto *mc = e ? dyn_cast<CXXMemberCallExpr>(e->IgnoreParenImpCasts()) : nullptr;
+  const CXXMethodDecl *md = mc ? mc->getMethodDecl() : nullptr;
+  if (!md || md->isStatic() || !md->getReturnType()->isLValueReferenceType()) return nullptr;
+  const auto *rd = md->getReturnType().getNonReferenceType()->getAsCXXRecordDecl();
+  return rd && rd->getCanonicalDecl() == md->getParent()->getCanonicalDecl() ? mc->getImplicitObjectArgument() : nullptr;
 }
 
 // Whether `fd` may assign a number member of an object of a split class:

@@ -61,7 +61,8 @@ them with their last use.
            place through a pointer (`p->x += ...`) and read after.
   owned    a Grid class owning a std::vector whose methods write its number
            members (set_scale, rescale, a transpose swapping rows_ and
-           cols_, a budget spent by a method), filled through a `Grid*`,
+           cols_, a budget spent by a method, a chained `damp(f)` returning
+           *this), filled through a `Grid*`,
            tuned through a `Grid&` and a reference local, in loops and
            branches, read by getters in loop bounds (one whose bound a
            method in the loop lowers).
@@ -324,6 +325,10 @@ DECLS = {
         "    ++version_;",
         "  }",
         "  void rescale(double f) { scale_ *= f; }",
+        "  $PGrid& damp(double f) {",
+        "    scale_ *= f;",
+        "    return *this;",
+        "  }",
         "  void transpose() {",
         "    std::vector<double> t(data_);",
         "    for (int i = 0; i < rows_; ++i) {",
@@ -881,7 +886,7 @@ def g_owned(g):
     b.lines.append(f"$PGrid {v}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
     b.lines.append(f"$Pgrid_fill(&{v}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
     for _ in range(g.rng.randint(1, 3)):
-        r = g.rng.randrange(7)
+        r = g.rng.randrange(8)
         if r == 0:
             b.lines.append(f"{v}.set_scale({b.x(bounded(g))});")
         elif r == 1:
@@ -901,6 +906,8 @@ def g_owned(g):
             b.lines.append(f"  {s} += {v}({i} % {v}.rows(), 0) * {b.x(bounded(g))};")
             b.lines.append(f"  if ({i} % 2 == 1) {v}.spend();")
             b.lines.append("}")
+        elif r == 6:  # (C++17: the chain runs before set_scale's argument reads the scale)
+            b.lines.append(f"{v}.damp({b.x(positive(g))}).damp(0.5).set_scale({v}.scale() + {b.x(bounded(g))});")
         elif r == 5:
             w = "ref" + g.fresh("double")
             b.lines.append(f"$PGrid& {w} = {v};")

@@ -10,6 +10,7 @@
 #include <unfad/unfad.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 class Grid {
@@ -160,10 +161,45 @@ UNFAD_GRADIENT double reloop(const double* x, const std::vector<double>& y) {
   return acc;
 }
 
+// Fluent setters returning `*this`, chained (`p.scale(s).shift(d)`), also
+// in a loop, and `std::swap` of two members in a method.
+class Pose {
+ public:
+  explicit Pose(int n) : rows_(n), cols_(1), w_(n, 0.5) {}
+  Pose& scale(double s) {
+    scale_ *= s;
+    return *this;
+  }
+  Pose& shift(double d) {
+    this->shift_ += d;
+    return *this;
+  }
+  void flip() { std::swap(rows_, cols_); }
+  double value() const { return scale_ * rows_ + shift_ * cols_ + w_[0]; }
+
+ private:
+  int rows_, cols_;
+  double scale_ = 1.0, shift_ = 0.0;
+  std::vector<double> w_;
+};
+
+UNFAD_GRADIENT double fluent(const double* x, int steps) {
+  Pose p(3);
+  p.scale(x[0]).shift(x[1]);
+  double t = p.value();
+  p.flip();
+  for (int k = 0; k < steps; ++k) {
+    p.shift(0.25 * x[0]).scale(0.9).shift(x[1] * k);
+    t += p.value();
+  }
+  return t;
+}
+
 /* e2e
 [{"function": "transposed", "points": [[[0.5, -1.25, 2.0, 0.75], 0.75], [[1.5, 0.25, -0.5, 1.0], -1.5]]},
  {"function": "referenced", "points": [[[0.7, -1.3]], [[-0.2, 2.5]]]},
  {"function": "reloop", "points": [[[0.7, -1.3], [0.5, 0.25, -1.0]], [[-0.4, 0.9], [1.5, -0.5, 2.0]]]},
+ {"function": "fluent", "points": [[[0.7, -1.3], 3], [[-0.4, 0.9], 0]]},
  {"function": "taken", "points": [[[0.5, -1.25, 2.0], 0.75]]},
  {"function": "annealed", "points": [[[0.5, -1.25, 2.0], 0.75, 5], [[1.5, 0.25, -0.5], -1.5, 0], [[1.5, 0.25, -0.5], 1.25, 4]]}]
 */

@@ -1,6 +1,6 @@
 // Classes owning a std::vector (lib/frontend/vector_members.cpp) outside what
-// is supported: a constructor body assigning a member that is not a vector
-// element, a vector member grown by a method, assigning a whole object, a function
+// is supported: a constructor body resizing a vector member a second time, a
+// vector member grown by a method, assigning a whole object, a function
 // returning an object before its end, a marked function's parameter of such
 // a class with private data members, and a marked method of such a class
 // assigning a member that is not a vector element (methods reading the
@@ -17,8 +17,9 @@ class Resized {
 public:
   Resized(int r, int c) : rows_(0), cols_(c) {
     data_.resize(r * c);
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:5: error: cannot differentiate 'body': a constructor body assigning a member of its object, a class with std::vector members, is not supported (initialise the member in the member-initialiser list)
     rows_ = r;
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'body': 'resize' is only supported on a local std::vector
+    data_.resize(2 * r * c);
   }
   double& operator()(int i, int j) { return data_[i * cols_ + j]; }
 private:
