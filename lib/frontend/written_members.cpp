@@ -112,28 +112,31 @@ const Expr *Lowering::chainedObject(const Expr *e) {
 
 // Whether `fd` may assign a number member of an object of a split class:
 // in its body, or in the non-const methods and helpers taking such an
-// object by non-const reference or pointer that it calls. (An accessor
-// `double& operator()(i, j)` writes none: its elements are memory.)
+// object by non-const reference or pointer that it calls. A number member
+// used other than read (its value taken: an lvalue-to-rvalue conversion)
+// may be written: assigned, incremented, given to `std::swap` or to a
+// reference, its address taken. (An accessor `double& operator()(i, j)`
+// writes none: its elements are memory.)
 bool Lowering::writesNumberMembers(const FunctionDecl *fd) {
   const FunctionDecl *def = fd ? fd->getDefinition() : nullptr;
   if (!def || !def->hasBody()) return false;
   if (auto it = writesNumbers_.find(def); it != writesNumbers_.end()) return it->second;
   writesNumbers_[def] = false; // (recursion)
-  std::function<bool(const Stmt *)> walk = [&](const Stmt *s) -> bool {
-    if (!s || isa<LambdaExpr>(s)) return false;
-    const Expr *lhs = nullptr;
-    if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) lhs = b->getLHS();
-    else if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
-    if (const auto *m = lhs ? dyn_cast<MemberExpr>(lhs->IgnoreParenImpCasts()) : nullptr)
+  std::function<bool(const Stmt *, bool)> walk = [&](const Stmt *s, bool read) -> bool {
+    if (!s) return false;
+    if (const auto *m = dyn_cast<MemberExpr>(s); m && !read)
       if (const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
-          f && f->getParent() && isViewStruct(ctx_.getRecordType(f->getParent())))
-        return true;
+          f && f->getParent() && !vectorMember(f->getType()) && !f->getType()->isPointerType() &&
+          isViewStruct(ctx_.getRecordType(f->getParent())))
+        return true; // (a plain struct member read by its fields counts too: its base is an lvalue)
     if (const auto *c = dyn_cast<CallExpr>(s); c && splitObjectsWritten(c).size()) return true;
+    const auto *cast = dyn_cast<ImplicitCastExpr>(s);
+    bool readsKid = (cast && cast->getCastKind() == CK_LValueToRValue) || (read && isa<ParenExpr>(s));
     for (const Stmt *k : s->children())
-      if (walk(k)) return true;
+      if (walk(k, readsKid)) return true;
     return false;
   };
-  bool w = walk(def->getBody());
+  bool w = walk(def->getBody(), false);
   writesNumbers_[def] = w;
   return w;
 }

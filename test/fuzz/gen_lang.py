@@ -325,6 +325,7 @@ DECLS = {
         "    ++version_;",
         "  }",
         "  void rescale(double f) { scale_ *= f; }",
+        "  void flip() { std::swap(rows_, cols_); }",
         "  $PGrid& damp(double f) {",
         "    scale_ *= f;",
         "    return *this;",
@@ -896,6 +897,8 @@ def g_owned(g):
         elif r == 3:
             i = b.local("loop", "int")
             b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+            if g.chance(0.5):  # (std::swap of two members: the loop carries both)
+                b.lines.append(f"  {v}.flip();")
             b.lines.append(f"  if ({i} % 2 == 0) {v}.rescale(0.875);")
             b.lines.append(f"  else $Pgrid_tune({v}, {b.x(bounded(g, 1))} + 0.125 * {i});")
             b.lines.append(f"  {s} += $Pgrid_sum({v});")

@@ -195,11 +195,41 @@ UNFAD_GRADIENT double fluent(const double* x, int steps) {
   return t;
 }
 
+// Members written by std::swap and through a reference in methods called in
+// a loop: the loop carries them (a wrong value before the write analysis
+// counted every use of a member other than a read).
+class Flipper {
+ public:
+  explicit Flipper(int n) : rows_(n), cols_(1), w_(n, 0.5) {}
+  void flip() { std::swap(rows_, cols_); }
+  void bump() {
+    int& r = rows_;
+    r += 1;
+  }
+  double value(double x) const { return x * rows_ + cols_ + w_[0]; }
+
+ private:
+  int rows_, cols_;
+  std::vector<double> w_;
+};
+
+UNFAD_GRADIENT double flipped(const double* x, int steps) {
+  Flipper p(3);
+  double t = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    p.flip();
+    if (k % 2) p.bump();
+    t += p.value(x[0]) * x[0];
+  }
+  return t;
+}
+
 /* e2e
 [{"function": "transposed", "points": [[[0.5, -1.25, 2.0, 0.75], 0.75], [[1.5, 0.25, -0.5, 1.0], -1.5]]},
  {"function": "referenced", "points": [[[0.7, -1.3]], [[-0.2, 2.5]]]},
  {"function": "reloop", "points": [[[0.7, -1.3], [0.5, 0.25, -1.0]], [[-0.4, 0.9], [1.5, -0.5, 2.0]]]},
  {"function": "fluent", "points": [[[0.7, -1.3], 3], [[-0.4, 0.9], 0]]},
+ {"function": "flipped", "points": [[[0.7], 5], [[-1.2], 2]]},
  {"function": "taken", "points": [[[0.5, -1.25, 2.0], 0.75]]},
  {"function": "annealed", "points": [[[0.5, -1.25, 2.0], 0.75, 5], [[1.5, 0.25, -0.5], -1.5, 0], [[1.5, 0.25, -0.5], 1.25, 4]]}]
 */
