@@ -29,7 +29,8 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *e) {
     if (e->isMutable()) return found(e->getBeginLoc(), "mutable lambdas are not supported");
     for (const LambdaCapture &c : e->captures())
-      if (c.capturesThis()) return found(c.getLocation(), "lambdas capturing 'this' are not supported");
+      if (c.capturesThis() && c.getCaptureKind() == LCK_StarThis)
+        return found(c.getLocation(), "capturing '*this' by copy is not supported (capture 'this')");
     return RecursiveASTVisitor::TraverseLambdaExpr(e);
   }
   bool VisitGotoStmt(GotoStmt *s) { return found(s->getBeginLoc(), "'goto' is not supported"); }

@@ -136,12 +136,15 @@ ir::Expr Lowering::lowerMember(const MemberExpr *m, Env &env) {
                   field->getNameAsString() + "[i]'), not as a whole array");
   if (m->isArrow() && viewThisRoot(m->getBase()))
     if (ir::Expr leaf = viewMember(m, env)) return leaf; // this->x of a class owning vectors (vector_members.cpp)
+  // a functor's member (lambdas.cpp), also where a marked method calls it (`this` is then the functor's)
+  if (const auto *self = functorThis_ && field ? dyn_cast<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
+      self && self->getType()->getPointeeCXXRecordDecl() &&
+      self->getType()->getPointeeCXXRecordDecl()->getCanonicalDecl() == functorClass_->getCanonicalDecl())
+    return noGradMarked(field, ir::Proj::make(functorThis_, fieldIndex(field)));
   int up = 0; // this->x of a base class (class_layout.cpp)
   if (const VarDecl *self = m->isArrow() && field ? thisDeclUp(m->getBase(), up) : nullptr) // this->x in a method
     return noGradMarked(field, ir::Proj::make(projUp(lookupVar(self, env, loc), up), fieldIndex(field)));
   if (ir::Expr leaf = viewMember(m, env)) return leaf;
-  if (functorThis_ && field && isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts())) // a functor's member (lambdas.cpp)
-    return noGradMarked(field, ir::Proj::make(functorThis_, fieldIndex(field)));
   if (m->isArrow()) { // p->f: (*p).f of a pointer into an array of structs
     if (!field) fail(loc, "calls to member functions are not supported yet");
     ir::Expr elem = read(lowerArrayRef(m->getBase(), env), ir::Const::makeInt(0), loc);

@@ -88,7 +88,12 @@ Lowering::Closure Lowering::makeClosure(const LambdaExpr *le, const std::string 
   c.name = name;
   for (const LambdaCapture &cap : le->captures()) {
     SourceLocation loc = cap.getLocation();
-    if (cap.capturesThis()) fail(loc, "lambdas capturing 'this' are not supported");
+    if (cap.capturesThis()) { // the method's object, by reference (its members as the method has them)
+      if (cap.getCaptureKind() == LCK_StarThis) fail(loc, "capturing '*this' by copy is not supported (capture 'this')");
+      if (thisStack_.empty()) fail(loc, "this capture of 'this' is not supported");
+      c.capturedThis = lambdaThis_[rd] = thisStack_.back();
+      continue;
+    }
     const VarDecl *v = capturedVar(cap);
     if (!v) fail(loc, "this capture is not supported");
     std::string vn = v->getNameAsString();
@@ -267,6 +272,12 @@ ir::Expr Lowering::callClosure(const Closure &c, const FunctionDecl *op, const s
   if (op->getReturnType()->isReferenceType()) fail(loc, "lambdas returning references are not supported");
   if (!op->hasBody()) fail(loc, "this lambda's body is not visible");
   prescan(op);
+  struct CapturedThis { // `this` in the body is the object the lambda captured, wherever it is called
+    std::vector<const VarDecl *> &stack;
+    bool pushed;
+    ~CapturedThis() { if (pushed) stack.pop_back(); }
+  } capturedThis{thisStack_, c.capturedThis != nullptr};
+  if (c.capturedThis) thisStack_.push_back(c.capturedThis);
   Env inner = env;
   for (const auto &[v, e] : c.values) inner[v] = e;
   Binds binds;
@@ -286,9 +297,11 @@ ir::Expr Lowering::callClosure(const Closure &c, const FunctionDecl *op, const s
     InlineScope scope(*this, op, &in, packed);
     struct ThisScope {
       ir::Expr &slot, saved;
-      ~ThisScope() { slot = saved; }
-    } self{functorThis_, functorThis_};
+      const CXXRecordDecl *&cls, *savedCls;
+      ~ThisScope() { slot = saved, cls = savedCls; }
+    } self{functorThis_, functorThis_, functorClass_, functorClass_};
     functorThis_ = c.self;
+    functorClass_ = c.self ? c.rd : nullptr;
     const auto *cs = cast<CompoundStmt>(op->getBody());
     Seq s{cs->body_begin(), cs->body_end(), nullptr};
     SourceLocation endLoc = cs->getRBracLoc();
@@ -322,12 +335,32 @@ void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl 
   if (!rd || !rd->isLambda() || depth > 16) return;
   const FunctionDecl *op = rd->getLambdaCallOperator();
   if (rd->isGenericLambda()) op = rd->getDependentLambdaCallOperator()->getTemplatedDecl();
+  // `this` of a lambda capturing it: the method object it was made in (or,
+  // looking ahead before it is made, the method being lowered)
+  const VarDecl *self = lambdaThis_.count(rd) ? lambdaThis_.at(rd) : thisStack_.empty() ? nullptr : thisStack_.back();
+  auto addRoot = [&](const VarDecl *r) {
+    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  };
+  auto thisRoots = [&](const std::function<void()> &fn) { // (with `this` the captured object)
+    if (!self) return;
+    thisStack_.push_back(self);
+    struct Pop {
+      std::vector<const VarDecl *> &s;
+      ~Pop() { s.pop_back(); }
+    } pop{thisStack_};
+    fn();
+  };
   auto base = [&](const Expr *e) {
+    const Expr *whole = e;
     while (true) {
       e = e->IgnoreParenImpCasts();
       if (const auto *m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) e = m->getBase();
       else break;
     }
+    if (const auto *m = dyn_cast<MemberExpr>(e); m && isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
+      return thisRoots([&] { // a member of the captured object (its owner's, for a split class: written_members.cpp)
+        for (const VarDecl *r : assignedRoots(whole)) addRoot(r);
+      });
     if (const auto *d = dyn_cast<DeclRefExpr>(e))
       if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) {
         // (the lambda's own locals, a range-for's iterators among them, are
@@ -349,6 +382,14 @@ void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl 
       base(oc->getArg(0));
     if (const auto *c = dyn_cast<CallExpr>(s))
       for (const Expr *a : referenceArguments(c)) base(a);
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && !mc->getMethodDecl()->isConst() &&
+                                                          !mc->getMethodDecl()->isStatic() &&
+                                                          isa<CXXThisExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+      thisRoots([&] { // a non-const method of the captured object
+        QualType t = ctx_.getRecordType(mc->getMethodDecl()->getParent());
+        if (!isViewStruct(t)) return addRoot(self);
+        for (const auto &[path, owner] : ownedNumberLeaves(mc->getImplicitObjectArgument(), t)) addRoot(owner);
+      });
     if (const auto *e = dyn_cast<Expr>(s); e && !e->isTypeDependent())
       if (const CXXRecordDecl *inner = closureRecord(e->getType()); inner && inner != rd)
         closureWrites(inner, out, depth + 1);

@@ -1014,8 +1014,11 @@ private:
     std::map<const clang::VarDecl *, ir::Expr> values;
     std::string name; // for the names of the call's results
     ir::Expr self;    // a functor object's value (its `*this`)
+    const clang::VarDecl *capturedThis = nullptr; // `[&]`, `[this]` in a method: the method's object
   };
+  std::map<const clang::CXXRecordDecl *, const clang::VarDecl *> lambdaThis_; // (its `this`, by lambda class)
   ir::Expr functorThis_; // the functor whose call operator is being lowered
+  const clang::CXXRecordDecl *functorClass_ = nullptr; // (its class)
   const clang::CXXRecordDecl *functorRecord(clang::QualType t);
   std::map<const clang::VarDecl *, Closure> closures_;
   std::map<const clang::VarDecl *, const clang::FunctionDecl *> functions_; // function pointer parameters -> function
