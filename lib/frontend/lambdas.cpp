@@ -388,7 +388,7 @@ void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl 
       thisRoots([&] { // a non-const method of the captured object
         QualType t = ctx_.getRecordType(mc->getMethodDecl()->getParent());
         if (!isViewStruct(t)) return addRoot(self);
-        for (const auto &[path, owner] : ownedNumberLeaves(mc->getImplicitObjectArgument(), t)) addRoot(owner);
+        for (const auto &[path, type, owner] : ownedNumberLeaves(mc->getImplicitObjectArgument(), t)) addRoot(owner);
       });
     if (const auto *e = dyn_cast<Expr>(s); e && !e->isTypeDependent())
       if (const CXXRecordDecl *inner = closureRecord(e->getType()); inner && inner != rd)

@@ -316,7 +316,7 @@ bool Lowering::invariantGetter(const CXXMemberCallExpr *mc, const std::vector<co
   if (isViewStruct(t)) {
     auto leaves = ownedNumberLeaves(obj, t);
     if (leaves.empty()) return false;
-    for (const auto &[path, owner] : leaves)
+    for (const auto &[path, type, owner] : leaves)
       if (isAssigned(owner)) return false;
     return true;
   }

@@ -985,8 +985,12 @@ private:
   bool bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds, std::vector<const clang::VarDecl *> &roots);
   // written_members.cpp: number members written through a writable name of the object
   const clang::VarDecl *ownerLeaf(const clang::VarDecl *root, const std::vector<int> &path, clang::QualType type);
-  std::vector<std::pair<std::vector<int>, const clang::VarDecl *>> ownedNumberLeaves(const clang::Expr *obj,
-                                                                                     clang::QualType t);
+  struct OwnedLeaf {
+    std::vector<int> path; // in the object
+    clang::QualType type;
+    const clang::VarDecl *owner;
+  };
+  std::vector<OwnedLeaf> ownedNumberLeaves(const clang::Expr *obj, clang::QualType t);
   void aliasNumberLeaves(const clang::VarDecl *root, clang::QualType t, const clang::Expr *from, bool writes,
                          std::vector<const clang::VarDecl *> *roots);
   std::map<const clang::FunctionDecl *, bool> writesNumbers_;

@@ -227,35 +227,29 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
     // before): they are its initializer, the rest of the body runs on the
     // built object as a method does.
     if (body) {
-      bodyFrom = body->body_begin();
-      for (; bodyFrom != body->body_end(); ++bodyFrom) {
-        const CXXMemberCallExpr *call = nullptr;
-        const FieldDecl *f = sizingCall(*bodyFrom, call);
-        const CXXCtorInitializer *ci = f ? memberInitializer(ctor, f) : nullptr;
-        if (!f || !vectorMember(f->getType()) || (ci && ci->isWritten()) || f->hasInClassInitializer() ||
-            sizedBy.count(f))
-          break;
-        bool early = false;
-        for (auto it = body->body_begin(); it != bodyFrom; ++it) early |= mentions(*it, f);
-        for (unsigned a = 0; a < call->getNumArgs(); ++a) early |= mentions(call->getArg(a), f);
-        if (early) break;
-        sizedBy[f] = call;
-      }
-      // Later `data_.resize(rows_ * cols_)` of a member nothing mentions
-      // before: the member is allocated there, with the sizes the body's
-      // statements before it have set (`rows_ = r; cols_ = c;`).
-      for (auto it = bodyFrom; it != body->body_end(); ++it) {
-        const CXXMemberCallExpr *call = nullptr;
+      // The statement `it` sizing a vector member the initialisers leave
+      // empty, sized by no statement before and mentioned by none: that
+      // member and the call (else null).
+      auto sizes = [&](CompoundStmt::const_body_iterator it, const CXXMemberCallExpr *&call) -> const FieldDecl * {
         const FieldDecl *f = sizingCall(*it, call);
         const CXXCtorInitializer *ci = f ? memberInitializer(ctor, f) : nullptr;
         if (!f || !vectorMember(f->getType()) || (ci && ci->isWritten()) || f->hasInClassInitializer() ||
             sizedBy.count(f) || deferred.count(f))
-          continue;
+          return nullptr;
         bool early = false;
         for (auto before = body->body_begin(); before != it; ++before) early |= mentions(*before, f);
         for (unsigned a = 0; a < call->getNumArgs(); ++a) early |= mentions(call->getArg(a), f);
-        if (!early) deferred[f] = call, deferredAt[*it] = f;
-      }
+        return early ? nullptr : f;
+      };
+      const CXXMemberCallExpr *call = nullptr;
+      for (bodyFrom = body->body_begin(); bodyFrom != body->body_end(); ++bodyFrom)
+        if (const FieldDecl *f = sizes(bodyFrom, call)) sizedBy[f] = call;
+        else break;
+      // Later `data_.resize(rows_ * cols_)`: the member is allocated there,
+      // with the sizes the body's statements before it have set (`rows_ =
+      // r; cols_ = c;`).
+      for (auto it = bodyFrom; it != body->body_end(); ++it)
+        if (const FieldDecl *f = sizes(it, call)) deferred[f] = call, deferredAt[*it] = f;
       for (auto it = bodyFrom; it != body->body_end(); ++it)
         if (const ReturnStmt *r = findReturn(*it))
           fail(r->getBeginLoc(), "'return' in the body of a constructor of " + spelled + " (a class "
@@ -303,11 +297,14 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
     viewReadOnly_.insert(tv);
   }
   std::vector<const FieldDecl *> fields(rd->field_begin(), rd->field_end());
+  auto memberLeaf = [&](const VarDecl *root, const FieldDecl *f) { // (root: vd, or `this` of the constructor)
+    return leafVar(root, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType());
+  };
   // `this`'s number members name the local's only while the body runs (a
   // later object of the class reads its initialisers' values)
   auto forgetThis = [&] {
     if (tv)
-      for (const FieldDecl *f : fields) refs_.erase(leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType()));
+      for (const FieldDecl *f : fields) refs_.erase(memberLeaf(tv, f));
   };
   forgetThis();
   auto initOf = [&](const FieldDecl *f) -> const Expr * {
@@ -329,9 +326,8 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       for (const auto &[d, v] : *state) inCtor[d] = v; // (the parameters, `this`'s vectors)
       for (const FieldDecl *f : fields)
         if (!vectorMember(f->getType())) {
-          const VarDecl *leaf = leafVar(vd, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType());
-          refs_[leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType())] =
-              RefTarget{leaf, leaf, nullptr, nullptr, {}, nullptr};
+          const VarDecl *leaf = memberLeaf(vd, f);
+          refs_[memberLeaf(tv, f)] = RefTarget{leaf, leaf, nullptr, nullptr, {}, nullptr};
         }
       thisStack_.push_back(tv);
       std::function<ir::Expr(CompoundStmt::const_body_iterator, Env &)> segment =
@@ -344,7 +340,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
             thisStack_.pop_back();
             forgetThis();
             for (const ParmVarDecl *p : ctor->parameters()) e2.erase(p); // (the caller goes on without them)
-            for (const FieldDecl *f : fields) e2.erase(leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType()));
+            for (const FieldDecl *f : fields) e2.erase(memberLeaf(tv, f));
             viewLocals_.insert(vd);
             viewReadOnly_.erase(vd);
             ir::Expr r = k(e2);
@@ -353,9 +349,8 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
           }
           const FieldDecl *f = deferredAt.at(*to);
           const CXXMemberCallExpr *call = deferred.at(f);
-          QualType ft = f->getType().getUnqualifiedType();
           ArrayInfo ai;
-          arrayInfo(ft, ai, f->getLocation());
+          arrayInfo(f->getType(), ai, f->getLocation());
           ir::TypeP et = typeOf(ai.elem, f->getLocation());
           LocalArrayInit start;
           Binds effs;
@@ -364,8 +359,8 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
             start.size = convert(lowerExpr(call->getArg(0), e2), ir::Type::i64());
             if (call->getNumArgs() == 2) start.fill = convert(lowerExpr(call->getArg(1), e2), et);
           }
-          const VarDecl *leaf = leafVar(vd, {int(f->getFieldIndex())}, ft);
-          const VarDecl *thisLeaf = leafVar(tv, {int(f->getFieldIndex())}, ft);
+          const VarDecl *leaf = memberLeaf(vd, f);
+          const VarDecl *thisLeaf = memberLeaf(tv, f);
           return wrap(effs, bindLocalArray(leaf, et, false, start, e2, [&, to, leaf, thisLeaf](Env &e3) {
                         e3[thisLeaf] = e3.at(leaf);
                         return segment(std::next(to), e3);
@@ -377,8 +372,8 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       return built;
     }
     const FieldDecl *f = fields[fi];
-    const VarDecl *leaf = leafVar(vd, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType());
-    const VarDecl *thisLeaf = tv ? leafVar(tv, {int(f->getFieldIndex())}, f->getType().getUnqualifiedType()) : nullptr;
+    const VarDecl *leaf = memberLeaf(vd, f);
+    const VarDecl *thisLeaf = tv ? memberLeaf(tv, f) : nullptr;
     const Expr *x = initOf(f);
     if (x) x = stripTemporaries(x);
     auto sized = sizedBy.find(f);

@@ -65,8 +65,8 @@ const VarDecl *Lowering::ownerLeaf(const VarDecl *root, const std::vector<int> &
 // The owner's locals of the number members of the object `obj` names
 // (`g`, `*p`, `&g`, `this`), each with its leaf path in the object; empty
 // when `obj` is no split object reached without an index.
-std::vector<std::pair<std::vector<int>, const VarDecl *>> Lowering::ownedNumberLeaves(const Expr *obj, QualType t) {
-  std::vector<std::pair<std::vector<int>, const VarDecl *>> out;
+std::vector<Lowering::OwnedLeaf> Lowering::ownedNumberLeaves(const Expr *obj, QualType t) {
+  std::vector<OwnedLeaf> out;
   const VarDecl *root;
   const Expr *index;
   std::vector<int> at;
@@ -76,7 +76,7 @@ std::vector<std::pair<std::vector<int>, const VarDecl *>> Lowering::ownedNumberL
     if (l.pointer || l.vector || !l.views.isNull()) continue;
     std::vector<int> path = at;
     path.insert(path.end(), l.path.begin(), l.path.end());
-    out.push_back({l.path, ownerLeaf(root, path, l.type)});
+    out.push_back({l.path, l.type, ownerLeaf(root, path, l.type)});
   }
   return out;
 }
@@ -88,11 +88,8 @@ std::vector<std::pair<std::vector<int>, const VarDecl *>> Lowering::ownedNumberL
 // hands back), when given.
 void Lowering::aliasNumberLeaves(const VarDecl *root, QualType t, const Expr *from, bool writes,
                                  std::vector<const VarDecl *> *roots) {
-  for (const auto &[path, owner] : ownedNumberLeaves(from, t)) {
-    QualType lt;
-    for (const ViewLeaf &l : viewLeaves(t))
-      if (l.path == path) lt = l.type;
-    const VarDecl *leaf = leafVar(root, path, lt);
+  for (const auto &[path, type, owner] : ownedNumberLeaves(from, t)) {
+    const VarDecl *leaf = leafVar(root, path, type);
     if (leaf == owner) continue;
     RefTarget target;
     target.var = target.root = owner;
@@ -173,7 +170,7 @@ void Lowering::writtenNumberLeaves(const Stmt *s, const Env &env, std::vector<co
   const auto *c = dyn_cast<CallExpr>(s);
   if (!c) return;
   for (const auto &[obj, t] : splitObjectsWritten(c))
-    for (const auto &[path, owner] : ownedNumberLeaves(obj, t))
+    for (const auto &[path, type, owner] : ownedNumberLeaves(obj, t))
       if (auto it = env.find(owner); it != env.end() && !it->second->type->isArray() &&
                                      std::find(out.begin(), out.end(), owner) == out.end())
         out.push_back(owner);
