@@ -361,6 +361,9 @@ void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl 
       return thisRoots([&] { // a member of the captured object (its owner's, for a split class: written_members.cpp)
         for (const VarDecl *r : assignedRoots(whole)) addRoot(r);
       });
+    if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref &&
+                                                    isa<CXXThisExpr>(u->getSubExpr()->IgnoreParenImpCasts()))
+      return thisRoots([&] { addRoot(refRoot(self)); }); // `*this` given to a helper's reference parameter
     if (const auto *d = dyn_cast<DeclRefExpr>(e))
       if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) {
         // (the lambda's own locals, a range-for's iterators among them, are
@@ -382,14 +385,17 @@ void Lowering::closureWrites(const CXXRecordDecl *rd, std::vector<const VarDecl 
       base(oc->getArg(0));
     if (const auto *c = dyn_cast<CallExpr>(s))
       for (const Expr *a : referenceArguments(c)) base(a);
+    if (const auto *c = dyn_cast<CallExpr>(s)) // a split object given to a method or helper that may write its members
+      thisRoots([&] {                             // (the captured `this` among them: written_members.cpp)
+        for (const auto &[obj, t] : splitObjectsWritten(c))
+          for (const auto &[path, type, owner] : ownedNumberLeaves(obj, t))
+            if (owner->getDeclContext() != op) addRoot(owner); // (not the lambda's own objects)
+      });
     if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && !mc->getMethodDecl()->isConst() &&
                                                           !mc->getMethodDecl()->isStatic() &&
-                                                          isa<CXXThisExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts()))
-      thisRoots([&] { // a non-const method of the captured object
-        QualType t = ctx_.getRecordType(mc->getMethodDecl()->getParent());
-        if (!isViewStruct(t)) return addRoot(self);
-        for (const auto &[path, type, owner] : ownedNumberLeaves(mc->getImplicitObjectArgument(), t)) addRoot(owner);
-      });
+                                                          isa<CXXThisExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts()) &&
+                                                          !isViewStruct(ctx_.getRecordType(mc->getMethodDecl()->getParent())))
+      thisRoots([&] { addRoot(refRoot(self)); }); // a non-const method of the captured object (a plain class)
     if (const auto *e = dyn_cast<Expr>(s); e && !e->isTypeDependent())
       if (const CXXRecordDecl *inner = closureRecord(e->getType()); inner && inner != rd)
         closureWrites(inner, out, depth + 1);
