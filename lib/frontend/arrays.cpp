@@ -329,6 +329,7 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   }
   if (n == "swap" && mc->getNumArgs() == 1) return lowerWholeArrayCopy(obj, mc->getArg(0), true, env, loc);
   if (n == "data") fail(loc, "'data()' is only supported where an array is expected (indexing it, or passing it to a function)");
+  if (ir::Expr resized = lowerMemberResize(mc, env)) return resized; // a member of an object (resized_members.cpp)
   if (n == "push_back" || n == "emplace_back" || n == "resize" || n == "assign" || n == "clear" || n == "pop_back")
     fail(loc, "'" + n + "' is only supported on a local std::vector, and on an output std::vector parameter of the "
                         "marked function after 'clear()' as its first use (not on other parameters, references or rows)");

@@ -643,6 +643,14 @@ private:
   // The length of the array `obj` denotes (a constant for C arrays and std::array).
   ir::Expr arraySize(const clang::Expr *obj, const ir::Expr &array, clang::SourceLocation loc, const Env &env);
   ir::Expr lowerArrayMember(const clang::CXXMemberCallExpr *mc, Env &env);
+  // resized_members.cpp: `data_.resize(n)` of a split object's member
+  ir::Expr lowerMemberResize(const clang::CXXMemberCallExpr *mc, Env &env);
+  void checkResizePlacement(const ir::Expr &body);
+  struct ResizeSite {
+    clang::SourceLocation loc;
+    std::string spelled;
+  };
+  std::map<std::string, ResizeSite> resizeSites_; // a member resize's size variable -> its call
   // The element a store writes (for the value of a store inside an expression).
   struct ArrayTarget {
     ir::Expr array, index;

@@ -50,6 +50,7 @@ private:
         visitExpr(n->index);
         visitExpr(n->value);
       }
+      void visit(const Resize *n) override { visitExpr(n->size); } // (neither aliases nor reads)
     } escapes;
     escapes.out = &escaped_;
     escapes.visitExpr(root);
@@ -65,6 +66,7 @@ private:
         visitExpr(n->index);
         visitExpr(n->value);
       }
+      void visit(const Resize *n) override { visitExpr(n->size); }
     } reads;
     reads.out = &out;
     reads.visitExpr(e);
@@ -105,6 +107,7 @@ private:
         visitExpr(n->index);
         visitExpr(n->value);
       }
+      void visit(const Resize *n) override { visitExpr(n->size); } // (nor of a resize)
     } accesses;
     accesses.visitExpr(root);
     for (auto &n : accesses.local)
@@ -114,7 +117,8 @@ private:
 
   bool deadStore(const Expr &v) const {
     auto st = v->as<Store>();
-    auto arr = st ? st->array->as<Var>() : nullptr;
+    auto rs = v->as<Resize>();
+    auto arr = st ? st->array->as<Var>() : rs ? rs->array->as<Var>() : nullptr;
     return arr && writeOnly_.count(arr->name);
   }
 

@@ -12,8 +12,9 @@
 // iteration asks for (loop_bounds.cpp) and reused.
 // A zero-filled local buffer of an invariant size that is not small enough
 // for the stack (a `std::vector<double> t(k)` declared in a loop body, or
-// its adjoint) is allocated once before the loop and zeroed where it was
-// allocated, which is what the allocation did besides allocating:
+// its adjoint), and that the body does not resize, is allocated once before
+// the loop and zeroed where it was allocated, which is what the allocation
+// did besides allocating:
 //   fold i .. -> (let a = new[n] in body)
 //     ~>  let a = new[n] in fold i .. -> (let _ = (a[k] := 0 for k < n) in body)
 #include "support.h"
@@ -38,13 +39,14 @@ protected:
       Lets hoisted, kept;
       std::unordered_map<std::string, Expr> defs; // the body's integer arithmetic, for sizes
       std::unordered_map<std::string, Expr> boundNames; // a size variable -> its bound, hoisted
+      const std::unordered_set<std::string> resized = resizedArrays(f->body);
       Expr tail = f->body;
       while (auto l = tail->as<Let>()) {
         bool invariant = true;
         for (auto &v : freeVars(l->value)) invariant &= !inner.count(v);
         if (invariant && movable(l->value)) {
           hoisted.push_back({l->name, l->value});
-        } else if (invariant && reusableBuffer(l->value)) {
+        } else if (invariant && reusableBuffer(l->value) && !resized.count(l->name)) {
           hoisted.push_back({l->name, l->value});
           kept.push_back({names_.fresh("_"), zeroFill(l->name, l->value)});
         } else if (Expr bounded = boundedScratch(*f, l->value, defs, inner, hoisted, boundNames)) {
@@ -79,6 +81,19 @@ private:
     if (!a || a->scratch || a->type->elem()->isArray()) return false;
     auto constant = a->size->as<Const>();
     return !constant || constant->ivalue > kStackBufferLimit;
+  }
+  // Arrays `e` resizes (a class's vector resized after it is built): the
+  // next iteration would find them at another size than they were made.
+  static std::unordered_set<std::string> resizedArrays(const Expr &e) {
+    struct Find : Visitor {
+      std::unordered_set<std::string> names;
+      void visit(const Resize *n) override {
+        if (auto v = n->array->as<Var>()) names.insert(v->name);
+        Visitor::visit(n);
+      }
+    } find;
+    find.visitExpr(e);
+    return find.names;
   }
   // for k in [0, n): a[k] = 0
   Expr zeroFill(const std::string &array, const Expr &allocation) {

@@ -64,6 +64,13 @@ Access accessOf(const Expr &e, const PassContext &context) {
       visitExpr(n->value);
     }
     void visit(const Throw *) override { acc->raises = true; }
+    void visit(const Resize *n) override { // (a local array's size: all of it, rewritten)
+      acc->reads[name(n->array)].insert("*");
+      acc->stores[name(n->array)].insert("*");
+      acc->setStores = true;
+      acc->set.insert(name(n->array));
+      visitExpr(n->size);
+    }
     void visit(const Pullback *n) override {
       if (!context->pureCallees.count(n->callee)) acc->unknownCalls |= !n->buffers.empty();
       for (auto &b : n->buffers) {

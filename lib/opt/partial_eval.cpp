@@ -145,7 +145,7 @@ void PartialEvaluator::forwardStore(const Expr &v) {
 
 // Emits `let name = v` (after CSE) and returns the variable.
 Expr PartialEvaluator::emit(const std::string &hint, const Expr &v) {
-  if (mayWrite(v)) forgetReadsWrittenBy(v);
+  if (mayWrite(v)) forgetReadsWrittenBy(v), forgetSizesResizedBy(v);
   if (auto x = v->as<ir::Index>(); x && x->array->is<Var>()) return emitMemoryRead(hint, v);
   std::string key;
   if ((v->is<Prim>() || v->is<Call>() || v->is<Opaque>() || v->is<ir::Size>()) && !memoryEffects(v).readsMemory && !mayWrite(v)) {
@@ -242,6 +242,17 @@ Expr PartialEvaluator::splitIf(const std::string &hint, const Expr &ifExpr) {
 
 // A write invalidates the remembered reads of what it writes (a call that
 // may write: every remembered read).
+// A size read before `v` resizes its array is not the size after (CSE
+// takes sizes as values otherwise: an array's size never changes but there).
+void PartialEvaluator::forgetSizesResizedBy(const Expr &v) {
+  struct Resized : Visitor {
+    std::vector<Expr> arrays;
+    void visit(const ir::Resize *n) override { arrays.push_back(n->array); }
+  } resized;
+  resized.visitExpr(v);
+  for (auto &a : resized.arrays) cse_.erase(print(ir::Size::make(a)));
+}
+
 void PartialEvaluator::forgetReadsWrittenBy(const Expr &v) {
   const MemoryEffects fx = memoryEffects(v);
   forgetReadsOf(fx.writes, fx.calls);

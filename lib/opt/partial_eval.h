@@ -81,6 +81,7 @@ private:
   ir::Expr atomize(const std::string &hint, const ir::Expr &v);
   ir::Expr splitIf(const std::string &hint, const ir::Expr &ifExpr);
   void bind(const std::string &name, const ir::Expr &v) { env_[name] = atomize(name, v); }
+  void forgetSizesResizedBy(const ir::Expr &v);
   void forgetReadsWrittenBy(const ir::Expr &v);
   void forgetReadsWrittenInLoop(const ir::Expr &body);
   void forgetReadsOf(const std::set<std::string> &written, bool all);

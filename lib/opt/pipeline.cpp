@@ -30,6 +30,7 @@ const NamedPass kPasses[] = {
     {"dead-stores", deadStores},
     {"dead-arrays", deadArrays},
     {"dead-code", deadCode},
+    {"sized-allocations", sizedAllocations},
     {"dead-loop-state", deadLoopState},
     {"loop-fusion", loopFusion},
     {"loop-cse", loopCSE},
@@ -72,6 +73,7 @@ public:
       r = run(deadStores, "dead-stores", r);
       r = run(deadArrays, "dead-arrays", r);
       r = run(deadCode, "dead-code", r);
+      r = run(sizedAllocations, "sized-allocations", r);
       bool deadState = false;
       r = run(deadLoopState, "dead-loop-state", r, &deadState);
       if (deadState) r = run(partialEvaluate, "partial-eval", r);

@@ -50,6 +50,10 @@ std::vector<TypeP> writtenArrayTypes(const Expr &body, bool &opaque) {
         if (a->type->isArray()) types.push_back(a->type);
       Visitor::visit(n);
     }
+    void visit(const Resize *n) override {
+      types.push_back(n->array->type);
+      Visitor::visit(n);
+    }
     void visit(const App *) override { opaque = true; }
     void visit(const Opaque *) override { opaque = true; }
     void visit(const Pullback *) override { opaque = true; }

@@ -215,7 +215,9 @@ void FnPrinter::scan(const Expr &e) {
     case Kind::Opaque: reserveIdents(withoutLiterals(x->as<Opaque>()->callee)); break;
     case Kind::Throw: reserveIdents(withoutLiterals(x->as<Throw>()->thrown)); break;
     case Kind::Effect: reserveIdents(withoutLiterals(x->as<Effect>()->spelling)); break;
-    case Kind::Resize: break;
+    case Kind::Resize: // (a std::array has no resize: a resized local is a std::vector)
+      if (auto var = x->as<Resize>()->array->as<Var>()) containerArrays_.insert(var->name);
+      break;
     case Kind::Lambda: case Kind::App:
       fail("'" + gen_.name + "' still contains a lambda or an application (not optimised?)");
     case Kind::Const: case Kind::Var: case Kind::Prim: case Kind::If: case Kind::Tuple: case Kind::Proj:

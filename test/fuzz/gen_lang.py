@@ -65,7 +65,9 @@ them with their last use.
            *this), filled through a `Grid*`,
            tuned through a `Grid&` and a reference local, in loops and
            branches, read by getters in loop bounds (one whose bound a
-           method in the loop lowers).
+           method in the loop lowers), resized by methods (reshape,
+           pad with a value) and by a helper sizing a Grid made in a
+           loop body.
   cparams  the marked function takes 1-2 objects of a class CP (public
            members w, b, a passive int k, constructors, const methods) by
            value, const& or &: members and methods read, copies, the object
@@ -347,6 +349,15 @@ DECLS = {
         "    if (budget_ > 0) --budget_;",
         "  }",
         "  int budget() const { return budget_; }",
+        "  void reshape(int r, int c) {",
+        "    data_.resize(r * c);",
+        "    rows_ = r;",
+        "    cols_ = c;",
+        "  }",
+        "  void pad(int r, double v) {",
+        "    data_.resize(r * cols_, v);",
+        "    rows_ = r;",
+        "  }",
         "",
         " private:",
         "  int rows_, cols_;",
@@ -359,6 +370,14 @@ DECLS = {
         "  for (int i = 0; i < g->rows(); ++i) {",
         "    for (int j = 0; j < g->cols(); ++j) {",
         "      (*g)(i, j) = std::tanh(a * (i + 1) + b * j);",
+        "    }",
+        "  }",
+        "}",
+        "static void $Pgrid_outer(const double* a, int n, double t, $PGrid* out) {",
+        "  out->reshape(n, n);",
+        "  for (int i = 0; i < n; ++i) {",
+        "    for (int j = 0; j < n; ++j) {",
+        "      (*out)(i, j) = a[i] * a[j] + t;",
         "    }",
         "  }",
         "}",
@@ -880,14 +899,15 @@ def a_pointer(g):
 def g_owned(g):
     """A Grid built, filled through a pointer, changed by methods (directly,
     through a helper's reference, a reference local, in a loop and a
-    branch) and summed."""
+    branch), resized (reshaped, padded, sized by a helper in a loop body
+    that makes it) and summed."""
     b = M.Block(g)
     s, _ = M.accumulator(g, b)
     v = "grid" + g.fresh("double")
     b.lines.append(f"$PGrid {v}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
     b.lines.append(f"$Pgrid_fill(&{v}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
     for _ in range(g.rng.randint(1, 3)):
-        r = g.rng.randrange(8)
+        r = g.rng.randrange(11)
         if r == 0:
             b.lines.append(f"{v}.set_scale({b.x(bounded(g))});")
         elif r == 1:
@@ -915,6 +935,21 @@ def g_owned(g):
             w = "ref" + g.fresh("double")
             b.lines.append(f"$PGrid& {w} = {v};")
             b.lines.append(f"{w}.rescale({b.x(positive(g))});")
+        elif r == 8:  # (resized: a shrink keeps the first elements, a growth adds zeros)
+            b.lines.append(f"{v}.reshape({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
+            b.lines.append(f"{v}(0, 0) += {b.x(bounded(g))};")
+        elif r == 9:  # (the elements it adds are the value)
+            b.lines.append(f"{v}.pad({v}.rows() + {g.rng.randint(0, 2)}, {b.x(bounded(g))});")
+        elif r == 10:  # (made in a loop body and sized there by a helper)
+            i = b.local("loop", "int")
+            w = "grid" + g.fresh("double")
+            arr = "arr" + g.fresh("double")
+            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+            b.lines.append(f"  double {arr}[3] = {{{b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.5 * {i}}};")
+            b.lines.append(f"  $PGrid {w}(1, 1);")
+            b.lines.append(f"  $Pgrid_outer({arr}, 2 + {i} % 2, {v}(0, 0), &{w});")
+            b.lines.append(f"  {s} += $Pgrid_sum({w});")
+            b.lines.append("}")
         else:  # (a name made in the loop body: the loop carries what it writes)
             i = b.local("loop", "int")
             w = "ref" + g.fresh("double")

@@ -54,6 +54,9 @@ ir::Expr duplicateTapes(const ir::Expr &e, const PassContext &context, bool *cha
 ir::Expr deadArrays(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Lets nobody uses, stores into local arrays nobody reads.
 ir::Expr deadCode(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
+// An array allocated empty and first resized is allocated at that size
+// (sized_allocations.cpp).
+ir::Expr sizedAllocations(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);
 // Loop-state leaves that feed nothing but themselves are handed back
 // unchanged, for partial evaluation to drop (dead_loop_state.cpp).
 ir::Expr deadLoopState(const ir::Expr &e, const PassContext &context, bool *changed = nullptr);

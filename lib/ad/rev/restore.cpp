@@ -36,6 +36,11 @@ void Reverser::localArrays(const Expr &e, std::set<std::string> &read, std::set<
       visitExpr(n->index);
       visitExpr(n->value);
     }
+    void visit(const Resize *n) override { // (keeps the elements below its size: reads them too)
+      add(written, n->array);
+      add(read, n->array);
+      visitExpr(n->size);
+    }
     void visit(const Call *n) override {
       const Function *g = self->prog_.find(n->callee);
       for (size_t k = 0; k < n->args.size(); ++k) {
@@ -220,6 +225,10 @@ size_t Reverser::writesTo(const Expr &e, const std::string &array) const {
     void visit(const Store *s) override {
       count += isArray(s->array);
       Visitor::visit(s);
+    }
+    void visit(const Resize *r) override { // (every element: a copy, never single entries)
+      if (isArray(r->array)) count += 1000;
+      Visitor::visit(r);
     }
     void visit(const Call *c) override {
       const Function *g = prog->find(c->callee);

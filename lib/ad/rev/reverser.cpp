@@ -39,8 +39,9 @@ void Reverser::step(const Instr &in, Stack &stack, Expr *Y, Lets &lets) {
   case Instr::Kind::Const: case Instr::Kind::Var: case Instr::Kind::Op: case Instr::Kind::Elem:
   case Instr::Kind::Tuple: case Instr::Kind::Drop: case Instr::Kind::Index: case Instr::Kind::Size:
   case Instr::Kind::New: case Instr::Kind::View: case Instr::Kind::Opaque: case Instr::Kind::Throw:
-  case Instr::Kind::Effect: case Instr::Kind::Resize:
+  case Instr::Kind::Effect:
     return straightLine(in, stack, Y, lets, forced);
+  case Instr::Kind::Resize: return resize(in, stack, Y, lets, forced);
   case Instr::Kind::Store: return store(in, stack, Y, lets, forced);
   case Instr::Kind::Call: return call(in, stack, Y, lets, forced);
   case Instr::Kind::If: return branch(in, stack, Y, lets, forced);
@@ -60,6 +61,7 @@ void Reverser::forwardPart(const Instr &in, Stack &stack, Lets &lets, const Expr
 // translation) and updates the slots.
 void Reverser::forwardStep(const Instr &in, Stack &stack, Lets &lets) {
   if (skipReplayedWrite(in, stack)) return;
+  resizeBuffer(in, stack, lets); // (a local array's: resize.cpp)
   std::vector<Expr> values;
   for (auto &slot : stack) values.push_back(slot.value);
   unf::forwardStep(in, values, lets, names_);
@@ -84,8 +86,8 @@ void Reverser::forwardStep(const Instr &in, Stack &stack, Lets &lets) {
 // Effect: f_grad prints what f prints, once).
 bool Reverser::skipReplayedWrite(const Instr &in, Stack &stack) {
   if (!replaying()) return false;
-  bool skip = (in.kind == Instr::Kind::Throw && in.type->isUnit()) || in.kind == Instr::Kind::Resize ||
-              in.kind == Instr::Kind::Effect;
+  bool skip = (in.kind == Instr::Kind::Throw && in.type->isUnit()) ||
+              (in.kind == Instr::Kind::Resize && !localResize(in, stack)) || in.kind == Instr::Kind::Effect;
   if (in.kind == Instr::Kind::Store)
     if (auto a = stack[stack.size() - 3].value->as<Var>(); a && !sizes_.count(a->name)) skip = true;
   if (in.kind == Instr::Kind::Call && in.type->isUnit()) {
@@ -113,6 +115,9 @@ void Reverser::allocateBuffers(const Instr &in, Stack &stack, const std::vector<
   if (in.kind == Instr::Kind::New || in.kind == Instr::Kind::Build)
     if (auto v = values.back()->as<Var>()) {
       sizes_[v->name] = stack[stack.size() - 2].value;
+      allocatedAt_[v->name] = recomputing_;
+      if (auto c = stack[stack.size() - 2].value->as<Const>(); c && c->ivalue == 0 && in.kind == Instr::Kind::New)
+        emptyArrays_.insert(v->name);
       if (isActive(in.type))
         buffers_[v->name] = bind(lets, "d_" + v->name, NewArray::make(stack[stack.size() - 2].value, in.type->elem()));
     }

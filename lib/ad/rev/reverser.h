@@ -288,6 +288,13 @@ private:
   void transposeIndex(const unf::Instr &in, const Stack &before, Transpose &t);
   void store(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
 
+  // --- a local array resized (resize.cpp)
+  void resize(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
+  bool localResize(const unf::Instr &in, const Stack &stack) const;
+  void resizeBuffer(const unf::Instr &in, const Stack &stack, Lets &lets);
+  std::unordered_map<std::string, int> allocatedAt_; // local array -> recomputing_ where it was allocated
+  std::unordered_set<std::string> emptyArrays_;      // local arrays allocated empty, not resized yet
+
   // --- calls (calls.cpp)
   void call(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
   void transposeCall(const unf::Instr &in, const Stack &before, Transpose &t);

@@ -1,6 +1,7 @@
 // Classes owning a std::vector (lib/frontend/vector_members.cpp) outside what
-// is supported: a constructor body resizing a vector member a second time, a
-// vector member grown by a method, assigning a whole object, a function
+// is supported: a vector member resized in a loop, of an object made outside
+// it (resized_members.cpp: its size would change while the loop runs), a
+// vector member grown by push_back in a method, assigning a whole object, a function
 // returning an object before its end, a marked function's parameter of such
 // a class with private data members, and a marked method of such a class
 // assigning a member that is not a vector element (methods reading the
@@ -15,21 +16,26 @@
 #include <vector>
 class Resized {
 public:
-  Resized(int r, int c) : rows_(0), cols_(c) {
-    data_.resize(r * c);
+  Resized() : rows_(0) {}
+  void reshape(int r) {
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'body': 'data_.resize' inside a loop or a branch, of an object made outside it, is not supported
+    data_.resize(r);
     rows_ = r;
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'body': 'resize' is only supported on a local std::vector
-    data_.resize(2 * r * c);
   }
-  double& operator()(int i, int j) { return data_[i * cols_ + j]; }
+  double& operator()(int i) { return data_[i]; }
 private:
-  int rows_, cols_;
+  int rows_;
   std::vector<double> data_;
 };
-UNFAD_GRADIENT double body(const double* x) {
-  Resized m(2, 2);
-  m(0, 0) = x[0];
-  return m(0, 0) * x[1];
+UNFAD_GRADIENT double body(const double* x, int n) {
+  Resized m;
+  double s = 0;
+  for (int k = 1; k < n; ++k) {
+    m.reshape(k);
+    m(0) = x[0];
+    s += m(0) * x[1];
+  }
+  return s;
 }
 class Matrix {
 public:

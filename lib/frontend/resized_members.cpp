@@ -1,0 +1,117 @@
+// A vector member of a class owning std::vectors (vector_members.cpp)
+// resized after the object is built, as a matrix class's `resize` does:
+//
+//   void Mat::resize(int r, int c) { data_.resize(r * c); nrows_ = r; ncols_ = c; }
+//   void mat_mult(const Mat& a, const Mat& b, Mat* out) { out->resize(a.nrows_, b.ncols_); ... }
+//   Mat tmp;                 // default-constructed: data_ is empty
+//   mat_mult(a, b, &tmp);    // sized by the callee
+//
+// `data_.resize(n)`, `data_.resize(n, v)`, `data_.assign(n, v)` and
+// `data_.clear()` are ir::Resize on the object's local array (its elements
+// kept up to the smaller size, the new ones zero, as std::vector does),
+// followed by the stores of the fill value. Reverse mode puts the old size
+// and the elements a shrink dropped back in the J^T (lib/ad/rev/resize.cpp).
+//
+// The array's size then changes at run time, which the passes that take an
+// array's size as fixed (snapshots sized once before a loop, a size hoisted
+// out of a loop) must never see: a resize sits in the same block as the
+// array's allocation, never in a loop or a branch of its own the array
+// outlives (checkResizePlacement, run on the lowered function, refuses the
+// others at their call). Whatever knew the array's length at allocation
+// forgets it (localLengths_): later copies and size() read it at run time.
+#include "lowering.h"
+
+#include "unfad/ir/traverse.h"
+
+#include <clang/AST/DeclCXX.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+// `m.data_.resize(...)` or `data_.resize(...)` in a method, on a vector
+// member of a split object: its effect on the object's array (null when
+// `mc` is no such call).
+ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
+  const CXXMethodDecl *md = mc->getMethodDecl();
+  if (!md || !md->getIdentifier()) return nullptr;
+  llvm::StringRef n = md->getName();
+  if (n != "resize" && n != "assign" && n != "clear") return nullptr;
+  const auto *mem = dyn_cast<MemberExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *field = mem ? dyn_cast<FieldDecl>(mem->getMemberDecl()) : nullptr;
+  if (!field || !vectorMember(field->getType()) || !ownsVector(dyn_cast<CXXRecordDecl>(field->getParent()))) return nullptr;
+  SourceLocation loc = mc->getExprLoc();
+  std::string spelled = "'" + field->getNameAsString() + "." + n.str() + "'";
+  if (n == "clear" && mc->getNumArgs() != 0) return nullptr;
+  if (n == "assign" && (mc->getNumArgs() != 2 || !mc->getArg(0)->getType()->isIntegralOrEnumerationType()))
+    fail(loc, spelled + " is only supported as 'assign(n, value)'");
+  if (n == "resize" && mc->getNumArgs() > 2) return nullptr;
+  ir::Expr array = lowerArrayRef(mem, env);
+  const auto *var = array->as<ir::Var>();
+  if (!var) fail(loc, spelled + " of this object is not supported (the member of a local object, or of an object a "
+                                "helper or method is given by reference or pointer, is)");
+  ir::TypeP et = array->type->elem();
+  ir::Expr size = n == "clear" ? ir::Const::makeInt(0) : convert(lowerExpr(mc->getArg(0), env), ir::Type::i64());
+  ir::Expr value = mc->getNumArgs() == 2 ? convert(lowerExpr(mc->getArg(1), env), et) : nullptr;
+  localLengths_.erase(var->name); // (its length is read at run time from now on)
+  std::string sizeName = names_.fresh(field->getNameAsString() + "_size");
+  ir::Expr sizeVar = ir::Var::make(sizeName, ir::Type::i64());
+  ir::Expr resize = ir::Resize::make(array, sizeVar);
+  resizeSites_[sizeName] = ResizeSite{loc, spelled};
+  // resize(n, v) fills what it adds, [old size, n); assign(n, v) all of [0, n)
+  std::string oldName = names_.fresh(field->getNameAsString() + "_old_size");
+  ir::Expr old = ir::Var::make(oldName, ir::Type::i64());
+  bool fillsAdded = n == "resize" && value;
+  ir::Expr fill;
+  if (fillsAdded) {
+    ir::Expr added = ir::Prim::make(ir::Op::Sub, {sizeVar, old});
+    fill = fillElements(array, old, ir::If::make(ir::Prim::make(ir::Op::Gt, {added, ir::Const::makeInt(0)}), added,
+                                                 ir::Const::makeInt(0)),
+                        value, loc);
+  } else if (value) {
+    fill = fillElements(array, nullptr, sizeVar, value, loc);
+  }
+  ir::Expr done = effect(resize, [&] { return fill ? effect(fill, [] { return ir::Tuple::make({}); }) : ir::Tuple::make({}); });
+  if (fillsAdded) done = ir::Let::make(oldName, ir::Size::make(array), done);
+  return ir::Let::make(sizeName, size, done);
+}
+
+// Each resize of a member (lowerMemberResize) in the block that allocates
+// its array: not in a loop body, a branch or an element function nested in
+// that block, and not of a parameter's array.
+void Lowering::checkResizePlacement(const ir::Expr &body) {
+  if (resizeSites_.empty()) return;
+  std::map<std::string, int> allocatedIn; // array -> the block that allocates it
+  int blocks = 0;
+  std::function<void(const ir::Expr &, int)> walk = [&](const ir::Expr &e, int block) {
+    if (auto l = e->as<ir::Let>()) {
+      walk(l->value, block);
+      if (l->value->is<ir::NewArray>()) allocatedIn[l->name] = block;
+      walk(l->body, block);
+      return;
+    }
+    if (auto r = e->as<ir::Resize>()) {
+      const auto *sv = r->size->as<ir::Var>();
+      auto site = sv ? resizeSites_.find(sv->name) : resizeSites_.end();
+      if (site != resizeSites_.end()) {
+        auto found = allocatedIn.find(r->array->as<ir::Var>()->name);
+        if (found == allocatedIn.end())
+          fail(site->second.loc, site->second.spelled + " resizes a vector of an object the marked function is given; "
+                                                         "only objects made in the function can be resized");
+        if (found->second != block)
+          fail(site->second.loc, site->second.spelled + " inside a loop or a branch, of an object made outside it, is "
+                                                         "not supported (make the object inside the loop or branch, or "
+                                                         "size it before)");
+      }
+      walk(r->size, block);
+      return;
+    }
+    // a loop's body, a branch's arms, an element function: blocks of their own
+    bool nested = e->is<ir::Fold>() || e->is<ir::While>() || e->is<ir::If>() || e->is<ir::Build>() ||
+                  e->is<ir::Sum>() || e->is<ir::Lambda>();
+    ir::forEachChild(*e, [&](const ir::Expr &c) { walk(c, nested ? ++blocks : block); });
+  };
+  walk(body, 0);
+}
+
+} // namespace unfad::frontend
