@@ -158,6 +158,7 @@ void Lowering::lowerEntry(size_t i) {
   thisStack_.clear();
   resizedLength_.clear();
   flatRowLength_.clear();
+  localLengths_.clear(); // (names start again in each function: another's lengths are not these arrays')
   onExit_ = nullptr;
   growCap_.clear();
   loweringMarked_ = en.marked;
@@ -211,7 +212,7 @@ void Lowering::lowerEntry(size_t i) {
       if (env.count(pd) && !env.at(pd)->type->isArray() && addressTaken(pd)) bindCell(pd, env.at(pd), env, paramCells);
     f.body = wrap(paramCells, lowerSeq(&s, env, end));
     f.body = wrap(stagedBinds_, withParamCopies(f.body));
-    checkResizePlacement(f.body); // (resized_members.cpp)
+    f.body = placeResizes(f.body); // (resized_members.cpp)
     if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
     describeCxx(en, f);
     thisStack_.clear();
