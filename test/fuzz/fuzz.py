@@ -97,7 +97,7 @@ CXX_TIMEOUT = 180
 RUN_TIMEOUT = 60
 
 KINDS = ["unfad-crash", "unfad-diagnostic", "compile-error", "runtime-crash", "wrong-gradient",
-         "primal-mismatch", "generated-warning", "generator-error"]
+         "primal-mismatch", "generated-warning", "generator-error", "unfad-batch"]
 
 # ---------------------------------------------------------------------------
 # Cases
@@ -955,7 +955,15 @@ class Fuzzer:
             rc, out, err, to = run([self.unfad, "batch.cpp"] + self.unfad_flags(), work, UNFAD_TIMEOUT)
             if rc != 0:
                 if len(cases) > 1:
-                    return self.split(cases, with_grad)
+                    res = self.split(cases, with_grad)
+                    if not any(r.kind.startswith("unfad-") for r in res.values()):
+                        # each program alone passes: state one function's
+                        # lowering leaves to the next (a file of several marked
+                        # functions is what users write too)
+                        first = next((l.split("error:", 1)[1] for l in err.splitlines() if "error:" in l), f"exit {rc}")
+                        res[cases[0].index] = Result("unfad-batch", "unfad fails on the programs together, on none "
+                                                     "alone\n" + tail(err), sig="unfad-batch:" + normalize_msg(first))
+                    return res
                 return {cases[0].index: self.classify_unfad(rc, err, to, cases[0])}
             if self.a.mutate:
                 out = mutate(out)
@@ -1690,7 +1698,7 @@ def fuzz_main(a, features, indices):
     for c, r in failures:
         if a.no_shrink or nshrunk >= a.max_shrink:
             break
-        if r.kind == "generator-error" or seen_sigs.get(r.sig, 0) >= a.per_signature:
+        if r.kind in ("generator-error", "unfad-batch") or seen_sigs.get(r.sig, 0) >= a.per_signature:
             continue
         seen_sigs[r.sig] = seen_sigs.get(r.sig, 0) + 1
         nshrunk += 1
