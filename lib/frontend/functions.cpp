@@ -159,6 +159,7 @@ void Lowering::lowerEntry(size_t i) {
   resizedLength_.clear();
   flatRowLength_.clear();
   localLengths_.clear(); // (names start again in each function: another's lengths are not these arrays')
+  resizeSites_.clear();
   onExit_ = nullptr;
   growCap_.clear();
   loweringMarked_ = en.marked;

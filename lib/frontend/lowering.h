@@ -645,10 +645,13 @@ private:
   ir::Expr lowerArrayMember(const clang::CXXMemberCallExpr *mc, Env &env);
   // resized_members.cpp: `data_.resize(n)` of a split object's member
   ir::Expr lowerMemberResize(const clang::CXXMemberCallExpr *mc, Env &env);
-  void checkResizePlacement(const ir::Expr &body);
+  // assigned_objects.cpp: `c = m;` of a class owning std::vectors
+  bool lowerObjectAssign(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  ir::Expr placeResizes(const ir::Expr &body);
   struct ResizeSite {
     clang::SourceLocation loc;
     std::string spelled;
+    std::string function; // the function being lowered (for a check's message)
   };
   std::map<std::string, ResizeSite> resizeSites_; // a member resize's size variable -> its call
   // The element a store writes (for the value of a store inside an expression).

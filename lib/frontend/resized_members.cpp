@@ -16,14 +16,18 @@
 // array's size as fixed (snapshots sized once before a loop, a size hoisted
 // out of a loop) must never see: a resize sits in the same block as the
 // array's allocation, never in a loop or a branch of its own the array
-// outlives (checkResizePlacement, run on the lowered function, refuses the
-// others at their call). Whatever knew the array's length at allocation
+// outlives. There, it is a check that the size stays (placeResizes, run on
+// the lowered function: `prev = next;` in a loop, a product into a buffer
+// made before the loop). Whatever knew the array's length at allocation
 // forgets it (localLengths_): later copies and size() read it at run time.
 #include "lowering.h"
 
+#include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
 #include <clang/AST/DeclCXX.h>
+
+#include <optional>
 
 namespace unfad::frontend {
 
@@ -57,7 +61,7 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   std::string sizeName = names_.fresh(field->getNameAsString() + "_size");
   ir::Expr sizeVar = ir::Var::make(sizeName, ir::Type::i64());
   ir::Expr resize = ir::Resize::make(array, sizeVar);
-  resizeSites_[sizeName] = ResizeSite{loc, spelled};
+  resizeSites_[sizeName] = ResizeSite{loc, spelled, currentRoot_ ? currentRoot_->getNameAsString() : std::string("f")};
   // resize(n, v) fills what it adds, [old size, n); assign(n, v) all of [0, n)
   std::string oldName = names_.fresh(field->getNameAsString() + "_old_size");
   ir::Expr old = ir::Var::make(oldName, ir::Type::i64());
@@ -76,17 +80,51 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   return ir::Let::make(sizeName, size, done);
 }
 
-// Each resize of a member (lowerMemberResize) in the block that allocates
-// its array: not in a loop body, a branch or an element function nested in
-// that block, and not of a parameter's array.
-void Lowering::checkResizePlacement(const ir::Expr &body) {
-  if (resizeSites_.empty()) return;
-  std::map<std::string, int> allocatedIn; // array -> the block that allocates it
+// Each resize of a member (lowerMemberResize, an assigned object) where its
+// array is allocated: in the block that allocates it, a resize; in a loop
+// body, a branch or an element function nested in that block, where the
+// array's size must not change while the loop runs (snapshots, tapes and
+// hoisted sizes take it as fixed there), a check that it keeps its size
+// (the same size: no resize at all) which throws std::length_error where
+// f would resize. Refused at the call: a resize of a parameter's array,
+// and a nested resize of an array still empty (a default-constructed
+// object first sized in a loop: f would grow it, the check would throw)
+// or of another constant size.
+ir::Expr Lowering::placeResizes(const ir::Expr &body) {
+  if (resizeSites_.empty()) return body;
+  struct Alloc {
+    int block;
+    bool empty;    // allocated with no element, not resized since in its block
+    ir::Expr size; // its size after the allocation or its block's last resize
+  };
+  std::map<std::string, Alloc> allocated;
+  std::set<std::string> guarded; // the size variables of the resizes that become checks
+  // integer lets whose value is a constant (sizes the function fixes:
+  // `Mat c(2, 2)`), to refuse a nested resize to another constant size
+  std::map<std::string, int64_t> constants;
+  std::function<std::optional<int64_t>(const ir::Expr &)> fold = [&](const ir::Expr &e) -> std::optional<int64_t> {
+    if (auto c = e->as<ir::Const>(); c && c->type->isInt()) return c->ivalue;
+    if (auto v = e->as<ir::Var>()) {
+      auto it = constants.find(v->name);
+      return it == constants.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    }
+    auto p = e->as<ir::Prim>();
+    if (!p || p->args.size() != 2 || (p->op != ir::Op::Add && p->op != ir::Op::Sub && p->op != ir::Op::Mul))
+      return std::nullopt;
+    auto a = fold(p->args[0]), b = fold(p->args[1]);
+    if (!a || !b) return std::nullopt;
+    return p->op == ir::Op::Add ? *a + *b : p->op == ir::Op::Sub ? *a - *b : *a * *b;
+  };
   int blocks = 0;
   std::function<void(const ir::Expr &, int)> walk = [&](const ir::Expr &e, int block) {
     if (auto l = e->as<ir::Let>()) {
       walk(l->value, block);
-      if (l->value->is<ir::NewArray>()) allocatedIn[l->name] = block;
+      if (l->value->type->isInt())
+        if (auto c = fold(l->value)) constants[l->name] = *c;
+      if (auto na = l->value->as<ir::NewArray>()) {
+        auto zero = na->size->as<ir::Const>();
+        allocated[l->name] = Alloc{block, zero && zero->ivalue == 0, na->size};
+      }
       walk(l->body, block);
       return;
     }
@@ -94,14 +132,21 @@ void Lowering::checkResizePlacement(const ir::Expr &body) {
       const auto *sv = r->size->as<ir::Var>();
       auto site = sv ? resizeSites_.find(sv->name) : resizeSites_.end();
       if (site != resizeSites_.end()) {
-        auto found = allocatedIn.find(r->array->as<ir::Var>()->name);
-        if (found == allocatedIn.end())
+        auto found = allocated.find(r->array->as<ir::Var>()->name);
+        if (found == allocated.end())
           fail(site->second.loc, site->second.spelled + " resizes a vector of an object the marked function is given; "
                                                          "only objects made in the function can be resized");
-        if (found->second != block)
-          fail(site->second.loc, site->second.spelled + " inside a loop or a branch, of an object made outside it, is "
-                                                         "not supported (make the object inside the loop or branch, or "
-                                                         "size it before)");
+        auto now = fold(found->second.size), then = fold(r->size);
+        if (found->second.block == block) {
+          found->second.empty = false;
+          found->second.size = r->size;
+        } else if (found->second.empty || (now && then && *now != *then)) {
+          fail(site->second.loc, site->second.spelled + " inside a loop or a branch, of an object made outside it and "
+                                                         "at another size, is not supported (make the object inside "
+                                                         "the loop or branch, or give it that size before)");
+        } else {
+          guarded.insert(sv->name);
+        }
       }
       walk(r->size, block);
       return;
@@ -112,6 +157,27 @@ void Lowering::checkResizePlacement(const ir::Expr &body) {
     ir::forEachChild(*e, [&](const ir::Expr &c) { walk(c, nested ? ++blocks : block); });
   };
   walk(body, 0);
+  if (guarded.empty()) return body;
+  struct Guard : ir::Mutator {
+    Lowering *self;
+    const std::set<std::string> *guarded;
+    ir::Expr visit(const ir::Resize *n, const ir::Expr &me) override {
+      const auto *sv = n->size->as<ir::Var>();
+      if (!sv || !guarded->count(sv->name)) return mutateChildren(me);
+      const ResizeSite &site = self->resizeSites_.at(sv->name);
+      // (no line number: it would change as f_grad is written above it)
+      std::string text = "unfad: " + site.spelled + " in '" + site.function + "' changes the size of an object made " +
+                         "outside the loop or branch it runs in, which unfad's gradient does not do";
+      std::string escaped;
+      for (char c : text) escaped += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+      ir::Expr changes = ir::Prim::make(ir::Op::Ne, {ir::Size::make(n->array), n->size});
+      return ir::If::make(changes, ir::Throw::make("std::length_error(\"" + escaped + "\")", ir::Type::unit()),
+                          ir::Tuple::make({}));
+    }
+  } guard;
+  guard.self = this;
+  guard.guarded = &guarded;
+  return guard.mutate(body);
 }
 
 } // namespace unfad::frontend

@@ -351,6 +351,7 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
   if (ir::Expr grown; lowerGrowCall(e, rest, env, tail, grown)) return grown; // v.push_back(x), ...
   if (ir::Expr sized; lowerOutputResize(e, rest, env, tail, sized)) return sized; // out.resize(n) (output_vectors.cpp)
   if (ir::Expr assigned; lowerReturnedArrayAssign(e, rest, env, tail, assigned)) return assigned; // a = f(x)
+  if (ir::Expr assigned; lowerObjectAssign(e, rest, env, tail, assigned)) return assigned; // c = m (assigned_objects.cpp)
   if (ir::Expr tied; lowerTieAssign(e, rest, env, tail, tied)) return tied; // std::tie(a, b) = f(x) (pairs_tuples.cpp)
   Binds pre;
   ir::Expr eff, value, v;

@@ -480,9 +480,11 @@ void Lowering::checkObjectAssign(const Expr *e) {
   if (!oc || oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return;
   QualType t = oc->getArg(0)->getType().getNonReferenceType();
   if (!t->isRecordType() || !isViewStruct(t) || !hasVectorMember(t)) return;
+  const auto *md = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
+  if (md && md->isUserProvided()) return; // (a method: lowered into its caller)
   std::string spelled = typeStr(t.getUnqualifiedType());
-  fail(oc->getOperatorLoc(), "assigning a whole object of '" + spelled + "' (a class with std::vector members) is not "
-                             "supported (declare a new local instead: '" + spelled + " c = ...;')");
+  fail(oc->getOperatorLoc(), "assigning a whole object of '" + spelled + "' (a class with std::vector members) "
+                             "inside an expression is not supported (assign it in a statement of its own: 'c = m;')");
 }
 
 // A marked function's parameter of a class owning vectors: the generated

@@ -67,7 +67,7 @@ them with their last use.
            branches, read by getters in loop bounds (one whose bound a
            method in the loop lowers), resized by methods (reshape,
            pad with a value) and by a helper sizing a Grid made in a
-           loop body.
+           loop body, assigned whole (`w = g;`, also in a loop).
   cparams  the marked function takes 1-2 objects of a class CP (public
            members w, b, a passive int k, constructors, const methods) by
            value, const& or &: members and methods read, copies, the object
@@ -900,14 +900,15 @@ def g_owned(g):
     """A Grid built, filled through a pointer, changed by methods (directly,
     through a helper's reference, a reference local, in a loop and a
     branch), resized (reshaped, padded, sized by a helper in a loop body
-    that makes it) and summed."""
+    that makes it, reshaped in a loop to its own shape), assigned whole
+    (also in a loop) and summed."""
     b = M.Block(g)
     s, _ = M.accumulator(g, b)
     v = "grid" + g.fresh("double")
     b.lines.append(f"$PGrid {v}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
     b.lines.append(f"$Pgrid_fill(&{v}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
     for _ in range(g.rng.randint(1, 3)):
-        r = g.rng.randrange(11)
+        r = g.rng.randrange(14)
         if r == 0:
             b.lines.append(f"{v}.set_scale({b.x(bounded(g))});")
         elif r == 1:
@@ -949,6 +950,28 @@ def g_owned(g):
             b.lines.append(f"  $PGrid {w}(1, 1);")
             b.lines.append(f"  $Pgrid_outer({arr}, 2 + {i} % 2, {v}(0, 0), &{w});")
             b.lines.append(f"  {s} += $Pgrid_sum({w});")
+            b.lines.append("}")
+        elif r == 11:  # (a whole object assigned: resized to the source's size, its members copied)
+            w = "grid" + g.fresh("double")
+            b.lines.append(f"$PGrid {w}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
+            b.lines.append(f"{w}.set_scale({b.x(bounded(g))});")
+            b.lines.append(f"{w} = {v};")
+            b.lines.append(f"{s} += $Pgrid_sum({w}) * {w}.rows();")
+        elif r == 12:  # (assigned in a loop, at its own size: f_grad checks it keeps it)
+            i = b.local("loop", "int")
+            w = "grid" + g.fresh("double")
+            b.lines.append(f"$PGrid {w} = {v};")
+            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+            b.lines.append(f"  {w}.rescale({b.x(positive(g))});")
+            b.lines.append(f"  {w}(0, 0) += {b.x(bounded(g))};")
+            b.lines.append(f"  {v} = {w};")
+            b.lines.append(f"  {s} += $Pgrid_sum({v});")
+            b.lines.append("}")
+        elif r == 13:  # (reshaped in a loop to the shape it has)
+            i = b.local("loop", "int")
+            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+            b.lines.append(f"  {v}.reshape({v}.rows(), {v}.cols());")
+            b.lines.append(f"  {v}(0, {v}.cols() - 1) *= {b.x(bounded(g))};")
             b.lines.append("}")
         else:  # (a name made in the loop body: the loop carries what it writes)
             i = b.local("loop", "int")

@@ -158,6 +158,25 @@ UNFAD_GRADIENT_WRT(x) double rebuilt(const double* x, int n, int steps) {
   return s;
 }
 
+// A product into a buffer made (or sized) before the loop, at the size the
+// product gives it: in the loop, the resize keeps the size (f_grad checks
+// that it does).
+UNFAD_GRADIENT_WRT(x) double buffered(const double* x, int steps) {
+  Mat a;
+  from(x, 2, 2, &a);
+  Mat buf(2, 2);
+  Mat tmp;
+  tmp.resize(2, 2);
+  double s = 0;
+  for (int k = 0; k < steps; k++) {
+    mat_mult(a, a, &buf);
+    mat_mult(buf, a, &tmp);
+    s += tmp(0, 1) * buf(1, 0);
+    a(1, 1) = std::sin(tmp(1, 1));
+  }
+  return s;
+}
+
 // A constructor body that sizes its vector and then pads it (refused
 // before: "a second resize of a member in a constructor body").
 class Padded {
@@ -192,5 +211,6 @@ UNFAD_GRADIENT_WRT(x) double padded(const double* x, int n) {
  {"function": "filled", "points": [[[0.5, -1.25, 0.3]], [[1.5, 0.25, -0.7]]]},
  {"function": "reshaped", "points": [[[0.5, -1.25, 0.3, 0.75, 0.1, -0.3]]]},
  {"function": "rebuilt", "points": [[[0.5, -1.25, 0.3, 0.75, 0.1, -0.3, 0.9, 1.1, -0.6], 3, 3]]},
+ {"function": "buffered", "points": [[[0.5, -1.25, 0.3, 0.75], 3], [[0.5, -1.25, 0.3, 0.75], 0]]},
  {"function": "padded", "points": [[[0.5, -0.4], 2], [[0.3, 0.2], 0]]}]
 */

@@ -1,7 +1,8 @@
 // Classes owning a std::vector (lib/frontend/vector_members.cpp) outside what
-// is supported: a vector member resized in a loop, of an object made outside
-// it (resized_members.cpp: its size would change while the loop runs), a
-// vector member grown by push_back in a method, assigning a whole object, a function
+// is supported: a vector member first sized in a loop, of an object made empty
+// outside it (resized_members.cpp: its size would change while the loop runs), a
+// vector member grown by push_back in a method, a whole object assigned in a
+// loop where it was made at another size before it, a function
 // returning an object before its end, a marked function's parameter of such
 // a class with private data members, and a marked method of such a class
 // assigning a member that is not a vector element (methods reading the
@@ -18,7 +19,7 @@ class Resized {
 public:
   Resized() : rows_(0) {}
   void reshape(int r) {
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'body': 'data_.resize' inside a loop or a branch, of an object made outside it, is not supported
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'body': 'data_.resize' inside a loop or a branch, of an object made outside it and at another size, is not supported
     data_.resize(r);
     rows_ = r;
   }
@@ -51,13 +52,17 @@ UNFAD_GRADIENT double pushed(const double* x) {
   m.grow(x[0]);
   return m(0, 0) * x[1];
 }
-UNFAD_GRADIENT double assigned(const double* x) {
+UNFAD_GRADIENT double assigned(const double* x, int n) {
   Matrix m(2, 2);
   m(0, 1) = x[0];
-  Matrix c(2, 2);
-// CHECK: vector_class_refused.cpp:[[@LINE+1]]:5: error: cannot differentiate 'assigned': assigning a whole object of 'Matrix'
-  c = m;
-  return c(0, 1) * x[1];
+  Matrix c(1, 1);
+  double s = 0;
+  for (int k = 0; k < n; ++k) {
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:7: error: cannot differentiate 'assigned': assigning a whole object of 'Matrix' inside a loop or a branch, of an object made outside it and at another size, is not supported
+    c = m;
+    s += c(0, 1);
+  }
+  return s * x[1];
 }
 static Matrix early(double v) {
   Matrix m(1, 1);
