@@ -35,9 +35,10 @@ Program square() {
 
 TEST(Passes, RegistryListsEveryPassInPipelineOrder) {
   const auto &names = opt::passNames();
-  ASSERT_EQ(names.size(), 18u);
-  EXPECT_EQ(names[15], "value-pullbacks");
-  EXPECT_EQ(names[16], "first-adds");
+  ASSERT_EQ(names.size(), 19u);
+  EXPECT_EQ(names[9], "sized-allocations");
+  EXPECT_EQ(names[16], "value-pullbacks");
+  EXPECT_EQ(names[17], "first-adds");
   EXPECT_EQ(names.front(), "lower-parallel");
   EXPECT_EQ(names[1], "hoist-throws");
   EXPECT_EQ(names[2], "partial-eval");
