@@ -3,9 +3,11 @@
 // unique, so one use count per name suffices. At the function's top level,
 // a let that only writes local arrays nothing after it reads is dropped too:
 // the reverse sweep puts local arrays back as the forward sweep found them
-// (copies saved before a loop, restored after its J^T), which matters to
-// an enclosing recomputation but not at the end of the function, where the
-// locals die.
+// (copies saved before a loop, restored after its J^T; a resize undone),
+// which matters to an enclosing recomputation but not at the end of the
+// function, where the locals die. So is one in any block that only writes
+// arrays the block allocates, which die at its end (a loop body's J^T
+// putting back the size of the matrix the iteration made).
 #include "support.h"
 #include "unfad/opt/passes.h"
 #include "unfad/ir/mutator.h"
@@ -51,6 +53,9 @@ private:
         visitExpr(n->value);
       }
       void visit(const Resize *n) override { visitExpr(n->size); } // (neither aliases nor reads)
+      void visit(const ir::Size *n) override {
+        if (!n->array->is<Var>()) visitExpr(n->array);
+      }
     } escapes;
     escapes.out = &escaped_;
     escapes.visitExpr(root);
@@ -72,14 +77,17 @@ private:
     reads.visitExpr(e);
   }
 
-  // At the top level: a let whose only effect is writing local arrays that
-  // nothing after it reads (`readLater`).
-  bool deadAtEnd(const Let &l, const std::unordered_set<std::string> &readLater) {
+  // A let whose only effect is writing local arrays that nothing after it
+  // reads (`readLater`): at the top level any local array, in a block the
+  // arrays that block allocates (`dying`: they end with it, as a loop
+  // body's buffer ends with its iteration).
+  bool deadAtEnd(const Let &l, const std::unordered_set<std::string> &readLater,
+                 const std::unordered_set<std::string> *dying) {
     if (uses_[l.name] != 0) return false;
     MemoryEffects fx = memoryEffects(l.value);
     if (fx.calls || fx.allocates || !fx.writesMemory || fx.writes.empty()) return false;
     for (auto &a : fx.writes)
-      if (!local_.count(a) || escaped_.count(a) || readLater.count(a)) return false;
+      if (!local_.count(a) || escaped_.count(a) || readLater.count(a) || (dying && !dying->count(a))) return false;
     // (every write is to a named array: a store through another expression
     // would leave `writes` short of `writesMemory`)
     struct Targets : Visitor {
@@ -133,14 +141,17 @@ private:
       c = l->body;
     }
     Expr body = sweep(c);
-    std::unordered_set<std::string> readLater;
-    if (top) readsOf(c, readLater);
+    std::unordered_set<std::string> readLater, dying;
+    for (const Let *l : chain)
+      if (l->value->is<NewArray>()) dying.insert(l->name);
+    const bool tracked = top || !dying.empty();
+    if (tracked) readsOf(c, readLater);
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const Expr &v = (*it)->value;
       if (deadStore(v)) continue;
       if (uses_[(*it)->name] == 0 && !mayWrite(v)) continue;
-      if (top && deadAtEnd(**it, readLater)) continue;
-      if (top) readsOf(v, readLater);
+      if (tracked && deadAtEnd(**it, readLater, top ? nullptr : &dying)) continue;
+      if (tracked) readsOf(v, readLater);
       body = Let::make((*it)->name, sweep(v), body);
     }
     return body;

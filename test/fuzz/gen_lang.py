@@ -896,6 +896,15 @@ def a_pointer(g):
 
 # -- objects whose methods write their members (feature "owned") ------------
 
+def small_loop(g, b, body):
+    """`for (int i = 0; i < 1..3; ++i) { ... }` in block b: body(i) gives
+    the loop body's lines (drawn after the bound)."""
+    i = b.local("loop", "int")
+    b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+    b.lines.extend("  " + line for line in body(i))
+    b.lines.append("}")
+
+
 def g_owned(g):
     """A Grid built, filled through a pointer, changed by methods (directly,
     through a helper's reference, a reference local, in a loop and a
@@ -916,14 +925,10 @@ def g_owned(g):
         elif r == 2:
             b.lines.append(f"{v}.transpose();")
         elif r == 3:
-            i = b.local("loop", "int")
-            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
-            if g.chance(0.5):  # (std::swap of two members: the loop carries both)
-                b.lines.append(f"  {v}.flip();")
-            b.lines.append(f"  if ({i} % 2 == 0) {v}.rescale(0.875);")
-            b.lines.append(f"  else $Pgrid_tune({v}, {b.x(bounded(g, 1))} + 0.125 * {i});")
-            b.lines.append(f"  {s} += $Pgrid_sum({v});")
-            b.lines.append("}")
+            small_loop(g, b, lambda i: ([f"{v}.flip();"] if g.chance(0.5) else []) + [  # (std::swap of two members)
+                f"if ({i} % 2 == 0) {v}.rescale(0.875);",
+                f"else $Pgrid_tune({v}, {b.x(bounded(g, 1))} + 0.125 * {i});",
+                f"{s} += $Pgrid_sum({v});"])
         elif r == 4:  # (the bound read again each iteration: spend() lowers it)
             i = b.local("loop", "int")
             b.lines.append(f"for (int {i} = 0; {i} < {v}.budget(); ++{i}) {{")
@@ -942,15 +947,13 @@ def g_owned(g):
         elif r == 9:  # (the elements it adds are the value)
             b.lines.append(f"{v}.pad({v}.rows() + {g.rng.randint(0, 2)}, {b.x(bounded(g))});")
         elif r == 10:  # (made in a loop body and sized there by a helper)
-            i = b.local("loop", "int")
             w = "grid" + g.fresh("double")
             arr = "arr" + g.fresh("double")
-            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
-            b.lines.append(f"  double {arr}[3] = {{{b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.5 * {i}}};")
-            b.lines.append(f"  $PGrid {w}(1, 1);")
-            b.lines.append(f"  $Pgrid_outer({arr}, 2 + {i} % 2, {v}(0, 0), &{w});")
-            b.lines.append(f"  {s} += $Pgrid_sum({w});")
-            b.lines.append("}")
+            small_loop(g, b, lambda i: [
+                f"double {arr}[3] = {{{b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.5 * {i}}};",
+                f"$PGrid {w}(1, 1);",
+                f"$Pgrid_outer({arr}, 2 + {i} % 2, {v}(0, 0), &{w});",
+                f"{s} += $Pgrid_sum({w});"])
         elif r == 11:  # (a whole object assigned: resized to the source's size, its members copied)
             w = "grid" + g.fresh("double")
             b.lines.append(f"$PGrid {w}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
@@ -958,29 +961,23 @@ def g_owned(g):
             b.lines.append(f"{w} = {v};")
             b.lines.append(f"{s} += $Pgrid_sum({w}) * {w}.rows();")
         elif r == 12:  # (assigned in a loop, at its own size: f_grad checks it keeps it)
-            i = b.local("loop", "int")
             w = "grid" + g.fresh("double")
             b.lines.append(f"$PGrid {w} = {v};")
-            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
-            b.lines.append(f"  {w}.rescale({b.x(positive(g))});")
-            b.lines.append(f"  {w}(0, 0) += {b.x(bounded(g))};")
-            b.lines.append(f"  {v} = {w};")
-            b.lines.append(f"  {s} += $Pgrid_sum({v});")
-            b.lines.append("}")
+            small_loop(g, b, lambda i: [
+                f"{w}.rescale({b.x(positive(g))});",
+                f"{w}(0, 0) += {b.x(bounded(g))};",
+                f"{v} = {w};",
+                f"{s} += $Pgrid_sum({v});"])
         elif r == 13:  # (reshaped in a loop to the shape it has)
-            i = b.local("loop", "int")
-            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
-            b.lines.append(f"  {v}.reshape({v}.rows(), {v}.cols());")
-            b.lines.append(f"  {v}(0, {v}.cols() - 1) *= {b.x(bounded(g))};")
-            b.lines.append("}")
+            small_loop(g, b, lambda i: [
+                f"{v}.reshape({v}.rows(), {v}.cols());",
+                f"{v}(0, {v}.cols() - 1) *= {b.x(bounded(g))};"])
         else:  # (a name made in the loop body: the loop carries what it writes)
-            i = b.local("loop", "int")
             w = "ref" + g.fresh("double")
-            b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
-            b.lines.append(f"  $PGrid& {w} = {v};")
-            b.lines.append(f"  {w}.rescale({b.x(positive(g))});")
-            b.lines.append(f"  {s} += {w}.scale() * {b.x(bounded(g, 1))};")
-            b.lines.append("}")
+            small_loop(g, b, lambda i: [
+                f"$PGrid& {w} = {v};",
+                f"{w}.rescale({b.x(positive(g))});",
+                f"{s} += {w}.scale() * {b.x(bounded(g, 1))};"])
     b.lines.append(f"{s} += $Pgrid_sum({v}) + {v}.version() * 0.25 + {v}.rows();")
     return b.stmt()
 

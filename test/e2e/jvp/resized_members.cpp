@@ -1,8 +1,8 @@
 // Forward mode of a matrix class whose vector member is resized after the
 // object is built (lib/frontend/resized_members.cpp): a default-constructed
 // product sized by the helper, reused for a smaller product (a shrink), then
-// grown back (zeros added), and resize(n, v) with an active v. f_jvp resizes
-// each tangent buffer with its array.
+// grown back (zeros added), resize(n, v) with an active v, and a whole
+// object assigned. f_jvp resizes each tangent buffer with its array.
 #include <unfad/unfad.h>
 
 #include <cmath>
@@ -53,7 +53,10 @@ UNFAD_JVP void resized_members(const double* x, double* out) {
   t.pad(4, x[2] * x[3]);
   double s = 0;
   for (int k = 0; k < 12; k++) s += t.data_[k] * (k + 1);
-  out[2] = s;
+  Mat c;
+  c = t;
+  c(0, 1) *= x[4];
+  out[2] = s + c(0, 1) * c.nrows_;
 }
 
 UNFAD_GRADIENT void resized_members_rev(const double* x, double* out) { resized_members(x, out); }
