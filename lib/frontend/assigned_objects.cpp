@@ -42,6 +42,9 @@ bool Lowering::lowerObjectAssign(const Expr *e, const Seq *rest, Env &env, const
       fail(loc, "assigning a whole object of " + spelled + " is not supported (its member of type '" +
                     typeStr(l.type) + "' is a pointer or a vector of views)");
     if (l.vector) {
+      if (!to[k]->type->elem()->isScalar()) // (see lowerMemberResize)
+        fail(loc, "assigning a whole object of " + spelled + " is not supported (its member of type '" +
+                      typeStr(l.type) + "' is a vector of structs)");
       const auto *var = to[k]->as<ir::Var>();
       if (!var) fail(loc, "assigning a whole object of " + spelled + " here is not supported (assign a local object, "
                           "or one a helper is given by reference or pointer)");

@@ -55,6 +55,9 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   if (!var) fail(loc, spelled + " of this object is not supported (the member of a local object, or of an object a "
                                 "helper or method is given by reference or pointer, is)");
   ir::TypeP et = array->type->elem();
+  // (std::vector<T>::resize makes T{}: a struct's default member
+  // initialisers, where its cotangent buffer must grow with zeros)
+  if (!et->isScalar()) fail(loc, spelled + " of a vector of structs is not supported (a vector of numbers is)");
   ir::Expr size = n == "clear" ? ir::Const::makeInt(0) : convert(lowerExpr(mc->getArg(0), env), ir::Type::i64());
   ir::Expr value = mc->getNumArgs() == 2 ? convert(lowerExpr(mc->getArg(1), env), et) : nullptr;
   localLengths_.erase(var->name); // (its length is read at run time from now on)

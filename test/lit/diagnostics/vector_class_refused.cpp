@@ -2,7 +2,9 @@
 // is supported: a vector member first sized in a loop, of an object made empty
 // outside it (resized_members.cpp: its size would change while the loop runs), a
 // vector member grown by push_back in a method, a whole object assigned in a
-// loop where it was made at another size before it, a function
+// loop where it was made at another size before it, a vector of structs
+// resized (std::vector makes new elements from the struct's default member
+// initialisers, where the cotangent buffer must grow with zeros), a function
 // returning an object before its end, a marked function's parameter of such
 // a class with private data members, and a marked method of such a class
 // assigning a member that is not a vector element (methods reading the
@@ -63,6 +65,25 @@ UNFAD_GRADIENT double assigned(const double* x, int n) {
     s += c(0, 1);
   }
   return s * x[1];
+}
+struct Pt {
+  double x = 1.0;
+  double w = 2.0;
+};
+class Cloud {
+public:
+  Cloud() : n_(0) {}
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:27: error: cannot differentiate 'cloud': 'pts_.resize' of a vector of structs is not supported
+  void grow(int n) { pts_.resize(n); n_ = n; }
+  Pt& at(int i) { return pts_[i]; }
+  int n_;
+  std::vector<Pt> pts_;
+};
+UNFAD_GRADIENT double cloud(const double* x) {
+  Cloud c;
+  c.grow(2);
+  c.at(0).x = x[0];
+  return c.pts_[0].x * c.pts_[1].w;
 }
 static Matrix early(double v) {
   Matrix m(1, 1);
