@@ -441,12 +441,17 @@ public:
       : Node(kKind, Type::unit()), array(std::move(a)), index(std::move(i)), value(std::move(v)), mode(m),
         path(std::move(p)) {}
 };
-// The effect `a.resize(n)` on an output std::vector parameter: the user's
+// The effect `a.resize(n)` (std::vector's: the elements below the smaller
+// size kept, new ones zero). On an output std::vector parameter: the user's
 // `out.resize(n)` before anything else touches `out` (resized as f does,
 // once), or an output grown by push_back (resized where a push needs room
-// and cut to its length at each exit). Its value is the unit (). The front
-// end never reads Size(a) after it (passes may take a size as fixed): it
-// carries out's size and length in variables instead.
+// and cut to its length at each exit); the front end never reads Size(a)
+// after it, it carries out's size and length in variables instead. On a
+// local array (a class's vector member resized after it is built,
+// lib/frontend/resized_members.cpp): only in the block that allocates the
+// array, never in a loop or branch nested in it, so that a loop sees one
+// size of it; passes that take a size as fixed must not move Size(a) across
+// it (partial evaluation's CSE forgets it). Its value is the unit ().
 class Resize final : public Node {
 public:
   static constexpr Kind kKind = Kind::Resize;
