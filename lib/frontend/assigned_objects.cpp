@@ -45,17 +45,13 @@ bool Lowering::lowerObjectAssign(const Expr *e, const Seq *rest, Env &env, const
       if (!to[k]->type->elem()->isScalar()) // (see lowerMemberResize)
         fail(loc, "assigning a whole object of " + spelled + " is not supported (its member of type '" +
                       typeStr(l.type) + "' is a vector of structs)");
-      const auto *var = to[k]->as<ir::Var>();
-      if (!var) fail(loc, "assigning a whole object of " + spelled + " here is not supported (assign a local object, "
+      if (!to[k]->is<ir::Var>()) fail(loc, "assigning a whole object of " + spelled + " here is not supported (assign a local object, "
                           "or one a helper is given by reference or pointer)");
       std::string sizeName = names_.fresh("assigned_size");
-      ir::Expr size = ir::Var::make(sizeName, ir::Type::i64());
-      std::string function = currentRoot_ ? currentRoot_->getNameAsString() : std::string("f");
-      resizeSites_[sizeName] = ResizeSite{loc, "assigning a whole object of " + spelled, function};
-      localLengths_.erase(var->name);
       pre.push_back({sizeName, knownLength(from[k])});
-      pre.push_back({names_.fresh("_"), ir::Resize::make(to[k], size)});
-      pre.push_back({names_.fresh("_"), copyElements(from[k], nullptr, to[k], nullptr, size, loc)});
+      pre.push_back({names_.fresh("_"), recordedResize(to[k], sizeName, loc, "assigning a whole object of " + spelled)});
+      pre.push_back({names_.fresh("_"), copyElements(from[k], nullptr, to[k], nullptr,
+                                                    ir::Var::make(sizeName, ir::Type::i64()), loc)});
       continue;
     }
     auto owner = std::find_if(owners.begin(), owners.end(), [&](const OwnedLeaf &o) { return o.path == l.path; });

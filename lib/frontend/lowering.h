@@ -648,10 +648,11 @@ private:
   // assigned_objects.cpp: `c = m;` of a class owning std::vectors
   bool lowerObjectAssign(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   ir::Expr placeResizes(const ir::Expr &body);
+  ir::Expr recordedResize(const ir::Expr &array, const std::string &sizeName, clang::SourceLocation loc,
+                          const std::string &spelled);
   struct ResizeSite {
     clang::SourceLocation loc;
     std::string spelled;
-    std::string function; // the function being lowered (for a check's message)
   };
   std::map<std::string, ResizeSite> resizeSites_; // a member resize's size variable -> its call
   // The element a store writes (for the value of a store inside an expression).

@@ -60,11 +60,9 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   if (!et->isScalar()) fail(loc, spelled + " of a vector of structs is not supported (a vector of numbers is)");
   ir::Expr size = n == "clear" ? ir::Const::makeInt(0) : convert(lowerExpr(mc->getArg(0), env), ir::Type::i64());
   ir::Expr value = mc->getNumArgs() == 2 ? convert(lowerExpr(mc->getArg(1), env), et) : nullptr;
-  localLengths_.erase(var->name); // (its length is read at run time from now on)
   std::string sizeName = names_.fresh(field->getNameAsString() + "_size");
   ir::Expr sizeVar = ir::Var::make(sizeName, ir::Type::i64());
-  ir::Expr resize = ir::Resize::make(array, sizeVar);
-  resizeSites_[sizeName] = ResizeSite{loc, spelled, currentRoot_ ? currentRoot_->getNameAsString() : std::string("f")};
+  ir::Expr resize = recordedResize(array, sizeName, loc, spelled);
   // resize(n, v) fills what it adds, [old size, n); assign(n, v) all of [0, n)
   std::string oldName = names_.fresh(field->getNameAsString() + "_old_size");
   ir::Expr old = ir::Var::make(oldName, ir::Type::i64());
@@ -81,6 +79,15 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   ir::Expr done = effect(resize, [&] { return fill ? effect(fill, [] { return ir::Tuple::make({}); }) : ir::Tuple::make({}); });
   if (fillsAdded) done = ir::Let::make(oldName, ir::Size::make(array), done);
   return ir::Let::make(sizeName, size, done);
+}
+
+// `resize array to <sizeName>` of a member's local array (a Var), recorded
+// for placeResizes; what knew the array's length forgets it.
+ir::Expr Lowering::recordedResize(const ir::Expr &array, const std::string &sizeName, SourceLocation loc,
+                                  const std::string &spelled) {
+  localLengths_.erase(array->as<ir::Var>()->name); // (its length is read at run time from now on)
+  resizeSites_[sizeName] = ResizeSite{loc, spelled};
+  return ir::Resize::make(array, ir::Var::make(sizeName, ir::Type::i64()));
 }
 
 // Each resize of a member (lowerMemberResize, an assigned object) where its
@@ -168,13 +175,13 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
       const auto *sv = n->size->as<ir::Var>();
       if (!sv || !guarded->count(sv->name)) return mutateChildren(me);
       const ResizeSite &site = self->resizeSites_.at(sv->name);
-      // (no line number: it would change as f_grad is written above it)
-      std::string text = "unfad: " + site.spelled + " in '" + site.function + "' changes the size of an object made " +
-                         "outside the loop or branch it runs in, which unfad's gradient does not do";
-      std::string escaped;
-      for (char c : text) escaped += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+      // (no line number: it would change as f_grad is written above it; the
+      // names and words need no escaping in a string literal)
+      std::string text = "unfad: " + site.spelled + " in '" + self->currentRoot_->getNameAsString() +
+                         "' changes the size of an object made outside the loop or branch it runs in, which unfad's "
+                         "gradient does not do";
       ir::Expr changes = ir::Prim::make(ir::Op::Ne, {ir::Size::make(n->array), n->size});
-      return ir::If::make(changes, ir::Throw::make("std::length_error(\"" + escaped + "\")", ir::Type::unit()),
+      return ir::If::make(changes, ir::Throw::make("std::length_error(\"" + text + "\")", ir::Type::unit()),
                           ir::Tuple::make({}));
     }
   } guard;

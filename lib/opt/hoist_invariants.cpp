@@ -39,7 +39,9 @@ protected:
       Lets hoisted, kept;
       std::unordered_map<std::string, Expr> defs; // the body's integer arithmetic, for sizes
       std::unordered_map<std::string, Expr> boundNames; // a size variable -> its bound, hoisted
-      const std::unordered_set<std::string> resized = resizedArrays(f->body);
+      std::unordered_set<std::string> resized; // (the next iteration would find them at another size)
+      for (auto &a : opt::resizedArrays(f->body))
+        if (auto v = a->as<Var>()) resized.insert(v->name);
       Expr tail = f->body;
       while (auto l = tail->as<Let>()) {
         bool invariant = true;
@@ -81,19 +83,6 @@ private:
     if (!a || a->scratch || a->type->elem()->isArray()) return false;
     auto constant = a->size->as<Const>();
     return !constant || constant->ivalue > kStackBufferLimit;
-  }
-  // Arrays `e` resizes (a class's vector resized after it is built): the
-  // next iteration would find them at another size than they were made.
-  static std::unordered_set<std::string> resizedArrays(const Expr &e) {
-    struct Find : Visitor {
-      std::unordered_set<std::string> names;
-      void visit(const Resize *n) override {
-        if (auto v = n->array->as<Var>()) names.insert(v->name);
-        Visitor::visit(n);
-      }
-    } find;
-    find.visitExpr(e);
-    return find.names;
   }
   // for k in [0, n): a[k] = 0
   Expr zeroFill(const std::string &array, const Expr &allocation) {

@@ -245,12 +245,7 @@ Expr PartialEvaluator::splitIf(const std::string &hint, const Expr &ifExpr) {
 // A size read before `v` resizes its array is not the size after (CSE
 // takes sizes as values otherwise: an array's size never changes but there).
 void PartialEvaluator::forgetSizesResizedBy(const Expr &v) {
-  struct Resized : Visitor {
-    std::vector<Expr> arrays;
-    void visit(const ir::Resize *n) override { arrays.push_back(n->array); }
-  } resized;
-  resized.visitExpr(v);
-  for (auto &a : resized.arrays) cse_.erase(print(ir::Size::make(a)));
+  for (auto &a : resizedArrays(v)) cse_.erase(print(ir::Size::make(a)));
 }
 
 void PartialEvaluator::forgetReadsWrittenBy(const Expr &v) {

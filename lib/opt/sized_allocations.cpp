@@ -24,7 +24,7 @@ bool zeroedAllocation(const Expr &v) {
 
 class SizedAllocations : public BlockRewriter {
 protected:
-  void chain(Lets &lets, Expr &body) override {
+  void chain(Lets &lets, Expr &) override {
     for (size_t j = 0; j < lets.size(); ++j) {
       if (!zeroedAllocation(lets[j].second)) continue;
       const std::string &a = lets[j].first;
@@ -49,7 +49,6 @@ protected:
       --j;
       changed = true;
     }
-    (void)body;
   }
 };
 

@@ -51,7 +51,9 @@ void Reverser::resize(const Instr &in, Stack &stack, Expr *Y, Lets &lets, const 
   const size_t n = before.size();
   Expr array = before[n - 2].value, size = before[n - 1].value;
   const std::string &name = array->as<Var>()->name;
-  const bool wasEmpty = emptyArrays_.erase(name) > 0;
+  // (its allocation's size until its first resize, then size(a))
+  auto known = sizes_.at(name)->as<Const>();
+  const bool wasEmpty = known && known->ivalue == 0;
   Expr old = wasEmpty ? Const::makeInt(0) : bind(lets, "old_size_" + name, Size::make(array));
   Expr kept;
   if (!wasEmpty) {

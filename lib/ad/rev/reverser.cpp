@@ -116,8 +116,6 @@ void Reverser::allocateBuffers(const Instr &in, Stack &stack, const std::vector<
     if (auto v = values.back()->as<Var>()) {
       sizes_[v->name] = stack[stack.size() - 2].value;
       allocatedAt_[v->name] = recomputing_;
-      if (auto c = stack[stack.size() - 2].value->as<Const>(); c && c->ivalue == 0 && in.kind == Instr::Kind::New)
-        emptyArrays_.insert(v->name);
       if (isActive(in.type))
         buffers_[v->name] = bind(lets, "d_" + v->name, NewArray::make(stack[stack.size() - 2].value, in.type->elem()));
     }

@@ -293,7 +293,6 @@ private:
   bool localResize(const unf::Instr &in, const Stack &stack) const;
   void resizeBuffer(const unf::Instr &in, const Stack &stack, Lets &lets);
   std::unordered_map<std::string, int> allocatedAt_; // local array -> recomputing_ where it was allocated
-  std::unordered_set<std::string> emptyArrays_;      // local arrays allocated empty, not resized yet
 
   // --- calls (calls.cpp)
   void call(const unf::Instr &in, Stack &stack, ir::Expr *Y, Lets &lets, const ir::Expr &forced);
