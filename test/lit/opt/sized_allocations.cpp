@@ -47,9 +47,29 @@ UNFAD_GRADIENT_WRT(x) double total(const double* x, int n) {
 // CHECK-NOT:     resize
 // CHECK:         fold i in [0, n)
 
+// A matrix made in each iteration at the size a product then gives it
+// again: one allocation at that size, and no resize left in the loop,
+// neither in the forward sweep nor in the J^T's recomputation (whose
+// restores of the size at the end of the body write an array that dies
+// there: dead code).
+UNFAD_GRADIENT_WRT(x) double looped(const double* x, int n, int steps) {
+  double s = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    Mat m;
+    m.data_.resize(n);
+    squares(x, n, &m);
+    s += m.data_[k % n] * x[0];
+  }
+  return s;
+}
+
 // The generated code: each vector made at its size, never resized.
 // CODE-LABEL: double total_grad(
 // CODE-NEXT:    std::vector<double> d_m_data_(n);
 // CODE-NEXT:    std::vector<double> m_data_(n);
 // CODE-NOT:     resize
 // CODE:         return s;
+// CODE-LABEL: double looped_grad(
+// CODE-NOT:     resize
+// CODE-NOT:     std::vector<double> {{.*}}(0)
+// CODE:         return s
