@@ -26,6 +26,8 @@ void ode_in_place_grad(const double *c, std::size_t n, std::size_t steps, double
 double lstm_views(const double *main, const double *extra, const double *state0, const double *seq, int c);
 double lstm_views_grad(const double *main, const double *extra, const double *state0, const double *seq, int c,
                        double *d_main, double *d_extra, double *d_state0, double *d_seq);
+double trajectory_rows(const double *x, int n);
+double trajectory_rows_grad(const double *x, int n, double *d_x);
 
 namespace {
 
@@ -122,5 +124,11 @@ void registerMemoryBenchmarks() {
           return lstm_views_grad(main->data(), extra->data(), state0->data(), seq->data(), c, dm->data(), de->data(),
                                  ds->data(), dq->data());
         });
+  }
+  for (int n : {2000, 16000}) {
+    Buffer x = random(size_t(n) * 3, -1, 1, 81), dx = zeros(size_t(n) * 3);
+    registerPair(
+        "trajectory_rows/" + std::to_string(n) + "x3", [=] { return trajectory_rows(x->data(), n); },
+        [=] { return trajectory_rows_grad(x->data(), n, dx->data()); });
   }
 }

@@ -198,3 +198,19 @@ UNFAD_GRADIENT double lstm_views(const double *main, const double *extra, const 
   }
   return -total / ((c - 1) * b);
 }
+
+// A trajectory kept as a table of 3-vectors: each step fills its row from
+// the input with an inner loop, then blends it in place with the previous
+// row (the backward sweep recomputes the fill: it must not copy the table).
+UNFAD_GRADIENT double trajectory_rows(const double *x, int n) {
+  std::vector<std::vector<double>> pos(n, std::vector<double>(3));
+  for (int t = 0; t < n; ++t) {
+    for (int i = 0; i < 3; ++i) pos[t][i] = x[3 * t + i];
+    if (t > 0)
+      for (int i = 0; i < 3; ++i) pos[t][i] += 0.5 * std::sin(pos[t - 1][i]);
+  }
+  double s = 0.0;
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < 3; ++i) s += pos[t][i] * pos[t][i];
+  return s;
+}

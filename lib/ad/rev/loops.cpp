@@ -8,6 +8,7 @@
 // state, array cotangents go to their buffers in place.
 #include "cotangents.h"
 #include "reverser.h"
+#include "unfad/ir/equal.h"
 
 #include <algorithm>
 
@@ -237,13 +238,22 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
     // iteration. An array of unknown length (an in/out pointer) cannot be
     // copied from before the loop either: its stores are undone even where
     // the loop does not read it.
-    if ((record.reads.count(a) && !rewritesBeforeReading(body, a)) || !sizes_.at(a)) {
+    // Inside the recomputation of an enclosing loop, a copy from before
+    // this loop is made once per enclosing iteration: O(array) each time,
+    // where what this loop overwrites is often a row (a fill loop over
+    // `t[i][k]` in the body of a loop over i). The undo tapes cost what it
+    // overwrites. (A loop over the array's whole length costs the copy
+    // either way, and a copy nothing reads is dead code.)
+    const bool sweeps = record.lo->is<Const>() && record.lo->as<Const>()->isZero() && sizes_.at(a) && alphaEqual(record.hi, sizes_.at(a));
+    const bool copiedPerEnclosingIteration = uncopied.count(a) && !enclosingReads_.empty() && !sweeps;
+    const bool readsFirst = record.reads.count(a) && !rewritesBeforeReading(body, a);
+    if (readsFirst || !sizes_.at(a) || copiedPerEnclosingIteration) {
       if (Expr instrumented = tapeOverwrites(body, array, record.n, at, lets, iterationStart, saved.undo,
                                              bodyStack[bodyStack.size() - 2].value)) {
         body = instrumented;
       } else if (Expr logged = logOverwrites(body, array, record, bodyStack, at, lets, iterationStart, saved.log)) {
         body = logged;
-      } else {
+      } else if (readsFirst || !sizes_.at(a)) {
         saved.len = lengthOf(a);
         saved.perIteration = bind(lets, "tape_" + a, NewArray::make(Prim::make(Op::Mul, {record.n, saved.len}),
                                                                     array->type->elem(), true));
