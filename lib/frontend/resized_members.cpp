@@ -27,6 +27,7 @@
 
 #include <clang/AST/DeclCXX.h>
 
+#include <algorithm>
 #include <optional>
 
 namespace unfad::frontend {
@@ -97,9 +98,18 @@ ir::Expr Lowering::recordedResize(const ir::Expr &array, const std::string &size
 // hoisted sizes take it as fixed there), a check that it keeps its size
 // (the same size: no resize at all) which throws std::length_error where
 // f would resize. Refused at the call: a resize of a parameter's array,
-// and a nested resize of an array still empty (a default-constructed
-// object first sized in a loop: f would grow it, the check would throw)
-// or of another constant size.
+// and a nested resize of another constant size.
+//
+// An array still empty (a default-constructed object, `Mat tmp;`) first
+// sized in a loop (`for (...) { mat_mult(acc, r, &tmp); acc = tmp; }`) is
+// sized before the loop at the size its first iteration gives it, `lo <
+// hi ? n(first) : 0`, and each iteration checks that size as above: the
+// array then has one size while the loop runs, as the passes want it. That
+// needs the resize in every iteration (in the loop body itself, not in a
+// branch or a loop of its own) and its size computed from the loop's state
+// and values from before the loop by integer arithmetic alone (the
+// objects' sizes), not from the index (a size that changes every
+// iteration); otherwise it is refused.
 ir::Expr Lowering::placeResizes(const ir::Expr &body) {
   if (resizeSites_.empty()) return body;
   struct Alloc {
@@ -109,6 +119,19 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
   };
   std::map<std::string, Alloc> allocated;
   std::set<std::string> guarded; // the size variables of the resizes that become checks
+  // The blocks being walked, innermost last: the loop whose body a block is
+  // (null for anything else) and the block it sits in, and the scalar lets
+  // of the body so far (pure: integer arithmetic on names), to compute a
+  // size at the loop's first iteration.
+  struct Frame {
+    int block;
+    const ir::Fold *loop;
+    int outer;
+    std::map<std::string, ir::Expr> pure;
+    std::set<std::string> bound;
+  };
+  std::vector<Frame> frames{{0, nullptr, -1, {}, {}}};
+  std::map<const ir::Node *, std::vector<std::pair<ir::Expr, ir::Expr>>> presized; // loop -> (array, first size)
   // integer lets whose value is a constant (sizes the function fixes:
   // `Mat c(2, 2)`), to refuse a nested resize to another constant size
   std::map<std::string, int64_t> constants;
@@ -125,12 +148,74 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
     if (!a || !b) return std::nullopt;
     return p->op == ir::Op::Add ? *a + *b : p->op == ir::Op::Sub ? *a - *b : *a * *b;
   };
+  std::function<bool(const ir::Expr &)> pure = [&](const ir::Expr &e) {
+    if (e->is<ir::Const>() || e->is<ir::Var>()) return true;
+    // (an array keeps its size in a loop, which only checks it, unless it
+    // is still empty: then a resize later in the body may size it first)
+    if (auto n = e->as<ir::Size>()) {
+      auto v = n->array->as<ir::Var>();
+      auto it = v ? allocated.find(v->name) : allocated.end();
+      return v && (it == allocated.end() || !it->second.empty);
+    }
+    if (auto p = e->as<ir::Proj>()) return pure(p->tuple);
+    if (auto t = e->as<ir::Tuple>()) return std::all_of(t->elems.begin(), t->elems.end(), pure);
+    if (auto p = e->as<ir::Prim>()) return std::all_of(p->args.begin(), p->args.end(), pure);
+    return false;
+  };
+  // The value of `e` as pure code: `e` itself, or the pure result of a
+  // block of lets whose effects write no integer (an inlined helper given
+  // the object, which hands back the object's sizes as it found them);
+  // null otherwise.
+  std::function<ir::Expr(const ir::Expr &)> pureValue = [&](const ir::Expr &e) -> ir::Expr {
+    if (pure(e)) return e;
+    if (!e->is<ir::Let>()) return nullptr;
+    ir::Expr cur = e;
+    std::vector<std::pair<std::string, ir::Expr>> lets; // innermost last; null: not pure
+    while (auto l = cur->as<ir::Let>()) {
+      lets.push_back({l->name, pureValue(l->value)});
+      cur = l->body;
+    }
+    if (!pure(cur)) return nullptr;
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+      const auto used = ir::freeVars(cur);
+      if (std::find(used.begin(), used.end(), it->first) == used.end()) continue;
+      if (!it->second) return nullptr;
+      cur = ir::substitute(cur, it->first, it->second);
+    }
+    return cur;
+  };
+  // `size` at the first iteration of the loop of the innermost frame, in
+  // names bound before the loop; null when it reads anything else, or the
+  // loop's index (a size that changes with the iteration: f would resize
+  // the object every time, which the check refuses).
+  std::function<ir::Expr(ir::Expr)> firstIteration = [&](ir::Expr size) -> ir::Expr {
+    const Frame &f = frames.back();
+    const ir::Fold *loop = f.loop;
+    if (!pure(loop->lo) || !pure(loop->hi) || !pure(loop->init)) return nullptr;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const std::string &v : ir::freeVars(size)) {
+        if (v == loop->index) return nullptr;
+        if (auto it = f.pure.find(v); it != f.pure.end()) {
+          size = ir::substitute(size, v, it->second);
+          changed = true;
+          break;
+        }
+        if (v != loop->state && f.bound.count(v)) return nullptr;
+      }
+    }
+    return ir::substitute(size, loop->state, loop->init);
+  };
   int blocks = 0;
   std::function<void(const ir::Expr &, int)> walk = [&](const ir::Expr &e, int block) {
     if (auto l = e->as<ir::Let>()) {
       walk(l->value, block);
       if (l->value->type->isInt())
         if (auto c = fold(l->value)) constants[l->name] = *c;
+      if (frames.back().block == block) {
+        frames.back().bound.insert(l->name);
+        if (ir::Expr v = pureValue(l->value)) frames.back().pure[l->name] = v;
+      }
       if (auto na = l->value->as<ir::NewArray>()) {
         auto zero = na->size->as<ir::Const>();
         allocated[l->name] = Alloc{block, zero && zero->ivalue == 0, na->size};
@@ -150,6 +235,13 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
         if (found->second.block == block) {
           found->second.empty = false;
           found->second.size = r->size;
+        } else if (ir::Expr first; found->second.empty && frames.back().block == block && frames.back().loop &&
+                                   frames.back().outer == found->second.block &&
+                                   (first = firstIteration(r->size))) {
+          presized[frames.back().loop].push_back({r->array, first});
+          found->second.empty = false;
+          found->second.size = r->size;
+          guarded.insert(sv->name);
         } else if (found->second.empty || (now && then && *now != *then)) {
           fail(site->second.loc, site->second.spelled + " inside a loop or a branch, of an object made outside it and "
                                                          "at another size, is not supported (make the object inside "
@@ -164,13 +256,37 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
     // a loop's body, a branch's arms, an element function: blocks of their own
     bool nested = e->is<ir::Fold>() || e->is<ir::While>() || e->is<ir::If>() || e->is<ir::Build>() ||
                   e->is<ir::Sum>() || e->is<ir::Lambda>();
-    ir::forEachChild(*e, [&](const ir::Expr &c) { walk(c, nested ? ++blocks : block); });
+    if (!nested) return ir::forEachChild(*e, [&](const ir::Expr &c) { walk(c, block); });
+    const auto *loop = e->as<ir::Fold>();
+    ir::forEachChild(*e, [&](const ir::Expr &c) {
+      const int inner = ++blocks;
+      frames.push_back(Frame{inner, loop && c == loop->body ? loop : nullptr, block, {}, {}});
+      walk(c, inner);
+      frames.pop_back();
+    });
   };
   walk(body, 0);
   if (guarded.empty()) return body;
   struct Guard : ir::Mutator {
     Lowering *self;
     const std::set<std::string> *guarded;
+    const std::map<const ir::Node *, std::vector<std::pair<ir::Expr, ir::Expr>>> *presized;
+    // the array sized before the loop: `lo < hi ? first : 0` (a loop that
+    // never runs leaves it empty)
+    ir::Expr visit(const ir::Fold *n, const ir::Expr &me) override {
+      ir::Expr loop = mutateChildren(me);
+      auto it = presized->find(n);
+      if (it == presized->end()) return loop;
+      for (auto at = it->second.rbegin(); at != it->second.rend(); ++at) { // (the first one found runs first)
+        const auto &[array, first] = *at;
+        const std::string size = self->names_.fresh(array->as<ir::Var>()->name + "_size");
+        ir::Expr runs = ir::Prim::make(ir::Op::Lt, {n->lo, n->hi});
+        ir::Expr resize = ir::Resize::make(array, ir::Var::make(size, ir::Type::i64()));
+        loop = ir::Let::make(size, ir::If::make(runs, first, ir::Const::makeInt(0)),
+                             ir::Let::make(self->names_.fresh("_"), resize, loop));
+      }
+      return loop;
+    }
     ir::Expr visit(const ir::Resize *n, const ir::Expr &me) override {
       const auto *sv = n->size->as<ir::Var>();
       if (!sv || !guarded->count(sv->name)) return mutateChildren(me);
@@ -187,6 +303,7 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
   } guard;
   guard.self = this;
   guard.guarded = &guarded;
+  guard.presized = &presized;
   return guard.mutate(body);
 }
 

@@ -316,6 +316,7 @@ DECLS = {
     "Grid": ((), [
         "class $PGrid {",
         " public:",
+        "  $PGrid() : rows_(0), cols_(0) {}",
         "  $PGrid(int rows, int cols) : rows_(rows), cols_(cols), data_(rows * cols, 0.0) {}",
         "  int rows() const { return rows_; }",
         "  int cols() const { return cols_; }",
@@ -909,7 +910,8 @@ def g_owned(g):
     """A Grid built, filled through a pointer, changed by methods (directly,
     through a helper's reference, a reference local, in a loop and a
     branch), resized (reshaped, padded, sized by a helper in a loop body
-    that makes it, reshaped in a loop to its own shape), assigned whole
+    that makes it, reshaped in a loop to its own shape, made empty before a
+    loop whose every iteration sizes it alike), assigned whole
     (also in a loop) and summed."""
     b = M.Block(g)
     s, _ = M.accumulator(g, b)
@@ -917,7 +919,7 @@ def g_owned(g):
     b.lines.append(f"$PGrid {v}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
     b.lines.append(f"$Pgrid_fill(&{v}, {b.x(bounded(g))}, {b.x(bounded(g, 1))});")
     for _ in range(g.rng.randint(1, 3)):
-        r = g.rng.randrange(14)
+        r = g.rng.randrange(15)
         if r == 0:
             b.lines.append(f"{v}.set_scale({b.x(bounded(g))});")
         elif r == 1:
@@ -972,6 +974,17 @@ def g_owned(g):
             small_loop(g, b, lambda i: [
                 f"{v}.reshape({v}.rows(), {v}.cols());",
                 f"{v}(0, {v}.cols() - 1) *= {b.x(bounded(g))};"])
+        elif r == 14:  # (made empty before the loop, sized by a helper in each iteration alike)
+            w = "grid" + g.fresh("double")
+            arr = "arr" + g.fresh("double")
+            n = g.rng.randint(1, 3)
+            b.lines.append(f"$PGrid {w};")
+            small_loop(g, b, lambda i: [
+                f"double {arr}[3] = {{{b.x(bounded(g))}, {b.x(bounded(g, 1))}, 0.5 * {i}}};",
+                f"$Pgrid_outer({arr}, {n}, {v}(0, 0), &{w});",
+                f"{v}(0, 0) += 0.25 * {w}({n - 1}, 0);",
+                f"{s} += $Pgrid_sum({w});"])
+            b.lines.append(f"{s} += {w}.rows() * {b.x(bounded(g))};")
         else:  # (a name made in the loop body: the loop carries what it writes)
             w = "ref" + g.fresh("double")
             small_loop(g, b, lambda i: [

@@ -1,7 +1,8 @@
 // Classes owning a std::vector (lib/frontend/vector_members.cpp) outside what
-// is supported: a vector member first sized in a loop, of an object made empty
-// outside it (resized_members.cpp: its size would change while the loop runs), a
-// vector member grown by push_back in a method, a whole object assigned in a
+// is supported: a vector member sized in a loop by the loop's index, of an
+// object made empty outside it (resized_members.cpp: its size would change
+// while the loop runs; one each iteration sizes as the first does is
+// supported, test/e2e/cases/presized_in_loops.cpp), a vector member grown by push_back in a method, a whole object assigned in a
 // loop where it was made at another size before it, a vector of structs
 // resized (std::vector makes new elements from the struct's default member
 // initialisers, where the cotangent buffer must grow with zeros), a function
