@@ -42,6 +42,8 @@ bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const
   if (!vd || !t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified() ||
       !arrayInfo(t, ai, SourceLocation()) || ai.kind != ArrayInfo::Vector || !ai.elem->isArithmeticType())
     return false;
+  // (a helper's: resized_members.cpp resizes the array it is given)
+  if (vd->getDeclContext() != currentRoot_) return false;
   std::string n = md->getName().str(), name = vd->getNameAsString();
   SourceLocation loc = mc->getExprLoc();
   const auto *body = loweringMarked_ ? dyn_cast<CompoundStmt>(currentRoot_->getBody()) : nullptr;

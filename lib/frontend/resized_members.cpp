@@ -35,24 +35,46 @@ namespace unfad::frontend {
 using namespace clang;
 
 // `m.data_.resize(...)` or `data_.resize(...)` in a method, on a vector
-// member of a split object: its effect on the object's array (null when
-// `mc` is no such call).
+// member of a split object, or `y.resize(...)` in a helper given a
+// std::vector by reference (`void layer(const W& w, const std::vector<double>&
+// x, std::vector<double>& y) { y.assign(w.out, 0.0); ... }` called with a
+// caller's local `std::vector<double> h;`): its effect on the array (null
+// when `mc` is no such call).
 ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   const CXXMethodDecl *md = mc->getMethodDecl();
   if (!md || !md->getIdentifier()) return nullptr;
   llvm::StringRef n = md->getName();
   if (n != "resize" && n != "assign" && n != "clear") return nullptr;
-  const auto *mem = dyn_cast<MemberExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const Expr *object = mc->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  const auto *mem = dyn_cast<MemberExpr>(object);
   const auto *field = mem ? dyn_cast<FieldDecl>(mem->getMemberDecl()) : nullptr;
-  if (!field || !vectorMember(field->getType()) || !ownsVector(dyn_cast<CXXRecordDecl>(field->getParent()))) return nullptr;
+  const auto *ref = dyn_cast<DeclRefExpr>(object);
+  const auto *param = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+  ArrayInfo ai;
+  std::string leaf;
+  if (field && vectorMember(field->getType()) && ownsVector(dyn_cast<CXXRecordDecl>(field->getParent())))
+    leaf = field->getNameAsString();
+  else if (param && param->getDeclContext() != currentRoot_ && param->getType()->isLValueReferenceType() &&
+           !param->getType().getNonReferenceType().isConstQualified() &&
+           arrayInfo(param->getType(), ai, SourceLocation()) && ai.kind == ArrayInfo::Vector)
+    leaf = param->getNameAsString(); // (a helper's: the caller's array)
+  else
+    return nullptr;
   SourceLocation loc = mc->getExprLoc();
-  std::string spelled = "'" + field->getNameAsString() + "." + n.str() + "'";
+  std::string spelled = "'" + leaf + "." + n.str() + "'";
   if (n == "clear" && mc->getNumArgs() != 0) return nullptr;
   if (n == "assign" && (mc->getNumArgs() != 2 || !mc->getArg(0)->getType()->isIntegralOrEnumerationType()))
     fail(loc, spelled + " is only supported as 'assign(n, value)'");
   if (n == "resize" && mc->getNumArgs() > 2) return nullptr;
-  ir::Expr array = lowerArrayRef(mem, env);
+  ir::Expr array = lowerArrayRef(object, env);
   const auto *var = array->as<ir::Var>();
+  if (param && var) // (an output of the marked function: sized in its body, output_vectors.cpp)
+    for (const ParmVarDecl *out : currentRoot_->parameters())
+      if (auto it = env.find(out); it != env.end() && it->second->type->isArray() && ir::rootArray(it->second)->is<ir::Var>() &&
+                                   ir::rootArray(it->second)->as<ir::Var>()->name == var->name)
+        fail(loc, "'" + n.str() + "' of output '" + out->getNameAsString() + "' is only supported as the first use of '" +
+                      out->getNameAsString() + "', a statement of the marked function's body (not in a loop, a branch "
+                                               "or a helper)");
   if (!var) fail(loc, spelled + " of this object is not supported (the member of a local object, or of an object a "
                                 "helper or method is given by reference or pointer, is)");
   ir::TypeP et = array->type->elem();
@@ -61,11 +83,11 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   if (!et->isScalar()) fail(loc, spelled + " of a vector of structs is not supported (a vector of numbers is)");
   ir::Expr size = n == "clear" ? ir::Const::makeInt(0) : convert(lowerExpr(mc->getArg(0), env), ir::Type::i64());
   ir::Expr value = mc->getNumArgs() == 2 ? convert(lowerExpr(mc->getArg(1), env), et) : nullptr;
-  std::string sizeName = names_.fresh(field->getNameAsString() + "_size");
+  std::string sizeName = names_.fresh(leaf + "_size");
   ir::Expr sizeVar = ir::Var::make(sizeName, ir::Type::i64());
   ir::Expr resize = recordedResize(array, sizeName, loc, spelled);
   // resize(n, v) fills what it adds, [old size, n); assign(n, v) all of [0, n)
-  std::string oldName = names_.fresh(field->getNameAsString() + "_old_size");
+  std::string oldName = names_.fresh(leaf + "_old_size");
   ir::Expr old = ir::Var::make(oldName, ir::Type::i64());
   bool fillsAdded = n == "resize" && value;
   ir::Expr fill;
@@ -80,6 +102,49 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   ir::Expr done = effect(resize, [&] { return fill ? effect(fill, [] { return ir::Tuple::make({}); }) : ir::Tuple::make({}); });
   if (fillsAdded) done = ir::Let::make(oldName, ir::Size::make(array), done);
   return ir::Let::make(sizeName, size, done);
+}
+
+// Whether `def` resizes a std::vector it is given by non-const reference,
+// itself or through a helper it passes it to: such a helper is lowered
+// into its caller, where the array is the caller's (a separate function
+// could not change the size of its parameter's array).
+bool Lowering::resizesVectorParam(const FunctionDecl *def) {
+  if (markAttr(def)) return false; // (lowered on its own: its outputs sized in its body, output_vectors.cpp)
+  std::set<std::pair<const FunctionDecl *, const ParmVarDecl *>> seen;
+  std::function<bool(const FunctionDecl *, const ParmVarDecl *)> resizes = [&](const FunctionDecl *fd,
+                                                                              const ParmVarDecl *p) {
+    fd = fd ? fd->getDefinition() : nullptr;
+    if (!fd || !fd->hasBody() || !seen.insert({fd, p}).second) return false;
+    auto names = [&](const Expr *e) {
+      const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return d && d->getDecl() == p;
+    };
+    bool found = false;
+    std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
+      if (!s || found) return;
+      if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() &&
+                                                           mc->getMethodDecl()->getIdentifier() &&
+                                                           names(mc->getImplicitObjectArgument())) {
+        llvm::StringRef n = mc->getMethodDecl()->getName();
+        found = n == "resize" || n == "assign" || n == "clear";
+      } else if (const auto *ce = dyn_cast<CallExpr>(s); ce && ce->getDirectCallee()) {
+        const FunctionDecl *g = ce->getDirectCallee();
+        for (unsigned k = 0; k < ce->getNumArgs() && k < g->getNumParams() && !found; ++k)
+          if (names(ce->getArg(k))) found = resizes(g, g->getParamDecl(k));
+      }
+      for (const Stmt *c : s->children()) walk(c);
+    };
+    walk(fd->getBody());
+    return found;
+  };
+  for (const ParmVarDecl *p : def->parameters()) {
+    ArrayInfo ai;
+    QualType t = p->getType();
+    if (t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified() &&
+        arrayInfo(t, ai, SourceLocation()) && ai.kind == ArrayInfo::Vector && resizes(def, p))
+      return true;
+  }
+  return false;
 }
 
 // `resize array to <sizeName>` of a member's local array (a Var), recorded
@@ -229,8 +294,9 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
       if (site != resizeSites_.end()) {
         auto found = allocated.find(r->array->as<ir::Var>()->name);
         if (found == allocated.end())
-          fail(site->second.loc, site->second.spelled + " resizes a vector of an object the marked function is given; "
-                                                         "only objects made in the function can be resized");
+          fail(site->second.loc, site->second.spelled + " resizes a vector the marked function is given (of an object "
+                                                         "or a parameter); only vectors made in the function can be "
+                                                         "resized by helpers and methods");
         auto now = fold(found->second.size), then = fold(r->size);
         if (found->second.block == block) {
           found->second.empty = false;

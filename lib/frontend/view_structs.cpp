@@ -549,6 +549,7 @@ bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (touchesMirroredClass(def)) return true; // class_layout.cpp
   if (optionalType(def->getReturnType())) return true; // (no optional crosses a generated signature: optionals.cpp)
   if (comparesPointers(def)) return true; // a range's two ends (pointers.cpp)
+  if (resizesVectorParam(def)) return true; // the caller's array resized (resized_members.cpp)
   return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) {
     // `Mat& m` and `Mat* m` are bound to the caller's object's members
     return isViewStruct(p->getType()) || viewPointerParam(p) || optionalType(p->getType());
