@@ -96,7 +96,10 @@ const CallExpr *Lowering::returnedArrayCall(const Expr *e) const {
   const FunctionDecl *fd = c ? c->getDirectCallee() : nullptr;
   if (!fd) return nullptr;
   if (const_cast<Lowering *>(this)->returnsVectorObject(fd)) return c; // an object owning vectors (vector_members.cpp)
-  if (isa<CXXOperatorCallExpr>(c)) return nullptr;
+  // (an operator the user defines on arrays, `Vec3 operator-(const Vec3&,
+  // const Vec3&)`, is a call like any other; the standard library's are
+  // element accesses and assignments)
+  if (isa<CXXOperatorCallExpr>(c) && (fd->isInStdNamespace() || !fd->hasBody())) return nullptr;
   QualType rt = fd->getReturnType();
   if (rt->isReferenceType() || rt->isPointerType() || rt->isDependentType()) return nullptr;
   ArrayInfo ai;
