@@ -249,11 +249,33 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
       }
     if (!changed) break;
   }
-  for (const std::string &v : ir::freeVars(room))
-    if (inner.count(v))
-      fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
-                    "it is declared (it depends on values computed later, or on an outer loop's index as in a "
-                    "triangular loop)");
+  // The size of an array resized later in the scope (a class's vector
+  // member, resized_members.cpp) is not known at the declaration either:
+  // read there, it is the size before the resize.
+  struct Resized : ir::Visitor {
+    std::set<std::string> names;
+    void visit(const ir::Resize *r) override {
+      if (auto v = ir::rootArray(r->array)->as<ir::Var>()) names.insert(v->name);
+      ir::Visitor::visit(r);
+    }
+  } resized;
+  resized.visitExpr(scope);
+  struct SizeReads : ir::Visitor {
+    const std::set<std::string> *resized;
+    bool found = false;
+    void visit(const ir::Size *z) override {
+      if (auto v = z->array->as<ir::Var>(); v && resized->count(v->name)) found = true;
+      ir::Visitor::visit(z);
+    }
+  } reads;
+  reads.resized = &resized.names;
+  reads.visitExpr(room);
+  bool unknown = reads.found;
+  for (const std::string &v : ir::freeVars(room)) unknown = unknown || inner.count(v);
+  if (unknown)
+    fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
+                  "it is declared (it depends on values computed later, or on an outer loop's index as in a "
+                  "triangular loop)");
   for (const ir::Node *n : mine) growOps_.erase(n);
   return room;
 }
