@@ -133,13 +133,23 @@ static void fixArgs(PassiveAlias &a, Binds &binds, ir::NameSupply &names) {
     }
 }
 
+// An iterator of the standard library's containers (`auto it =
+// index.find(word);`): a position in passive data when it is made from it.
+static bool libraryIterator(QualType t) {
+  const auto *rd = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  if (!rd || !rd->getIdentifier() || !rd->getName().ends_with("iterator")) return false;
+  for (const DeclContext *dc = rd->getDeclContext(); dc; dc = dc->getParent()) // (std::__detail::...)
+    if (dc->isStdNamespace()) return true;
+  return false;
+}
+
 bool Lowering::passiveLocal(const VarDecl *vd) {
   const Expr *init = vd->getInit();
   // (`const double& x0 = x[kind.size()]` reads the text but names an element of x: not an alias)
   if (!sawTextParams_ || !init || isa<ParmVarDecl>(vd) || !readsOnlyPassive(init)) return false;
   QualType t = vd->getType();
   if (t->isReferenceType()) return t.getNonReferenceType().isConstQualified() || passiveDataType(t);
-  return passiveDataType(t);
+  return passiveDataType(t) || libraryIterator(t);
 }
 
 ir::Expr Lowering::lowerPassiveLocal(const VarDecl *vd, Env &env, const std::function<ir::Expr(Env &)> &next) {
