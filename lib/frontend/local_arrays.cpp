@@ -118,13 +118,26 @@ const Expr *Lowering::localArrayShape(const VarDecl *vd, const ArrayInfo &ai, co
       if (rargs.size() == 2) out.fill = fillValue(rargs[1], et, env);
     }
   }
+  // `std::vector<std::array<double, 3>> q = pts;` of a parameter held as
+  // rows: as many rows as it has, copied row by row (below)
+  ir::Expr sourceRows;
+  const bool copied = ce && ce->getConstructor()->isCopyOrMoveConstructor();
+  if (!flat.rows && copied && ai.kind == ArrayInfo::Vector && inner.size >= 0 && !flatVar(ce->getArg(0)))
+    if (ir::Expr rows = lowerArrayRef(ce->getArg(0), env); rows->type->elem()->isArray()) {
+      sourceRows = rows;
+      flat.rows = shapeDimension(vd, "rows", arraySize(ce->getArg(0), rows, loc, env), out);
+    }
   if (!flat.rows || !flat.stride)
     fail(loc, "local arrays of arrays are only supported with constant sizes or as 'std::vector<std::vector<T>> m(rows, "
               "std::vector<T>(cols))' (" + spelled + "; or use a flat std::vector and 'a[i * n + j]')");
   out.size = ir::Prim::make(ir::Op::Mul, {flat.rows, flat.stride});
   if (flat.rows->is<ir::Const>() && flat.stride->is<ir::Const>())
     out.size = ir::Const::makeInt(flat.rows->as<ir::Const>()->ivalue * flat.stride->as<ir::Const>()->ivalue);
-  if (ce && ce->getConstructor()->isCopyOrMoveConstructor()) {
+  if (sourceRows) {
+    out.copyRowsFrom = sourceRows;
+    return nullptr;
+  }
+  if (copied) {
     // `Mat3 C = R;` of a table held flat: a copy of its buffer
     if (ir::Expr from = fixedTable(vd->getType()) ? flatTableRef(ce->getArg(0), env) : nullptr) {
       out.copyFrom = from;
