@@ -314,8 +314,9 @@ ir::Expr Lowering::lowerCallableAlgorithm(const CallExpr *ce, Env &env) {
     if (!accumulate && !callableArg(arg(initArg + 2), two ? 2 : 1, env, combine)) return nullptr;
   }
   ir::TypeP t = typeOf(ce->getType().getUnqualifiedType(), loc);
-  if (!t->isScalar()) fail(loc, "'std::" + name.str() + "' of non-scalar values is not supported");
-  ir::Expr init = convert(lowerExpr(arg(initArg), env), t);
+  // (a struct of numbers too: `std::accumulate(pts.begin(), pts.end(), Vec2{0, 0}, add)`)
+  if (!t->isScalar() && !t->isStruct()) fail(loc, "'std::" + name.str() + "' of non-scalar values is not supported");
+  ir::Expr init = t->isScalar() ? convert(lowerExpr(arg(initArg), env), t) : lowerExpr(arg(initArg), env);
   return callableLoop(n, init, callableRoots({&reduce, &combine}, env), env, loc,
                       [&](const ir::Expr &j, const ir::Expr &acc, Env &in) {
                         std::vector<CallArg> xs{CallArg{nullptr, w.array, w.at(j), nullptr}};
