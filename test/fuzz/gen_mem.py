@@ -23,6 +23,13 @@ output of "outputs" when there is one).
           axpy(T + i * D, T + (R - 1 - i) * D, D, v), a moving `double* o`),
           T a local array, the written output or the in/out parameter.
 
+  grow    a local std::vector filled by push_back in a counted loop (under
+          a condition: a data-dependent length; refilled after clear()),
+          and an empty local sized and filled by a helper given it by
+          reference (`sized(v, a, n, t)`: assign, resize; maybe in a loop,
+          at one size every iteration), each read back by index up to
+          size(), by range-for or back().
+
 Each construct is one statement of kind "mem": a few lines of C++ text whose
 holes @0@, @1@, ... are expressions (so that the probe instruments them and
 the shrinker simplifies them):
@@ -188,6 +195,13 @@ HELPERS = {
                [["for (int j = 0; j < m; ++j) {", "  o[j] = std::sin(u[j]) * y + 0.5 * u[j + 1];", "}"],
                 ["for (int j = m - 1; j >= 0; --j) {", "  o[j] = 0.5 * (u[j] + u[j + 1]) + y * o[j];", "}"],
                 ["for (int j = 0; j < m; ++j) {", "  o[j] += y * u[j] * u[j + 1];", "}"]]),
+    # (feature "grow") sizes the std::vector it is given (a caller's empty
+    # local): lowered into the caller, the resize the local's
+    "sized": ("void", [("y", "iov"), ("u", "arr"), ("m", "int"), ("t", "double")],
+              [["y.assign(m, 0.0);", "for (int j = 0; j < m; ++j) {", "  y[j] = std::sin(u[j]) * t + 0.5 * j;", "}"],
+               ["y.resize(m);", "for (int j = 0; j < m; ++j) {", "  y[j] = u[j] * u[j] * t;", "}"],
+               # (a clear() then resize(m, t) in a loop changes the size within an iteration: refused)
+               ["y.resize(m);", "y.assign(m, t);", "for (int j = 0; j < m; ++j) {", "  y[j] *= std::tanh(u[j]);", "}"]]),
 }
 
 
@@ -810,7 +824,43 @@ def g_push(g):
     return b.stmt()
 
 
-STMTS = {"g_push": g_push, "v_read": v_read, "v_loop": v_loop, "v_rows": v_rows, "v_write": v_write,
+def g_sized(g):
+    """An empty local std::vector sized and filled by a helper given it by
+    reference (maybe in a counted loop, every iteration at the same size),
+    then read back by range-for, by index up to size(), or size() itself."""
+    b = Block(g)
+    N = n_len(g)
+    a = b.use(g.pick(readable(g)))
+    s, _ = accumulator(g, b)
+    v = b.local("gv", "lvec")
+    b.lines.append(f"std::vector<double> {v};")
+    call = b.x(hcall(g, "sized", [G.E("raw", "iov", (), (v, (), (v,))), raw_arr(view(g, b, a, 0), b),
+                                  G.E("raw", "int", (), (str(N), ())), mix(g, [pread(f"{a}[0]")])])) + ";"
+    if g.chance(0.5):
+        i = b.local("loop", "int")
+        b.lines.append(f"for (int {i} = 0; {i} < {g.rng.randint(1, 3)}; ++{i}) {{")
+        b.lines.append(f"  {call}")
+        b.lines.append(f"  {s} += {v}[{i} % {N}];")
+        b.lines.append("}")
+    else:
+        b.lines.append(call)
+    how = g.rng.randrange(3)
+    if how == 0:
+        e = b.local("double", "double")
+        b.lines.append(f"for (double {e} : {v}) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [G.var(e, 'double')]))};")
+        b.lines.append("}")
+    elif how == 1:
+        j = b.local("loop", "int")
+        b.lines.append(f"for (int {j} = 0; {j} < int({v}.size()); ++{j}) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}[{j}]', j)]))};")
+        b.lines.append("}")
+    else:
+        b.lines.append(f"{s} += {v}.size() * {b.x(mix(g, [pread(f'{v}[0]')]))};")
+    return b.stmt()
+
+
+STMTS = {"g_push": g_push, "g_sized": g_sized, "v_read": v_read, "v_loop": v_loop, "v_rows": v_rows, "v_write": v_write,
          "i_outfill": i_outfill, "i_update": i_update, "i_helper": i_helper,
          "e_postinc": e_postinc, "e_chain": e_chain, "e_compound": e_compound, "e_comma_for": e_comma_for,
          "e_ifinit": e_ifinit, "e_conditional": e_conditional, "io_normalise": io_normalise, "io_steps": io_steps, "a_self": a_self,
@@ -834,7 +884,7 @@ def options(g):
         if targets(g):
             opts += ["i_update"] * 3 + ["i_helper"] * 3
     if "grow" in g.features and rd:
-        opts += ["g_push"] * 3
+        opts += ["g_push"] * 3 + ["g_sized"] * 2
     if "effects" in g.features:
         opts += ["e_chain", "e_compound", "e_compound", "e_ifinit", "e_ifinit", "e_conditional", "e_conditional"]
         if rd:
