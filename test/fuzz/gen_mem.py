@@ -781,6 +781,26 @@ def e_conditional(g):
 
 # -- grow: local std::vectors filled with push_back ---------------------------
 
+def read_back(g, b, s, v):
+    """Sum the local std::vector v into s: by index up to size(), by
+    range-for, or its back() (when it is not empty)."""
+    how = g.rng.randrange(3)
+    if how == 0:
+        j = b.local("loop", "int")
+        b.lines.append(f"for (int {j} = 0; {j} < int({v}.size()); ++{j}) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}[{j}]', j)]))};")
+        b.lines.append("}")
+    elif how == 1:
+        e = b.local("double", "double")
+        b.lines.append(f"for (double {e} : {v}) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [G.var(e, 'double')]))};")
+        b.lines.append("}")
+    else:
+        b.lines.append(f"if (!{v}.empty()) {{")
+        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}.back()')]))};")
+        b.lines.append("}")
+
+
 def g_push(g):
     """A local std::vector filled by push_back in a counted loop (each push
     maybe under a condition: a data-dependent length), maybe refilled after
@@ -806,28 +826,14 @@ def g_push(g):
         else:
             b.lines.append(f"  {push}")
         b.lines.append("}")
-    how = g.rng.randrange(3)
-    if how == 0:
-        j = b.local("loop", "int")
-        b.lines.append(f"for (int {j} = 0; {j} < int({v}.size()); ++{j}) {{")
-        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}[{j}]', j)]))};")
-        b.lines.append("}")
-    elif how == 1:
-        e = b.local("double", "double")
-        b.lines.append(f"for (double {e} : {v}) {{")
-        b.lines.append(f"  {s} += {b.x(mix(g, [G.var(e, 'double')]))};")
-        b.lines.append("}")
-    else:
-        b.lines.append(f"if (!{v}.empty()) {{")
-        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}.back()')]))};")
-        b.lines.append("}")
+    read_back(g, b, s, v)
     return b.stmt()
 
 
 def g_sized(g):
     """An empty local std::vector sized and filled by a helper given it by
     reference (maybe in a counted loop, every iteration at the same size),
-    then read back by range-for, by index up to size(), or size() itself."""
+    then read back (read_back)."""
     b = Block(g)
     N = n_len(g)
     a = b.use(g.pick(readable(g)))
@@ -844,19 +850,7 @@ def g_sized(g):
         b.lines.append("}")
     else:
         b.lines.append(call)
-    how = g.rng.randrange(3)
-    if how == 0:
-        e = b.local("double", "double")
-        b.lines.append(f"for (double {e} : {v}) {{")
-        b.lines.append(f"  {s} += {b.x(mix(g, [G.var(e, 'double')]))};")
-        b.lines.append("}")
-    elif how == 1:
-        j = b.local("loop", "int")
-        b.lines.append(f"for (int {j} = 0; {j} < int({v}.size()); ++{j}) {{")
-        b.lines.append(f"  {s} += {b.x(mix(g, [pread(f'{v}[{j}]', j)]))};")
-        b.lines.append("}")
-    else:
-        b.lines.append(f"{s} += {v}.size() * {b.x(mix(g, [pread(f'{v}[0]')]))};")
+    read_back(g, b, s, v)
     return b.stmt()
 
 
