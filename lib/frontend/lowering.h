@@ -924,6 +924,11 @@ private:
   void bindViewLeaves(const clang::VarDecl *root, clang::QualType t, const std::vector<ir::Expr> &vals, Env &env,
                       Binds &binds, const clang::Expr *from = nullptr, bool freshVectors = false);
   ir::Expr lowerViewStructLocal(const clang::VarDecl *vd, Env &env, const Tail &k);
+  // chosen_objects.cpp: `const Mat& m = c ? a : b;`
+  const clang::ConditionalOperator *chosenObject(const clang::VarDecl *vd);
+  bool writtenWhileBound(const clang::VarDecl *vd, const clang::VarDecl *v);
+  ir::Expr lowerChosenObjectLocal(const clang::VarDecl *vd, const clang::ConditionalOperator *co, Env &env,
+                                  const Tail &k);
   ir::Expr lowerViewStructArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
   bool lowerViewStore(const clang::Expr *e, Env &env, ir::Expr &eff);
   bool inlinedHelper(const clang::FunctionDecl *fd);

@@ -457,11 +457,17 @@ ir::Expr Lowering::copyVectorLeaf(const VarDecl *leaf, const ir::Expr &from, Bin
   if (!at->isArray()) fail(loc, "this copy of '" + leaf->getNameAsString() + "' is not supported");
   std::string n = names_.fresh(leaf->getNameAsString());
   arrNames_[n] = leaf->getNameAsString();
-  ir::Expr len = ir::Size::make(from);
+  // (`c ? a : b`, chosen_objects.cpp: the chosen one's size and elements)
+  const auto *chosen = from->as<ir::If>();
+  auto pick = [&](const std::function<ir::Expr(const ir::Expr &)> &of) {
+    return chosen ? ir::If::make(chosen->cond, of(chosen->thenE), of(chosen->elseE)) : of(from);
+  };
+  ir::Expr len = pick([](const ir::Expr &a) { return ir::Size::make(a); });
   binds.push_back({n, ir::NewArray::make(len, at->elem())});
   ir::Expr arr = ir::Var::make(n, ir::Type::array(at->elem()));
   binds.push_back({names_.fresh("_"), effectLoop(len, [&](const ir::Expr &j) {
-                     return store(arr, j, read(from, j, loc), ir::Store::Mode::Set, loc);
+                     return store(arr, j, pick([&](const ir::Expr &a) { return read(a, j, loc); }), ir::Store::Mode::Set,
+                                  loc);
                    })});
   return arr;
 }

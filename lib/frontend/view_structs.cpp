@@ -367,6 +367,7 @@ void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector
 // its members, which a non-const reference may not do).
 ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail &k) {
   QualType t = vd->getType().getNonReferenceType();
+  if (const ConditionalOperator *co = chosenObject(vd)) return lowerChosenObjectLocal(vd, co, env, k); // (chosen_objects.cpp)
   if (ir::Expr built = lowerVectorObjectLocal(vd, env, k)) return built; // constructed in place (vector_members.cpp)
   if (ir::Expr built = lowerConstructedViewLocal(vd, env, k)) return built; // (view_struct_vectors.cpp)
   Binds pre, binds;

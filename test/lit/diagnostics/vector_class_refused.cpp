@@ -6,7 +6,9 @@
 // loop where it was made at another size before it, a vector of structs
 // resized (std::vector makes new elements from the struct's default member
 // initialisers, where the cotangent buffer must grow with zeros), a function
-// returning an object before its end, a marked function's parameter of such
+// returning an object before its end, a reference to one of two objects
+// chosen by `?:` while one of them is written, or a non-const one
+// (chosen_objects.cpp), a marked function's parameter of such
 // a class with private data members, and a marked method of such a class
 // assigning a member that is not a vector element (methods reading the
 // members or updating the vectors' elements are supported:
@@ -118,3 +120,19 @@ private:
   std::vector<double> v_;
   double scale_ = 1.0;
 };
+UNFAD_GRADIENT double chosen_written(const double* x, bool first) {
+  Matrix a(2, 2), b(2, 2);
+  a(0, 0) = x[0];
+  b(0, 0) = x[1];
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:29: error: cannot differentiate 'chosen_written': a reference to one of two objects of 'Matrix' chosen by '?:' is read as a copy of the chosen one, so each must be a variable nothing writes while the reference lives
+  const Matrix& m = first ? a : b;
+  a(0, 0) = 2.0;
+  return m.data_[0];
+}
+UNFAD_GRADIENT double chosen_non_const(const double* x, bool first) {
+  Matrix a(2, 2), b(2, 2);
+// CHECK: vector_class_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'chosen_non_const': a non-const reference to one of two objects of 'Matrix' chosen by '?:' is not supported
+  Matrix& m = first ? a : b;
+  m(0, 0) = x[0];
+  return a(0, 0) * b(0, 0) + x[1];
+}
