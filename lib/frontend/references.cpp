@@ -237,7 +237,9 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
   Binds *sink = effects_ ? effects_ : &local;
   if (std::find(inlining_.begin(), inlining_.end(), def) != inlining_.end())
     fail(loc, std::string("recursive calls of a function with ") +
-                  (takesOutReference(fd) ? "a non-const reference parameter" : "a struct-of-pointers parameter or a pointer result") +
+                  (takesOutReference(fd)      ? "a non-const reference parameter"
+                   : resizesVectorParam(def) ? "a std::vector parameter it resizes"
+                                             : "a struct-of-pointers parameter or a pointer result") +
                   " are not supported ('" + fname + "')");
   if (fd->isVariadic()) fail(loc, "calls to variadic functions are not supported ('" + fname + "')");
   if (args.size() != def->getNumParams()) fail(loc, "call with a wrong number of arguments");
