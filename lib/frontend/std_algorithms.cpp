@@ -308,14 +308,16 @@ ir::Expr Lowering::lowerExtremeElement(const Expr *call, Env &env) {
   });
 }
 
-// std::swap(x, y) of two local scalars (their SSA values exchanged) or of two
-// array elements (both read, then both stored).
+// std::swap(x, y) of two local scalars or structs of plain values (their SSA
+// values exchanged) or of two array elements (both read, then both stored).
 ir::Expr Lowering::lowerSwap(const CallExpr *ce, Env &env) {
   SourceLocation loc = ce->getExprLoc();
   const Expr *x = ce->getArg(0), *y = ce->getArg(1);
   if (ArrayInfo ai; arrayInfo(x->getType(), ai, SourceLocation()) && ai.kind != ArrayInfo::Pointer)
     return lowerWholeArrayCopy(x, y, true, env, loc); // two vectors (local_arrays.cpp)
-  if (!x->getType()->isScalarType() || !y->getType()->isScalarType()) return nullptr;
+  // (numbers, or structs of plain values: their IR values are exchanged the same way)
+  auto value = [&](QualType t) { return t->isScalarType() || (t->isRecordType() && !isViewStruct(t)); };
+  if (!value(x->getType()) || !value(y->getType())) return nullptr;
   ir::Expr ax, ix, ay, iy;
   bool ex = elementRef(x, env, ax, ix), ey = elementRef(y, env, ay, iy);
   if (ex && ey) {
@@ -335,6 +337,7 @@ ir::Expr Lowering::lowerSwap(const CallExpr *ce, Env &env) {
   if (!env.count(rx) || !env.count(ry)) fail(loc, "'std::swap' of variables that are not locals");
   if (!effects_) fail(loc, "'std::swap' is not supported here (use it as a statement)");
   ir::Expr vx = env.at(rx), vy = env.at(ry);
+  if (!vx->type->isScalar() && !vx->type->isStruct()) return nullptr;
   std::string nx = names_.fresh(rx->getNameAsString()), ny = names_.fresh(ry->getNameAsString());
   effects_->push_back({nx, vy});
   effects_->push_back({ny, vx});
