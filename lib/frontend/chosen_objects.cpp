@@ -26,18 +26,7 @@ using namespace clang;
 const ConditionalOperator *Lowering::chosenObject(const VarDecl *vd) {
   QualType t = vd->getType().getNonReferenceType();
   if (!vd->getInit() || !hasVectorMember(t)) return nullptr;
-  const Expr *x = vd->getInit();
-  while (true) {
-    x = x->IgnoreParenImpCasts();
-    if (const auto *c = dyn_cast<ExprWithCleanups>(x)) x = c->getSubExpr();
-    else if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) x = m->getSubExpr();
-    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) x = b->getSubExpr();
-    else if (const auto *ce = dyn_cast<CXXConstructExpr>(x);
-             ce && ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
-      x = ce->getArg(0);
-    else break;
-  }
-  return dyn_cast<ConditionalOperator>(x);
+  return dyn_cast<ConditionalOperator>(stripCopies(vd->getInit()));
 }
 
 // Whether the statements after `vd`'s declaration in its block may write

@@ -256,6 +256,10 @@ std::string grouped(const std::string &s);
 // Whether `s` may write `v`: assigns it, increments it, takes its address,
 // binds a non-const reference to it or passes it to one (statements.cpp).
 bool writes(const clang::Stmt *s, const clang::VarDecl *v);
+// `e` without what copies a value (parentheses, no-op and lvalue-to-rvalue
+// casts, temporaries, a copy or move constructor): the object it copies
+// (view_structs.cpp).
+const clang::Expr *stripCopies(const clang::Expr *e);
 
 class Lowering {
 public:

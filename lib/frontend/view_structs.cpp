@@ -41,8 +41,7 @@ namespace unfad::frontend {
 
 using namespace clang;
 
-namespace {
-
+// (the declaration: lowering.h)
 const Expr *stripCopies(const Expr *e) {
   while (true) {
     e = stripNoOps(e); // (parentheses, no-op casts, cleanups)
@@ -58,6 +57,8 @@ const Expr *stripCopies(const Expr *e) {
     else return e;
   }
 }
+
+namespace {
 
 bool isNull(const Expr *x, ASTContext &ctx) {
   x = x->IgnoreParenImpCasts();
