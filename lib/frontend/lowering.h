@@ -650,6 +650,7 @@ private:
   // resized_members.cpp: `data_.resize(n)` of a split object's member
   ir::Expr lowerMemberResize(const clang::CXXMemberCallExpr *mc, Env &env);
   bool resizesVectorParam(const clang::FunctionDecl *def);
+  bool writableVectorParam(const clang::ParmVarDecl *p, ArrayInfo &ai);
   // assigned_objects.cpp: `c = m;` of a class owning std::vectors
   bool lowerObjectAssign(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   ir::Expr placeResizes(const ir::Expr &body);

@@ -38,10 +38,7 @@ bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const
   const auto *obj = dyn_cast<DeclRefExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *vd = obj ? dyn_cast<ParmVarDecl>(obj->getDecl()) : nullptr;
   ArrayInfo ai;
-  QualType t = vd ? vd->getType() : QualType();
-  if (!vd || !t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified() ||
-      !arrayInfo(t, ai, SourceLocation()) || ai.kind != ArrayInfo::Vector || !ai.elem->isArithmeticType())
-    return false;
+  if (!vd || !writableVectorParam(vd, ai) || !ai.elem->isArithmeticType()) return false;
   // (a helper's: resized_members.cpp resizes the array it is given)
   if (vd->getDeclContext() != currentRoot_) return false;
   std::string n = md->getName().str(), name = vd->getNameAsString();

@@ -54,9 +54,7 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   std::string leaf;
   if (field && vectorMember(field->getType()) && ownsVector(dyn_cast<CXXRecordDecl>(field->getParent())))
     leaf = field->getNameAsString();
-  else if (param && param->getDeclContext() != currentRoot_ && param->getType()->isLValueReferenceType() &&
-           !param->getType().getNonReferenceType().isConstQualified() &&
-           arrayInfo(param->getType(), ai, SourceLocation()) && ai.kind == ArrayInfo::Vector)
+  else if (param && param->getDeclContext() != currentRoot_ && writableVectorParam(param, ai))
     leaf = param->getNameAsString(); // (a helper's: the caller's array)
   else
     return nullptr;
@@ -137,14 +135,17 @@ bool Lowering::resizesVectorParam(const FunctionDecl *def) {
     walk(fd->getBody());
     return found;
   };
-  for (const ParmVarDecl *p : def->parameters()) {
-    ArrayInfo ai;
-    QualType t = p->getType();
-    if (t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified() &&
-        arrayInfo(t, ai, SourceLocation()) && ai.kind == ArrayInfo::Vector && resizes(def, p))
-      return true;
-  }
-  return false;
+  ArrayInfo ai;
+  return std::any_of(def->param_begin(), def->param_end(),
+                     [&](const ParmVarDecl *p) { return writableVectorParam(p, ai) && resizes(def, p); });
+}
+
+// `std::vector<T>& p`: a parameter through which a function may resize the
+// vector it is given (`ai`: its array's shape).
+bool Lowering::writableVectorParam(const ParmVarDecl *p, ArrayInfo &ai) {
+  QualType t = p->getType();
+  return t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified() &&
+         arrayInfo(t, ai, SourceLocation()) && ai.kind == ArrayInfo::Vector;
 }
 
 // `resize array to <sizeName>` of a member's local array (a Var), recorded
