@@ -18,6 +18,7 @@
 #include "lowering.h"
 
 #include "unfad/ir/counts.h"
+#include "unfad/ir/effects.h"
 #include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
@@ -252,23 +253,16 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
   // The size of an array resized later in the scope (a class's vector
   // member, resized_members.cpp) is not known at the declaration either:
   // read there, it is the size before the resize.
-  struct Resized : ir::Visitor {
-    std::set<std::string> names;
-    void visit(const ir::Resize *r) override {
-      if (auto v = ir::rootArray(r->array)->as<ir::Var>()) names.insert(v->name);
-      ir::Visitor::visit(r);
-    }
-  } resized;
-  resized.visitExpr(scope);
   struct SizeReads : ir::Visitor {
-    const std::set<std::string> *resized;
+    std::set<std::string> resized;
     bool found = false;
     void visit(const ir::Size *z) override {
-      if (auto v = z->array->as<ir::Var>(); v && resized->count(v->name)) found = true;
+      if (auto v = z->array->as<ir::Var>(); v && resized.count(v->name)) found = true;
       ir::Visitor::visit(z);
     }
   } reads;
-  reads.resized = &resized.names;
+  for (const ir::Expr &a : ir::resizedArrays(scope))
+    if (auto v = ir::rootArray(a)->as<ir::Var>()) reads.resized.insert(v->name);
   reads.visitExpr(room);
   bool unknown = reads.found;
   for (const std::string &v : ir::freeVars(room)) unknown = unknown || inner.count(v);

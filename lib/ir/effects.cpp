@@ -112,4 +112,16 @@ bool hasEffects(const Expr &e, const Program *p) { return memoryEffects(e, p).st
 
 bool mayWrite(const Expr &e) { return memoryEffects(e).writesMemory; }
 
+std::vector<Expr> resizedArrays(const Expr &e) {
+  struct Find : Visitor {
+    std::vector<Expr> arrays;
+    void visit(const Resize *n) override {
+      arrays.push_back(n->array);
+      Visitor::visit(n);
+    }
+  } find;
+  find.visitExpr(e);
+  return find.arrays;
+}
+
 } // namespace unfad::ir

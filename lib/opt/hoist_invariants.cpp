@@ -40,7 +40,7 @@ protected:
       std::unordered_map<std::string, Expr> defs; // the body's integer arithmetic, for sizes
       std::unordered_map<std::string, Expr> boundNames; // a size variable -> its bound, hoisted
       std::unordered_set<std::string> resized; // (the next iteration would find them at another size)
-      for (auto &a : opt::resizedArrays(f->body))
+      for (auto &a : ir::resizedArrays(f->body))
         if (auto v = a->as<Var>()) resized.insert(v->name);
       Expr tail = f->body;
       while (auto l = tail->as<Let>()) {

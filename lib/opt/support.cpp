@@ -38,18 +38,6 @@ std::optional<long long> ScalarLets::constant(const Expr &e) const {
 
 bool touches(const Expr &e, const std::string &array) { return memoryEffects(e).touches(array); }
 
-std::vector<Expr> resizedArrays(const Expr &e) {
-  struct Find : Visitor {
-    std::vector<Expr> arrays;
-    void visit(const Resize *n) override {
-      arrays.push_back(n->array);
-      Visitor::visit(n);
-    }
-  } find;
-  find.visitExpr(e);
-  return find.arrays;
-}
-
 const Store *storeInto(const Expr &e, const std::string &array) {
   auto s = e->as<Store>();
   auto v = s ? s->array->as<Var>() : nullptr;

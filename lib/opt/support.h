@@ -29,8 +29,6 @@ ir::MemoryEffects effectsKnowingCallees(const ir::Expr &e, const PassContext &co
 
 // Whether `e` reads or writes the array named `array`.
 bool touches(const ir::Expr &e, const std::string &array);
-// The arrays `e` resizes (ir::Resize: its size changes there).
-std::vector<ir::Expr> resizedArrays(const ir::Expr &e);
 // `e` as a store into array[i] (the whole element), else null.
 const ir::Store *storeInto(const ir::Expr &e, const std::string &array);
 // Whether `index` is the index of loop `f`.

@@ -10,6 +10,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace unfad::ir {
 
@@ -44,5 +45,8 @@ struct MemoryEffects {
 };
 
 MemoryEffects memoryEffects(const Expr &e, const Program *p = nullptr);
+
+// The arrays `e` resizes (Resize: their sizes change there).
+std::vector<Expr> resizedArrays(const Expr &e);
 
 } // namespace unfad::ir
