@@ -1154,6 +1154,7 @@ private:
 
   // --------------------------------------------- output_vectors.cpp --
   // `out.resize(n)` / `out.assign(n, v)` on an output std::vector parameter.
+  [[noreturn]] void refuseOutputResize(clang::SourceLocation loc, const std::string &call, const std::string &name);
   bool lowerOutputResize(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   std::map<const clang::VarDecl *, ir::Expr> resizedLength_; // out -> n, after out.resize(n)
   // A reference bound to a row of a table held flat (`for (const auto& row :

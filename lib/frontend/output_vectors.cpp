@@ -30,6 +30,14 @@ const DeclRefExpr *firstUse(const Stmt *s, const VarDecl *vd) {
 
 } // namespace
 
+// `call` (resize, assign, clear) of the output `name` anywhere but as its
+// first use in the marked function's body (also from a helper it is given
+// to: resized_members.cpp).
+void Lowering::refuseOutputResize(SourceLocation loc, const std::string &call, const std::string &name) {
+  fail(loc, "'" + call + "' of output '" + name + "' is only supported as the first use of '" + name +
+                "', a statement of the marked function's body (not in a loop, a branch or a helper)");
+}
+
 bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
   const auto *mc = dyn_cast<CXXMemberCallExpr>(e->IgnoreImplicit());
   const auto *md = mc ? mc->getMethodDecl() : nullptr;
@@ -46,9 +54,7 @@ bool Lowering::lowerOutputResize(const Expr *e, const Seq *rest, Env &env, const
   const auto *body = loweringMarked_ ? dyn_cast<CompoundStmt>(currentRoot_->getBody()) : nullptr;
   bool top = body && vd->getDeclContext() == currentRoot_ && !inline_ && loops_.empty() &&
              llvm::is_contained(body->body(), e);
-  if (!top || firstUse(body, vd) != obj)
-    fail(loc, "'" + n + "' of output '" + name + "' is only supported as the first use of '" + name +
-                  "', a statement of the marked function's body (not in a loop, a branch or a helper)");
+  if (!top || firstUse(body, vd) != obj) refuseOutputResize(loc, n, name);
   if (n == "clear") {
     out = lowerOutputGrowth(mc, cast<ParmVarDecl>(vd), rest, env, tail);
     return true;

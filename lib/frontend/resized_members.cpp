@@ -67,12 +67,11 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   ir::Expr array = lowerArrayRef(object, env);
   const auto *var = array->as<ir::Var>();
   if (param && var) // (an output of the marked function: sized in its body, output_vectors.cpp)
-    for (const ParmVarDecl *out : currentRoot_->parameters())
-      if (auto it = env.find(out); it != env.end() && it->second->type->isArray() && ir::rootArray(it->second)->is<ir::Var>() &&
-                                   ir::rootArray(it->second)->as<ir::Var>()->name == var->name)
-        fail(loc, "'" + n.str() + "' of output '" + out->getNameAsString() + "' is only supported as the first use of '" +
-                      out->getNameAsString() + "', a statement of the marked function's body (not in a loop, a branch "
-                                               "or a helper)");
+    for (const ParmVarDecl *out : currentRoot_->parameters()) {
+      auto it = env.find(out);
+      const auto *given = it != env.end() && it->second->type->isArray() ? ir::rootArray(it->second)->as<ir::Var>() : nullptr;
+      if (given && given->name == var->name) refuseOutputResize(loc, n.str(), out->getNameAsString());
+    }
   if (!var) fail(loc, spelled + " of this object is not supported (the member of a local object, or of an object a "
                                 "helper or method is given by reference or pointer, is)");
   ir::TypeP et = array->type->elem();

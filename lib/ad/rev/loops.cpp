@@ -244,7 +244,8 @@ void Reverser::saveWrittenArrays(const Instr &in, const Stack &stack, const Stac
     // `t[i][k]` in the body of a loop over i). The undo tapes cost what it
     // overwrites. (A loop over the array's whole length costs the copy
     // either way, and a copy nothing reads is dead code.)
-    const bool sweeps = record.lo->is<Const>() && record.lo->as<Const>()->isZero() && sizes_.at(a) && alphaEqual(record.hi, sizes_.at(a));
+    const bool sweeps = record.lo->is<Const>() && record.lo->as<Const>()->isZero() && sizes_.at(a) &&
+                        alphaEqual(record.hi, sizes_.at(a));
     const bool copiedPerEnclosingIteration = uncopied.count(a) && !enclosingReads_.empty() && !sweeps;
     const bool readsFirst = record.reads.count(a) && !rewritesBeforeReading(body, a);
     if (readsFirst || !sizes_.at(a) || copiedPerEnclosingIteration) {
