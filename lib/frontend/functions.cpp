@@ -339,6 +339,8 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
       fail(pd->getLocation(), "parameter '" + p.name + "' named in 'UNFAD_GRADIENT_WRT' is not floating-point");
     if (k < en.passive.size() && en.passive[k]) p.active = false;
     if (p.type->isArray() && !p.active) passiveArrays_.insert(p.name);
+    if (ArrayInfo ai; p.type->isArray() && arrayInfo(pd->getType(), ai, SourceLocation()) && ai.kind == ArrayInfo::Pointer)
+      unsizedArrays_.insert(p.name);
     env[pd] = ir::Var::make(p.name, p.type);
     if (en.marked && byValueArrayParam(pd)) env[pd] = copyArray(env[pd], pd, paramCopies_); // its own copy
     if (single) refs_[pd] = RefTarget{nullptr, pd, env[pd], ir::Const::makeInt(0), {}, nullptr};

@@ -44,13 +44,61 @@ const VarDecl *namedVar(const Expr *e) {
   return d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
 }
 
-// The local vectors a function body calls growing members on.
-void scanGrowCalls(const Stmt *s, std::set<const VarDecl *> &out) {
+// How a std::vector local's length is given where it is declared, as text
+// to compare: `n` for `v(n)` / `v(n, x)`, `x.size()` for a copy `v(x)`
+// (and for `v(y.size())` when y is itself such a copy); empty otherwise.
+std::string declaredLength(const VarDecl *vd, const ASTContext &ctx, int depth = 0) {
+  const auto *ce = vd && vd->getInit() ? dyn_cast<CXXConstructExpr>(vd->getInit()->IgnoreImplicit()) : nullptr;
+  if (!ce || ce->getNumArgs() == 0 || depth > 4) return "";
+  const Expr *a = ce->getArg(0)->IgnoreParenImpCasts();
+  auto lengthOf = [&](const VarDecl *x) {
+    std::string l = x->isLocalVarDecl() ? declaredLength(x, ctx, depth + 1) : "";
+    return l.empty() ? x->getNameAsString() + ".size()" : l;
+  };
+  if (ce->getConstructor()->isCopyOrMoveConstructor()) {
+    const VarDecl *x = namedVar(copySource(ce->getArg(0)));
+    return x ? lengthOf(x) : "";
+  }
+  if (!a->getType()->isIntegerType() || isa<CXXDefaultArgExpr>(a)) return "";
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(a); mc && mc->getNumArgs() == 0 && mc->getMethodDecl() &&
+                                                       mc->getMethodDecl()->getIdentifier() &&
+                                                       mc->getMethodDecl()->getName() == "size")
+    if (const VarDecl *x = namedVar(mc->getImplicitObjectArgument())) return lengthOf(x);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  a->printPretty(os, nullptr, PrintingPolicy(ctx.getLangOpts()));
+  return text;
+}
+
+// `d = s;` of std::vectors of numbers whose lengths may differ (an MLP's
+// `cur = next;` across layers of other widths): `d` changes length, as a
+// growing vector. Lengths the same by their declarations (`next(cur.size())`,
+// both `(n)`) keep the plain element-wise copy (local_arrays.cpp).
+const VarDecl *resizingAssignment(const Stmt *s, const ASTContext &ctx) {
+  const auto *oc = dyn_cast<CXXOperatorCallExpr>(s);
+  if (!oc || oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return nullptr;
+  const VarDecl *d = namedVar(oc->getArg(0)), *src = namedVar(copySource(oc->getArg(1)));
+  const auto *sd = d ? dyn_cast_or_null<ClassTemplateSpecializationDecl>(d->getType()->getAsCXXRecordDecl()) : nullptr;
+  if (!d || !src || !d->isLocalVarDecl() || !sd || !sd->isInStdNamespace() || sd->getName() != "vector" ||
+      !sd->getTemplateArgs()[0].getAsType()->isArithmeticType() ||
+      !ctx.hasSameUnqualifiedType(d->getType(), src->getType().getNonReferenceType()))
+    return nullptr;
+  std::string dl = declaredLength(d, ctx), sl = src->isLocalVarDecl() ? declaredLength(src, ctx) : "";
+  if (sl.empty() && !src->isLocalVarDecl()) sl = src->getNameAsString() + ".size()";
+  if (!dl.empty() && (dl == sl || dl == src->getNameAsString() + ".size()" || sl == d->getNameAsString() + ".size()"))
+    return nullptr;
+  return d;
+}
+
+// The local vectors a function body calls growing members on, or assigns
+// arrays of other lengths.
+void scanGrowCalls(const Stmt *s, const ASTContext &ctx, std::set<const VarDecl *> &out) {
   if (!s) return;
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier())
     if (growCall(mc->getMethodDecl()->getName()))
       if (const VarDecl *vd = namedVar(mc->getImplicitObjectArgument()); vd && vd->isLocalVarDecl()) out.insert(vd);
-  for (const Stmt *c : s->children()) scanGrowCalls(c, out);
+  if (const VarDecl *vd = resizingAssignment(s, ctx)) out.insert(vd);
+  for (const Stmt *c : s->children()) scanGrowCalls(c, ctx, out);
 }
 
 // Bounds are counts (ir/counts.h: constants folded, null + x = null); in a
@@ -104,8 +152,9 @@ Growth eitherG(const Growth &a, const Growth &b) {
 
 class GrowthWalk {
 public:
-  GrowthWalk(const std::map<const ir::Node *, GrowOp> &ops, const std::set<const ir::Node *> &mine)
-      : ops_(ops), mine_(mine) {}
+  GrowthWalk(const std::map<const ir::Node *, GrowOp> &ops, const std::set<const ir::Node *> &mine,
+             ir::NameSupply &names)
+      : ops_(ops), mine_(mine), names_(names) {}
   clang::SourceLocation unbounded; // a change inside a `while` that grows the vector
 
   Growth walk(const ir::Expr &e) {
@@ -123,7 +172,10 @@ public:
     case ir::Kind::Fold: {
       const auto &f = *e->as<ir::Fold>();
       Growth pre = seqG(seqG(walk(f.lo), walk(f.hi)), walk(f.init));
-      return seqG(pre, repeat(walk(f.body), countB(f.lo, f.hi)));
+      Growth body = walk(f.body);
+      body.absPeak = overIterations(body.absPeak, f);
+      body.absExit = overIterations(body.absExit, f);
+      return seqG(pre, repeat(body, countB(f.lo, f.hi)));
     }
     case ir::Kind::While: {
       const auto &w = *e->as<ir::While>();
@@ -142,6 +194,7 @@ public:
 private:
   const std::map<const ir::Node *, GrowOp> &ops_;
   const std::set<const ir::Node *> &mine_;
+  ir::NameSupply &names_;
 
   static Growth op(const GrowOp &o) {
     Growth g;
@@ -153,6 +206,27 @@ private:
       g.relPeak = g.relExit = o.added ? o.added : constOf(1);
     }
     return g;
+  }
+
+  // A length a reset in the loop `f`'s body sets, `cur.resize(widths[l])`
+  // or `cur = next` (of a vector made in the body), may depend on the
+  // iteration: its bound is its maximum over the iterations,
+  //   fold l in [lo, hi) from 0: s -> max(s, n(l))
+  // (the body's lets it names are substituted by growthRoom). One that
+  // depends on the loop's state is left as it is (and refused there).
+  ir::Expr overIterations(const ir::Expr &n, const ir::Fold &f) {
+    if (!n || n->is<ir::Const>()) return n;
+    std::set<std::string> inner = ir::boundNames(f.body);
+    inner.insert(f.index);
+    bool varies = false;
+    for (const std::string &v : ir::freeVars(n)) {
+      if (v == f.state) return n;
+      varies = varies || inner.count(v);
+    }
+    if (!varies) return n;
+    const std::string widest = names_.fresh("widest"), width = names_.fresh("width");
+    const ir::Expr s = ir::Var::make(widest, ir::Type::i64()), w = ir::Var::make(width, ir::Type::i64());
+    return ir::Fold::make(f.lo, f.hi, constOf(0), f.index, widest, ir::Let::make(width, n, ir::maxCounts(s, w)));
   }
 
   // `body` run `count` times (null: any number of times, its relExit 0).
@@ -180,7 +254,7 @@ bool Lowering::growingVector(const VarDecl *vd) {
   auto it = growScan_.find(body);
   if (it == growScan_.end()) {
     it = growScan_.emplace(body, std::set<const VarDecl *>{}).first;
-    scanGrowCalls(body, it->second);
+    scanGrowCalls(body, ctx_, it->second);
   }
   return it->second.count(vd) > 0;
 }
@@ -224,7 +298,7 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
   std::set<const ir::Node *> mine;
   for (const auto &[n, op] : growOps_)
     if (!before.count(n) && op.vector == vd) mine.insert(n);
-  GrowthWalk walk(growOps_, mine);
+  GrowthWalk walk(growOps_, mine, names_);
   Growth g = walk.walk(scope);
   if (walk.unbounded.isValid())
     fail(walk.unbounded, "growing '" + name + "' inside a 'while' loop is not supported (the room it needs is not known "
@@ -232,7 +306,9 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
   ir::Expr room = maxB(ir::addCounts(initial, g.relPeak), g.absPeak);
   const std::set<std::string> inner = ir::boundNames(scope);
   // (a strided loop's ends, `from`/`to`, are lets before it, inside the
-  // scope: their values, when they may be evaluated early, bound it as well)
+  // scope: their values, when they may be evaluated early, bound it as well;
+  // so do the sizes of arrays made in the scope, and reads of arrays the
+  // scope does not write, `widths[l + 1]`)
   struct Lets : ir::Visitor {
     std::map<std::string, ir::Expr> values;
     void visit(const ir::Let *l) override {
@@ -241,15 +317,63 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
     }
   } lets;
   lets.visitExpr(scope);
+  std::set<std::string> readable;
+  const std::set<std::string> written = ir::memoryEffects(scope).writes;
+  for (const std::string &v : ir::freeVars(scope))
+    if (!written.count(v)) readable.insert(v);
+  struct MadeSizes : ir::Mutator {
+    const std::map<std::string, ir::Expr> *lets;
+    ir::Expr visit(const ir::Size *z, const ir::Expr &self) override {
+      const auto *a = z->array->as<ir::Var>();
+      auto it = a ? lets->find(a->name) : lets->end();
+      if (it != lets->end())
+        if (const auto *made = it->second->as<ir::NewArray>()) return made->size;
+      return self;
+    }
+  } madeSizes;
+  madeSizes.lets = &lets.values;
   for (int round = 0; round < 8; ++round) {
-    bool changed = false;
+    ir::Expr sized = madeSizes.mutate(room);
+    bool changed = sized != room;
+    room = sized;
     for (const std::string &v : ir::freeVars(room))
-      if (auto it = lets.values.find(v); inner.count(v) && it != lets.values.end() && ir::hoistableScalar(it->second)) {
+      if (auto it = lets.values.find(v);
+          inner.count(v) && it != lets.values.end() && ir::hoistableScalar(it->second, &readable)) {
         room = ir::substitute(room, v, it->second);
         changed = true;
       }
     if (!changed) break;
   }
+  // (a read is evaluated where the vector is declared, for iterations and
+  // branches that may not read it: it is guarded, 0 out of range; a
+  // pointer parameter's has no size to guard by, it is read for every
+  // iteration of the loops around the assignment that reads it)
+  struct GuardedReads : ir::Mutator {
+    const std::set<std::string> *unsized;
+    ir::Expr visit(const ir::Index *x, const ir::Expr &self) override {
+      ir::Expr i = mutate(x->index);
+      ir::Expr inRange = ir::Prim::make(ir::Op::Le, {constOf(0), i});
+      if (!unsized->count(x->array->as<ir::Var>()->name))
+        inRange = ir::Prim::make(ir::Op::And, {inRange, ir::Prim::make(ir::Op::Lt, {i, ir::Size::make(x->array)})});
+      return ir::If::make(inRange, ir::Index::make(x->array, i), ir::Const::zero(self->type));
+    }
+  } guarded;
+  guarded.unsized = &unsizedArrays_;
+  room = guarded.mutate(room);
+  // (a maximum over a loop is computed once: `max(a, b)` names both twice)
+  struct OnceEach : ir::Mutator {
+    ir::NameSupply *names;
+    Binds bound;
+    ir::Expr visit(const ir::Fold *, const ir::Expr &self) override {
+      for (const auto &[n, e] : bound)
+        if (ir::alphaEqual(e, self)) return ir::Var::make(n, self->type);
+      bound.push_back({names->fresh("room"), self});
+      return ir::Var::make(bound.back().first, self->type);
+    }
+  } once;
+  once.names = &names_;
+  room = once.mutate(room);
+  room = wrap(once.bound, room);
   // The size of an array resized later in the scope (a class's vector
   // member, resized_members.cpp) is not known at the declaration either:
   // read there, it is the size before the resize.
@@ -364,6 +488,8 @@ std::vector<ir::Expr> Lowering::pushedRow(const Expr *arg, int64_t n, const ir::
 bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
   const Expr *x = e->IgnoreParens();
   if (const auto *c = dyn_cast<ExprWithCleanups>(x)) x = c->getSubExpr()->IgnoreParens();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Equal)
+    return lowerGrowAssign(oc, rest, env, tail, out);
   const auto *mc = dyn_cast<CXXMemberCallExpr>(x);
   if (!mc || !mc->getMethodDecl() || !mc->getMethodDecl()->getIdentifier()) return false;
   const VarDecl *len = growingLength(mc->getImplicitObjectArgument());
@@ -478,12 +604,49 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
     out = wrap(pre, lowerSeq(rest, env, tail));
     return true;
   }
+  out = setGrowingLength(vd, next, GrowOp{resetTo != nullptr, resetTo, added, loc, vd}, pre, rest, env, tail);
+  return true;
+}
+
+ir::Expr Lowering::setGrowingLength(const VarDecl *vd, const ir::Expr &next, const GrowOp &op, Binds &pre,
+                                    const Seq *rest, Env &env, const Tail &tail) {
   std::string nn = names_.fresh(vd->getNameAsString() + "_size");
-  env[len] = ir::Var::make(nn, ir::Type::i64());
+  env[growLen_.at(vd)] = ir::Var::make(nn, ir::Type::i64());
   ir::Expr body = lowerSeq(rest, env, tail);
   ir::Expr let = ir::Let::make(nn, next, body);
-  growOps_[let.get()] = GrowOp{resetTo != nullptr, resetTo, added, loc, vd};
-  out = wrap(pre, let);
+  growOps_[let.get()] = op;
+  return wrap(pre, let);
+}
+
+// `cur = next;` (or `= std::move(next)`) where `cur` is a growing vector
+// because the arrays assigned to it may have other lengths: its length
+// becomes next's, then next's elements are copied in,
+//   let cur_size' = size(next) in for j in [0, cur_size'): cur[j] = next[j]
+// Its room is bounded by the most elements the arrays assigned can have
+// (growthRoom: a maximum over the loop when they are made in it).
+bool Lowering::lowerGrowAssign(const CXXOperatorCallExpr *oc, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
+  const VarDecl *vd = namedVar(oc->getArg(0));
+  const VarDecl *len = vd ? growingLength(oc->getArg(0)) : nullptr;
+  if (!len || viewArrays_.count(vd) || flatStride_.count(vd) || !namedVar(copySource(oc->getArg(1)))) return false;
+  SourceLocation loc = oc->getExprLoc();
+  const Expr *src = copySource(oc->getArg(1));
+  ArrayInfo si;
+  if (!arrayInfo(src->getType(), si, SourceLocation()) || si.kind == ArrayInfo::Pointer) return false;
+  const ir::Expr arr = lookupVar(vd, env, loc), s = lowerArrayRef(src, env);
+  if (!s->is<ir::Var>() || !ir::sameType(s->type, arr->type))
+    fail(loc, "assignment of a whole std::vector is only supported from another of its type");
+  Binds pre;
+  ir::Expr n = ir::Size::make(s);
+  if (const VarDecl *grown = growingLength(src)) n = env.at(grown);
+  if (!n->is<ir::Var>() && !n->is<ir::Const>()) {
+    pre.push_back({names_.fresh(vd->getNameAsString() + "_size"), n});
+    n = ir::Var::make(pre.back().first, ir::Type::i64());
+  }
+  pre.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
+                   return store(arr, j, read(s, j, loc), ir::Store::Mode::Set, loc);
+                 })});
+  // (the room bound: next's buffer's size, as evaluated where `cur` is declared)
+  out = setGrowingLength(vd, n, GrowOp{true, ir::Size::make(s), nullptr, loc, vd}, pre, rest, env, tail);
   return true;
 }
 

@@ -253,12 +253,33 @@ bool Lowering::countedStep(const ForStmt *fs, const VarDecl *iv, BinaryOperatorK
   return true;
 }
 
+// `a[i]` of numbers no one may write: `a` a parameter or local of type
+// `const int*` or `const std::vector<int>&` (the function may not write
+// them, and the marked function's arrays do not alias: README), the index
+// `i`; null otherwise.
+static const Expr *constElementIndex(const Stmt *x, const Expr *&base) {
+  const Expr *index = nullptr;
+  base = nullptr;
+  if (const auto *as = dyn_cast<ArraySubscriptExpr>(x)) base = as->getBase(), index = as->getIdx();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+    base = oc->getArg(0), index = oc->getArg(1);
+  const auto *d = base ? dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts()) : nullptr;
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!vd || !cast<Expr>(x)->getType()->isArithmeticType()) return nullptr;
+  QualType t = vd->getType().getNonReferenceType();
+  const bool constElems = t->isPointerType() ? t->getPointeeType().isConstQualified() : t.isConstQualified();
+  return constElems ? index : nullptr;
+}
+
 // The bound of a counted loop does not change in the loop: no variable the
-// body assigns, no array element, no call given an array (`v.size()` is fine).
+// body assigns, no array element but of a const array, no call given an
+// array (`v.size()` is fine).
 bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &assigned) {
   if (!x) return true;
   if (const auto *d = dyn_cast<DeclRefExpr>(x))
     return std::find(assigned.begin(), assigned.end(), d->getDecl()) == assigned.end();
+  if (const Expr *a, *i = constElementIndex(x, a); i) // `widths[l + 1]`
+    return loopInvariant(a, assigned) && loopInvariant(i, assigned);
   if (isa<ArraySubscriptExpr>(x) || isa<CXXOperatorCallExpr>(x) ||
       (isa<UnaryOperator>(x) && cast<UnaryOperator>(x)->getOpcode() == UO_Deref))
     return false;

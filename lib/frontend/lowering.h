@@ -368,6 +368,7 @@ private:
   std::vector<const LoopCtx *> loops_;
   std::map<std::string, std::string> arrNames_;
   std::set<std::string> passiveArrays_; // the array parameters without derivatives
+  std::set<std::string> unsizedArrays_; // the pointer parameters (no size to print)
   std::map<const clang::VarDecl *, Flat> flatStride_; // the flattened local arrays of arrays
   // The shape of a std::array<std::array<T, N>, M> (constants), or none.
   std::optional<Flat> fixedTable(clang::QualType t);
@@ -1236,6 +1237,11 @@ private:
   // Whether `x` names a growing vector whose length is among `assigned`.
   bool growsIn(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);
   bool lowerGrowCall(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  // `cur = next;` where `cur` grows because it is assigned arrays of other lengths.
+  bool lowerGrowAssign(const clang::CXXOperatorCallExpr *oc, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  // The growing vector `vd`'s length becomes `next` (by `op`) after the effects `pre`, then `rest` runs.
+  ir::Expr setGrowingLength(const clang::VarDecl *vd, const ir::Expr &next, const GrowOp &op, Binds &pre,
+                            const Seq *rest, Env &env, const Tail &tail);
   ir::Expr bindGrowingVector(const clang::VarDecl *vd, const ir::TypeP &et, LocalArrayInit &start, Env &env,
                              const Tail &k, int64_t stride = 0);
   // A local vector of rows of one constant length grown by push_back

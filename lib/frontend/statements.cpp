@@ -624,8 +624,12 @@ void Lowering::collectAssigned(const Stmt *s, const Env &env, std::vector<const 
       lhss.push_back(oc->getArg(0));
   if (const auto *c = dyn_cast<CallExpr>(s)) collectCallableWrites(c, env, out); // through lambdas' captures
   writtenNumberLeaves(s, env, out); // a split object's number members (written_members.cpp)
-  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s))
-    if (const VarDecl *len = growingLength(mc->getImplicitObjectArgument()); len && env.count(len) &&
+  // a growing vector's length, by a member call or an assignment (growing_vectors.cpp)
+  const Expr *grown = nullptr;
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s)) grown = mc->getImplicitObjectArgument();
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->getOperator() == OO_Equal) grown = oc->getArg(0);
+  if (grown)
+    if (const VarDecl *len = growingLength(grown); len && env.count(len) &&
         std::find(out.begin(), out.end(), len) == out.end()) {
       out.push_back(len);
       if (auto cap = growCap_.find(len); cap != growCap_.end()) out.push_back(cap->second); // (an output's size)

@@ -95,7 +95,8 @@ std::optional<Polynomial> expand(const Expr &e) {
 
 } // namespace
 
-bool hoistableScalar(const Expr &e) {
+bool hoistableScalar(const Expr &e, const std::set<std::string> *readable) {
+  auto early = [&](const Expr &x) { return hoistableScalar(x, readable); };
   if (!e->type->isScalar()) return false;
   if (e->is<Const>() || e->is<Var>()) return true;
   if (auto p = e->as<Prim>()) {
@@ -104,12 +105,14 @@ bool hoistableScalar(const Expr &e) {
       auto c = p->args[1]->as<Const>();
       if (!c || c->ivalue == 0 || c->ivalue == -1) return false;
     }
-    return std::all_of(p->args.begin(), p->args.end(), hoistableScalar);
+    return std::all_of(p->args.begin(), p->args.end(), early);
   }
-  if (auto i = e->as<If>()) return hoistableScalar(i->cond) && hoistableScalar(i->thenE) && hoistableScalar(i->elseE);
-  if (auto l = e->as<Let>()) return hoistableScalar(l->value) && hoistableScalar(l->body); // (a branch's code)
+  if (auto i = e->as<If>()) return early(i->cond) && early(i->thenE) && early(i->elseE);
+  if (auto l = e->as<Let>()) return early(l->value) && early(l->body); // (a branch's code)
   // (an array's size never changes: a growing std::vector's length is a local of its own)
   if (auto z = e->as<Size>()) return z->array->is<Var>();
+  if (auto x = e->as<Index>(); x && readable)
+    if (auto a = x->array->as<Var>()) return readable->count(a->name) && early(x->index);
   return false;
 }
 

@@ -5,6 +5,9 @@
 
 #include "unfad/ir/ir.h"
 
+#include <set>
+#include <string>
+
 namespace unfad::ir {
 
 Expr addCounts(const Expr &a, const Expr &b);
@@ -17,7 +20,8 @@ Expr differenceOf(const Expr &hi, const Expr &lo);
 // Scalar code that may be evaluated before the loop (or the scope) it is
 // written in, to bound it: no memory read but an array's size, no integer
 // division but by a constant (it could trap where the loop would not have
-// run it).
-bool hoistableScalar(const Expr &e);
+// run it). With `readable`, also reads of those arrays (each guarded by the
+// caller: it may read where the program would not).
+bool hoistableScalar(const Expr &e, const std::set<std::string> *readable = nullptr);
 
 } // namespace unfad::ir
