@@ -25,10 +25,11 @@ ir::Expr Lowering::store(const ir::Expr &array, const ir::Expr &index, const ir:
   return r;
 }
 
-ir::Expr Lowering::arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc, const Env &env) {
+ir::Expr Lowering::arraySize(const Expr *obj, const ir::Expr &array, SourceLocation loc, Env &env) {
   if (const VarDecl *len = growingLength(obj)) return env.at(len); // its length, not its buffer's
   if (const auto *d = dyn_cast<DeclRefExpr>(obj->IgnoreParenImpCasts())) // out.resize(n) was run (output_vectors.cpp)
     if (auto it = resizedLength_.find(dyn_cast<VarDecl>(d->getDecl())); it != resizedLength_.end()) return it->second;
+  if (ir::Expr row = raggedRowLength(obj, env)) return row; // (ragged_tables.cpp)
   if (ir::Expr row = flatRowLength(obj)) return row; // a row of a table held flat: not the rest of its buffer
   ArrayInfo ai;
   if (arrayInfo(obj->getType(), ai, SourceLocation()) && ai.size >= 0) return ir::Const::makeInt(ai.size);
@@ -189,7 +190,8 @@ const VarDecl *Lowering::flatVar(const Expr *e) {
 // held flat: a view, whose length is the table's stride).
 void Lowering::bindArrayAlias(const VarDecl *vd, const Expr *init, Env &env) {
   env[vd] = lowerArrayRef(init, env);
-  if (ir::Expr len = flatRowLength(init)) flatRowLength_[vd] = len;
+  if (ir::Expr len = raggedRowLength(init, env)) flatRowLength_[vd] = len; // (ragged_tables.cpp)
+  else if (ir::Expr len = flatRowLength(init)) flatRowLength_[vd] = len;
 }
 
 // The length of `e` when it is a row of a table held flat (`M[i]`, or a
@@ -313,6 +315,7 @@ ir::Expr Lowering::lowerArrayMember(const CXXMemberCallExpr *mc, Env &env) {
   if ((n == "size" || n == "empty") && mc->getNumArgs() == 0) { // of a flattened local array of arrays, or of its row
     ir::Expr len;
     if (const VarDecl *grown = growingLength(obj)) len = env.at(grown); // (a vector of views is no array to lower)
+    else if (ir::Expr row = raggedRowLength(obj, env)) len = row; // (ragged_tables.cpp)
     else if (ir::Expr a, st; flatRow(obj, env, a, st)) len = flatStride_.at(flatVar(obj)).stride;
     else if (const VarDecl *fv = flatVar(obj)) len = flatStride_.at(fv).rows;
     if (len) return n == "size" ? len : ir::Prim::make(ir::Op::Eq, {len, ir::Const::makeInt(0)});

@@ -116,7 +116,7 @@ ir::Expr Lowering::lowerCall(const CallExpr *ce, Env &env) {
   if (ir::Expr mem = lowerMemCall(ce, fd, env)) return mem; // memcpy, memset (std_algorithms.cpp)
   // (before the passive calls: such a call on passive values still writes them)
   if (inlinedHelper(fd) || inlinedOperator(fd) || passesFixedTable(ce, fd) || passesFlatRow(ce, fd) ||
-      passesPassiveData(ce, fd))
+      passesPassiveData(ce, fd) || passesGrowingVector(ce, fd))
     return lowerInlinedCall(ce, fd, env);
   if (ir::Expr passive = lowerPassiveCall(ce, fd, env)) return passive;
   return lowerHelperCall(ce, fd, env);

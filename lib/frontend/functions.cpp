@@ -147,6 +147,7 @@ void Lowering::lowerEntry(size_t i) {
   loops_.clear();
   arrNames_.clear();
   passiveArrays_.clear();
+  unsizedArrays_.clear();
   flatStride_.clear();
   ptrBase_.clear();
   refs_.clear();
@@ -158,6 +159,7 @@ void Lowering::lowerEntry(size_t i) {
   thisStack_.clear();
   resizedLength_.clear();
   flatRowLength_.clear();
+  ragged_.clear();
   localLengths_.clear(); // (names start again in each function: another's lengths are not these arrays')
   resizeSites_.clear();
   onExit_ = nullptr;

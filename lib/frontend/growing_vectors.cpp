@@ -94,11 +94,17 @@ const VarDecl *resizingAssignment(const Stmt *s, const ASTContext &ctx) {
 // arrays of other lengths.
 void scanGrowCalls(const Stmt *s, const ASTContext &ctx, std::set<const VarDecl *> &out) {
   if (!s) return;
-  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier())
-    if (growCall(mc->getMethodDecl()->getName()))
-      if (const VarDecl *vd = namedVar(mc->getImplicitObjectArgument()); vd && vd->isLocalVarDecl()) out.insert(vd);
   if (const VarDecl *vd = resizingAssignment(s, ctx)) out.insert(vd);
   for (const Stmt *c : s->children()) scanGrowCalls(c, ctx, out);
+}
+
+// Every variable `s` calls a growing member on (`v.push_back(x)`, ...).
+void walkGrowCalls(const Stmt *s, const std::function<void(const VarDecl *)> &found) {
+  if (!s) return;
+  if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier())
+    if (growCall(mc->getMethodDecl()->getName()))
+      if (const VarDecl *vd = namedVar(mc->getImplicitObjectArgument())) found(vd);
+  for (const Stmt *c : s->children()) walkGrowCalls(c, found);
 }
 
 // Bounds are counts (ir/counts.h: constants folded, null + x = null); in a
@@ -255,6 +261,9 @@ bool Lowering::growingVector(const VarDecl *vd) {
   if (it == growScan_.end()) {
     it = growScan_.emplace(body, std::set<const VarDecl *>{}).first;
     scanGrowCalls(body, ctx_, it->second);
+    walkGrowCalls(body, [&](const VarDecl *v) {
+      if (v->isLocalVarDecl()) it->second.insert(v);
+    });
   }
   return it->second.count(vd) > 0;
 }
@@ -439,6 +448,7 @@ ir::Expr Lowering::lowerGrowingTable(const VarDecl *vd, const ArrayInfo &inner, 
                                 vd->getNameAsString() + ";', then push_back)");
   if (!et->isScalar()) fail(vd->getLocation(), "a growing local std::vector of rows of non-numbers is not supported");
   const int64_t n = inner.size >= 0 ? inner.size : pushedRowLength(vd);
+  if (n < 0) return lowerRaggedTable(vd, et, env, k); // rows of lengths known at run time (ragged_tables.cpp)
   LocalArrayInit start;
   start.size = constOf(0);
   start.flat = Flat{constOf(n), nullptr}; // (its number of rows is its length: growLen_)
@@ -446,10 +456,12 @@ ir::Expr Lowering::lowerGrowingTable(const VarDecl *vd, const ArrayInfo &inner, 
 }
 
 // The length of the rows a vector of std::vector rows is grown by: every
-// `push_back({a, b, ...})` gives one of the same length.
+// `push_back({a, b, ...})` gives one of the same length; -1 when they may
+// differ (a pushed array, braces of other lengths: a ragged table).
 int64_t Lowering::pushedRowLength(const VarDecl *vd) {
   const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
   int64_t n = -1;
+  bool ragged = false;
   std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
     if (!s) return;
     if (const auto *mc = dyn_cast<CXXMemberCallExpr>(s); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier() &&
@@ -457,13 +469,15 @@ int64_t Lowering::pushedRowLength(const VarDecl *vd) {
       llvm::StringRef name = mc->getMethodDecl()->getName();
       const InitListExpr *list = mc->getNumArgs() == 1 ? bracedElements(mc->getArg(0)) : nullptr;
       if (name == "push_back" && list && (n < 0 || n == int64_t(list->getNumInits()))) n = int64_t(list->getNumInits());
+      else if (name == "push_back") ragged = true; // (an array, or braces of another length)
       else if (growCall(name) && name != "clear" && name != "pop_back" && name != "reserve")
-        fail(mc->getExprLoc(), "a growing local std::vector of std::vector rows is only grown by 'push_back({...})' of "
-                               "rows of one constant length (here: '" + name.str() + "'; or use std::array rows)");
+        fail(mc->getExprLoc(), "a growing local std::vector of std::vector rows is only grown by 'push_back' of "
+                               "rows (here: '" + name.str() + "'; or use std::array rows)");
     }
     for (const Stmt *c : s->children()) walk(c);
   };
   walk(fd ? fd->getBody() : nullptr);
+  if (ragged) return -1;
   if (n < 0) fail(vd->getLocation(), "the rows of this growing std::vector have no length known from its push_backs");
   return n;
 }
@@ -498,6 +512,7 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   SourceLocation loc = mc->getExprLoc();
   const VarDecl *vd = namedVar(mc->getImplicitObjectArgument());
   if (!vd) vd = viewVectorOf(mc->getImplicitObjectArgument());
+  if (pushRaggedRow(mc, vd, rest, env, tail, out)) return true; // rows of run-time lengths (ragged_tables.cpp)
   const bool views = viewArrays_.count(vd) > 0; // of view structs or pointers (view_struct_vectors.cpp)
   ir::Expr arr = views ? nullptr : lookupVar(vd, env, loc);
   ir::TypeP et = views ? nullptr : arr->type->elem();
@@ -532,8 +547,8 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
     };
     const auto table = views ? flatStride_.end() : flatStride_.find(vd);
     if (table != flatStride_.end()) { // rows held flat: row `cur` at [cur * stride, (cur + 1) * stride)
-      const int64_t stride = table->second.stride->as<ir::Const>()->ivalue;
       if (n == "push_back" && mc->getNumArgs() == 1) {
+        const int64_t stride = table->second.stride->as<ir::Const>()->ivalue;
         std::vector<ir::Expr> row = pushedRow(mc->getArg(0), stride, et, env);
         for (ir::Expr &v : row) // (values first: they may read the vector)
           if (!v->is<ir::Const>() && !v->is<ir::Var>()) {
@@ -688,12 +703,27 @@ bool Lowering::appendsAt(const Expr *at, const ir::Expr &arr, const ir::Expr &le
   return gap && gap->ivalue == 0;
 }
 
+bool Lowering::passesGrowingVector(const CallExpr *ce, const FunctionDecl *fd) {
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || !def->hasBody() || ce->getNumArgs() != def->getNumParams() || isa<CXXOperatorCallExpr>(ce)) return false;
+  bool passes = false;
+  for (unsigned k = 0; k < ce->getNumArgs(); ++k) {
+    const ParmVarDecl *p = def->getParamDecl(k);
+    if (!growingLength(ce->getArg(k)) || !p->getType()->isReferenceType()) continue;
+    std::set<const VarDecl *> grown; // (a helper growing it: growingArgument's copy, or its refusal)
+    walkGrowCalls(def->getBody(), [&](const VarDecl *v) { grown.insert(v); });
+    if (grown.count(p) || resizesVectorParam(def)) return false;
+    passes = true;
+  }
+  return passes;
+}
+
 ir::Expr Lowering::growingArgument(const Expr *arg, const ir::Expr &array, bool written, Env &env) {
   SourceLocation loc = arg->getExprLoc();
   const VarDecl *vd = namedVar(arg);
   if (written)
-    fail(loc, "a growing std::vector cannot be passed to a helper that may write it ('" + vd->getNameAsString() +
-                  "'; pass 'v.data()' and 'v.size()')");
+    fail(loc, "a growing std::vector cannot be passed to a helper that may resize it ('" + vd->getNameAsString() +
+                  "'; return the new elements, or grow the vector in the caller)");
   if (!effects_) fail(loc, "a growing std::vector can only be passed to a helper in a statement or an initializer");
   // the helper sees a vector of the vector's length: a copy of its elements
   ir::Expr len = env.at(growingLength(arg));

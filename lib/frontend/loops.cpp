@@ -436,7 +436,9 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   // over a fixed-size table held flat (a local Mat3): its rows are views
   ir::Expr flat = passive ? nullptr : flatTableRef(range, env);
   std::optional<Flat> table = flat ? fixedTable(range->getType()) : std::nullopt;
+  const VarDecl *tableVar = nullptr;
   if (const VarDecl *fv = flat || passive ? nullptr : flatTableVar(range)) { // a local vector of rows held flat
+    tableVar = fv;
     flat = lookupVar(fv, env, loc);
     table = flatStride_.at(fv);
     if (const VarDecl *grown = growingLength(range)) table->rows = env.at(grown); // (grown by push_back)
@@ -461,6 +463,8 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
     ir::Expr row = table ? ir::View::make(arr, ir::Prim::make(ir::Op::Mul, {i, table->stride}))
                          : read(arr, i, lv->getLocation());
     if (table) flatRowLength_[lv] = table->stride;
+    if (auto r = tableVar ? ragged_.find(tableVar) : ragged_.end(); r != ragged_.end()) // (ragged_tables.cpp)
+      flatRowLength_[lv] = read(r->second.lengths, i, lv->getLocation());
     if (writable) { // (the row itself: a store through it is a store into the table)
       eb[lv] = row;
     } else {

@@ -646,7 +646,7 @@ private:
   ir::Expr store(const ir::Expr &array, const ir::Expr &index, const ir::Expr &value, ir::Store::Mode m,
                  clang::SourceLocation loc, std::vector<int> path = {});
   // The length of the array `obj` denotes (a constant for C arrays and std::array).
-  ir::Expr arraySize(const clang::Expr *obj, const ir::Expr &array, clang::SourceLocation loc, const Env &env);
+  ir::Expr arraySize(const clang::Expr *obj, const ir::Expr &array, clang::SourceLocation loc, Env &env);
   ir::Expr lowerArrayMember(const clang::CXXMemberCallExpr *mc, Env &env);
   // resized_members.cpp: `data_.resize(n)` of a split object's member
   ir::Expr lowerMemberResize(const clang::CXXMemberCallExpr *mc, Env &env);
@@ -1250,6 +1250,19 @@ private:
   ir::Expr lowerGrowingTable(const clang::VarDecl *vd, const ArrayInfo &inner, const ir::TypeP &et,
                              const clang::Expr *init, Env &env, const Tail &k);
   int64_t pushedRowLength(const clang::VarDecl *vd);
+  // ---------------------------------------------- ragged_tables.cpp --
+  // A growing local vector of std::vector rows pushed rows of run-time
+  // lengths: held flat at a stride (its longest row), with an array of
+  // the rows' lengths.
+  struct Ragged {
+    ir::Expr lengths;              // the rows' lengths (an i64 array)
+    const clang::VarDecl *widest;  // the synthetic vector whose room is the stride
+  };
+  std::map<const clang::VarDecl *, Ragged> ragged_;
+  ir::Expr lowerRaggedTable(const clang::VarDecl *vd, const ir::TypeP &et, Env &env, const Tail &k);
+  bool pushRaggedRow(const clang::CXXMemberCallExpr *mc, const clang::VarDecl *vd, const Seq *rest, Env &env,
+                     const Tail &tail, ir::Expr &out);
+  ir::Expr raggedRowLength(const clang::Expr *row, Env &env);
   std::vector<ir::Expr> pushedRow(const clang::Expr *arg, int64_t n, const ir::TypeP &et, Env &env);
   ir::Expr bindGrowingLength(const clang::VarDecl *vd, const ir::Expr &initial, Env &env, Binds &binds);
   ir::Expr growthRoom(const clang::VarDecl *vd, const ir::Expr &initial, const ir::Expr &scope,
@@ -1257,6 +1270,10 @@ private:
   std::set<const ir::Node *> growOpsNow() const;
   // A growing vector passed whole to a helper: a copy of its elements.
   ir::Expr growingArgument(const clang::Expr *arg, const ir::Expr &array, bool written, Env &env);
+  // A call giving a helper a growing vector by reference, which the helper
+  // reads or writes but does not resize: lowered into the caller, where the
+  // helper's `v.size()` is the vector's length (no copy is made).
+  bool passesGrowingVector(const clang::CallExpr *ce, const clang::FunctionDecl *fd);
   void checkDelete(const clang::CXXDeleteExpr *d, const clang::VarDecl *vd);
   std::map<const clang::VarDecl *, const clang::VarDecl *> growLen_;
   std::map<const clang::Stmt *, std::set<const clang::VarDecl *>> growScan_; // per function body

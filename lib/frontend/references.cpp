@@ -303,6 +303,7 @@ ir::Expr Lowering::inlineCall(const FunctionDecl *fd, const std::vector<const Ex
       body = lowerSeq(&s, inner, end);
     }
   }
+  for (const ParmVarDecl *p : def->parameters()) growLen_.erase(p); // (bound afresh at every inlined call)
   std::string rn = names_.fresh(fname + "_result");
   sink->push_back({rn, wrap(binds, body)});
   if (!effects_) { // only its own new object may be assigned
@@ -385,7 +386,9 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
         fail(arg->getExprLoc(), "array of " + ir::str(a->type->elem()) + " passed as an array of " + ir::str(pt->elem()));
       if (movesPointer(def, p)) bindMovedPointer(p, a, inner, binds); // `x++` on the parameter (pointers.cpp)
       else inner[p] = a;
-      if (ir::Expr len = flatRowLength(arg)) flatRowLength_[p] = len; // a row of a table held flat
+      if (ir::Expr len = raggedRowLength(arg, env)) flatRowLength_[p] = len; // (ragged_tables.cpp)
+      else if (ir::Expr len = flatRowLength(arg)) flatRowLength_[p] = len; // a row of a table held flat
+      if (const VarDecl *len = growingLength(arg)) growLen_[p] = len; // its size() is the vector's length
       continue;
     }
     ir::Expr v = convert(lowerExpr(arg, env), pt);

@@ -106,6 +106,33 @@ double chosen(const std::vector<double>& a, const std::vector<double>& b, int ro
   return s + cur[0];
 }
 
+// helpers given the activations by reference, reading and rewriting them
+// in place (lowered into the caller, where their size() is the length)
+static void leaky(std::vector<double>& v) {
+  for (double& e : v) e = e > 0 ? e : 0.01 * e;
+}
+static double norm2(const std::vector<double>& v) {
+  double s = 0;
+  for (size_t i = 0; i < v.size(); ++i) s += v[i] * v[i];
+  return s;
+}
+
+UNFAD_GRADIENT_WRT(w, x)
+double inplace(const std::vector<double>& w, const std::vector<int>& widths, const std::vector<double>& x) {
+  std::vector<double> cur = x;
+  int off = 0;
+  double s = 0;
+  for (size_t l = 1; l < widths.size(); ++l) {
+    std::vector<double> next(widths[l], 0.0);
+    for (int o = 0; o < widths[l]; ++o)
+      for (size_t i = 0; i < cur.size(); ++i) next[o] += w[off++] * cur[i];
+    cur = next;
+    leaky(cur);
+    s += norm2(cur) * l;
+  }
+  return s;
+}
+
 // a trip count read from an input nothing writes: read where `v` is
 // declared, it bounds v's room
 UNFAD_GRADIENT_WRT(x)
@@ -132,5 +159,7 @@ double counted_by_input(const double* x, int n) {
                                      [[0.1], [4], 0, [0.7, -0.3]]]},
  {"function": "resized", "points": [[[0.7, -0.3, 1.1, 0.4], [2, 5, 1, 3]], [[0.7], []]]},
  {"function": "chosen", "points": [[[0.7, -0.3, 0.2], [0.4, 0.9], 4], [[0.7, -0.3, 0.2], [0.4, 0.9], 0]]},
+ {"function": "inplace", "points": [[[0.1, -0.2, 0.3, 0.5, -0.5, 1.0, 0.4, 0.1, -0.6, 0.9, 1.2, -0.3, 0.2, 0.5, -0.1, 0.3, 0.7, -0.8, 0.25, 0.6, -0.4, 0.15, 0.35, -0.45],
+                                      [3, 2, 4, 1], [0.7, -0.3, 1.1]]]},
  {"function": "counted_by_input", "points": [[[2.5, -0.3, 0.2, 0.9, 1.1], 3], [[0.5, 0.7], 0]]}]
 */
