@@ -177,13 +177,42 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
 
 // The flattened local array of arrays `e` names (`M`), or whose row it is (`M[i]`).
 const VarDecl *Lowering::flatVar(const Expr *e) {
-  const Expr *x = e->IgnoreParenImpCasts();
-  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) x = a->getBase()->IgnoreParenImpCasts();
-  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
-    x = oc->getArg(0)->IgnoreParenImpCasts();
-  const auto *d = dyn_cast<DeclRefExpr>(x);
+  if (TableRow r = tableRow(e); r.table) return r.table;
+  const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   return vd && flatStride_.count(vd) ? vd : nullptr;
+}
+
+// `M[i]`, `M.at(i)`, `M.front()` or `M.back()` of a flattened local table M
+// (else no table). Nothing is lowered.
+Lowering::TableRow Lowering::tableRow(const Expr *e) {
+  const Expr *x = e->IgnoreParenImpCasts();
+  const Expr *base = nullptr;
+  TableRow r;
+  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) base = a->getBase(), r.index = a->getIdx();
+  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
+    base = oc->getArg(0), r.index = oc->getArg(1);
+  else if (const auto *mc = dyn_cast<CXXMemberCallExpr>(x); mc && mc->getMethodDecl() && mc->getMethodDecl()->getIdentifier()) {
+    llvm::StringRef n = mc->getMethodDecl()->getName();
+    if ((n == "at" && mc->getNumArgs() == 1) || ((n == "front" || n == "back") && mc->getNumArgs() == 0)) {
+      base = mc->getImplicitObjectArgument();
+      r.index = n == "at" ? mc->getArg(0) : nullptr;
+      r.last = n == "back";
+    }
+  }
+  const auto *d = base ? dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts()) : nullptr;
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (vd && flatStride_.count(vd)) r.table = vd;
+  return r;
+}
+
+// The index of the row `r` (front: 0, back: its number of rows less one).
+ir::Expr Lowering::tableRowIndex(const TableRow &r, Env &env) {
+  if (r.index) return lowerIndexExpr(r.index, env);
+  if (!r.last) return ir::Const::makeInt(0);
+  auto grown = growLen_.find(r.table);
+  const ir::Expr rows = grown != growLen_.end() ? env.at(grown->second) : flatStride_.at(r.table).rows;
+  return ir::Prim::make(ir::Op::Sub, {rows, ir::Const::makeInt(1)});
 }
 
 // `auto& row = init;` of an array: another name of it (a row of a table
@@ -192,6 +221,7 @@ void Lowering::bindArrayAlias(const VarDecl *vd, const Expr *init, Env &env) {
   env[vd] = lowerArrayRef(init, env);
   if (ir::Expr len = raggedRowLength(init, env)) flatRowLength_[vd] = len; // (ragged_tables.cpp)
   else if (ir::Expr len = flatRowLength(init)) flatRowLength_[vd] = len;
+  if (const VarDecl *len = growingLength(init)) growLen_[vd] = len; // `auto& r = v;`: v's length (growing_vectors.cpp)
 }
 
 // The length of `e` when it is a row of a table held flat (`M[i]`, or a
@@ -200,9 +230,7 @@ ir::Expr Lowering::flatRowLength(const Expr *e) {
   const Expr *x = e->IgnoreParenImpCasts();
   if (const auto *d = dyn_cast<DeclRefExpr>(x))
     if (auto it = flatRowLength_.find(dyn_cast<VarDecl>(d->getDecl())); it != flatRowLength_.end()) return it->second;
-  const auto *oc = dyn_cast<CXXOperatorCallExpr>(x);
-  const bool subscript = isa<ArraySubscriptExpr>(x) || (oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2);
-  const VarDecl *table = subscript ? flatVar(x) : nullptr;
+  const VarDecl *table = tableRow(x).table;
   return table ? flatStride_.at(table).stride : nullptr;
 }
 
@@ -218,18 +246,10 @@ bool Lowering::passesFlatRow(const CallExpr *ce, const FunctionDecl *fd) {
 // `M[i]` where M is a flattened local array of arrays: M's flat buffer and
 // the row's first element, i * stride.
 bool Lowering::flatRow(const Expr *e, Env &env, ir::Expr &array, ir::Expr &start) {
-  const Expr *x = e->IgnoreParenImpCasts();
-  const Expr *base = nullptr, *idx = nullptr;
-  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) base = a->getBase(), idx = a->getIdx();
-  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
-    base = oc->getArg(0), idx = oc->getArg(1);
-  if (!base) return false;
-  const auto *d = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
-  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-  auto it = vd ? flatStride_.find(vd) : flatStride_.end();
-  if (it == flatStride_.end()) return false;
-  array = lookupVar(vd, env, x->getExprLoc());
-  start = ir::Prim::make(ir::Op::Mul, {lowerIndexExpr(idx, env), it->second.stride});
+  const TableRow r = tableRow(e);
+  if (!r.table) return false;
+  array = lookupVar(r.table, env, e->getExprLoc());
+  start = ir::Prim::make(ir::Op::Mul, {tableRowIndex(r, env), flatStride_.at(r.table).stride});
   return true;
 }
 

@@ -79,10 +79,16 @@ const VarDecl *resizingAssignment(const Stmt *s, const ASTContext &ctx) {
   if (!oc || oc->getOperator() != OO_Equal || oc->getNumArgs() != 2) return nullptr;
   const VarDecl *d = namedVar(oc->getArg(0)), *src = namedVar(copySource(oc->getArg(1)));
   const auto *sd = d ? dyn_cast_or_null<ClassTemplateSpecializationDecl>(d->getType()->getAsCXXRecordDecl()) : nullptr;
-  if (!d || !src || !d->isLocalVarDecl() || !sd || !sd->isInStdNamespace() || sd->getName() != "vector" ||
-      !sd->getTemplateArgs()[0].getAsType()->isArithmeticType() ||
-      !ctx.hasSameUnqualifiedType(d->getType(), src->getType().getNonReferenceType()))
+  if (!d || !d->isLocalVarDecl() || !sd || !sd->isInStdNamespace() || sd->getName() != "vector" ||
+      !sd->getTemplateArgs()[0].getAsType()->isArithmeticType())
     return nullptr;
+  // `h = layer(L, h);`: what a helper returns has a length of its own
+  const auto *call = dyn_cast<CallExpr>(stripTemporaries(copySource(oc->getArg(1))));
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (callee && !callee->isInStdNamespace() && callee->hasBody() &&
+      ctx.hasSameUnqualifiedType(d->getType(), call->getType()))
+    return d;
+  if (!src || !ctx.hasSameUnqualifiedType(d->getType(), src->getType().getNonReferenceType())) return nullptr;
   std::string dl = declaredLength(d, ctx), sl = src->isLocalVarDecl() ? declaredLength(src, ctx) : "";
   if (sl.empty() && !src->isLocalVarDecl()) sl = src->getNameAsString() + ".size()";
   if (!dl.empty() && (dl == sl || dl == src->getNameAsString() + ".size()" || sl == d->getNameAsString() + ".size()"))
@@ -341,6 +347,14 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
     }
   } madeSizes;
   madeSizes.lets = &lets.values;
+  // (not ir::substitute: a let's value names the index of the loop it is in,
+  // `widths[l]`, and so does overIterations' fold over that loop's
+  // iterations, which binds the same name on purpose: no renaming)
+  struct Inline : ir::Mutator {
+    std::string name;
+    ir::Expr value;
+    ir::Expr visit(const ir::Var *v, const ir::Expr &self) override { return v->name == name ? value : self; }
+  };
   for (int round = 0; round < 8; ++round) {
     ir::Expr sized = madeSizes.mutate(room);
     bool changed = sized != room;
@@ -348,7 +362,10 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
     for (const std::string &v : ir::freeVars(room))
       if (auto it = lets.values.find(v);
           inner.count(v) && it != lets.values.end() && ir::hoistableScalar(it->second, &readable)) {
-        room = ir::substitute(room, v, it->second);
+        Inline in;
+        in.name = v;
+        in.value = it->second;
+        room = in.mutate(room);
         changed = true;
       }
     if (!changed) break;
@@ -499,6 +516,14 @@ std::vector<ir::Expr> Lowering::pushedRow(const Expr *arg, int64_t n, const ir::
   return row;
 }
 
+// A reference local bound to a growing vector (`auto& r = v;`) reads and
+// writes v's elements, but v's room was counted from the calls on v itself.
+void Lowering::refuseGrowthThroughReference(const VarDecl *vd, SourceLocation loc) {
+  if (vd && vd->getType()->isReferenceType() && !isa<ParmVarDecl>(vd))
+    fail(loc, "a growing std::vector cannot be resized through a reference ('" + vd->getNameAsString() +
+                  "'; call it on the vector itself)");
+}
+
 bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
   const Expr *x = e->IgnoreParens();
   if (const auto *c = dyn_cast<ExprWithCleanups>(x)) x = c->getSubExpr()->IgnoreParens();
@@ -512,6 +537,7 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   SourceLocation loc = mc->getExprLoc();
   const VarDecl *vd = namedVar(mc->getImplicitObjectArgument());
   if (!vd) vd = viewVectorOf(mc->getImplicitObjectArgument());
+  refuseGrowthThroughReference(vd, loc);
   if (pushRaggedRow(mc, vd, rest, env, tail, out)) return true; // rows of run-time lengths (ragged_tables.cpp)
   const bool views = viewArrays_.count(vd) > 0; // of view structs or pointers (view_struct_vectors.cpp)
   ir::Expr arr = views ? nullptr : lookupVar(vd, env, loc);
@@ -644,15 +670,23 @@ bool Lowering::lowerGrowAssign(const CXXOperatorCallExpr *oc, const Seq *rest, E
   const VarDecl *len = vd ? growingLength(oc->getArg(0)) : nullptr;
   if (!len || viewArrays_.count(vd) || flatStride_.count(vd) || !namedVar(copySource(oc->getArg(1)))) return false;
   SourceLocation loc = oc->getExprLoc();
+  refuseGrowthThroughReference(vd, loc);
   const Expr *src = copySource(oc->getArg(1));
   ArrayInfo si;
   if (!arrayInfo(src->getType(), si, SourceLocation()) || si.kind == ArrayInfo::Pointer) return false;
-  const ir::Expr arr = lookupVar(vd, env, loc), s = lowerArrayRef(src, env);
+  const ir::Expr s = lowerArrayRef(src, env);
+  const VarDecl *grown = growingLength(src);
+  out = growAssignFrom(vd, s, grown ? env.at(grown) : ir::Size::make(s), loc, rest, env, tail);
+  return true;
+}
+
+// `vd = s;` of a growing vector: s's `n` elements copied in, n its length.
+ir::Expr Lowering::growAssignFrom(const VarDecl *vd, const ir::Expr &s, ir::Expr n, SourceLocation loc, const Seq *rest,
+                                  Env &env, const Tail &tail) {
+  const ir::Expr arr = lookupVar(vd, env, loc);
   if (!s->is<ir::Var>() || !ir::sameType(s->type, arr->type))
     fail(loc, "assignment of a whole std::vector is only supported from another of its type");
   Binds pre;
-  ir::Expr n = ir::Size::make(s);
-  if (const VarDecl *grown = growingLength(src)) n = env.at(grown);
   if (!n->is<ir::Var>() && !n->is<ir::Const>()) {
     pre.push_back({names_.fresh(vd->getNameAsString() + "_size"), n});
     n = ir::Var::make(pre.back().first, ir::Type::i64());
@@ -661,8 +695,7 @@ bool Lowering::lowerGrowAssign(const CXXOperatorCallExpr *oc, const Seq *rest, E
                    return store(arr, j, read(s, j, loc), ir::Store::Mode::Set, loc);
                  })});
   // (the room bound: next's buffer's size, as evaluated where `cur` is declared)
-  out = setGrowingLength(vd, n, GrowOp{true, ir::Size::make(s), nullptr, loc, vd}, pre, rest, env, tail);
-  return true;
+  return setGrowingLength(vd, n, GrowOp{true, ir::Size::make(s), nullptr, loc, vd}, pre, rest, env, tail);
 }
 
 // An output grown from empty (output_vectors.cpp; a local vector has its

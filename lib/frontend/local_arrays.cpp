@@ -45,10 +45,18 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
   if (ai.kind == ArrayInfo::Pointer) return lowerPointerLocal(vd, env, k);
   SourceLocation loc = vd->getLocation();
   if (const Expr *c = hoistedArray(vd->getInit())) { // `auto y = f(x);`: the array f returned (returned_arrays.cpp)
+    const ir::Expr result = returnedArrays_.at(cast<CallExpr>(c));
+    ArrayInfo inner;
+    if (ai.kind == ArrayInfo::Vector && growingVector(vd) && !arrayInfo(ai.elem, inner, SourceLocation(), 1)) {
+      LocalArrayInit start; // (the result copied into a buffer with room to grow)
+      start.copyFrom = result;
+      start.size = ir::Size::make(result);
+      return bindGrowingVector(vd, result->type->elem(), start, env, k);
+    }
     if (ai.kind == ArrayInfo::Vector && growingVector(vd))
-      fail(loc, "a std::vector initialised by a call cannot grow ('push_back', 'resize' on '" + vd->getNameAsString() +
-                    "'; copy it into a new vector first)");
-    env[vd] = returnedArrays_.at(cast<CallExpr>(c));
+      fail(loc, "a std::vector of rows initialised by a call cannot grow ('push_back', 'resize' on '" +
+                    vd->getNameAsString() + "'; copy it into a new vector first)");
+    env[vd] = result;
     if (std::optional<Flat> table = fixedTable(vd->getType())) flatStride_[vd] = *table; // a Mat3
     return k(env);
   }

@@ -101,6 +101,7 @@ using Binds = std::vector<std::pair<std::string, ir::Expr>>;
 // The array a by-value array parameter's argument copies or moves (`v`,
 // `std::move(v)`; calls.cpp).
 const clang::Expr *copySource(const clang::Expr *arg);
+const clang::Expr *stripTemporaries(const clang::Expr *e);
 
 // An array-like C++ type: pointer, C array, std::vector or std::array
 // (possibly behind a reference) of scalars, of structs of scalars, or of
@@ -642,6 +643,13 @@ private:
   bool elementRef(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &index);
   bool flatRow(const clang::Expr *e, Env &env, ir::Expr &array, ir::Expr &start);
   const clang::VarDecl *flatVar(const clang::Expr *e);
+  struct TableRow {
+    const clang::VarDecl *table = nullptr; // null: not a row of a flattened table
+    const clang::Expr *index = nullptr;    // `M[i]`, `M.at(i)`; null for front() and back()
+    bool last = false;                     // back()
+  };
+  TableRow tableRow(const clang::Expr *e);
+  ir::Expr tableRowIndex(const TableRow &r, Env &env);
   ir::Expr read(const ir::Expr &array, const ir::Expr &index, clang::SourceLocation loc);
   ir::Expr store(const ir::Expr &array, const ir::Expr &index, const ir::Expr &value, ir::Store::Mode m,
                  clang::SourceLocation loc, std::vector<int> path = {});
@@ -1237,6 +1245,9 @@ private:
   // Whether `x` names a growing vector whose length is among `assigned`.
   bool growsIn(const clang::Stmt *x, const std::vector<const clang::VarDecl *> &assigned);
   bool lowerGrowCall(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  void refuseGrowthThroughReference(const clang::VarDecl *vd, clang::SourceLocation loc);
+  ir::Expr growAssignFrom(const clang::VarDecl *vd, const ir::Expr &src, ir::Expr length, clang::SourceLocation loc,
+                          const Seq *rest, Env &env, const Tail &tail);
   // `cur = next;` where `cur` grows because it is assigned arrays of other lengths.
   bool lowerGrowAssign(const clang::CXXOperatorCallExpr *oc, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   // The growing vector `vd`'s length becomes `next` (by `op`) after the effects `pre`, then `rest` runs.

@@ -80,6 +80,18 @@ bool holdsText(QualType t) {
   return holds(t, [](QualType q) { return isText(q); }, /*keyed=*/true, /*pointers=*/false, seen);
 }
 
+// A std::vector or std::array of objects holding std::vectors (`const
+// std::vector<Layer>& layers` for `struct Layer { std::vector<double> W, b;
+// }`): no IR type either, as an array (view_struct_vectors.cpp).
+static bool elementsHoldVectors(QualType t) {
+  QualType e = stdContainerElement(t, "vector");
+  if (e.isNull()) e = stdContainerElement(t, "array");
+  const auto *rd = e.isNull() ? nullptr : e.getCanonicalType()->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda()) return false;
+  std::set<const Type *> seen;
+  return holds(e, [](QualType q) { return !stdContainerElement(q, "vector").isNull(); }, false, false, seen);
+}
+
 bool passiveDataType(QualType t) {
   QualType v = t.getNonReferenceType();
   bool constant = !t->isReferenceType() || v.isConstQualified();
@@ -87,6 +99,7 @@ bool passiveDataType(QualType t) {
     v = v->getPointeeType();
     constant = v.isConstQualified();
   }
+  if (constant && elementsHoldVectors(v.getCanonicalType().getUnqualifiedType())) return true;
   const auto *rd = v.getCanonicalType()->getAsCXXRecordDecl();
   if (!constant || !rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda()) return false;
   return holdsText(v);
@@ -112,11 +125,20 @@ bool plainPassiveStruct(QualType t) {
 void Lowering::checkPassiveDataParam(const ParmVarDecl *pd, bool hasWrt, bool named) {
   if (!passiveDataType(pd->getType())) return;
   const std::string name = pd->getNameAsString(), type = typeStr(pd->getType().getNonReferenceType().getUnqualifiedType());
+  const bool text = holdsText(pd->getType());
+  const std::string why = text ? "holds text or a keyed container" : "is a container of objects holding std::vectors";
+  if (((hasWrt && named) || (!hasWrt && holdsFloats(pd->getType()))) && !text)
+    fail(pd->getLocation(), "'" + name + "' (" + type + ") " + why + ": derivatives with respect to it are not "
+                            "supported yet (hold its numbers in flat std::vectors, or " +
+                                (hasWrt ? std::string("leave it out of UNFAD_GRADIENT_WRT")
+                                        : "name the parameters to differentiate in UNFAD_GRADIENT_WRT(...), leaving '" +
+                                              name + "' out,") +
+                                " to read it as passive data, without derivatives)");
   if (hasWrt && named)
-    fail(pd->getLocation(), "'" + name + "' (" + type + ") holds text or a keyed container, so it is passive data "
+    fail(pd->getLocation(), "'" + name + "' (" + type + ") " + why + ", so it is passive data "
                             "(its numbers are read as written, without derivatives): leave it out of UNFAD_GRADIENT_WRT");
   if (!hasWrt && holdsFloats(pd->getType()))
-    fail(pd->getLocation(), "'" + name + "' (" + type + ") holds text or a keyed container, so it is passive data, but "
+    fail(pd->getLocation(), "'" + name + "' (" + type + ") " + why + ", so it is passive data, but "
                             "UNFAD_GRADIENT differentiates every floating-point parameter: name the parameters to "
                             "differentiate in UNFAD_GRADIENT_WRT(...), leaving '" + name + "' out");
 }

@@ -108,18 +108,13 @@ bool Lowering::pushRaggedRow(const CXXMemberCallExpr *mc, const VarDecl *vd, con
 // The length of `row` when it is a row of a ragged table (`acts[i]`, or a
 // name bound to one): length[i]; else null.
 ir::Expr Lowering::raggedRowLength(const Expr *row, Env &env) {
-  const Expr *x = row->IgnoreParenImpCasts();
-  const Expr *base = nullptr, *idx = nullptr;
-  if (const auto *a = dyn_cast<ArraySubscriptExpr>(x)) base = a->getBase(), idx = a->getIdx();
-  else if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(x); oc && oc->getOperator() == OO_Subscript && oc->getNumArgs() == 2)
-    base = oc->getArg(0), idx = oc->getArg(1);
-  const VarDecl *vd = base ? flatVar(x) : nullptr;
-  auto it = vd ? ragged_.find(vd) : ragged_.end();
+  const TableRow r = tableRow(row);
+  auto it = r.table ? ragged_.find(r.table) : ragged_.end();
   if (it == ragged_.end()) return nullptr;
-  if (idx->HasSideEffects(ctx_, /*IncludePossibleEffects=*/false))
-    fail(idx->getExprLoc(), "a row of '" + vd->getNameAsString() + "' whose length is asked must be chosen by an index "
-                            "without side effects");
-  return read(it->second.lengths, lowerIndexExpr(idx, env), row->getExprLoc());
+  if (r.index && r.index->HasSideEffects(ctx_, /*IncludePossibleEffects=*/false))
+    fail(r.index->getExprLoc(), "a row of '" + r.table->getNameAsString() + "' whose length is asked must be chosen by "
+                                "an index without side effects");
+  return read(it->second.lengths, tableRowIndex(r, env), row->getExprLoc());
 }
 
 } // namespace unfad::frontend

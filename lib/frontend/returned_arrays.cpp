@@ -42,8 +42,6 @@ using namespace clang;
 bool methodCallParts(const CallExpr *ce, const CXXMethodDecl *def, const Expr *&object,
                      std::vector<const Expr *> &args);
 
-namespace {
-
 // `e` without the temporaries, cleanups and conversions around a call's value.
 const Expr *stripTemporaries(const Expr *e) {
   while (true) {
@@ -56,6 +54,8 @@ const Expr *stripTemporaries(const Expr *e) {
     else return e;
   }
 }
+
+namespace {
 
 // The `return` statements of a body (not those of lambdas or local classes in it).
 struct Returns : RecursiveASTVisitor<Returns> {
@@ -379,6 +379,13 @@ bool Lowering::lowerReturnedArrayAssign(const Expr *e, const Seq *rest, Env &env
   if (!arrayInfo(oc->getArg(0)->getType(), ai, SourceLocation())) return false;
   SourceLocation loc = oc->getOperatorLoc();
   std::string fname = c->getDirectCallee()->getNameAsString();
+  const auto *named = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
+  if (const auto *vd = named ? dyn_cast<VarDecl>(named->getDecl()) : nullptr;
+      vd && growingLength(oc->getArg(0)) && !viewArrays_.count(vd) && !flatStride_.count(vd)) {
+    const ir::Expr src = returnedArrays_.at(c); // `h = layer(L, h);`: h takes the result's length
+    out = growAssignFrom(vd, src, ir::Size::make(src), loc, rest, env, tail);
+    return true;
+  }
   if (ai.kind != ArrayInfo::StdArray || ai.size < 0)
     fail(loc, "assigning the std::vector '" + fname + "' returns to an existing vector is not supported yet (declare a "
               "new local, 'auto y = " + fname + "(...);', or use a std::array of a fixed size)");

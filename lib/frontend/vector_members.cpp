@@ -62,7 +62,7 @@ bool methodCallParts(const CallExpr *ce, const CXXMethodDecl *def, const Expr *&
 
 namespace {
 
-const Expr *stripTemporaries(const Expr *e) {
+const Expr *stripObjectTemporaries(const Expr *e) {
   while (true) {
     e = e->IgnoreImplicit()->IgnoreParens();
     if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
@@ -150,7 +150,7 @@ bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds
 // `K(i, j)`, `m.get(i, j)`, `v[i]` calling a method of a split class whose
 // body is `return member[E];` for a std::vector member: that element.
 bool Lowering::vectorAccessor(const Expr *e, Env &env, ir::Expr &array, ir::Expr &index) {
-  const auto *ce = dyn_cast<CallExpr>(stripTemporaries(e));
+  const auto *ce = dyn_cast<CallExpr>(stripObjectTemporaries(e));
   const auto *md = ce ? dyn_cast_or_null<CXXMethodDecl>(ce->getDirectCallee()) : nullptr;
   if (!md || md->isStatic() || !isViewStruct(ctx_.getRecordType(md->getParent()))) return false;
   const auto *def = dyn_cast_or_null<CXXMethodDecl>(md->getDefinition());
@@ -158,11 +158,11 @@ bool Lowering::vectorAccessor(const Expr *e, Env &env, ir::Expr &array, ir::Expr
   if (!body || body->size() != 1) return false;
   const auto *rs = dyn_cast<ReturnStmt>(body->body_front());
   if (!rs || !rs->getRetValue()) return false;
-  const auto *sub = dyn_cast<CXXOperatorCallExpr>(stripTemporaries(rs->getRetValue()));
+  const auto *sub = dyn_cast<CXXOperatorCallExpr>(stripObjectTemporaries(rs->getRetValue()));
   if (!sub || sub->getOperator() != OO_Subscript || sub->getNumArgs() != 2) return false;
-  const auto *mem = dyn_cast<MemberExpr>(stripTemporaries(sub->getArg(0)));
+  const auto *mem = dyn_cast<MemberExpr>(stripObjectTemporaries(sub->getArg(0)));
   const auto *field = mem ? dyn_cast<FieldDecl>(mem->getMemberDecl()) : nullptr;
-  if (!field || !mem->isArrow() || !isa<CXXThisExpr>(stripTemporaries(mem->getBase())) || !vectorMember(field->getType()))
+  if (!field || !mem->isArrow() || !isa<CXXThisExpr>(stripObjectTemporaries(mem->getBase())) || !vectorMember(field->getType()))
     return false;
   QualType rt = def->getReturnType();
   if (rt->isRValueReferenceType() || !ctx_.hasSameUnqualifiedType(rt.getNonReferenceType(), sub->getType().getNonReferenceType()))
@@ -203,7 +203,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   QualType t = vd->getType();
   if (t->isReferenceType() || !hasVectorMember(t) || !vd->getInit()) return nullptr;
   const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
-  const Expr *init = stripTemporaries(vd->getInit());
+  const Expr *init = stripObjectTemporaries(vd->getInit());
   const auto *ce = dyn_cast<CXXConstructExpr>(init);
   const auto *il = dyn_cast<InitListExpr>(init);
   if (il && il->isSyntacticForm() && il->getSemanticForm()) il = il->getSemanticForm();
@@ -375,7 +375,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
     const VarDecl *leaf = memberLeaf(vd, f);
     const VarDecl *thisLeaf = tv ? memberLeaf(tv, f) : nullptr;
     const Expr *x = initOf(f);
-    if (x) x = stripTemporaries(x);
+    if (x) x = stripObjectTemporaries(x);
     auto sized = sizedBy.find(f);
     Binds effs;
     // lowers an initializer (where `this` is the new object)
@@ -442,10 +442,10 @@ bool Lowering::returnsVectorObject(const FunctionDecl *fd) {
 // `e` is an object a hoisted call returned (its arrays are nobody else's).
 bool Lowering::freshObject(const Expr *e) {
   if (!e) return false;
-  e = stripTemporaries(e);
+  e = stripObjectTemporaries(e);
   if (const auto *cc = dyn_cast<CXXConstructExpr>(e); cc && cc->getNumArgs() == 1 &&
                                                      cc->getConstructor()->isCopyOrMoveConstructor())
-    e = stripTemporaries(cc->getArg(0));
+    e = stripObjectTemporaries(cc->getArg(0));
   const auto *c = dyn_cast<CallExpr>(e);
   return c && returnedObjects_.count(c);
 }

@@ -28,6 +28,13 @@ double lstm_views_grad(const double *main, const double *extra, const double *st
                        double *d_main, double *d_extra, double *d_state0, double *d_seq);
 double trajectory_rows(const double *x, int n);
 double trajectory_rows_grad(const double *x, int n, double *d_x);
+double mlp_layers(const std::vector<double> &w, const std::vector<int> &widths, const std::vector<double> &x);
+double mlp_layers_grad(const std::vector<double> &w, const std::vector<int> &widths, const std::vector<double> &x,
+                       std::vector<double> &d_w, std::vector<double> &d_x);
+double mlp_kept_activations(const std::vector<double> &w, const std::vector<int> &widths,
+                            const std::vector<double> &x);
+double mlp_kept_activations_grad(const std::vector<double> &w, const std::vector<int> &widths,
+                                 const std::vector<double> &x, std::vector<double> &d_w, std::vector<double> &d_x);
 
 namespace {
 
@@ -130,5 +137,22 @@ void registerMemoryBenchmarks() {
     registerPair(
         "trajectory_rows/" + std::to_string(n) + "x3", [=] { return trajectory_rows(x->data(), n); },
         [=] { return trajectory_rows_grad(x->data(), n, dx->data()); });
+  }
+  // Layers alternating 32 and 48 wide, 8 and 64 deep: the ratio must not
+  // grow with the depth (no table copied per layer).
+  for (int depth : {8, 64}) {
+    auto widths = std::make_shared<std::vector<int>>();
+    for (int l = 0; l <= depth; ++l) widths->push_back(l % 2 ? 48 : 32);
+    size_t nw = 0;
+    for (int l = 0; l < depth; ++l) nw += size_t((*widths)[l + 1]) * size_t((*widths)[l] + 1);
+    Buffer w = random(nw, -0.2, 0.2, 41), x = random(size_t((*widths)[0]), -1, 1, 42);
+    Buffer dw = zeros(nw), dx = zeros(x->size());
+    const std::string shape = std::to_string(depth) + "x32-48";
+    registerPair(
+        "mlp_layers/" + shape, [=] { return mlp_layers(*w, *widths, *x); },
+        [=] { return mlp_layers_grad(*w, *widths, *x, *dw, *dx); });
+    registerPair(
+        "mlp_kept_activations/" + shape, [=] { return mlp_kept_activations(*w, *widths, *x); },
+        [=] { return mlp_kept_activations_grad(*w, *widths, *x, *dw, *dx); });
   }
 }

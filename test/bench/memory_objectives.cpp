@@ -214,3 +214,47 @@ UNFAD_GRADIENT double trajectory_rows(const double *x, int n) {
     for (int i = 0; i < 3; ++i) s += pos[t][i] * pos[t][i];
   return s;
 }
+
+// A multilayer perceptron written with std::vector: the activations `cur`
+// take each layer's width (`cur = next;`), the weights are read in order.
+// Its gradient/primal must not grow with the depth.
+UNFAD_GRADIENT_WRT(w, x)
+double mlp_layers(const std::vector<double> &w, const std::vector<int> &widths, const std::vector<double> &x) {
+  std::vector<double> cur(x);
+  std::size_t off = 0;
+  for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
+    std::vector<double> next(widths[l + 1]);
+    for (int o = 0; o < widths[l + 1]; ++o) {
+      double s = w[off++];
+      for (std::size_t i = 0; i < cur.size(); ++i) s += w[off++] * cur[i];
+      next[o] = std::tanh(s);
+    }
+    cur = next;
+  }
+  double r = 0.0;
+  for (double v : cur) r += v * v;
+  return r;
+}
+
+// The same network keeping every layer's activations, rows of the layers'
+// widths (`acts.push_back(next)`), and a loss reading all of them.
+UNFAD_GRADIENT_WRT(w, x)
+double mlp_kept_activations(const std::vector<double> &w, const std::vector<int> &widths,
+                            const std::vector<double> &x) {
+  std::vector<std::vector<double>> acts;
+  acts.push_back(x);
+  std::size_t off = 0;
+  for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
+    std::vector<double> next(widths[l + 1]);
+    for (int o = 0; o < widths[l + 1]; ++o) {
+      double s = w[off++];
+      for (std::size_t i = 0; i < acts[l].size(); ++i) s += w[off++] * acts[l][i];
+      next[o] = std::tanh(s);
+    }
+    acts.push_back(next);
+  }
+  double r = 0.0;
+  for (const auto &a : acts)
+    for (double v : a) r += v * v;
+  return r;
+}

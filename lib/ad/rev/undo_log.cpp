@@ -15,6 +15,7 @@
 // it does when an iteration sweeps the whole array (a loop over its length).
 #include "reverser.h"
 #include "unfad/ir/counts.h"
+#include "unfad/ir/effects.h"
 #include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
@@ -44,6 +45,18 @@ Expr sumCounts(const Expr &lo, const Expr &hi, const Expr &trips, const std::str
   return Fold::make(lo, hi, Const::makeInt(0), j, c, Prim::make(Op::Add, {Var::make(c, Type::i64()), atJ}));
 }
 
+// May `e` leave the loop body before the lets after it (a throw, a call)?
+bool mayLeave(const Expr &e) {
+  struct Leaves : Visitor {
+    bool found = false;
+    void visit(const Throw *) override { found = true; }
+    void visit(const Call *) override { found = true; }
+    void visit(const While *) override { found = true; }
+  } leaves;
+  leaves.visitExpr(e);
+  return leaves.found;
+}
+
 // How many stores to `array` one run of `e` makes at most, in terms of
 // values bound outside the loop body (and its index); null when unknown.
 struct StoresBound {
@@ -55,9 +68,27 @@ struct StoresBound {
   Expr length;         // the array's (null: unknown)
   bool sweeps = false; // a nested loop over [0, length) stores into it
   std::set<std::string> open; // indices of the nested loops being counted
+  // Arrays the body reads and never writes or resizes. A read of one among
+  // the body's own lets, before anything that may leave the body, is made
+  // by every iteration: evaluated before the loop it gives the same value
+  // (`widths[l + 1]`, the length of the row an MLP's layer appends).
+  std::set<std::string> readable;
+  bool everyIteration = true;                 // counting the body's own lets, none leaving yet
+  std::unordered_map<std::string, Expr> made; // arrays made in the body: their sizes
+  std::set<std::string> resized;              // (unless the body resizes them)
 
   // `e` with the body's names replaced by their code; null if one is not pure.
   Expr resolve(Expr e) {
+    struct MadeSizes : Mutator {
+      const std::unordered_map<std::string, Expr> *made;
+      Expr visit(const Size *z, const Expr &self) override {
+        auto a = z->array->as<Var>();
+        auto it = a ? made->find(a->name) : made->end();
+        return it == made->end() ? self : it->second;
+      }
+    } sizes;
+    sizes.made = &made;
+    e = sizes.mutate(e);
     for (auto &v : freeVars(e)) {
       if (auto it = pure.find(v); it != pure.end()) {
         Expr value = resolve(it->second);
@@ -80,10 +111,19 @@ struct StoresBound {
       Expr total = Const::makeInt(0);
       for (auto &[name, value] : chain.lets) {
         total = addCounts(total, isStoreTo(value, array) ? Const::makeInt(1) : count(value));
-        if (hoistableScalar(value)) pure[name] = value;
+        note(name, value);
       }
       return addCounts(total, count(chain.tail));
     }
+    // (a branch's or a nested loop's reads are not made by every iteration)
+    const bool was = everyIteration;
+    everyIteration = false;
+    Expr n = countConditional(e);
+    everyIteration = was;
+    return n;
+  }
+
+  Expr countConditional(const Expr &e) {
     if (auto i = e->as<If>()) return maxCounts(count(i->thenE), count(i->elseE));
     if (auto f = e->as<Fold>()) {
       Expr lo = resolve(f->lo), hi = resolve(f->hi);
@@ -97,10 +137,15 @@ struct StoresBound {
     return nullptr; // a bare store, a while loop, a call given the array
   }
 
+  void note(const std::string &name, const Expr &value) {
+    if (hoistableScalar(value) || (everyIteration && hoistableScalar(value, &readable))) pure[name] = value;
+    if (auto a = value->as<NewArray>(); a && !resized.count(name)) made[name] = a->size;
+    if (mayLeave(value)) everyIteration = false;
+  }
+
   void collectPure(const Expr &e) {
     if (!e->is<Let>()) return;
-    for (auto &[name, value] : unzipLets(e).lets)
-      if (hoistableScalar(value)) pure[name] = value;
+    for (auto &[name, value] : unzipLets(e).lets) note(name, value);
   }
 };
 
@@ -116,7 +161,12 @@ Expr Reverser::logOverwrites(const Expr &e, const Expr &array, const LoopRecord 
   inside.insert(bodyStack.back().value->as<Var>()->name); // the loop state
   auto freshName = [this](const std::string &hint) { return fresh(hint); };
   StoresBound bound{a, inside, {}, [this](const Expr &x, const std::string &n) { return writesTo(x, n); }, freshName,
-                    sizes_.at(a), false, {}};
+                    sizes_.at(a), false, {}, {}, true, {}, {}};
+  const MemoryEffects effects = memoryEffects(e);
+  for (const Expr &r : resizedArrays(e))
+    if (auto v = rootArray(r)->as<Var>()) bound.resized.insert(v->name);
+  for (const std::string &v : freeVars(e))
+    if (!inside.count(v) && !effects.writes.count(v) && !bound.resized.count(v)) bound.readable.insert(v);
   Expr perIteration = bound.count(e);
   // An iteration that rewrites the whole array is cheaper to save whole:
   // the same memory, without an index per element.

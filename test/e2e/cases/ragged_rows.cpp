@@ -67,10 +67,36 @@ UNFAD_GRADIENT double braces(double a, double b) {
   return s;
 }
 
+// The last row as the next layer's input (`acts.back()`), also read by
+// range-for, and the first row by front().
+UNFAD_GRADIENT_WRT(w, x)
+double back_rows(const std::vector<double>& w, const std::vector<int>& widths, const std::vector<double>& x) {
+  std::vector<std::vector<double>> acts;
+  acts.push_back(x);
+  size_t off = 0;
+  for (size_t l = 0; l + 1 < widths.size(); ++l) {
+    const std::vector<double>& in = acts.back();
+    std::vector<double> next;
+    for (int o = 0; o < widths[l + 1]; ++o) {
+      double s = w[off++];
+      for (double a : in) s += w[off++] * a;
+      next.push_back(std::tanh(s));
+    }
+    acts.push_back(next);
+  }
+  double r = 0;
+  for (double v : acts.back()) r += v;
+  for (size_t i = 0; i < acts.front().size(); ++i) r += acts.front()[i] * acts.back().size();
+  return r * acts.size() + acts.at(1)[0];
+}
+
 /* e2e
 [{"function": "kept", "points": [[[0.1, -0.2, 0.3, 0.5, -0.5, 1.0, 0.4, 0.1, -0.6, 0.9, 1.2, -0.3, 0.2, 0.5, -0.1, 0.3, 0.7, -0.8, 0.25, 0.6, -0.4, 0.15, 0.35, -0.45, 0.55, 0.05, -0.65],
                                    [3, 2, 4, 1], [0.7, -0.3, 1.1]],
                                   [[0.1], [2], [0.7, -0.3]]]},
  {"function": "prefixes", "points": [[[0.7, -0.3, 1.1], 5], [[0.7], 0]]},
- {"function": "braces", "points": [[0.7, -1.3]]}]
+ {"function": "braces", "points": [[0.7, -1.3]]},
+ {"function": "back_rows", "points": [[[0.1, -0.2, 0.3, 0.5, -0.5, 1.0, 0.4, 0.1, -0.6, 0.9, 1.2, -0.3, 0.2, 0.5, -0.1, 0.3, 0.7, -0.8, 0.25, 0.6, -0.4, 0.15, 0.35, -0.45, 0.55, 0.05, -0.65],
+                                        [3, 2, 4, 1], [0.7, -0.3, 1.1]],
+                                       [[0.1, 0.2, -0.3], [2, 1], [0.7, -0.3]]]}]
 */

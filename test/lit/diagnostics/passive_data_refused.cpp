@@ -53,3 +53,12 @@ UNFAD_GRADIENT_WRT(w) double stepped(double w, const Dataset& d) {
 }
 
 // CHECK-NOT: unfad:begin
+
+// A container of objects holding std::vectors is passive data too; named in
+// UNFAD_GRADIENT_WRT, its derivatives are asked for and not yet supported.
+struct Layer {
+  std::vector<double> W, b;
+  int in, out;
+};
+// CHECK: passive_data_refused.cpp:[[@LINE+1]]:82: error: cannot differentiate 'trained': 'layers' (std::vector<Layer>) is a container of objects holding std::vectors: derivatives with respect to it are not supported yet (hold its numbers in flat std::vectors, or leave it out of UNFAD_GRADIENT_WRT to read it as passive data, without derivatives)
+UNFAD_GRADIENT_WRT(x, layers) double trained(double x, const std::vector<Layer>& layers) { return x * layers[0].W[0]; }

@@ -15,5 +15,5 @@ struct Model {
 };
 // CHECK: struct_vector_members_refused.cpp:[[@LINE+1]]:40: error: cannot differentiate 'non_const': a parameter of type 'Model &' (a struct with std::vector members) that is not 'const' is not supported yet (pass 'const Model&')
 UNFAD_GRADIENT double non_const(Model &m) { return m.w[0] * m.bias; }
-// CHECK: struct_vector_members_refused.cpp:[[@LINE+1]]:54: error: cannot differentiate 'many': type 'Model' has a member array of a run-time size ('w'), which is not supported yet
+// CHECK: struct_vector_members_refused.cpp:[[@LINE+1]]:54: error: cannot differentiate 'many': 'ms' (std::vector<Model>) is a container of objects holding std::vectors: derivatives with respect to it are not supported yet (hold its numbers in flat std::vectors, or name the parameters to differentiate in UNFAD_GRADIENT_WRT(...), leaving 'ms' out, to read it as passive data, without derivatives)
 UNFAD_GRADIENT double many(const std::vector<Model> &ms) { return ms[0].bias; }
