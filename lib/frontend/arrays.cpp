@@ -121,6 +121,7 @@ ir::Expr Lowering::lowerArrayRef(const Expr *e, Env &env) {
                                                          iteratorKind(oc->getArg(0)->getType()) != IteratorKind::None)
     return lowerArrayRef(oc->getArg(0), env); // it->f
   if (ir::Expr a, st; flatRow(x, env, a, st)) return ir::View::make(a, st); // a row of a local table: a view into it
+  if (ir::Expr copy = passiveArrayCopy(x, env)) return copy; // `s.x` of passive data (passive_data.cpp)
   if (ir::Expr p = viewElementPointer(x, env)) return p; // `steps[t]` of a vector of pointers
   if (const auto *m = dyn_cast<MemberExpr>(x)) {
     if (ir::Expr leaf = viewMember(m, env)) return leaf; // `s.w` of a struct of views

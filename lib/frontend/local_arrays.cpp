@@ -60,6 +60,23 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     if (std::optional<Flat> table = fixedTable(vd->getType())) flatStride_[vd] = *table; // a Mat3
     return k(env);
   }
+  if (const Expr *from = vd->getInit() ? copySource(vd->getInit()) : nullptr;
+      from && from != vd->getInit()->IgnoreImplicit() && ai.elem->isArithmeticType()) {
+    Binds pre; // `std::vector<double> h = s.x;` of passive data: a copy of the copy it reads
+    ir::Expr copy;
+    {
+      EffectScope scope(*this, &pre);
+      copy = passiveArrayCopy(from, env);
+    }
+    if (copy) {
+      LocalArrayInit start;
+      start.copyFrom = copy;
+      start.size = localLengths_.at(copy->as<ir::Var>()->name);
+      const ir::TypeP et = copy->type->elem();
+      return wrap(pre, ai.kind == ArrayInfo::Vector && growingVector(vd) ? bindGrowingVector(vd, et, start, env, k)
+                                                                        : bindLocalArray(vd, et, false, start, env, k));
+    }
+  }
   std::string spelled = "'" + typeStr(vd->getType()) + "'";
   ArrayInfo inner;
   bool nested = arrayInfo(ai.elem, inner, SourceLocation(), 1);

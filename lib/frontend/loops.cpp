@@ -454,6 +454,7 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   Binds binds;
   unpack(st, sv, eb, binds);
   std::string ln = names_.fresh(lv->getNameAsString());
+  if (!passive) passiveAliases_.erase(lv); // (a helper inlined again, over an array of the function this time)
   if (passive) {
     bindPassiveElement(rs, over, ir::Var::make(idx, ir::Type::i64()));
   } else if (ArrayInfo rai; arrayInfo(lt.getNonReferenceType(), rai, SourceLocation())) {

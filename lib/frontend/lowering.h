@@ -588,6 +588,7 @@ private:
   // at its marks (their effects into `pre`); false when it reads anything
   // else (text_params.cpp).
   bool spellPassive(const clang::Expr *e, Env &env, Binds &pre, PassiveAlias &out);
+  ir::Expr passiveArrayCopy(const clang::Expr *e, Env &env);
   const PassiveAlias *passiveAlias(const clang::Stmt *s) const;
   void refusePassiveCall(const clang::Expr *e);
   // Whether `s` reads text or passive data (a text-like parameter, an alias).

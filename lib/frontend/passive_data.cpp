@@ -229,6 +229,39 @@ bool Lowering::bindPassiveParam(const ParmVarDecl *p, const Expr *arg, Env &env,
   return true;
 }
 
+// An array of numbers in passive data used as an array (`std::vector<double>
+// h = s.x;`, `layer(w, s.x)`): a copy, its length and each element read as
+// written. Null when `e` is no such array.
+ir::Expr Lowering::passiveArrayCopy(const Expr *e, Env &env) {
+  ArrayInfo ai;
+  if (!sawTextParams_ || !readsOnlyPassive(e) || !arrayInfo(e->getType(), ai, SourceLocation()) ||
+      ai.kind == ArrayInfo::Pointer || !(ai.elem->isArithmeticType()))
+    return nullptr;
+  SourceLocation loc = e->getExprLoc();
+  if (!effects_) fail(loc, "an array of passive data used as an array here is not supported (copy it into a local first)");
+  Binds &pre = *effects_;
+  PassiveAlias a;
+  if (!spellPassive(e, env, pre, a)) return nullptr;
+  fixArgs(a, pre, names_);
+  const ir::TypeP et = typeOf(ai.elem.getUnqualifiedType(), loc);
+  const ir::Expr n = ai.size >= 0 ? ir::Const::makeInt(ai.size)
+                                  : ir::Opaque::make("static_cast<long>(" + grouped(a.spelling) + ".size())", a.args,
+                                                     ir::Type::i64());
+  const std::string len = names_.fresh("passive_size"), name = names_.fresh("passive");
+  pre.push_back({len, n});
+  const ir::Expr size = ir::Var::make(len, ir::Type::i64()), copy = ir::Var::make(name, ir::Type::array(et));
+  pre.push_back({name, ir::NewArray::make(size, et)});
+  pre.push_back({names_.fresh("_"), effectLoop(size, [&](const ir::Expr &j) {
+                   std::vector<ir::Expr> args = a.args;
+                   args.push_back(j);
+                   const ir::Expr x = ir::Opaque::make(grouped(a.spelling) + "[" + std::string(1, ir::Throw::kArg) + "]",
+                                                       args, et);
+                   return store(copy, j, x, ir::Store::Mode::Set, loc);
+                 })});
+  localLengths_[name] = size;
+  return copy;
+}
+
 bool Lowering::passiveRange(const Expr *range) {
   if (!sawTextParams_ || !range || !readsPassive(range)) return false;
   QualType t = range->getType().getNonReferenceType();

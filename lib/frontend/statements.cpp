@@ -282,6 +282,7 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
                                  const Tail &tail) {
   if (k == vars.size()) return lowerSeq(rest, env, tail);
   const VarDecl *vd = vars[k];
+  passiveAliases_.erase(vd); // (what an earlier inlining of its helper bound it to; passive_data.cpp)
   if (std::vector<const CallExpr *> calls; vd->getInit() && (collectReturnedArrays(vd->getInit(), calls), !calls.empty()))
     return hoistReturnedArrays(vd->getInit(), env, [&](Env &e) { return lowerVarDecls(vars, k, rest, e, tail); }, vd);
   auto next = [&](Env &e2) { return lowerVarDecls(vars, k + 1, rest, e2, tail); };

@@ -14,8 +14,11 @@
 // RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
 // CHECK: saliency ok
 // CHECK: indexed ok
+// CHECK: loss ok
+// CHECK: loss_direct ok
 #include <unfad/unfad.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -68,6 +71,61 @@ double indexed(const std::vector<Layer>& layers, const std::vector<double>& x) {
 // CODE:         layers[{{.*}}].W[
 // CODE:       // unfad:end indexed_grad
 
+// Training: a data set of samples holding their features in a std::vector
+// (passive data), the weights one flat vector, a layer helper reassigning
+// the activations, a softmax cross-entropy with std::max_element.
+struct Sample {
+  std::vector<double> x;
+  int label;
+};
+
+static std::vector<double> dense(const std::vector<double>& w, size_t& off, const std::vector<double>& in, int out,
+                                 bool relu) {
+  std::vector<double> y(out);
+  for (int o = 0; o < out; ++o) {
+    double s = w[off++];
+    for (double a : in) s += w[off++] * a;
+    y[o] = relu ? std::max(0.0, s) : s;
+  }
+  return y;
+}
+
+static double cross_entropy(const std::vector<double>& logits, int label) {
+  const double m = *std::max_element(logits.begin(), logits.end());
+  double z = 0;
+  for (double v : logits) z += std::exp(v - m);
+  return std::log(z) + m - logits[label];
+}
+
+UNFAD_GRADIENT_WRT(w)
+double loss(const std::vector<double>& w, const std::vector<int>& widths, const std::vector<Sample>& data) {
+  double total = 0;
+  for (const Sample& s : data) {
+    std::vector<double> h = s.x;
+    size_t off = 0;
+    for (size_t l = 1; l < widths.size(); ++l) h = dense(w, off, h, widths[l], l + 1 < widths.size());
+    total += cross_entropy(h, s.label);
+  }
+  return total / data.size();
+}
+// CODE-LABEL: double loss_grad(
+// CODE:           = data[{{.*}}].x[{{.*}}];
+// CODE:       // unfad:end loss_grad
+
+// The features given to the first layer as they are (the helper reads them
+// as passive data, then the same helper is inlined over `h`).
+UNFAD_GRADIENT_WRT(w)
+double loss_direct(const std::vector<double>& w, const std::vector<int>& widths, const std::vector<Sample>& data) {
+  double total = 0;
+  for (const Sample& s : data) {
+    size_t off = 0;
+    std::vector<double> h = dense(w, off, s.x, widths[1], true);
+    for (size_t l = 2; l < widths.size(); ++l) h = dense(w, off, h, widths[l], l + 1 < widths.size());
+    total += cross_entropy(h, s.label);
+  }
+  return total / data.size();
+}
+
 static std::vector<Layer> make_layers(const std::vector<int>& widths) {
   std::vector<Layer> ls;
   for (size_t l = 0; l + 1 < widths.size(); ++l) {
@@ -90,4 +148,18 @@ int main() {
   ok = check([&](const std::vector<double>& v) { return indexed(b, v); },
              [&](const std::vector<double>& v, std::vector<double>& d) { return indexed_grad(b, v, d); }, x);
   std::printf("indexed %s\n", ok ? "ok" : "wrong");
+  const std::vector<int> widths = {3, 5, 4, 3};
+  std::vector<Sample> data;
+  for (int k = 0; k < 6; ++k) data.push_back({{std::sin(k + 0.3), std::cos(1.7 * k), 0.2 * k - 0.5}, k % 3});
+  int n = 0;
+  for (size_t l = 1; l < widths.size(); ++l) n += widths[l] * (widths[l - 1] + 1);
+  std::vector<double> w(n);
+  for (int k = 0; k < n; ++k) w[k] = 0.4 * std::sin(2.1 * k + 0.4);
+  ok = check([&](const std::vector<double>& v) { return loss(v, widths, data); },
+             [&](const std::vector<double>& v, std::vector<double>& d) { return loss_grad(v, widths, data, d); }, w);
+  std::printf("loss %s\n", ok ? "ok" : "wrong");
+  ok = check([&](const std::vector<double>& v) { return loss_direct(v, widths, data); },
+             [&](const std::vector<double>& v, std::vector<double>& d) { return loss_direct_grad(v, widths, data, d); },
+             w);
+  std::printf("loss_direct %s\n", ok ? "ok" : "wrong");
 }
