@@ -485,11 +485,17 @@ int64_t Lowering::pushedRowLength(const VarDecl *vd) {
                                                         namedVar(mc->getImplicitObjectArgument()) == vd) {
       llvm::StringRef name = mc->getMethodDecl()->getName();
       const InitListExpr *list = mc->getNumArgs() == 1 ? bracedElements(mc->getArg(0)) : nullptr;
+      // (`emplace_back(next)` of a row array is its push_back; of a count, `emplace_back(n)`, it is not)
+      ArrayInfo row;
+      const bool emplacedRow = name == "emplace_back" && mc->getNumArgs() == 1 &&
+                               arrayInfo(mc->getArg(0)->getType(), row, SourceLocation());
       if (name == "push_back" && list && (n < 0 || n == int64_t(list->getNumInits()))) n = int64_t(list->getNumInits());
-      else if (name == "push_back") ragged = true; // (an array, or braces of another length)
+      else if (name == "push_back" || emplacedRow) ragged = true; // (an array, or braces of another length)
       else if (growCall(name) && name != "clear" && name != "pop_back" && name != "reserve")
-        fail(mc->getExprLoc(), "a growing local std::vector of std::vector rows is only grown by 'push_back' of "
-                               "rows (here: '" + name.str() + "'; or use std::array rows)");
+        fail(mc->getExprLoc(), "a growing local std::vector of std::vector rows is only grown by 'push_back' or "
+                               "'emplace_back' of rows (here: '" + name.str() + "'" +
+                                   (name == "emplace_back" ? " of a count; push a row: 'std::vector<double>(n)'" : "") +
+                                   "; or use std::array rows)");
     }
     for (const Stmt *c : s->children()) walk(c);
   };

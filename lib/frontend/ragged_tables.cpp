@@ -52,7 +52,9 @@ bool Lowering::pushRaggedRow(const CXXMemberCallExpr *mc, const VarDecl *vd, con
   if (it == ragged_.end()) return false;
   SourceLocation loc = mc->getExprLoc();
   const std::string n = mc->getMethodDecl()->getNameAsString();
-  if (n != "push_back" || mc->getNumArgs() != 1) return false; // (pop_back, clear, reserve: as any growing table's)
+  // (pop_back, clear, reserve: as any growing table's; emplace_back of a row
+  // array is its push_back, pushedRowLength refused the others)
+  if ((n != "push_back" && n != "emplace_back") || mc->getNumArgs() != 1) return false;
   const ir::Expr buf = lookupVar(vd, env, loc), stride = flatStride_.at(vd).stride;
   const ir::TypeP et = buf->type->elem();
   const ir::Expr cur = env.at(growLen_.at(vd));

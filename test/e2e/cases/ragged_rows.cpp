@@ -9,7 +9,9 @@
 // flat buffer whose stride is its longest row and an array of row lengths.
 #include <unfad/unfad.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 static double mean_square(const std::vector<double>& v) {
@@ -90,12 +92,36 @@ double back_rows(const std::vector<double>& w, const std::vector<int>& widths, c
   return r * acts.size() + acts.at(1)[0];
 }
 
+// Rows moved in by emplace_back, a sigmoid network, and a loss reading each
+// row through std::max_element.
+UNFAD_GRADIENT_WRT(w, x)
+double emplaced(const std::vector<double>& w, const std::vector<int>& widths, const std::vector<double>& x) {
+  std::vector<std::vector<double>> acts;
+  acts.push_back(x);
+  size_t off = 0;
+  for (size_t l = 1; l < widths.size(); ++l) {
+    const auto& in = acts.back();
+    std::vector<double> next(widths[l]);
+    for (int o = 0; o < widths[l]; ++o) {
+      double s = w[off++];
+      for (size_t i = 0; i < in.size(); ++i) s += w[off++] * in[i];
+      next[o] = 1.0 / (1.0 + std::exp(-s));
+    }
+    acts.emplace_back(std::move(next));
+  }
+  double r = 0;
+  for (size_t l = 0; l < acts.size(); ++l) r += *std::max_element(acts[l].begin(), acts[l].end());
+  return r;
+}
+
 /* e2e
 [{"function": "kept", "points": [[[0.1, -0.2, 0.3, 0.5, -0.5, 1.0, 0.4, 0.1, -0.6, 0.9, 1.2, -0.3, 0.2, 0.5, -0.1, 0.3, 0.7, -0.8, 0.25, 0.6, -0.4, 0.15, 0.35, -0.45, 0.55, 0.05, -0.65],
                                    [3, 2, 4, 1], [0.7, -0.3, 1.1]],
                                   [[0.1], [2], [0.7, -0.3]]]},
  {"function": "prefixes", "points": [[[0.7, -0.3, 1.1], 5], [[0.7], 0]]},
  {"function": "braces", "points": [[0.7, -1.3]]},
+ {"function": "emplaced", "points": [[[0.1, -0.2, 0.3, 0.5, -0.5, 1.0, 0.4, 0.1, -0.6, 0.9, 1.2, -0.3, 0.2, 0.5, -0.1, 0.3, 0.7, -0.8, 0.25, 0.6, -0.4, 0.15, 0.35, -0.45, 0.55, 0.05, -0.65],
+                                       [3, 2, 4, 1], [0.7, -0.3, 1.1]]]},
  {"function": "back_rows", "points": [[[0.1, -0.2, 0.3, 0.5, -0.5, 1.0, 0.4, 0.1, -0.6, 0.9, 1.2, -0.3, 0.2, 0.5, -0.1, 0.3, 0.7, -0.8, 0.25, 0.6, -0.4, 0.15, 0.35, -0.45, 0.55, 0.05, -0.65],
                                         [3, 2, 4, 1], [0.7, -0.3, 1.1]],
                                        [[0.1, 0.2, -0.3], [2, 1], [0.7, -0.3]]]}]
