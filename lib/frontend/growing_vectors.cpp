@@ -697,9 +697,7 @@ ir::Expr Lowering::growAssignFrom(const VarDecl *vd, const ir::Expr &s, ir::Expr
     pre.push_back({names_.fresh(vd->getNameAsString() + "_size"), n});
     n = ir::Var::make(pre.back().first, ir::Type::i64());
   }
-  pre.push_back({names_.fresh("_"), effectLoop(n, [&](const ir::Expr &j) {
-                   return store(arr, j, read(s, j, loc), ir::Store::Mode::Set, loc);
-                 })});
+  pre.push_back({names_.fresh("_"), copyElements(s, nullptr, arr, nullptr, n, loc)});
   // (the room bound: next's buffer's size, as evaluated where `cur` is declared)
   return setGrowingLength(vd, n, GrowOp{true, ir::Size::make(s), nullptr, loc, vd}, pre, rest, env, tail);
 }

@@ -229,6 +229,14 @@ bool Lowering::bindPassiveParam(const ParmVarDecl *p, const Expr *arg, Env &env,
   return true;
 }
 
+// The element `i` of the passive array `over`: `over[i]`, i one more mark.
+static PassiveAlias passiveElement(const PassiveAlias &over, const ir::Expr &i) {
+  PassiveAlias element = over;
+  element.spelling = grouped(over.spelling) + "[" + std::string(1, ir::Throw::kArg) + "]";
+  element.args.push_back(i);
+  return element;
+}
+
 // An array of numbers in passive data used as an array (`std::vector<double>
 // h = s.x;`, `layer(w, s.x)`): a copy, its length and each element read as
 // written. Null when `e` is no such array.
@@ -244,19 +252,14 @@ ir::Expr Lowering::passiveArrayCopy(const Expr *e, Env &env) {
   if (!spellPassive(e, env, pre, a)) return nullptr;
   fixArgs(a, pre, names_);
   const ir::TypeP et = typeOf(ai.elem.getUnqualifiedType(), loc);
-  const ir::Expr n = ai.size >= 0 ? ir::Const::makeInt(ai.size)
-                                  : ir::Opaque::make("static_cast<long>(" + grouped(a.spelling) + ".size())", a.args,
-                                                     ir::Type::i64());
+  const ir::Expr n = ai.size >= 0 ? ir::Const::makeInt(ai.size) : passiveRangeLength(e, a);
   const std::string len = names_.fresh("passive_size"), name = names_.fresh("passive");
   pre.push_back({len, n});
   const ir::Expr size = ir::Var::make(len, ir::Type::i64()), copy = ir::Var::make(name, ir::Type::array(et));
   pre.push_back({name, ir::NewArray::make(size, et)});
   pre.push_back({names_.fresh("_"), effectLoop(size, [&](const ir::Expr &j) {
-                   std::vector<ir::Expr> args = a.args;
-                   args.push_back(j);
-                   const ir::Expr x = ir::Opaque::make(grouped(a.spelling) + "[" + std::string(1, ir::Throw::kArg) + "]",
-                                                       args, et);
-                   return store(copy, j, x, ir::Store::Mode::Set, loc);
+                   const PassiveAlias x = passiveElement(a, j);
+                   return store(copy, j, ir::Opaque::make(x.spelling, x.args, et), ir::Store::Mode::Set, loc);
                  })});
   localLengths_[name] = size;
   return copy;
@@ -287,10 +290,7 @@ void Lowering::bindPassiveElement(const CXXForRangeStmt *rs, const PassiveAlias 
     fail(lv->getLocation(), "structured bindings over passive data are not supported (name the element)");
   if (writes(rs->getBody(), lv))
     fail(lv->getLocation(), "the loop variable over passive data is written in the loop, which is not supported");
-  PassiveAlias element = over;
-  element.spelling = grouped(over.spelling) + "[" + std::string(1, ir::Throw::kArg) + "]";
-  element.args.push_back(i);
-  passiveAliases_[lv] = std::move(element);
+  passiveAliases_[lv] = passiveElement(over, i);
 }
 
 } // namespace unfad::frontend

@@ -93,9 +93,7 @@ bool Lowering::pushRaggedRow(const CXXMemberCallExpr *mc, const VarDecl *vd, con
       lenValue = len;
       len = ir::Var::make(rowSize, ir::Type::i64());
     }
-    pre.push_back({names_.fresh("_"), effectLoop(len, [&](const ir::Expr &j) {
-                     return store(buf, ir::Prim::make(ir::Op::Add, {at, j}), read(s, j, loc), M::Set, loc);
-                   })});
+    pre.push_back({names_.fresh("_"), copyElements(s, nullptr, buf, at, len, loc)});
   }
   // (the store of the row's length is the op that bounds the stride)
   ir::Expr rest2 = setGrowingLength(vd, ir::Prim::make(ir::Op::Add, {cur, ir::Const::makeInt(1)}),
