@@ -1014,6 +1014,22 @@ private:
   // local's leaves in place.
   std::set<const clang::VarDecl *> viewThis_; // `this` of methods of such classes
   bool ownsVector(const clang::CXXRecordDecl *rd);
+  bool userCopy(const clang::CXXConstructorDecl *c);
+  // owned_buffers.cpp: a pointer member its class's destructor frees with
+  // `delete[]`, split like a std::vector member; `data_ = new T[n]` resizes it
+  bool ownedBuffer(const clang::FieldDecl *f);
+  bool arrayMember(const clang::FieldDecl *f);
+  const clang::FieldDecl *bufferMember(const clang::Expr *e);
+  const clang::FieldDecl *bufferAssignment(const clang::Expr *e);
+  const clang::Expr *mentionedBuffer(const clang::Stmt *e);
+  bool bufferOnly(const clang::Stmt *s, bool &sizes);
+  struct BufferSize {
+    ir::Expr array, size;
+    clang::SourceLocation where;
+  };
+  void bufferSizes(const clang::Stmt *s, Env &env, Binds &pre, std::map<const clang::FieldDecl *, BufferSize> &sizes);
+  bool lowerBufferStmt(const clang::Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  ir::Expr bufferInitSize(const clang::FieldDecl *f, const clang::Expr *x, Env &env);
   const clang::VarDecl *viewThisRoot(const clang::Expr *e);
   bool bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds, std::vector<const clang::VarDecl *> &roots);
   // written_members.cpp: number members written through a writable name of the object

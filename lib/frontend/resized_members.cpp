@@ -22,6 +22,7 @@
 // forgets it (localLengths_): later copies and size() read it at run time.
 #include "lowering.h"
 
+#include "unfad/ir/equal.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
 
@@ -194,6 +195,8 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
     int outer;
     std::map<std::string, ir::Expr> pure;
     std::set<std::string> bound;
+    // tuple lets (an inlined helper's result): each element's pure value (or null)
+    std::map<std::string, std::vector<ir::Expr>> tuples;
   };
   std::vector<Frame> frames{{0, nullptr, -1, {}, {}}};
   std::map<const ir::Node *, std::vector<std::pair<ir::Expr, ir::Expr>>> presized; // loop -> (array, first size)
@@ -215,13 +218,10 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
   };
   std::function<bool(const ir::Expr &)> pure = [&](const ir::Expr &e) {
     if (e->is<ir::Const>() || e->is<ir::Var>()) return true;
-    // (an array keeps its size in a loop, which only checks it, unless it
-    // is still empty: then a resize later in the body may size it first)
-    if (auto n = e->as<ir::Size>()) {
-      auto v = n->array->as<ir::Var>();
-      auto it = v ? allocated.find(v->name) : allocated.end();
-      return v && (it == allocated.end() || !it->second.empty);
-    }
+    // (an array keeps its size in a loop, which only checks it; one still
+    // empty is empty until the body's first resize: firstIteration reads 0)
+    if (auto n = e->as<ir::Size>()) return n->array->is<ir::Var>();
+    if (auto i = e->as<ir::If>()) return pure(i->cond) && pure(i->thenE) && pure(i->elseE); // (`reshape`'s: owned_buffers.cpp)
     if (auto p = e->as<ir::Proj>()) return pure(p->tuple);
     if (auto t = e->as<ir::Tuple>()) return std::all_of(t->elems.begin(), t->elems.end(), pure);
     if (auto p = e->as<ir::Prim>()) return std::all_of(p->args.begin(), p->args.end(), pure);
@@ -231,7 +231,78 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
   // block of lets whose effects write no integer (an inlined helper given
   // the object, which hands back the object's sizes as it found them);
   // null otherwise.
-  std::function<ir::Expr(const ir::Expr &)> pureValue = [&](const ir::Expr &e) -> ir::Expr {
+  // `e[name := v]`, with `(a, b)#1` read as b (a helper's returned sizes)
+  auto substituted = [](const ir::Expr &e, const std::string &name, const ir::Expr &v) {
+    struct Projections : ir::Mutator {
+      ir::Expr visit(const ir::Proj *n, const ir::Expr &me) override {
+        ir::Expr t = mutate(n->tuple);
+        if (const auto *tuple = t->as<ir::Tuple>()) return tuple->elems.at(size_t(n->index));
+        return t == n->tuple ? me : ir::Proj::make(t, n->index);
+      }
+    } fold;
+    return fold.mutate(ir::substitute(e, name, v));
+  };
+  std::function<ir::Expr(const ir::Expr &)> pureValue;
+  std::map<std::string, std::pair<ir::Expr, ir::Expr>> joins; // early returns' joins: the condition, the returned value
+  // `let ... in (flag, r)`: `let ... in r` (null when e ends otherwise)
+  std::function<ir::Expr(const ir::Expr &, bool)> flagged = [&](const ir::Expr &e, bool flag) -> ir::Expr {
+    if (const auto *l = e->as<ir::Let>()) {
+      ir::Expr body = flagged(l->body, flag);
+      return body ? ir::Let::make(l->name, l->value, body) : nullptr;
+    }
+    const auto *t = e->as<ir::Tuple>();
+    const auto *c = t && t->elems.size() == 2 ? t->elems[0]->as<ir::Const>() : nullptr;
+    return c && c->type->isBool() && (c->ivalue != 0) == flag ? t->elems[1] : nullptr;
+  };
+  // The pure value of each element of the tuple `e` (null where it has
+  // none): a helper with an early return hands back the object's sizes on
+  // both paths, `c ? (..., n) : (..., n)` is n whatever c.
+  std::function<std::vector<ir::Expr>(const ir::Expr &)> pureElements = [&](const ir::Expr &e) {
+    std::vector<ir::Expr> out(e->type->elems.size());
+    if (const auto *t = e->as<ir::Tuple>()) {
+      for (size_t i = 0; i < out.size(); ++i) out[i] = pureValue(t->elems[i]);
+    } else if (const auto *v = e->as<ir::Var>()) {
+      auto it = frames.back().tuples.find(v->name);
+      if (it != frames.back().tuples.end()) out = it->second;
+    } else if (const auto *c = e->as<ir::If>()) {
+      // an early return's join (lib/frontend/statements.cpp): `let j = if c
+      // then (true, r) else (false, _) in if j#0 then j#1 else rest` is
+      // `if c then r else rest`
+      const auto *flag = c->cond->as<ir::Proj>();
+      const auto *taken = c->thenE->as<ir::Proj>();
+      const auto *jv = flag && flag->index == 0 ? flag->tuple->as<ir::Var>() : nullptr;
+      if (jv && taken && taken->index == 1 && taken->tuple->is<ir::Var>() && taken->tuple->as<ir::Var>()->name == jv->name)
+        if (auto def = joins.find(jv->name); def != joins.end())
+          return pureElements(ir::If::make(def->second.first, def->second.second, c->elseE));
+      std::vector<ir::Expr> a = pureElements(c->thenE), b = pureElements(c->elseE);
+      for (size_t i = 0; i < out.size(); ++i)
+        if (a[i] && b[i] && ir::alphaEqual(a[i], b[i])) out[i] = a[i];
+        else if (a[i] && b[i] && pure(c->cond)) out[i] = ir::If::make(c->cond, a[i], b[i]);
+    } else if (e->is<ir::Let>()) {
+      ir::Expr cur = e;
+      std::vector<std::pair<std::string, ir::Expr>> lets;
+      while (auto l = cur->as<ir::Let>()) {
+        lets.push_back({l->name, pureValue(l->value)});
+        if (const auto *c = l->value->as<ir::If>()) {
+          ir::Expr returned = flagged(c->thenE, true);
+          if (returned && flagged(c->elseE, false)) joins[l->name] = {c->cond, returned};
+        }
+        cur = l->body;
+      }
+      out = pureElements(cur);
+      for (ir::Expr &x : out)
+        for (auto it = lets.rbegin(); x && it != lets.rend(); ++it) {
+          const auto used = ir::freeVars(x);
+          if (std::find(used.begin(), used.end(), it->first) == used.end()) continue;
+          x = it->second ? substituted(x, it->first, it->second) : nullptr;
+        }
+    }
+    return out;
+  };
+  pureValue = [&](const ir::Expr &e) -> ir::Expr {
+    if (const auto *p = e->as<ir::Proj>(); p && p->tuple->is<ir::Var>())
+      if (auto it = frames.back().tuples.find(p->tuple->as<ir::Var>()->name); it != frames.back().tuples.end())
+        return it->second.at(size_t(p->index));
     if (pure(e)) return e;
     if (!e->is<ir::Let>()) return nullptr;
     ir::Expr cur = e;
@@ -245,7 +316,7 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
       const auto used = ir::freeVars(cur);
       if (std::find(used.begin(), used.end(), it->first) == used.end()) continue;
       if (!it->second) return nullptr;
-      cur = ir::substitute(cur, it->first, it->second);
+      cur = substituted(cur, it->first, it->second);
     }
     return cur;
   };
@@ -269,7 +340,17 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
         if (v != loop->state && f.bound.count(v)) return nullptr;
       }
     }
-    return ir::substitute(size, loop->state, loop->init);
+    // the arrays still empty are, at the first iteration, until this resize
+    struct EmptySizes : ir::Mutator {
+      const std::map<std::string, Alloc> *allocated;
+      ir::Expr visit(const ir::Size *n, const ir::Expr &me) override {
+        const auto *v = n->array->as<ir::Var>();
+        auto it = v ? allocated->find(v->name) : allocated->end();
+        return it != allocated->end() && it->second.empty ? ir::Const::makeInt(0) : mutateChildren(me);
+      }
+    } empties;
+    empties.allocated = &allocated;
+    return empties.mutate(ir::substitute(size, loop->state, loop->init));
   };
   int blocks = 0;
   std::function<void(const ir::Expr &, int)> walk = [&](const ir::Expr &e, int block) {
@@ -280,6 +361,7 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
       if (frames.back().block == block) {
         frames.back().bound.insert(l->name);
         if (ir::Expr v = pureValue(l->value)) frames.back().pure[l->name] = v;
+        else if (l->value->type->isTuple()) frames.back().tuples[l->name] = pureElements(l->value);
       }
       if (auto na = l->value->as<ir::NewArray>()) {
         auto zero = na->size->as<ir::Const>();

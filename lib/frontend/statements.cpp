@@ -185,6 +185,7 @@ ir::Expr Lowering::lowerSeq(const Seq *s, Env env, const Tail &tail) {
     return lowerSeq(&inner, env, tail);
   }
   if (isa<NullStmt>(st)) return lowerSeq(rest, env, tail);
+  if (ir::Expr r; lowerBufferStmt(st, rest, env, tail, r)) return r; // data_ = new T[n] (owned_buffers.cpp)
   if (const auto *rs = dyn_cast<ReturnStmt>(st)) return lowerReturn(rs, env);
   if (const auto *ds = dyn_cast<DeclStmt>(st)) return lowerDeclStmt(ds, rest, env, tail);
   if (const auto *is = dyn_cast<IfStmt>(st)) return lowerIf(is, rest, env, tail);

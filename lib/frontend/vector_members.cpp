@@ -108,7 +108,7 @@ bool mentions(const Stmt *s, const FieldDecl *f) {
 bool Lowering::ownsVector(const CXXRecordDecl *rd) {
   if (!rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda()) return false;
   for (const FieldDecl *f : rd->fields())
-    if (vectorMember(f->getType())) return true;
+    if (arrayMember(f)) return true;
   return false;
 }
 
@@ -158,14 +158,20 @@ bool Lowering::vectorAccessor(const Expr *e, Env &env, ir::Expr &array, ir::Expr
   if (!body || body->size() != 1) return false;
   const auto *rs = dyn_cast<ReturnStmt>(body->body_front());
   if (!rs || !rs->getRetValue()) return false;
-  const auto *sub = dyn_cast<CXXOperatorCallExpr>(stripObjectTemporaries(rs->getRetValue()));
-  if (!sub || sub->getOperator() != OO_Subscript || sub->getNumArgs() != 2) return false;
-  const auto *mem = dyn_cast<MemberExpr>(stripObjectTemporaries(sub->getArg(0)));
+  // `data_[E]`: std::vector's operator[], or an owned buffer's subscript (owned_buffers.cpp)
+  const Expr *ret = stripObjectTemporaries(rs->getRetValue());
+  const Expr *base = nullptr, *subscript = nullptr;
+  if (const auto *sub = dyn_cast<CXXOperatorCallExpr>(ret); sub && sub->getOperator() == OO_Subscript && sub->getNumArgs() == 2)
+    base = sub->getArg(0), subscript = sub->getArg(1);
+  else if (const auto *ase = dyn_cast<ArraySubscriptExpr>(ret))
+    base = ase->getBase(), subscript = ase->getIdx();
+  if (!base) return false;
+  const auto *mem = dyn_cast<MemberExpr>(stripObjectTemporaries(base));
   const auto *field = mem ? dyn_cast<FieldDecl>(mem->getMemberDecl()) : nullptr;
-  if (!field || !mem->isArrow() || !isa<CXXThisExpr>(stripObjectTemporaries(mem->getBase())) || !vectorMember(field->getType()))
+  if (!field || !mem->isArrow() || !isa<CXXThisExpr>(stripObjectTemporaries(mem->getBase())) || !arrayMember(field))
     return false;
   QualType rt = def->getReturnType();
-  if (rt->isRValueReferenceType() || !ctx_.hasSameUnqualifiedType(rt.getNonReferenceType(), sub->getType().getNonReferenceType()))
+  if (rt->isRValueReferenceType() || !ctx_.hasSameUnqualifiedType(rt.getNonReferenceType(), ret->getType().getNonReferenceType()))
     return false; // (a conversion of the element: an ordinary method)
   const Expr *object;
   std::vector<const Expr *> args;
@@ -191,8 +197,8 @@ bool Lowering::vectorAccessor(const Expr *e, Env &env, ir::Expr &array, ir::Expr
     std::vector<const VarDecl *> &s;
     ~Pop() { s.pop_back(); }
   } pop{thisStack_};
-  array = lowerArrayRef(sub->getArg(0), inner);
-  index = lowerIndexExpr(sub->getArg(1), inner);
+  array = lowerArrayRef(base, inner);
+  index = lowerIndexExpr(subscript, inner);
   return true;
 }
 
@@ -207,7 +213,10 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   const auto *ce = dyn_cast<CXXConstructExpr>(init);
   const auto *il = dyn_cast<InitListExpr>(init);
   if (il && il->isSyntacticForm() && il->getSemanticForm()) il = il->getSemanticForm();
-  if (!rd || (!il && !ce) || (ce && ce->getConstructor()->isCopyOrMoveConstructor())) return nullptr;
+  // (a copy runs the class's own copy constructor when it has one: a copy
+  // of the members is what the implicit one does, bindViewLeaves)
+  if (!rd || (!il && !ce) || (ce && ce->getConstructor()->isCopyOrMoveConstructor() && !userCopy(ce->getConstructor())))
+    return nullptr;
   SourceLocation loc = vd->getLocation();
   std::string spelled = "'" + typeStr(t.getUnqualifiedType()) + "'";
   const CXXConstructorDecl *ctor = nullptr;
@@ -263,7 +272,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   for (const FieldDecl *f : rd->fields()) {
     QualType ft = f->getType();
     ArrayInfo ai, inner;
-    bool vec = vectorMember(ft);
+    bool vec = arrayMember(f);
     if (vec) arrayInfo(ft, ai, SourceLocation());
     if (vec && arrayInfo(ai.elem, inner, SourceLocation(), 1))
       fail(f->getLocation(), "members of type '" + typeStr(ft) + "' (vectors of vectors) in a class built in the "
@@ -281,6 +290,14 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   if (ctor) {
     for (unsigned a = 0; a < ce->getNumArgs() && a < ctor->getNumParams(); ++a) {
       const ParmVarDecl *p = ctor->getParamDecl(a);
+      if (isViewStruct(p->getType()) && p->getType()->isReferenceType() &&
+          p->getType().getNonReferenceType().isConstQualified()) { // the copied object (`Mat(const Mat& other)`)
+        QualType pt = p->getType().getNonReferenceType();
+        EffectScope es(*this, &pre);
+        bindViewLeaves(p, pt, viewValues(ce->getArg(a), pt, env), *state, pre, ce->getArg(a));
+        viewReadOnly_.erase(p);
+        continue;
+      }
       const bool byValue = byValueArrayParam(p); // (a sink parameter `Poly(std::vector<double> c)`: copied)
       ir::TypeP pt = paramType(p, /*copied=*/true);
       EffectScope es(*this, &pre);
@@ -325,7 +342,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       Env inCtor = outer;
       for (const auto &[d, v] : *state) inCtor[d] = v; // (the parameters, `this`'s vectors)
       for (const FieldDecl *f : fields)
-        if (!vectorMember(f->getType())) {
+        if (!arrayMember(f)) {
           const VarDecl *leaf = memberLeaf(vd, f);
           refs_[memberLeaf(tv, f)] = RefTarget{leaf, leaf, nullptr, nullptr, {}, nullptr};
         }
@@ -388,8 +405,8 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       EffectScope es(*this, &effs);
       fn();
     };
-    if (vectorMember(f->getType()) && deferred.count(f)) return step(fi + 1, outer); // (allocated in the body)
-    if (vectorMember(f->getType())) {
+    if (arrayMember(f) && deferred.count(f)) return step(fi + 1, outer); // (allocated in the body)
+    if (arrayMember(f)) {
       ArrayInfo ai;
       arrayInfo(f->getType(), ai, f->getLocation());
       ir::TypeP et = typeOf(ai.elem, f->getLocation());
@@ -400,6 +417,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
           start.size = convert(lowerExpr(call->getArg(0), *state), ir::Type::i64());
           if (call->getNumArgs() == 2) start.fill = convert(lowerExpr(call->getArg(1), *state), et);
         } else if (!x || isa<ImplicitValueInitExpr>(x)) start.size = ir::Const::makeInt(0);
+        else if (ir::Expr n = bufferInitSize(f, x, *state)) start.size = n; // `data_(nullptr)`, `data_(new T[n])`
         else if (const auto *vc = dyn_cast<CXXConstructExpr>(x)) localArrayConstructor(leaf, ai, false, ArrayInfo(), et, vc, *state, start);
         else if (const auto *vl = dyn_cast<InitListExpr>(x)) flattenInitList(vl, false, ArrayInfo(), et, "'" + typeStr(f->getType()) + "'", *state, start);
         else fail(x->getExprLoc(), "this initializer of the std::vector member '" + f->getNameAsString() + "' is not supported yet");
@@ -425,6 +443,11 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
     return wrap(effs, step(fi + 1, outer));
   };
   return wrap(pre, step(0, env));
+}
+
+// A copy constructor the class's author wrote (copies run it).
+bool Lowering::userCopy(const CXXConstructorDecl *c) {
+  return c && c->isCopyConstructor() && c->isUserProvided() && !c->isDeleted();
 }
 
 // A function returning by value an object whose vectors the split can hand

@@ -151,11 +151,16 @@ std::vector<Lowering::ViewLeaf> Lowering::viewLeaves(QualType t) {
     return out;
   }
   const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
-  for (const FieldDecl *f : rd->fields())
+  for (const FieldDecl *f : rd->fields()) {
+    if (ownedBuffer(f)) { // (an array of the object's own, as a std::vector member: owned_buffers.cpp)
+      out.push_back({{int(f->getFieldIndex())}, f->getType().getUnqualifiedType(), false, true, {}});
+      continue;
+    }
     for (ViewLeaf l : viewLeaves(f->getType())) {
       l.path.insert(l.path.begin(), int(f->getFieldIndex()));
       out.push_back(l);
     }
+  }
   return out;
 }
 
@@ -230,11 +235,12 @@ bool Lowering::viewPlace(const Expr *e, Env &env, ViewPlace &out) {
 // while it points nowhere yet), the value otherwise.
 ir::Expr Lowering::readLeaf(const ViewPlace &pl, const std::vector<int> &path, Env &env, SourceLocation loc) {
   QualType t = pl.index ? viewArrays_.at(pl.root) : viewRootType(pl.root);
-  for (int k : path) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), k)->getType();
+  const FieldDecl *field = nullptr;
+  for (int k : path) t = (field = *std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), k))->getType();
   const VarDecl *leaf = leafVar(pl.root, path, t);
   if (!pl.index) {
     if (QualType e; viewVectorType(t, e)) return nullptr; // (bound through viewAlias_)
-    if (t->isPointerType() && !ptrBase_.count(leaf)) return nullptr;
+    if (t->isPointerType() && !ptrBase_.count(leaf) && !ownedBuffer(field)) return nullptr;
     return lookupVar(leaf, env, loc);
   }
   ir::Expr v = read(env.at(leaf), pl.index, loc);
@@ -319,6 +325,13 @@ void Lowering::bindViewLeaves(const VarDecl *root, QualType t, const std::vector
                               Binds &binds, const Expr *from, bool freshVectors) {
   std::vector<ViewLeaf> leaves = viewLeaves(t);
   bool copy = copiesVectors(root, t) && !freshObject(from);
+  if (const auto *rd = t->getAsCXXRecordDecl(); copy && rd && rd->hasUserDeclaredCopyConstructor())
+    for (const CXXConstructorDecl *c : rd->ctors())
+      if (userCopy(c)) // (a local `Mat b = a;` runs it: vector_members.cpp)
+        fail(from ? from->getExprLoc() : root->getLocation(),
+             "this copy of a '" + typeStr(t.getUnqualifiedType()) + "' is not supported: its class has a copy "
+             "constructor of its own, which unfad runs only for a local made by it ('" + typeStr(t.getUnqualifiedType()) +
+             " b = a;'); pass the object by const reference");
   viewLocals_.insert(root);
   for (size_t k = 0; k < leaves.size(); ++k) {
     const VarDecl *leaf = leafVar(root, leaves[k].path, leaves[k].type);

@@ -530,8 +530,12 @@ CVal FnPrinter::trNewArray(const NewArray *na, Block &b, const Hint &h) {
   // 2.0;`), which for a cotangent buffer is a wrong gradient.
   const std::string zero = el->isStruct() && !shape && !na->scratch ? zeroLiteral(el) : "";
   std::string fill;
-  if (onStack) { // (a std::array: a C array only ever stored to would draw -Wunused-but-set-variable)
-    s.line = "std::array<" + et + ", " + size + "> " + n + (na->scratch || !zero.empty() ? ";" : "{};");
+  // (a std::array: a C array only ever stored to would draw
+  // -Wunused-but-set-variable; a small tape is zeroed too: where it is
+  // written on one path and read behind a check of another of its entries,
+  // g++ cannot tell it is always written first, -Wmaybe-uninitialized)
+  if (onStack) {
+    s.line = "std::array<" + et + ", " + size + "> " + n + (!zero.empty() ? ";" : "{};");
     if (!zero.empty()) fill = n + ".fill(" + zero + ");";
   } else if (smallTape) {
     s.line = "unfad::tape<" + et + "> " + n + "(" + size + ");";

@@ -33,7 +33,7 @@ UNFAD_GRADIENT double fixed_state(const double* W, const double* x, int T) {
 // CHECK-NOT:     std::vector
 // CHECK:         std::array<double, 4> h{};
 // CHECK-NEXT:    std::array<double, 4> d_h{};
-// CHECK-NOT:     std::array<double, 4> saved_h;
+// CHECK-NOT:     std::array<double, 4> saved_h{{.*}};
 // CHECK:         for (long [[T:[a-z_0-9]+]] = 0; [[T]] < T; ++[[T]]) {
 // CHECK-NOT:       new
 // CHECK:           std::array<double, 4> next{};

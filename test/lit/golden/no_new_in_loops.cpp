@@ -52,7 +52,7 @@ UNFAD_GRADIENT double rows(const double* a, double w, int m, int k) {
 // CHECK-LABEL: double rows_grad(
 // CHECK:         for (long r = 0; r < m; ++r) {
 // CHECK-NOT:       new
-// CHECK:         std::array<long, 1> [[AT:top[_0-9]*_at]];
+// CHECK:         std::array<long, 1> [[AT:top[_0-9]*_at]]{};
 // CHECK-NOT:       new
 // CHECK:         for (long [[R:r_[0-9]+]] = 0; [[R]] < m; ++[[R]]) {
 // CHECK-NOT:       new

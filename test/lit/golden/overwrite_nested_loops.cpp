@@ -33,7 +33,7 @@ UNFAD_GRADIENT double nested_accumulation(const double* x, int n) {
 // CHECK:         const long [[SIZE:log_pos_size]] = [[N:n_[0-9]+]] * 3;
 // CHECK-NEXT:    unfad::tape_buffer<long> [[IDX:log_pos_index]]([[SIZE]]);
 // CHECK-NEXT:    unfad::tape_buffer<double> [[OLD:log_pos_old]]([[SIZE]]);
-// CHECK-NEXT:    std::array<long, 1> [[TOP:log_pos_top]];
+// CHECK-NEXT:    std::array<long, 1> [[TOP:log_pos_top]]{};
 // CHECK-NEXT:    unfad::tape_buffer<long> [[MARK:log_pos_mark]]([[N]]);
 // CHECK-NEXT:    [[TOP]][0] = 0;
 // CHECK-NEXT:    for (long [[V:v]] = 0; [[V]] < n; ++[[V]]) {
@@ -48,8 +48,8 @@ UNFAD_GRADIENT double nested_accumulation(const double* x, int n) {
 // CHECK-NEXT:        [[TOP]][0] = [[AT]] + 1;
 // CHECK-NEXT:        pos[[[K]]] +=
 // CHECK-NOT:     new
-// CHECK:         std::array<long, 3> tape_pos_index;
-// CHECK-NEXT:    std::array<double, 3> tape_pos_old;
+// CHECK:         std::array<long, 3> tape_pos_index{};
+// CHECK-NEXT:    std::array<double, 3> tape_pos_old{};
 // CHECK-NEXT:    for (long [[W:v_[0-9]+]] = n - 1; [[W]] >= 0; --[[W]]) {
 // CHECK-NEXT:      const long [[LT:log_top]] = [[TOP]][0];
 // CHECK-NEXT:      const long [[FROM:log_from]] = [[MARK]][[[W]]];

@@ -24,8 +24,8 @@ UNFAD_GRADIENT double trajectory_rows(const double* x, int n) {
 }
 // CHECK-LABEL: double trajectory_rows_grad(
 // CHECK-NOT:     saved_
-// CHECK:         std::array<long, 3> [[INDEX:tape_pos_index[_0-9]*]];
-// CHECK-NEXT:    std::array<double, 3> [[OLD:tape_pos_old[_0-9]*]];
+// CHECK:         std::array<long, 3> [[INDEX:tape_pos_index[_0-9]*]]{};
+// CHECK-NEXT:    std::array<double, 3> [[OLD:tape_pos_old[_0-9]*]]{};
 // CHECK:         for (long [[T:[a-z_0-9]+]] = n - 1; [[T]] >= 0; --[[T]]) {
 // The fill loop, recomputed: what it overwrites is taped, one row.
 // CHECK:           for (long [[I:[a-z_0-9]+]] = 0; [[I]] < 3; ++[[I]]) {

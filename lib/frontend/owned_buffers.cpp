@@ -1,0 +1,232 @@
+// Classes owning `new[]` memory through a pointer member, as matrix classes
+// written before std::vector (ADBench's LightMatrix) are:
+//
+//   template <typename T> class Mat {
+//   public:
+//     Mat() : owner_(true), rows_(0), cols_(0), data_(nullptr) {}
+//     Mat(int r, int c) : owner_(true), rows_(r), cols_(c) { data_ = new T[r * c]; }
+//     ~Mat() { if (owner_ && data_ != nullptr) delete[] data_; }
+//     void resize(int r, int c) {
+//       if (rows_ * cols_ != r * c) {
+//         if (owner_) delete[] data_;
+//         if (r * c > 0) data_ = new T[r * c]; else data_ = nullptr;
+//       }
+//       rows_ = r; cols_ = c;
+//     }
+//     T& operator()(int i, int j) { return data_[j * rows_ + i]; }
+//     bool owner_; int rows_, cols_; T* data_;
+//   };
+//
+// A pointer member the destructor frees with `delete[]` (an owned buffer)
+// is the array it owns, as a std::vector member is (vector_members.cpp):
+// the object is split into its members, the buffer a local array of its
+// own. What the class does with the memory is then about that array's size:
+// - `data_ = new T[n]` is a resize to n (resized_members.cpp: the elements
+//   the array keeps are the old ones up to n, the new ones zero; `new T[n]`
+//   leaves them indeterminate, so reading them is undefined in f already),
+//   `data_ = nullptr` a resize to 0, `delete[] data_` nothing;
+// - a statement made only of those, in branches (the `if` of `resize`
+//   above), is one resize per buffer to the size the path taken leaves it
+//   at: `c ? (r * c > 0 ? r * c : 0) : size(data_)`. It sits where the
+//   statement is, not in a branch, so the array keeps one size wherever
+//   the passes take it as fixed (placeResizes);
+// - an `if` whose branches only `delete[]` (the destructor's) is nothing,
+//   its condition (`data_ != nullptr`) never evaluated.
+// Anything else done with an owned buffer (pointing it at memory the
+// object does not own, `data_ = other.data_`, comparing it with null
+// anywhere else) is refused where it is written: the array has no identity
+// to compare or share.
+#include "lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+
+namespace unfad::frontend {
+
+using namespace clang;
+
+namespace {
+
+bool isNullPointer(const Expr *x, ASTContext &ctx) {
+  return isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull);
+}
+
+// `delete[] this->name` somewhere in `s`.
+bool deletesMember(const Stmt *s, llvm::StringRef name) {
+  if (!s) return false;
+  if (const auto *d = dyn_cast<CXXDeleteExpr>(s); d && d->isArrayForm()) {
+    const auto *m = dyn_cast<MemberExpr>(d->getArgument()->IgnoreParenImpCasts());
+    if (m && isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) && m->getMemberDecl()->getName() == name) return true;
+  }
+  for (const Stmt *c : s->children())
+    if (deletesMember(c, name)) return true;
+  return false;
+}
+
+} // namespace
+
+// A pointer member to numbers that its class's destructor frees with
+// `delete[]`: the class owns the memory it points to.
+bool Lowering::ownedBuffer(const FieldDecl *f) {
+  const auto *rd = f ? dyn_cast<CXXRecordDecl>(f->getParent()) : nullptr;
+  if (!rd || rd->isInStdNamespace() || rd->isLambda() || rd->isUnion() || !f->getType()->isPointerType()) return false;
+  QualType pt = f->getType()->getPointeeType();
+  if (pt.isConstQualified() || !pt->isArithmeticType() || pt->isBooleanType()) return false;
+  const CXXDestructorDecl *dtor = rd->getDestructor();
+  if (!dtor || !dtor->isUserProvided()) return false;
+  const FunctionDecl *def = dtor->getDefinition();
+  if (!def || !def->hasBody()) // (a template's destructor nobody has used yet: its pattern's)
+    if (const FunctionDecl *pattern = dtor->getTemplateInstantiationPattern()) def = pattern;
+  return def && def->hasBody() && deletesMember(def->getBody(), f->getName());
+}
+
+// A member that is an array of the object's own: a std::vector of numbers
+// or structs, or an owned buffer.
+bool Lowering::arrayMember(const FieldDecl *f) { return vectorMember(f->getType()) || ownedBuffer(f); }
+
+// `this->data_` (or `data_` in a method) of an owned buffer: its field.
+const FieldDecl *Lowering::bufferMember(const Expr *e) {
+  const auto *m = e ? dyn_cast<MemberExpr>(e->IgnoreParenImpCasts()) : nullptr;
+  const auto *f = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
+  if (!f || !isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) || !ownedBuffer(f)) return nullptr;
+  return f;
+}
+
+// `data_ = new T[n]` or `data_ = nullptr`: the buffer (else null).
+const FieldDecl *Lowering::bufferAssignment(const Expr *e) {
+  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+  const auto *b = dyn_cast<BinaryOperator>(e->IgnoreParens());
+  if (!b || b->getOpcode() != BO_Assign) return nullptr;
+  const FieldDecl *f = bufferMember(b->getLHS());
+  const Expr *rhs = b->getRHS()->IgnoreParenImpCasts();
+  if (!f) return nullptr;
+  if (isNullPointer(rhs, ctx_)) return f;
+  const auto *ne = dyn_cast<CXXNewExpr>(rhs);
+  SourceLocation loc = b->getOperatorLoc();
+  std::string spelled = "'" + f->getNameAsString() + "'";
+  if (!ne)
+    fail(loc, "assigning " + spelled + ", memory its object frees in its destructor, anything but 'new T[n]' or "
+              "'nullptr' is not supported (the object owns its elements as a std::vector does; copy them instead)");
+  if (!ne->isArray() || !ne->getArraySize() || ne->getNumPlacementArgs() != 0 || ne->hasInitializer())
+    fail(ne->getBeginLoc(), "only 'new T[n]' (no initial values, no placement) is supported for " + spelled);
+  return f;
+}
+
+// Whether `s` does nothing but allocate and free owned buffers (`sizes`:
+// whether it allocates).
+bool Lowering::bufferOnly(const Stmt *s, bool &sizes) {
+  if (!s || isa<NullStmt>(s)) return true;
+  if (const auto *cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt *c : cs->body())
+      if (!bufferOnly(c, sizes)) return false;
+    return cs->size() != 0;
+  }
+  if (const auto *is = dyn_cast<IfStmt>(s))
+    return !is->getInit() && !is->getConditionVariable() && !is->isConsteval() &&
+           !is->getCond()->HasSideEffects(ctx_) && bufferOnly(is->getThen(), sizes) && bufferOnly(is->getElse(), sizes);
+  const auto *e = dyn_cast<Expr>(s);
+  if (!e) return false;
+  const Expr *x = e->IgnoreParens();
+  if (const auto *d = dyn_cast<CXXDeleteExpr>(x)) return d->isArrayForm() && bufferMember(d->getArgument());
+  if (bufferAssignment(x)) return sizes = true;
+  return false;
+}
+
+// The buffers' sizes after `s` (bufferOnly), from `sizes` before it (a
+// buffer missing from it: its array's size).
+void Lowering::bufferSizes(const Stmt *s, Env &env, Binds &pre, std::map<const FieldDecl *, BufferSize> &sizes) {
+  if (!s || isa<NullStmt>(s)) return;
+  if (const auto *cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt *c : cs->body()) bufferSizes(c, env, pre, sizes);
+    return;
+  }
+  if (const auto *is = dyn_cast<IfStmt>(s)) {
+    bool allocates = false;
+    bufferOnly(is, allocates);
+    if (!allocates) return; // (frees only: the destructor's `if (data_ != nullptr) delete[] data_;`)
+    ir::Expr cond;
+    {
+      if (const Expr *m = mentionedBuffer(is->getCond()))
+        fail(m->getExprLoc(), "a condition reading '" + cast<MemberExpr>(m->IgnoreParenImpCasts())->getMemberNameInfo().getAsString() +
+                                  "', memory its object owns, around its reallocation is not supported");
+      EffectScope es(*this, &pre);
+      cond = toBool(lowerExpr(is->getCond(), env));
+    }
+    std::map<const FieldDecl *, BufferSize> t = sizes, e = sizes;
+    bufferSizes(is->getThen(), env, pre, t);
+    bufferSizes(is->getElse(), env, pre, e);
+    for (const auto *side : {&t, &e})
+      for (const auto &[f, bs] : *side) {
+        auto current = [&, f = f](const std::map<const FieldDecl *, BufferSize> &m) {
+          auto it = m.find(f);
+          return it != m.end() ? it->second.size : ir::Size::make(bs.array);
+        };
+        sizes[f] = BufferSize{bs.array, ir::If::make(cond, current(t), current(e)), bs.where};
+      }
+    return;
+  }
+  const Expr *x = cast<Expr>(s)->IgnoreParens();
+  if (isa<CXXDeleteExpr>(x)) return;
+  const FieldDecl *f = bufferAssignment(x);
+  const auto *b = cast<BinaryOperator>(isa<ExprWithCleanups>(x) ? cast<ExprWithCleanups>(x)->getSubExpr()->IgnoreParens() : x);
+  ir::Expr array = lowerArrayRef(b->getLHS(), env);
+  if (!array->is<ir::Var>())
+    fail(b->getOperatorLoc(), "reallocating '" + f->getNameAsString() + "' of this object is not supported (of a local "
+                              "object, or of one a helper or method is given by reference or pointer, it is)");
+  ir::Expr size = ir::Const::makeInt(0);
+  if (const auto *ne = dyn_cast<CXXNewExpr>(b->getRHS()->IgnoreParenImpCasts())) {
+    EffectScope es(*this, &pre);
+    size = convert(lowerExpr(*ne->getArraySize(), env), ir::Type::i64());
+  }
+  sizes[f] = BufferSize{array, size, b->getOperatorLoc()};
+}
+
+// The first owned buffer `e` reads (null if none).
+const Expr *Lowering::mentionedBuffer(const Stmt *e) {
+  if (!e) return nullptr;
+  if (const auto *x = dyn_cast<Expr>(e); x && bufferMember(x)) return x;
+  for (const Stmt *c : e->children())
+    if (const Expr *m = mentionedBuffer(c)) return m;
+  return nullptr;
+}
+
+// A statement doing nothing but allocate and free owned buffers: one
+// resize per buffer it allocates (see the file comment), then `rest`.
+bool Lowering::lowerBufferStmt(const Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
+  bool sizes = false;
+  if ((!isa<IfStmt>(st) && !isa<Expr>(st)) || !bufferOnly(st, sizes)) return false;
+  Binds pre;
+  std::map<const FieldDecl *, BufferSize> after;
+  bufferSizes(st, env, pre, after);
+  std::vector<ir::Expr> resizes;
+  for (const auto &[f, bs] : after) {
+    std::string sizeName = names_.fresh(f->getNameAsString() + "_size");
+    pre.push_back({sizeName, bs.size});
+    resizes.push_back(recordedResize(bs.array, sizeName, bs.where, "'" + f->getNameAsString() + " = new T[n]'"));
+  }
+  std::function<ir::Expr(size_t)> chain = [&](size_t i) -> ir::Expr {
+    if (i == resizes.size()) return lowerSeq(rest, env, tail);
+    return effect(resizes[i], [&] { return chain(i + 1); });
+  };
+  out = wrap(pre, chain(0));
+  return true;
+}
+
+// The size an owned buffer's initializer gives it (`data_(nullptr)`,
+// `data_(new T[n])`), or null when `x` is neither.
+ir::Expr Lowering::bufferInitSize(const FieldDecl *f, const Expr *x, Env &env) {
+  if (!ownedBuffer(f) || !x) return nullptr;
+  x = x->IgnoreParenImpCasts();
+  if (isNullPointer(x, ctx_)) return ir::Const::makeInt(0);
+  const auto *ne = dyn_cast<CXXNewExpr>(x);
+  if (!ne)
+    fail(x->getExprLoc(), "initialising '" + f->getNameAsString() + "', memory its object frees in its destructor, with "
+                          "anything but 'new T[n]' or 'nullptr' is not supported (the object owns its elements as a "
+                          "std::vector does)");
+  if (!ne->isArray() || !ne->getArraySize() || ne->getNumPlacementArgs() != 0 || ne->hasInitializer())
+    fail(ne->getBeginLoc(), "only 'new T[n]' (no initial values, no placement) is supported for '" +
+                                f->getNameAsString() + "'");
+  return convert(lowerExpr(*ne->getArraySize(), env), ir::Type::i64());
+}
+
+} // namespace unfad::frontend
