@@ -438,10 +438,12 @@ bool Lowering::lowerArrayStore(const Expr *e, Env &env, ir::Expr &eff, ArrayTarg
         path.insert(path.begin(), size_t(up), 0);
         break;
       }
+      if (viewPointerDeref(base)) return false; // `p->n += 1` of `Mat* p` given one object: its member (view_structs.cpp)
       arrow = base;
       break;
     }
   }
+  if (!path.empty() && viewPointerDeref(base)) return false; // `(*p).n += 1`, as `p->n`
   ir::Expr a, i;
   const auto *ref = dyn_cast<DeclRefExpr>(base);
   if (!self) self = thisDecl(base, true); // (*this).f

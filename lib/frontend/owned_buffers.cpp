@@ -31,7 +31,11 @@
 //   statement is, not in a branch, so the array keeps one size wherever
 //   the passes take it as fixed (placeResizes);
 // - an `if` whose branches only `delete[]` (the destructor's) is nothing,
-//   its condition (`data_ != nullptr`) never evaluated.
+//   its condition (`data_ != nullptr`) never evaluated;
+// - `data_ = fresh;` of a local `T* fresh = new T[n]` that nothing uses
+//   after (a reallocation keeping the elements: new, copy, delete[] the
+//   old, hand the new one over) is a resize to fresh's length and a copy
+//   of its elements.
 // Anything else done with an owned buffer (pointing it at memory the
 // object does not own, `data_ = other.data_`, comparing it with null
 // anywhere else) is refused where it is written: the array has no identity
@@ -193,6 +197,7 @@ const Expr *Lowering::mentionedBuffer(const Stmt *e) {
 // A statement doing nothing but allocate and free owned buffers: one
 // resize per buffer it allocates (see the file comment), then `rest`.
 bool Lowering::lowerBufferStmt(const Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
+  if (lowerBufferHandover(st, rest, env, tail, out)) return true;
   bool sizes = false;
   if ((!isa<IfStmt>(st) && !isa<Expr>(st)) || !bufferOnly(st, sizes)) return false;
   Binds pre;
@@ -209,6 +214,53 @@ bool Lowering::lowerBufferStmt(const Stmt *st, const Seq *rest, Env &env, const 
     return effect(resizes[i], [&] { return chain(i + 1); });
   };
   out = wrap(pre, chain(0));
+  return true;
+}
+
+namespace {
+
+// A use of `vd` in `s` after source location `after`.
+const DeclRefExpr *usedAfter(const Stmt *s, const VarDecl *vd, SourceLocation after, const SourceManager &sm) {
+  if (!s) return nullptr;
+  if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == vd && sm.isBeforeInTranslationUnit(after, d->getBeginLoc()))
+    return d;
+  for (const Stmt *c : s->children())
+    if (const DeclRefExpr *d = usedAfter(c, vd, after, sm)) return d;
+  return nullptr;
+}
+
+} // namespace
+
+// `data_ = fresh;` (see the file comment): the resize and the copy, then
+// `rest`; false when `st` is not such a statement.
+bool Lowering::lowerBufferHandover(const Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
+  const auto *e = dyn_cast<Expr>(st);
+  if (const auto *c = dyn_cast_or_null<ExprWithCleanups>(e)) e = c->getSubExpr();
+  const auto *b = e ? dyn_cast<BinaryOperator>(e->IgnoreParens()) : nullptr;
+  if (!b || b->getOpcode() != BO_Assign) return false;
+  const FieldDecl *f = bufferMember(b->getLHS());
+  const auto *ref = dyn_cast<DeclRefExpr>(b->getRHS()->IgnoreParenImpCasts());
+  const auto *vd = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (!f || !vd || !ptrBase_.count(vd)) return false;
+  SourceLocation loc = b->getOperatorLoc();
+  const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
+  const auto *ne = vd->getInit() ? dyn_cast<CXXNewExpr>(vd->getInit()->IgnoreParenImpCasts()) : nullptr;
+  if (!ne)
+    fail(loc, "assigning '" + f->getNameAsString() + "', memory its object frees in its destructor, a pointer other "
+              "than a local 'T* p = new T[n]' is not supported");
+  if (const DeclRefExpr *use = fd ? usedAfter(fd->getBody(), vd, b->getEndLoc(), sm_) : nullptr)
+    fail(use->getBeginLoc(), "use of '" + vd->getNameAsString() + "' after it is handed to '" + f->getNameAsString() +
+                                 "' is not supported (the object's array is a copy of it)");
+  ir::Expr dst = lowerArrayRef(b->getLHS(), env), src = lowerArrayRef(b->getRHS(), env);
+  if (!dst->is<ir::Var>())
+    fail(loc, "reallocating '" + f->getNameAsString() + "' of this object is not supported (of a local object, or of "
+              "one a helper or method is given by reference or pointer, it is)");
+  ir::Expr from = ir::viewOffset(src);
+  ir::Expr n = ir::Prim::make(ir::Op::Sub, {ir::Size::make(ir::rootArray(src)), from});
+  std::string sizeName = names_.fresh(f->getNameAsString() + "_size");
+  ir::Expr resize = recordedResize(dst, sizeName, loc, "'" + f->getNameAsString() + " = " + vd->getNameAsString() + "'");
+  ir::Expr copy = copyElements(ir::rootArray(src), from, dst, ir::Const::makeInt(0), ir::Var::make(sizeName, ir::Type::i64()), loc);
+  out = ir::Let::make(sizeName, n, effect(resize, [&] { return effect(copy, [&] { return lowerSeq(rest, env, tail); }); }));
   return true;
 }
 

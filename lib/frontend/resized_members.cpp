@@ -328,8 +328,23 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
     const Frame &f = frames.back();
     const ir::Fold *loop = f.loop;
     if (!pure(loop->lo) || !pure(loop->hi) || !pure(loop->init)) return nullptr;
+    // an array the body allocates has its allocation's size (a buffer
+    // handed over to the object: `T* fresh = new T[n]; ... data_ = fresh;`)
+    struct LocalSizes : ir::Mutator {
+      const std::map<std::string, Alloc> *allocated;
+      int block;
+      ir::Expr visit(const ir::Size *n, const ir::Expr &me) override {
+        const auto *v = n->array->as<ir::Var>();
+        auto it = v ? allocated->find(v->name) : allocated->end();
+        if (it == allocated->end() || it->second.block != block || it->second.empty) return mutateChildren(me);
+        return it->second.size;
+      }
+    } locals;
+    locals.allocated = &allocated;
+    locals.block = f.block;
     for (bool changed = true; changed;) {
       changed = false;
+      if (ir::Expr sized = locals.mutate(size); sized != size) size = sized, changed = true;
       for (const std::string &v : ir::freeVars(size)) {
         if (v == loop->index) return nullptr;
         if (auto it = f.pure.find(v); it != f.pure.end()) {

@@ -81,13 +81,18 @@ private:
   // reads (`readLater`): at the top level any local array, in a block the
   // arrays that block allocates (`dying`: they end with it, as a loop
   // body's buffer ends with its iteration).
+  // A resize stays while anything after it writes the array: a later
+  // store may reach past the old size (a helper's stores kept because its
+  // result is used, into an object whose values nothing reads).
   bool deadAtEnd(const Let &l, const std::unordered_set<std::string> &readLater,
-                 const std::unordered_set<std::string> *dying) {
+                 const std::unordered_set<std::string> &writtenLater, const std::unordered_set<std::string> *dying) {
     if (uses_[l.name] != 0) return false;
     MemoryEffects fx = memoryEffects(l.value);
     if (fx.calls || fx.allocates || !fx.writesMemory || fx.writes.empty()) return false;
     for (auto &a : fx.writes)
       if (!local_.count(a) || escaped_.count(a) || readLater.count(a) || (dying && !dying->count(a))) return false;
+    for (const Expr &a : resizedArrays(l.value))
+      if (const auto *v = a->as<Var>(); !v || writtenLater.count(v->name)) return false;
     // (every write is to a named array: a store through another expression
     // would leave `writes` short of `writesMemory`)
     struct Targets : Visitor {
@@ -141,17 +146,20 @@ private:
       c = l->body;
     }
     Expr body = sweep(c);
-    std::unordered_set<std::string> readLater, dying;
+    std::unordered_set<std::string> readLater, writtenLater, dying;
     for (const Let *l : chain)
       if (l->value->is<NewArray>()) dying.insert(l->name);
     const bool tracked = top || !dying.empty();
-    if (tracked) readsOf(c, readLater);
+    auto writes = [&](const Expr &x) {
+      for (auto &a : memoryEffects(x).writes) writtenLater.insert(a);
+    };
+    if (tracked) readsOf(c, readLater), writes(c);
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const Expr &v = (*it)->value;
       if (deadStore(v)) continue;
       if (uses_[(*it)->name] == 0 && !mayWrite(v)) continue;
-      if (tracked && deadAtEnd(**it, readLater, top ? nullptr : &dying)) continue;
-      if (tracked) readsOf(v, readLater);
+      if (tracked && deadAtEnd(**it, readLater, writtenLater, top ? nullptr : &dying)) continue;
+      if (tracked) readsOf(v, readLater), writes(v);
       body = Let::make((*it)->name, sweep(v), body);
     }
     return body;

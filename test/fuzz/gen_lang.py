@@ -67,7 +67,10 @@ them with their last use.
            branches, read by getters in loop bounds (one whose bound a
            method in the loop lowers), resized by methods (reshape,
            pad with a value) and by a helper sizing a Grid made in a
-           loop body, assigned whole (`w = g;`, also in a loop).
+           loop body, assigned whole (`w = g;`, also in a loop); or the
+           same with a RawGrid, that Grid written before std::vector (it
+           owns new[] memory: a destructor, its own copy constructor and
+           operator=, reallocations handing a new buffer over).
   cparams  the marked function takes 1-2 objects of a class CP (public
            members w, b, a passive int k, constructors, const methods) by
            value, const& or &: members and methods read, copies, the object
@@ -449,6 +452,100 @@ def _public(lines):
 
 DECLS["VecPub"] = ((), _public(DECLS["Vec"][1]))
 DECLS["SpringPub"] = (("VecPub",), _public(DECLS["Spring"][1]))
+
+# feature "owned": the Grid above written before std::vector, owning
+# new[] memory (lib/frontend/owned_buffers.cpp): an ownership flag, a
+# destructor freeing it, its own copy constructor and operator=, and a
+# reallocation keeping the elements (new, copy, delete[], hand over)
+_RAWGRID = [
+    "class $PRawGrid {",
+    " public:",
+    "  $PRawGrid() : own_(true), rows_(0), cols_(0), data_(nullptr) {}",
+    "  $PRawGrid(int rows, int cols) : own_(true), rows_(rows), cols_(cols) {",
+    "    data_ = new double[rows * cols];",
+    "    for (int k = 0; k < rows * cols; ++k) data_[k] = 0.0;",
+    "  }",
+    "  $PRawGrid(const $PRawGrid& o) : own_(true), rows_(0), cols_(0), data_(nullptr) {",
+    "    reshape(o.rows_, o.cols_);",
+    "    for (int k = 0; k < rows_ * cols_; ++k) data_[k] = o.data_[k];",
+    "    scale_ = o.scale_;",
+    "    version_ = o.version_;",
+    "    budget_ = o.budget_;",
+    "  }",
+    "  $PRawGrid& operator=(const $PRawGrid& o) {",
+    "    reshape(o.rows_, o.cols_);",
+    "    for (int k = 0; k < rows_ * cols_; ++k) data_[k] = o.data_[k];",
+    "    scale_ = o.scale_;",
+    "    version_ = o.version_;",
+    "    budget_ = o.budget_;",
+    "    return *this;",
+    "  }",
+    "  ~$PRawGrid() {",
+    "    if (own_ && data_ != nullptr) delete[] data_;",
+    "  }",
+    "  int rows() const { return rows_; }",
+    "  int cols() const { return cols_; }",
+    "  double& operator()(int i, int j) { return data_[i * cols_ + j]; }",
+    "  const double& operator()(int i, int j) const { return data_[i * cols_ + j]; }",
+    "  double scale() const { return scale_; }",
+    "  void set_scale(double s) {",
+    "    scale_ = s;",
+    "    ++version_;",
+    "  }",
+    "  void rescale(double f) { scale_ *= f; }",
+    "  void flip() { std::swap(rows_, cols_); }",
+    "  $PRawGrid& damp(double f) {",
+    "    scale_ *= f;",
+    "    return *this;",
+    "  }",
+    "  void transpose() {",
+    "    double* t = new double[rows_ * cols_];",
+    "    for (int k = 0; k < rows_ * cols_; ++k) t[k] = data_[k];",
+    "    for (int i = 0; i < rows_; ++i) {",
+    "      for (int j = 0; j < cols_; ++j) {",
+    "        data_[j * rows_ + i] = t[i * cols_ + j];",
+    "      }",
+    "    }",
+    "    delete[] t;",
+    "    int r = rows_;",
+    "    rows_ = cols_;",
+    "    cols_ = r;",
+    "    ++version_;",
+    "  }",
+    "  int version() const { return version_; }",
+    "  void spend() {",
+    "    if (budget_ > 0) --budget_;",
+    "  }",
+    "  int budget() const { return budget_; }",
+    "  void reshape(int r, int c) {",
+    "    resize_to(r * c, 0.0);",
+    "    rows_ = r;",
+    "    cols_ = c;",
+    "  }",
+    "  void pad(int r, double v) {",
+    "    resize_to(r * cols_, v);",
+    "    rows_ = r;",
+    "  }",
+    "",
+    " private:",
+    "  void resize_to(int n, double v) {",
+    "    double* fresh = new double[n];",
+    "    const int keep = n < rows_ * cols_ ? n : rows_ * cols_;",
+    "    for (int k = 0; k < keep; ++k) fresh[k] = data_[k];",
+    "    for (int k = keep; k < n; ++k) fresh[k] = v;",
+    "    if (own_) delete[] data_;",
+    "    data_ = fresh;",
+    "  }",
+    "  bool own_;",
+    "  int rows_, cols_;",
+    "  double scale_ = 1.0;",
+    "  int version_ = 0;",
+    "  int budget_ = 3;",
+    "  double* data_;",
+    "};",
+]
+DECLS["RawGrid"] = ((), _RAWGRID + [line.replace("$PGrid", "$PRawGrid").replace("$Pgrid_", "$Prawgrid_")
+                                     for line in DECLS["Grid"][1][DECLS["Grid"][1].index("};") + 1:]])
 
 
 # --mutate-nograd (self-test of the "nograd" checker): the differentiated copy
@@ -914,6 +1011,7 @@ def g_owned(g):
     loop whose every iteration sizes it alike), assigned whole
     (also in a loop) and summed."""
     b = M.Block(g)
+    raw = g.chance(0.5)  # (the same Grid owning new[] memory: RawGrid)
     s, _ = M.accumulator(g, b)
     v = "grid" + g.fresh("double")
     b.lines.append(f"$PGrid {v}({g.rng.randint(1, 3)}, {g.rng.randint(1, 3)});")
@@ -992,6 +1090,8 @@ def g_owned(g):
                 f"{w}.rescale({b.x(positive(g))});",
                 f"{s} += {w}.scale() * {b.x(bounded(g, 1))};"])
     b.lines.append(f"{s} += $Pgrid_sum({v}) + {v}.version() * 0.25 + {v}.rows();")
+    if raw:
+        b.lines = [line.replace("$PGrid", "$PRawGrid").replace("$Pgrid_", "$Prawgrid_") for line in b.lines]
     return b.stmt()
 
 

@@ -232,6 +232,43 @@ double folded(const double* x, int n) {
   return s;
 }
 
+// A buffer whose values nothing the result needs reads, filled by a helper
+// that also changes a number member the result reads. The optimiser used to
+// drop the constructor's allocation (the reads after it are dead) but keep
+// the helper's stores (its result is used, its argument calls a helper): the
+// gradient wrote past an empty buffer (found by the fuzzer).
+class Counted {
+ public:
+  Counted(int n) : n_(n), fills_(0) { data_ = new double[n]; }
+  ~Counted() { delete[] data_; }
+  double* data_;
+  int n_;
+  int fills_;
+};
+
+static void fill_counted(Counted* c, double a) {
+  for (int i = 0; i < c->n_; ++i) c->data_[i] = std::tanh(a * (i + 1));
+  ++c->fills_;
+}
+
+template <typename T>
+T weight(const T* b, int n) {
+  T t = 1.0;
+  for (int i = 0; i < n; ++i) t = t * b[i] + b[i];
+  return t;
+}
+
+UNFAD_GRADIENT
+double unread(const double* x, int n) {
+  Counted c(n + 2);
+  fill_counted(&c, std::atan(weight(x, n)));
+  double unused = 0;  // (reads nothing keeps)
+  for (int i = 0; i < c.n_; ++i) unused += c.data_[i];
+  double s = 0;
+  for (int i = 0; i < c.fills_ + 1; ++i) s += x[1] * i;
+  return s * x[0] + weight(x + 1, 1);
+}
+
 /* e2e
 [{"function": "rotated", "points": [[[0.5, 1.25, 2.0, 0.75, 0.1, -0.3, 0.9, 1.1], 3], [[0.3, 0.2], 0]]},
  {"function": "posed", "points": [[[0.3, -0.2, 0.5, 1.1, 0.9, 1.2, 0.1, -0.4, 0.2, 0.5, -1.0, 0.3, 0.7, 0.2, -0.6], 2],
@@ -240,5 +277,6 @@ double folded(const double* x, int n) {
  {"function": "folded", "points": [[[1.5, 0.5, -1.25, 2.0], 3]],
   "expect": [{"at": [[1.5, 0.5, -1.25, 2.0], 3], "value": 12.9375,
               "grad": [[17.53125, 2.53125, -5.625, 9.0], 0], "tol": 1e-9}]},
+ {"function": "unread", "points": [[[0.5, -1.25, 0.3, 0.2], 3]]},
  {"function": "chained", "points": [[[0.3, -0.2, 0.5, 0.1, 0.7, -0.4, -0.6, 0.2, 0.3], 3], [[0.3, -0.2, 0.5], 0]]}]
 */
