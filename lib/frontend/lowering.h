@@ -1030,7 +1030,8 @@ private:
   void bufferSizes(const clang::Stmt *s, Env &env, Binds &pre, std::map<const clang::FieldDecl *, BufferSize> &sizes);
   bool lowerBufferStmt(const clang::Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   bool lowerBufferHandover(const clang::Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
-  ir::Expr bufferInitSize(const clang::FieldDecl *f, const clang::Expr *x, Env &env);
+  bool bufferInit(const clang::FieldDecl *f, const clang::Expr *x, Env &env, LocalArrayInit &start);
+  ir::Expr sameObject(const clang::BinaryOperator *b, Env &env);
   const clang::VarDecl *viewThisRoot(const clang::Expr *e);
   bool bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds &binds, std::vector<const clang::VarDecl *> &roots);
   // written_members.cpp: number members written through a writable name of the object

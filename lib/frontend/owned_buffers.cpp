@@ -35,12 +35,18 @@
 // - `data_ = fresh;` of a local `T* fresh = new T[n]` that nothing uses
 //   after (a reallocation keeping the elements: new, copy, delete[] the
 //   old, hand the new one over) is a resize to fresh's length and a copy
-//   of its elements.
+//   of its elements; so is a move's `data_ = other.data_;` (and
+//   `data_(other.data_)`), the moved-from object's `other.data_ = nullptr;`
+//   a resize of its array to 0;
+// - `this != &other` is known where the method is lowered into its caller
+//   (sameObject): the objects are the same exactly when their arrays are.
 // Anything else done with an owned buffer (pointing it at memory the
 // object does not own, `data_ = other.data_`, comparing it with null
 // anywhere else) is refused where it is written: the array has no identity
 // to compare or share.
 #include "lowering.h"
+
+#include "unfad/ir/equal.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -88,12 +94,12 @@ bool Lowering::ownedBuffer(const FieldDecl *f) {
 // or structs, or an owned buffer.
 bool Lowering::arrayMember(const FieldDecl *f) { return vectorMember(f->getType()) || ownedBuffer(f); }
 
-// `this->data_` (or `data_` in a method) of an owned buffer: its field.
+// `data_` (`this->data_` in a method, `other.data_`) of an owned buffer:
+// its field.
 const FieldDecl *Lowering::bufferMember(const Expr *e) {
   const auto *m = e ? dyn_cast<MemberExpr>(e->IgnoreParenImpCasts()) : nullptr;
   const auto *f = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
-  if (!f || !isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) || !ownedBuffer(f)) return nullptr;
-  return f;
+  return f && ownedBuffer(f) ? f : nullptr;
 }
 
 // `data_ = new T[n]` or `data_ = nullptr`: the buffer (else null).
@@ -241,16 +247,20 @@ bool Lowering::lowerBufferHandover(const Stmt *st, const Seq *rest, Env &env, co
   const FieldDecl *f = bufferMember(b->getLHS());
   const auto *ref = dyn_cast<DeclRefExpr>(b->getRHS()->IgnoreParenImpCasts());
   const auto *vd = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  if (!f || !vd || !ptrBase_.count(vd)) return false;
+  const bool stolen = f && bufferMember(b->getRHS()); // `data_ = other.data_;` of a move: a copy
+  if (!f || (!stolen && (!vd || !ptrBase_.count(vd)))) return false;
   SourceLocation loc = b->getOperatorLoc();
-  const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
-  const auto *ne = vd->getInit() ? dyn_cast<CXXNewExpr>(vd->getInit()->IgnoreParenImpCasts()) : nullptr;
-  if (!ne)
-    fail(loc, "assigning '" + f->getNameAsString() + "', memory its object frees in its destructor, a pointer other "
-              "than a local 'T* p = new T[n]' is not supported");
-  if (const DeclRefExpr *use = fd ? usedAfter(fd->getBody(), vd, b->getEndLoc(), sm_) : nullptr)
-    fail(use->getBeginLoc(), "use of '" + vd->getNameAsString() + "' after it is handed to '" + f->getNameAsString() +
-                                 "' is not supported (the object's array is a copy of it)");
+  std::string source = stolen ? "other." + f->getNameAsString() : vd->getNameAsString();
+  if (!stolen) {
+    const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
+    const auto *ne = vd->getInit() ? dyn_cast<CXXNewExpr>(vd->getInit()->IgnoreParenImpCasts()) : nullptr;
+    if (!ne)
+      fail(loc, "assigning '" + f->getNameAsString() + "', memory its object frees in its destructor, a pointer other "
+                "than a local 'T* p = new T[n]' is not supported");
+    if (const DeclRefExpr *use = fd ? usedAfter(fd->getBody(), vd, b->getEndLoc(), sm_) : nullptr)
+      fail(use->getBeginLoc(), "use of '" + vd->getNameAsString() + "' after it is handed to '" + f->getNameAsString() +
+                                   "' is not supported (the object's array is a copy of it)");
+  }
   ir::Expr dst = lowerArrayRef(b->getLHS(), env), src = lowerArrayRef(b->getRHS(), env);
   if (!dst->is<ir::Var>())
     fail(loc, "reallocating '" + f->getNameAsString() + "' of this object is not supported (of a local object, or of "
@@ -258,18 +268,54 @@ bool Lowering::lowerBufferHandover(const Stmt *st, const Seq *rest, Env &env, co
   ir::Expr from = ir::viewOffset(src);
   ir::Expr n = ir::Prim::make(ir::Op::Sub, {ir::Size::make(ir::rootArray(src)), from});
   std::string sizeName = names_.fresh(f->getNameAsString() + "_size");
-  ir::Expr resize = recordedResize(dst, sizeName, loc, "'" + f->getNameAsString() + " = " + vd->getNameAsString() + "'");
+  ir::Expr resize = recordedResize(dst, sizeName, loc, "'" + f->getNameAsString() + " = " + source + "'");
   ir::Expr copy = copyElements(ir::rootArray(src), from, dst, ir::Const::makeInt(0), ir::Var::make(sizeName, ir::Type::i64()), loc);
   out = ir::Let::make(sizeName, n, effect(resize, [&] { return effect(copy, [&] { return lowerSeq(rest, env, tail); }); }));
   return true;
 }
 
-// The size an owned buffer's initializer gives it (`data_(nullptr)`,
-// `data_(new T[n])`), or null when `x` is neither.
-ir::Expr Lowering::bufferInitSize(const FieldDecl *f, const Expr *x, Env &env) {
-  if (!ownedBuffer(f) || !x) return nullptr;
+// `this == &other` / `this != &other` (an assignment operator's check
+// for self-assignment) of objects of a split class with an array member:
+// the same object exactly when they hold the same array (each object's
+// array is its own). Null when `b` compares anything else.
+ir::Expr Lowering::sameObject(const BinaryOperator *b, Env &env) {
+  if (b->getOpcode() != BO_EQ && b->getOpcode() != BO_NE) return nullptr;
+  auto array = [&](const Expr *e) -> ir::Expr {
+    e = e->IgnoreParenImpCasts();
+    const VarDecl *root = viewThisRoot(e);
+    if (const auto *u = dyn_cast<UnaryOperator>(e); !root && u && u->getOpcode() == UO_AddrOf) {
+      const Expr *index = nullptr;
+      std::vector<int> path;
+      if (!viewPlaceShape(u->getSubExpr(), root, index, path) || index || !path.empty()) return nullptr;
+    } else if (!root) {
+      const Expr *p = viewPointerDeref(e); // a helper's `Mat* p` given one object
+      const auto *d = p ? dyn_cast<DeclRefExpr>(p) : nullptr;
+      root = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    }
+    if (!root) return nullptr;
+    QualType t = viewRootType(root);
+    for (const ViewLeaf &l : viewLeaves(t))
+      if (l.vector && l.views.isNull()) return lookupVar(leafVar(root, l.path, l.type), env, e->getExprLoc());
+    return nullptr;
+  };
+  ir::Expr a = array(b->getLHS()), c = a ? array(b->getRHS()) : nullptr;
+  if (!a || !c) return nullptr;
+  const bool same = ir::alphaEqual(a, c);
+  return ir::Const::makeBool(b->getOpcode() == BO_EQ ? same : !same);
+}
+
+// What an owned buffer's initializer makes it (`data_(nullptr)`, `data_(new
+// T[n])`, a move constructor's `data_(other.data_)`: a copy of other's
+// elements); false when `f` is no owned buffer.
+bool Lowering::bufferInit(const FieldDecl *f, const Expr *x, Env &env, LocalArrayInit &start) {
+  if (!ownedBuffer(f) || !x) return false;
   x = x->IgnoreParenImpCasts();
-  if (isNullPointer(x, ctx_)) return ir::Const::makeInt(0);
+  if (isNullPointer(x, ctx_)) return start.size = ir::Const::makeInt(0), true;
+  if (bufferMember(x)) {
+    start.copyFrom = lowerArrayRef(x, env);
+    start.size = ir::Size::make(start.copyFrom);
+    return true;
+  }
   const auto *ne = dyn_cast<CXXNewExpr>(x);
   if (!ne)
     fail(x->getExprLoc(), "initialising '" + f->getNameAsString() + "', memory its object frees in its destructor, with "
@@ -278,7 +324,8 @@ ir::Expr Lowering::bufferInitSize(const FieldDecl *f, const Expr *x, Env &env) {
   if (!ne->isArray() || !ne->getArraySize() || ne->getNumPlacementArgs() != 0 || ne->hasInitializer())
     fail(ne->getBeginLoc(), "only 'new T[n]' (no initial values, no placement) is supported for '" +
                                 f->getNameAsString() + "'");
-  return convert(lowerExpr(*ne->getArraySize(), env), ir::Type::i64());
+  start.size = convert(lowerExpr(*ne->getArraySize(), env), ir::Type::i64());
+  return true;
 }
 
 } // namespace unfad::frontend

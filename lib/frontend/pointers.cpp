@@ -299,6 +299,7 @@ ir::Expr Lowering::pointerReassignment(const VarDecl *vd, const Expr *rhs, Env &
 ir::Expr Lowering::lowerPointerBinary(const BinaryOperator *b, Env &env) {
   const Expr *l = b->getLHS(), *r = b->getRHS();
   if (!l->getType()->isPointerType() || !r->getType()->isPointerType()) return nullptr;
+  if (ir::Expr same = sameObject(b, env)) return same; // `this != &other` (owned_buffers.cpp)
   SourceLocation loc = b->getExprLoc();
   if (isNullPointer(l->IgnoreParenImpCasts(), ctx_) || isNullPointer(r->IgnoreParenImpCasts(), ctx_))
     fail(loc, "null pointers are not supported (a pointer must point into an array)");

@@ -361,7 +361,11 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
       QualType pt = p->getType().getNonReferenceType();
       bindViewLeaves(p, pt, viewValues(arg, pt, env), inner, binds, arg);
-      if (p->getType()->isReferenceType() && !pt.isConstQualified()) viewReadOnly_.insert(p);
+      // (a temporary given to `T&&`, a move's source: its number members
+      // are the callee's to change, nobody reads them after)
+      if (p->getType()->isReferenceType() && !pt.isConstQualified() &&
+          !(p->getType()->isRValueReferenceType() && freshObject(arg)))
+        viewReadOnly_.insert(p);
       else viewReadOnly_.erase(p);
       if (p->getType()->isReferenceType()) aliasNumberLeaves(p, pt, arg, !pt.isConstQualified(), &roots);
       continue;

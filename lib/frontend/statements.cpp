@@ -709,6 +709,14 @@ ir::Expr Lowering::lowerIf(const IfStmt *is, const Seq *rest, Env &env, const Ta
 ir::Expr Lowering::lowerIfStmt(const IfStmt *is, const Seq *rest, Env &env, const Tail &tail) {
   Binds pre; // side effects in the condition: `if ((t = g(x)) > 0)`
   ir::Expr cond = toBool(lowerFull(is->getCond(), env, pre));
+  // a condition known here (`if (this != &other)` of two objects): the
+  // branch it takes, as straight code
+  if (const auto *c = cond->as<ir::Const>(); c && pre.empty()) {
+    const Stmt *taken = c->ivalue ? is->getThen() : is->getElse();
+    if (!taken) return lowerSeq(rest, env, tail);
+    Seq branch{&taken, &taken + 1, rest};
+    return lowerSeq(&branch, env, tail);
+  }
   return wrap(pre, lowerIfBranches(is, cond, rest, env, tail));
 }
 

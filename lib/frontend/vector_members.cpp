@@ -290,12 +290,16 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   if (ctor) {
     for (unsigned a = 0; a < ce->getNumArgs() && a < ctor->getNumParams(); ++a) {
       const ParmVarDecl *p = ctor->getParamDecl(a);
-      if (isViewStruct(p->getType()) && p->getType()->isReferenceType() &&
-          p->getType().getNonReferenceType().isConstQualified()) { // the copied object (`Mat(const Mat& other)`)
+      if (isViewStruct(p->getType()) && p->getType()->isReferenceType()) {
+        // the copied object (`Mat(const Mat& other)`), or the moved one
+        // (`Mat(Mat&& other)`, which it may empty: `other.data_ = nullptr`)
         QualType pt = p->getType().getNonReferenceType();
+        const bool writes = !pt.isConstQualified();
         EffectScope es(*this, &pre);
         bindViewLeaves(p, pt, viewValues(ce->getArg(a), pt, env), *state, pre, ce->getArg(a));
-        viewReadOnly_.erase(p);
+        if (writes) viewReadOnly_.insert(p);
+        else viewReadOnly_.erase(p);
+        aliasNumberLeaves(p, pt, ce->getArg(a), writes, nullptr);
         continue;
       }
       const bool byValue = byValueArrayParam(p); // (a sink parameter `Poly(std::vector<double> c)`: copied)
@@ -417,7 +421,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
           start.size = convert(lowerExpr(call->getArg(0), *state), ir::Type::i64());
           if (call->getNumArgs() == 2) start.fill = convert(lowerExpr(call->getArg(1), *state), et);
         } else if (!x || isa<ImplicitValueInitExpr>(x)) start.size = ir::Const::makeInt(0);
-        else if (ir::Expr n = bufferInitSize(f, x, *state)) start.size = n; // `data_(nullptr)`, `data_(new T[n])`
+        else if (bufferInit(f, x, *state, start)) {} // `data_(nullptr)`, `data_(new T[n])` (owned_buffers.cpp)
         else if (const auto *vc = dyn_cast<CXXConstructExpr>(x)) localArrayConstructor(leaf, ai, false, ArrayInfo(), et, vc, *state, start);
         else if (const auto *vl = dyn_cast<InitListExpr>(x)) flattenInitList(vl, false, ArrayInfo(), et, "'" + typeStr(f->getType()) + "'", *state, start);
         else fail(x->getExprLoc(), "this initializer of the std::vector member '" + f->getNameAsString() + "' is not supported yet");
@@ -445,9 +449,10 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   return wrap(pre, step(0, env));
 }
 
-// A copy constructor the class's author wrote (copies run it).
+// A copy or move constructor the class's author wrote (copies and moves
+// run it).
 bool Lowering::userCopy(const CXXConstructorDecl *c) {
-  return c && c->isCopyConstructor() && c->isUserProvided() && !c->isDeleted();
+  return c && c->isCopyOrMoveConstructor() && c->isUserProvided() && !c->isDeleted();
 }
 
 // A function returning by value an object whose vectors the split can hand

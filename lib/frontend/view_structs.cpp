@@ -54,6 +54,12 @@ const Expr *stripCopies(const Expr *e) {
     else if (const auto *ce = dyn_cast<CXXConstructExpr>(e);
              ce && ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
       e = ce->getArg(0);
+    else if (const auto *call = dyn_cast<CallExpr>(e); call && call->getNumArgs() == 1 && call->getDirectCallee() &&
+                                                       call->getDirectCallee()->isInStdNamespace() &&
+                                                       call->getDirectCallee()->getIdentifier() &&
+                                                       (call->getDirectCallee()->getName() == "move" ||
+                                                        call->getDirectCallee()->getName() == "forward"))
+      e = call->getArg(0); // `std::move(m)`: the object m
     else return e;
   }
 }

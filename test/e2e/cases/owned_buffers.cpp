@@ -10,6 +10,7 @@
 #include <unfad/unfad.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 template <typename T>
@@ -269,6 +270,80 @@ double unread(const double* x, int n) {
   return s * x[0] + weight(x + 1, 1);
 }
 
+// Value semantics written by hand, C++11 style: a move constructor and a
+// move assignment stealing the other's buffer, assignments checking for
+// self-assignment (`this != &o`), an operator returning a new matrix by
+// value.
+class Dense {
+ public:
+  Dense() : r_(0), c_(0), d_(nullptr) {}
+  Dense(int r, int c) : r_(r), c_(c) { d_ = new double[r * c]; }
+  Dense(const Dense& o) : r_(o.r_), c_(o.c_) {
+    d_ = new double[r_ * c_];
+    for (int k = 0; k < r_ * c_; ++k) d_[k] = o.d_[k];
+  }
+  Dense(Dense&& o) : r_(o.r_), c_(o.c_), d_(o.d_) {
+    o.d_ = nullptr;
+    o.r_ = 0;
+    o.c_ = 0;
+  }
+  Dense& operator=(Dense&& o) {
+    if (this != &o) {
+      delete[] d_;
+      r_ = o.r_;
+      c_ = o.c_;
+      d_ = o.d_;
+      o.d_ = nullptr;
+      o.r_ = 0;
+      o.c_ = 0;
+    }
+    return *this;
+  }
+  Dense& operator=(const Dense& o) {
+    if (this == &o) return *this;
+    delete[] d_;
+    r_ = o.r_;
+    c_ = o.c_;
+    d_ = new double[r_ * c_];
+    for (int k = 0; k < r_ * c_; ++k) d_[k] = o.d_[k];
+    return *this;
+  }
+  ~Dense() { delete[] d_; }
+  double& operator()(int i, int j) { return d_[i * c_ + j]; }
+  double operator()(int i, int j) const { return d_[i * c_ + j]; }
+  int rows() const { return r_; }
+  int r_, c_;
+  double* d_;
+};
+
+Dense operator*(const Dense& a, const Dense& b) {
+  Dense out(a.r_, b.c_);
+  for (int i = 0; i < a.r_; ++i)
+    for (int j = 0; j < b.c_; ++j) {
+      double s = 0;
+      for (int k = 0; k < a.c_; ++k) s += a(i, k) * b(k, j);
+      out(i, j) = s;
+    }
+  return out;
+}
+
+UNFAD_GRADIENT
+double moved(const double* x) {
+  Dense a(2, 2);
+  for (int k = 0; k < 4; ++k) a(k / 2, k % 2) = x[k];
+  Dense b = a * a;
+  b = a * b;
+  Dense c;
+  c = b;
+  Dense d = std::move(c);
+  double s = d(0, 0) + std::sin(d(1, 0)) * b(1, 1) + c.rows();
+  Dense v(2, 1);
+  v(0, 0) = x[4];
+  v(1, 0) = x[5];
+  d = d * v;
+  return s + d(0, 0) * d(1, 0) + d.rows();
+}
+
 /* e2e
 [{"function": "rotated", "points": [[[0.5, 1.25, 2.0, 0.75, 0.1, -0.3, 0.9, 1.1], 3], [[0.3, 0.2], 0]]},
  {"function": "posed", "points": [[[0.3, -0.2, 0.5, 1.1, 0.9, 1.2, 0.1, -0.4, 0.2, 0.5, -1.0, 0.3, 0.7, 0.2, -0.6], 2],
@@ -278,5 +353,6 @@ double unread(const double* x, int n) {
   "expect": [{"at": [[1.5, 0.5, -1.25, 2.0], 3], "value": 12.9375,
               "grad": [[17.53125, 2.53125, -5.625, 9.0], 0], "tol": 1e-9}]},
  {"function": "unread", "points": [[[0.5, -1.25, 0.3, 0.2], 3]]},
+ {"function": "moved", "points": [[[0.5, -1.25, 2.0, 0.75, 0.3, -0.6]]]},
  {"function": "chained", "points": [[[0.3, -0.2, 0.5, 0.1, 0.7, -0.4, -0.6, 0.2, 0.3], 3], [[0.3, -0.2, 0.5], 0]]}]
 */
