@@ -422,6 +422,7 @@ ir::Expr Lowering::lowerFor(const ForStmt *fs, const Seq *rest, Env &env, const 
 ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail) {
   SourceLocation loc = rs->getForLoc();
   if (rs->getInit()) fail(loc, "range-based 'for' with an initializer is not supported");
+  if (ir::Expr unrolled = lowerMemberArrayRangeFor(rs, rest, env, tail)) return unrolled; // member_arrays.cpp
   const Expr *range = rs->getRangeInit();
   Binds overPre; // (the integers choosing a range of passive data: passive_data.cpp)
   PassiveAlias over;

@@ -873,6 +873,8 @@ private:
   ir::Expr lowerUnrolledFor(const clang::ForStmt *fs, const Counted &c, const Seq *rest, Env &env, const Tail &tail);
   bool memberElementRoot(const clang::Expr *lhs, std::vector<int> &path, bool diagnose, const clang::VarDecl *&root);
   bool memberElementTarget(const clang::Expr *e, Env &env, RefTarget &t, Binds &binds, bool &ok);
+  bool lowerMemberArrayFill(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
+  ir::Expr lowerMemberArrayRangeFor(const clang::CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail);
   bool peelMemberElement(const clang::Expr *&base, Env &env, std::vector<int> &path, int64_t &pending);
   Env *indexEnv_ = nullptr;
   std::vector<ir::Expr> memberArrayElements(const clang::Expr *e, Env &env);

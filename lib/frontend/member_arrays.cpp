@@ -454,6 +454,43 @@ ir::Expr Lowering::lowerUnrolledFor(const ForStmt *fs, const Counted &c, const S
   return step(0, env);
 }
 
+// `for (double x : d_)` (or `const double& x`) over a member array of a
+// constant length: unrolled as lowerUnrolledFor does, x each element's
+// value in turn. Null when the range is no member array, the variable may
+// write an element (`double& x`), or the body leaves the loop early.
+ir::Expr Lowering::lowerMemberArrayRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env &env, const Tail &tail) {
+  const auto *m = dyn_cast_or_null<MemberExpr>(rs->getRangeInit() ? rs->getRangeInit()->IgnoreParenImpCasts() : nullptr);
+  const auto *field = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
+  QualType et;
+  const int64_t n = field ? memberArrayLength(field->getType(), &et) : 0;
+  const VarDecl *lv = rs->getLoopVariable();
+  QualType lt = lv->getType();
+  if (n <= 0 || (lt->isReferenceType() && !lt.getNonReferenceType().isConstQualified())) return nullptr;
+  NeedsUnrolling scan(lv);
+  scan.TraverseStmt(const_cast<Stmt *>(rs->getBody()));
+  if (scan.jumps) return nullptr;
+  std::vector<int> path;
+  const VarDecl *root = assignedRoot(m, path, false);
+  if (!root || path.empty()) return nullptr;
+  const Stmt *body = rs->getBody();
+  ir::TypeP t = typeOf(lt.getNonReferenceType().getUnqualifiedType(), lv->getLocation());
+  std::function<ir::Expr(int64_t, Env &)> step = [&](int64_t k, Env &e) -> ir::Expr {
+    if (k == n) {
+      e.erase(lv);
+      return lowerSeq(rest, e, tail);
+    }
+    std::vector<int> at = path;
+    at.back() += int(k);
+    // (the element as it is now: the body may have written the object)
+    ir::Expr value = convert(readPath(lookupVar(root, e, rs->getForLoc()), at), t);
+    const std::string name = names_.fresh(lv->getNameAsString());
+    e[lv] = ir::Var::make(name, t);
+    Seq one{&body, &body + 1, nullptr};
+    return ir::Let::make(name, value, lowerSeq(&one, e, [&, k](Env &e2) { return step(k + 1, e2); }));
+  };
+  return step(0, env);
+}
+
 } // namespace unfad::frontend
 
 namespace unfad::frontend {
@@ -478,6 +515,38 @@ bool Lowering::memberElementRoot(const Expr *lhs, std::vector<int> &path, bool d
   if (!indexEnv_ && diagnose) fail(lhs->getExprLoc(), "this write through an accessor is not supported here");
   root = assignedRoot(object, path, diagnose);
   path.insert(path.end(), sub.begin(), sub.end());
+  return true;
+}
+
+// `r.fill(v)` of a member std::array (`d_.fill(0.0)` in a constructor):
+// each element set to v, then `rest`. False when `e` is no such call.
+bool Lowering::lowerMemberArrayFill(const Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
+  const auto *mc = dyn_cast<CXXMemberCallExpr>(e->IgnoreImplicit()->IgnoreParens()); // (cleanups of `fill(v * v)`)
+  const CXXMethodDecl *md = mc ? mc->getMethodDecl() : nullptr;
+  if (!md || !md->getIdentifier() || md->getName() != "fill" || mc->getNumArgs() != 1) return false;
+  const auto *m = dyn_cast<MemberExpr>(mc->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *field = m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
+  QualType et;
+  const int64_t n = field ? memberArrayLength(field->getType(), &et) : 0;
+  if (n <= 0) return false;
+  std::vector<int> path;
+  const VarDecl *root = assignedRoot(m, path, true);
+  if (!root || path.empty()) fail(mc->getExprLoc(), "'fill' of this member array is not supported (write its elements)");
+  Binds pre;
+  ir::Expr v;
+  {
+    EffectScope es(*this, &pre);
+    v = lowerExpr(mc->getArg(0), env);
+  }
+  const std::string vn = names_.fresh(field->getNameAsString() + "_fill");
+  pre.push_back({vn, v});
+  ir::Expr cur = lookupVar(root, env, mc->getExprLoc());
+  for (int64_t k = 0; k < n; ++k) {
+    std::vector<int> at = path;
+    at.back() += int(k);
+    cur = updatePath(cur, at, 0, ir::Var::make(vn, v->type));
+  }
+  out = wrap(pre, bindAndContinue(root, cur, rest, env, tail));
   return true;
 }
 

@@ -348,6 +348,7 @@ ir::Expr Lowering::lowerExprStmt(const Expr *e, const Seq *rest, Env &env, const
     checkDelete(d, vd);
     return lowerSeq(rest, env, tail);
   }
+  if (ir::Expr filled; lowerMemberArrayFill(e, rest, env, tail, filled)) return filled; // d_.fill(v) (member_arrays.cpp)
   if (ir::Expr grown; lowerGrowCall(e, rest, env, tail, grown)) return grown; // v.push_back(x), ...
   if (ir::Expr sized; lowerOutputResize(e, rest, env, tail, sized)) return sized; // out.resize(n) (output_vectors.cpp)
   if (ir::Expr assigned; lowerReturnedArrayAssign(e, rest, env, tail, assigned)) return assigned; // a = f(x)

@@ -4,7 +4,8 @@
 // and operators (unrolled), a fixed-size `Vec<N>` template, a struct with a
 // `std::array<double, 3>` member and a `double m[3][3]` matrix member;
 // objects as locals, loop state, helper parameters (by value, const
-// reference, reference) and return values.
+// reference, reference) and return values; a std::array member filled
+// whole (`d_.fill(v)`).
 #include <unfad/unfad.h>
 
 #include <array>
@@ -125,6 +126,34 @@ UNFAD_GRADIENT double body_energy(double px, double py, double pz, double mass, 
   return kinetic(b, k);
 }
 
+// A std::array member filled as a whole (`d_.fill(v)`, in a constructor
+// and in a method; refused before: "member array 'd_' is only supported
+// indexed ..."), then read by a range-for.
+class Bins {
+ public:
+  explicit Bins(double v) { d_.fill(v); }
+  void reset(double v) { d_.fill(v * v); }
+  void add(int k, double v) { d_[k % 4] += v; }
+  double energy() const {
+    double s = 0.0;
+    for (double x : d_) s += x * x;
+    return s;
+  }
+
+ private:
+  std::array<double, 4> d_;
+};
+
+UNFAD_GRADIENT
+double binned(double a, double b) {
+  Bins h(a);
+  h.add(1, b);
+  double e = h.energy();
+  h.reset(b);
+  h.add(2, a * b);
+  return e + h.energy();
+}
+
 /* e2e
 [{"function": "triangle",
   "points": [[0.5, -0.25, 1.5, 0.75], [-1.0, 0.5, 0.25, 1.25]]},
@@ -133,6 +162,8 @@ UNFAD_GRADIENT double body_energy(double px, double py, double pz, double mass, 
  {"function": "weighted_energy",
   "points": [[[1.0, 0.5, -2.0, 0.25], [0.1, -0.2, 0.3, 0.4]]],
   "value_formula": "sum(x[i]*exp(w[i]) for i in range(4)) + x[3]*x[0]*exp(w[0])"},
+ {"function": "binned", "points": [[0.5, -1.25], [1.5, 0.75]],
+  "value_formula": "3*a**2 + (a + b)**2 + 3*b**4 + (b*b + a*b)**2"},
  {"function": "body_energy",
   "points": [[0.5, -0.25, 1.5, 2.0, 1], [-1.0, 0.5, 0.25, 0.75, 2]]}]
 */

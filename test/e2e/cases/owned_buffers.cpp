@@ -265,6 +265,7 @@ double unread(const double* x, int n) {
   fill_counted(&c, std::atan(weight(x, n)));
   double unused = 0;  // (reads nothing keeps)
   for (int i = 0; i < c.n_; ++i) unused += c.data_[i];
+  (void)unused;
   double s = 0;
   for (int i = 0; i < c.fills_ + 1; ++i) s += x[1] * i;
   return s * x[0] + weight(x + 1, 1);
