@@ -778,9 +778,7 @@ ir::Expr Lowering::growingArgument(const Expr *arg, const ir::Expr &array, bool 
 
 namespace unfad::frontend {
 
-namespace {
-
-// The first use of `vd` in `s` after source location `after`.
+// (the declaration: lowering.h)
 const DeclRefExpr *useAfter(const Stmt *s, const VarDecl *vd, SourceLocation after, const SourceManager &sm) {
   if (!s) return nullptr;
   if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == vd && sm.isBeforeInTranslationUnit(after, d->getBeginLoc()))
@@ -789,8 +787,6 @@ const DeclRefExpr *useAfter(const Stmt *s, const VarDecl *vd, SourceLocation aft
     if (const DeclRefExpr *d = useAfter(c, vd, after, sm)) return d;
   return nullptr;
 }
-
-} // namespace
 
 // `delete[] p` ends the buffer: p must not be used after it, and the delete
 // must not repeat in a loop the buffer was not allocated in.

@@ -101,6 +101,9 @@ using Binds = std::vector<std::pair<std::string, ir::Expr>>;
 // The array a by-value array parameter's argument copies or moves (`v`,
 // `std::move(v)`; calls.cpp).
 const clang::Expr *copySource(const clang::Expr *arg);
+// growing_vectors.cpp: the first use of `vd` in `s` after source location `after`
+const clang::DeclRefExpr *useAfter(const clang::Stmt *s, const clang::VarDecl *vd, clang::SourceLocation after,
+                                   const clang::SourceManager &sm);
 const clang::Expr *stripTemporaries(const clang::Expr *e);
 
 // An array-like C++ type: pointer, C array, std::vector or std::array

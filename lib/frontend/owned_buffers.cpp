@@ -223,20 +223,6 @@ bool Lowering::lowerBufferStmt(const Stmt *st, const Seq *rest, Env &env, const 
   return true;
 }
 
-namespace {
-
-// A use of `vd` in `s` after source location `after`.
-const DeclRefExpr *usedAfter(const Stmt *s, const VarDecl *vd, SourceLocation after, const SourceManager &sm) {
-  if (!s) return nullptr;
-  if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == vd && sm.isBeforeInTranslationUnit(after, d->getBeginLoc()))
-    return d;
-  for (const Stmt *c : s->children())
-    if (const DeclRefExpr *d = usedAfter(c, vd, after, sm)) return d;
-  return nullptr;
-}
-
-} // namespace
-
 // `data_ = fresh;` (see the file comment): the resize and the copy, then
 // `rest`; false when `st` is not such a statement.
 bool Lowering::lowerBufferHandover(const Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
@@ -257,7 +243,7 @@ bool Lowering::lowerBufferHandover(const Stmt *st, const Seq *rest, Env &env, co
     if (!ne)
       fail(loc, "assigning '" + f->getNameAsString() + "', memory its object frees in its destructor, a pointer other "
                 "than a local 'T* p = new T[n]' is not supported");
-    if (const DeclRefExpr *use = fd ? usedAfter(fd->getBody(), vd, b->getEndLoc(), sm_) : nullptr)
+    if (const DeclRefExpr *use = fd ? useAfter(fd->getBody(), vd, b->getEndLoc(), sm_) : nullptr)
       fail(use->getBeginLoc(), "use of '" + vd->getNameAsString() + "' after it is handed to '" + f->getNameAsString() +
                                    "' is not supported (the object's array is a copy of it)");
   }

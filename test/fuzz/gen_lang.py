@@ -457,95 +457,66 @@ DECLS["SpringPub"] = (("VecPub",), _public(DECLS["Spring"][1]))
 # new[] memory (lib/frontend/owned_buffers.cpp): an ownership flag, a
 # destructor freeing it, its own copy constructor and operator=, and a
 # reallocation keeping the elements (new, copy, delete[], hand over)
-_RAWGRID = [
-    "class $PRawGrid {",
-    " public:",
-    "  $PRawGrid() : own_(true), rows_(0), cols_(0), data_(nullptr) {}",
-    "  $PRawGrid(int rows, int cols) : own_(true), rows_(rows), cols_(cols) {",
-    "    data_ = new double[rows * cols];",
-    "    for (int k = 0; k < rows * cols; ++k) data_[k] = 0.0;",
-    "  }",
-    "  $PRawGrid(const $PRawGrid& o) : own_(true), rows_(0), cols_(0), data_(nullptr) {",
-    "    reshape(o.rows_, o.cols_);",
-    "    for (int k = 0; k < rows_ * cols_; ++k) data_[k] = o.data_[k];",
-    "    scale_ = o.scale_;",
-    "    version_ = o.version_;",
-    "    budget_ = o.budget_;",
-    "  }",
-    "  $PRawGrid& operator=(const $PRawGrid& o) {",
-    "    reshape(o.rows_, o.cols_);",
-    "    for (int k = 0; k < rows_ * cols_; ++k) data_[k] = o.data_[k];",
-    "    scale_ = o.scale_;",
-    "    version_ = o.version_;",
-    "    budget_ = o.budget_;",
-    "    return *this;",
-    "  }",
-    "  ~$PRawGrid() {",
-    "    if (own_ && data_ != nullptr) delete[] data_;",
-    "  }",
-    "  int rows() const { return rows_; }",
-    "  int cols() const { return cols_; }",
-    "  double& operator()(int i, int j) { return data_[i * cols_ + j]; }",
-    "  const double& operator()(int i, int j) const { return data_[i * cols_ + j]; }",
-    "  double scale() const { return scale_; }",
-    "  void set_scale(double s) {",
-    "    scale_ = s;",
-    "    ++version_;",
-    "  }",
-    "  void rescale(double f) { scale_ *= f; }",
-    "  void flip() { std::swap(rows_, cols_); }",
-    "  $PRawGrid& damp(double f) {",
-    "    scale_ *= f;",
-    "    return *this;",
-    "  }",
-    "  void transpose() {",
-    "    double* t = new double[rows_ * cols_];",
-    "    for (int k = 0; k < rows_ * cols_; ++k) t[k] = data_[k];",
-    "    for (int i = 0; i < rows_; ++i) {",
-    "      for (int j = 0; j < cols_; ++j) {",
-    "        data_[j * rows_ + i] = t[i * cols_ + j];",
-    "      }",
-    "    }",
-    "    delete[] t;",
-    "    int r = rows_;",
-    "    rows_ = cols_;",
-    "    cols_ = r;",
-    "    ++version_;",
-    "  }",
-    "  int version() const { return version_; }",
-    "  void spend() {",
-    "    if (budget_ > 0) --budget_;",
-    "  }",
-    "  int budget() const { return budget_; }",
-    "  void reshape(int r, int c) {",
-    "    resize_to(r * c, 0.0);",
-    "    rows_ = r;",
-    "    cols_ = c;",
-    "  }",
-    "  void pad(int r, double v) {",
-    "    resize_to(r * cols_, v);",
-    "    rows_ = r;",
-    "  }",
-    "",
-    " private:",
-    "  void resize_to(int n, double v) {",
-    "    double* fresh = new double[n];",
-    "    const int keep = n < rows_ * cols_ ? n : rows_ * cols_;",
-    "    for (int k = 0; k < keep; ++k) fresh[k] = data_[k];",
-    "    for (int k = keep; k < n; ++k) fresh[k] = v;",
-    "    if (own_) delete[] data_;",
-    "    data_ = fresh;",
-    "  }",
-    "  bool own_;",
-    "  int rows_, cols_;",
-    "  double scale_ = 1.0;",
-    "  int version_ = 0;",
-    "  int budget_ = 3;",
-    "  double* data_;",
-    "};",
-]
-DECLS["RawGrid"] = ((), _RAWGRID + [line.replace("$PGrid", "$PRawGrid").replace("$Pgrid_", "$Prawgrid_")
-                                     for line in DECLS["Grid"][1][DECLS["Grid"][1].index("};") + 1:]])
+def _rawgrid(grid):
+    """RawGrid's class text from Grid's: the same methods over `double*
+    data_` it owns (constructors allocating it, its own copy constructor and
+    operator=, a destructor, transpose through a new[] copy, reshape and pad
+    through resize_to, which hands a new buffer over)."""
+    out = []
+    lines = iter(grid[:grid.index("};") + 1])
+    for line in lines:
+        line = line.replace("$PGrid", "$PRawGrid")
+        if line.startswith("  $PRawGrid() :"):
+            out += ["  $PRawGrid() : own_(true), rows_(0), cols_(0), data_(nullptr) {}",
+                    "  $PRawGrid(int rows, int cols) : own_(true), rows_(rows), cols_(cols) {",
+                    "    data_ = new double[rows * cols];",
+                    "    for (int k = 0; k < rows * cols; ++k) data_[k] = 0.0;",
+                    "  }",
+                    "  $PRawGrid(const $PRawGrid& o) : own_(true), rows_(0), cols_(0), data_(nullptr) { *this = o; }",
+                    "  $PRawGrid& operator=(const $PRawGrid& o) {",
+                    "    reshape(o.rows_, o.cols_);",
+                    "    for (int k = 0; k < rows_ * cols_; ++k) data_[k] = o.data_[k];",
+                    "    scale_ = o.scale_;",
+                    "    version_ = o.version_;",
+                    "    budget_ = o.budget_;",
+                    "    return *this;",
+                    "  }",
+                    "  ~$PRawGrid() {",
+                    "    if (own_ && data_ != nullptr) delete[] data_;",
+                    "  }"]
+        elif line.startswith("  $PRawGrid(int rows, int cols)"):
+            continue
+        elif line == "  double operator()(int i, int j) const { return data_[i * cols_ + j]; }":
+            out.append("  const double& operator()(int i, int j) const { return data_[i * cols_ + j]; }")
+        elif line == "    std::vector<double> t(data_);":
+            out += ["    double* t = new double[rows_ * cols_];",
+                    "    for (int k = 0; k < rows_ * cols_; ++k) t[k] = data_[k];"]
+        elif line == "    int r = rows_;":
+            out += ["    delete[] t;", line]
+        elif line == "    data_.resize(r * c);":
+            out.append("    resize_to(r * c, 0.0);")
+        elif line == "    data_.resize(r * cols_, v);":
+            out.append("    resize_to(r * cols_, v);")
+        elif line == " private:":
+            out += [line,
+                    "  void resize_to(int n, double v) {",
+                    "    double* fresh = new double[n];",
+                    "    const int keep = n < rows_ * cols_ ? n : rows_ * cols_;",
+                    "    for (int k = 0; k < keep; ++k) fresh[k] = data_[k];",
+                    "    for (int k = keep; k < n; ++k) fresh[k] = v;",
+                    "    if (own_) delete[] data_;",
+                    "    data_ = fresh;",
+                    "  }",
+                    "  bool own_;"]
+        elif line == "  std::vector<double> data_;":
+            out.append("  double* data_;")
+        else:
+            out.append(line)
+    return out
+
+
+DECLS["RawGrid"] = ((), _rawgrid(DECLS["Grid"][1]) + [line.replace("$PGrid", "$PRawGrid").replace("$Pgrid_", "$Prawgrid_")
+                                                     for line in DECLS["Grid"][1][DECLS["Grid"][1].index("};") + 1:]])
 
 
 # --mutate-nograd (self-test of the "nograd" checker): the differentiated copy
