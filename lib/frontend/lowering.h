@@ -101,6 +101,8 @@ using Binds = std::vector<std::pair<std::string, ir::Expr>>;
 // The array a by-value array parameter's argument copies or moves (`v`,
 // `std::move(v)`; calls.cpp).
 const clang::Expr *copySource(const clang::Expr *arg);
+// pointers.cpp: a null pointer constant (`nullptr`, `0`, `NULL`)
+bool isNullPointer(const clang::Expr *x, clang::ASTContext &ctx);
 // growing_vectors.cpp: the first use of `vd` in `s` after source location `after`
 const clang::DeclRefExpr *useAfter(const clang::Stmt *s, const clang::VarDecl *vd, clang::SourceLocation after,
                                    const clang::SourceManager &sm);
@@ -1025,7 +1027,8 @@ private:
   bool ownedBuffer(const clang::FieldDecl *f);
   bool arrayMember(const clang::FieldDecl *f);
   const clang::FieldDecl *bufferMember(const clang::Expr *e);
-  const clang::FieldDecl *bufferAssignment(const clang::Expr *e);
+  const clang::BinaryOperator *bufferAssignment(const clang::Stmt *st);
+  ir::Expr ownedNewLength(const clang::CXXNewExpr *ne, const clang::FieldDecl *f, Env &env);
   const clang::Expr *mentionedBuffer(const clang::Stmt *e);
   bool bufferOnly(const clang::Stmt *s, bool &sizes);
   struct BufferSize {

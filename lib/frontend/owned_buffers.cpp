@@ -41,9 +41,8 @@
 // - `this != &other` is known where the method is lowered into its caller
 //   (sameObject): the objects are the same exactly when their arrays are.
 // Anything else done with an owned buffer (pointing it at memory the
-// object does not own, `data_ = other.data_`, comparing it with null
-// anywhere else) is refused where it is written: the array has no identity
-// to compare or share.
+// object does not own, comparing it with null anywhere else) is refused
+// where it is written: the array has no identity to compare or share.
 #include "lowering.h"
 
 #include "unfad/ir/equal.h"
@@ -56,10 +55,6 @@ namespace unfad::frontend {
 using namespace clang;
 
 namespace {
-
-bool isNullPointer(const Expr *x, ASTContext &ctx) {
-  return isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull);
-}
 
 // `delete[] this->name` somewhere in `s`.
 bool deletesMember(const Stmt *s, llvm::StringRef name) {
@@ -102,24 +97,28 @@ const FieldDecl *Lowering::bufferMember(const Expr *e) {
   return f && ownedBuffer(f) ? f : nullptr;
 }
 
-// `data_ = new T[n]` or `data_ = nullptr`: the buffer (else null).
-const FieldDecl *Lowering::bufferAssignment(const Expr *e) {
-  if (const auto *c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
-  const auto *b = dyn_cast<BinaryOperator>(e->IgnoreParens());
-  if (!b || b->getOpcode() != BO_Assign) return nullptr;
-  const FieldDecl *f = bufferMember(b->getLHS());
+// `data_ = <rhs>` of an owned buffer (else null).
+static const BinaryOperator *assignedBuffer(const Stmt *st) {
+  const auto *e = dyn_cast_or_null<Expr>(st);
+  if (const auto *c = dyn_cast_or_null<ExprWithCleanups>(e)) e = c->getSubExpr();
+  const auto *b = e ? dyn_cast<BinaryOperator>(e->IgnoreParens()) : nullptr;
+  return b && b->getOpcode() == BO_Assign ? b : nullptr;
+}
+
+// `data_ = new T[n]` or `data_ = nullptr`: the assignment (else null).
+const BinaryOperator *Lowering::bufferAssignment(const Stmt *st) {
+  const BinaryOperator *b = assignedBuffer(st);
+  if (!b || !bufferMember(b->getLHS())) return nullptr;
   const Expr *rhs = b->getRHS()->IgnoreParenImpCasts();
-  if (!f) return nullptr;
-  if (isNullPointer(rhs, ctx_)) return f;
-  const auto *ne = dyn_cast<CXXNewExpr>(rhs);
-  SourceLocation loc = b->getOperatorLoc();
-  std::string spelled = "'" + f->getNameAsString() + "'";
-  if (!ne)
-    fail(loc, "assigning " + spelled + ", memory its object frees in its destructor, anything but 'new T[n]' or "
-              "'nullptr' is not supported (the object owns its elements as a std::vector does; copy them instead)");
+  return isNullPointer(rhs, ctx_) || isa<CXXNewExpr>(rhs) ? b : nullptr;
+}
+
+// The length `new T[n]` given to the owned buffer `f` allocates: n.
+ir::Expr Lowering::ownedNewLength(const CXXNewExpr *ne, const FieldDecl *f, Env &env) {
   if (!ne->isArray() || !ne->getArraySize() || ne->getNumPlacementArgs() != 0 || ne->hasInitializer())
-    fail(ne->getBeginLoc(), "only 'new T[n]' (no initial values, no placement) is supported for " + spelled);
-  return f;
+    fail(ne->getBeginLoc(), "only 'new T[n]' (no initial values, no placement) is supported for '" +
+                                f->getNameAsString() + "'");
+  return convert(lowerExpr(*ne->getArraySize(), env), ir::Type::i64());
 }
 
 // Whether `s` does nothing but allocate and free owned buffers (`sizes`:
@@ -136,9 +135,8 @@ bool Lowering::bufferOnly(const Stmt *s, bool &sizes) {
            !is->getCond()->HasSideEffects(ctx_) && bufferOnly(is->getThen(), sizes) && bufferOnly(is->getElse(), sizes);
   const auto *e = dyn_cast<Expr>(s);
   if (!e) return false;
-  const Expr *x = e->IgnoreParens();
-  if (const auto *d = dyn_cast<CXXDeleteExpr>(x)) return d->isArrayForm() && bufferMember(d->getArgument());
-  if (bufferAssignment(x)) return sizes = true;
+  if (const auto *d = dyn_cast<CXXDeleteExpr>(e->IgnoreParens())) return d->isArrayForm() && bufferMember(d->getArgument());
+  if (bufferAssignment(e)) return sizes = true;
   return false;
 }
 
@@ -175,10 +173,9 @@ void Lowering::bufferSizes(const Stmt *s, Env &env, Binds &pre, std::map<const F
       }
     return;
   }
-  const Expr *x = cast<Expr>(s)->IgnoreParens();
-  if (isa<CXXDeleteExpr>(x)) return;
-  const FieldDecl *f = bufferAssignment(x);
-  const auto *b = cast<BinaryOperator>(isa<ExprWithCleanups>(x) ? cast<ExprWithCleanups>(x)->getSubExpr()->IgnoreParens() : x);
+  if (isa<CXXDeleteExpr>(cast<Expr>(s)->IgnoreParens())) return;
+  const BinaryOperator *b = bufferAssignment(s);
+  const FieldDecl *f = bufferMember(b->getLHS());
   ir::Expr array = lowerArrayRef(b->getLHS(), env);
   if (!array->is<ir::Var>())
     fail(b->getOperatorLoc(), "reallocating '" + f->getNameAsString() + "' of this object is not supported (of a local "
@@ -186,7 +183,7 @@ void Lowering::bufferSizes(const Stmt *s, Env &env, Binds &pre, std::map<const F
   ir::Expr size = ir::Const::makeInt(0);
   if (const auto *ne = dyn_cast<CXXNewExpr>(b->getRHS()->IgnoreParenImpCasts())) {
     EffectScope es(*this, &pre);
-    size = convert(lowerExpr(*ne->getArraySize(), env), ir::Type::i64());
+    size = ownedNewLength(ne, f, env);
   }
   sizes[f] = BufferSize{array, size, b->getOperatorLoc()};
 }
@@ -226,16 +223,17 @@ bool Lowering::lowerBufferStmt(const Stmt *st, const Seq *rest, Env &env, const 
 // `data_ = fresh;` (see the file comment): the resize and the copy, then
 // `rest`; false when `st` is not such a statement.
 bool Lowering::lowerBufferHandover(const Stmt *st, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out) {
-  const auto *e = dyn_cast<Expr>(st);
-  if (const auto *c = dyn_cast_or_null<ExprWithCleanups>(e)) e = c->getSubExpr();
-  const auto *b = e ? dyn_cast<BinaryOperator>(e->IgnoreParens()) : nullptr;
-  if (!b || b->getOpcode() != BO_Assign) return false;
-  const FieldDecl *f = bufferMember(b->getLHS());
+  const BinaryOperator *b = assignedBuffer(st);
+  const FieldDecl *f = b ? bufferMember(b->getLHS()) : nullptr;
+  if (!f || bufferAssignment(b)) return false; // (`= new T[n]`, `= nullptr`: lowerBufferStmt)
   const auto *ref = dyn_cast<DeclRefExpr>(b->getRHS()->IgnoreParenImpCasts());
   const auto *vd = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  const bool stolen = f && bufferMember(b->getRHS()); // `data_ = other.data_;` of a move: a copy
-  if (!f || (!stolen && (!vd || !ptrBase_.count(vd)))) return false;
+  const bool stolen = bufferMember(b->getRHS()); // `data_ = other.data_;` of a move: a copy
   SourceLocation loc = b->getOperatorLoc();
+  if (!stolen && (!vd || !ptrBase_.count(vd)))
+    fail(loc, "assigning '" + f->getNameAsString() + "', memory its object frees in its destructor, anything but "
+              "'new T[n]', 'nullptr', a local 'T* p = new T[n]' or another object's such member is not supported (the "
+              "object owns its elements as a std::vector does; copy them instead)");
   std::string source = stolen ? "other." + f->getNameAsString() : vd->getNameAsString();
   if (!stolen) {
     const auto *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
@@ -307,10 +305,7 @@ bool Lowering::bufferInit(const FieldDecl *f, const Expr *x, Env &env, LocalArra
     fail(x->getExprLoc(), "initialising '" + f->getNameAsString() + "', memory its object frees in its destructor, with "
                           "anything but 'new T[n]' or 'nullptr' is not supported (the object owns its elements as a "
                           "std::vector does)");
-  if (!ne->isArray() || !ne->getArraySize() || ne->getNumPlacementArgs() != 0 || ne->hasInitializer())
-    fail(ne->getBeginLoc(), "only 'new T[n]' (no initial values, no placement) is supported for '" +
-                                f->getNameAsString() + "'");
-  start.size = convert(lowerExpr(*ne->getArraySize(), env), ir::Type::i64());
+  start.size = ownedNewLength(ne, f, env);
   return true;
 }
 

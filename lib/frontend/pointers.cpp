@@ -19,11 +19,12 @@ namespace unfad::frontend {
 
 using namespace clang;
 
-namespace {
-
+// (the declaration: lowering.h)
 bool isNullPointer(const Expr *x, ASTContext &ctx) {
   return isa<CXXNullPtrLiteralExpr>(x) || x->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull);
 }
+
+namespace {
 
 // Finds a statement of a body that moves the pointer `p` (`p++`, `--p`,
 // `p += d`, `p -= d`, `p = q`).

@@ -227,10 +227,6 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
     if (auto p = e->as<ir::Prim>()) return std::all_of(p->args.begin(), p->args.end(), pure);
     return false;
   };
-  // The value of `e` as pure code: `e` itself, or the pure result of a
-  // block of lets whose effects write no integer (an inlined helper given
-  // the object, which hands back the object's sizes as it found them);
-  // null otherwise.
   // `e[name := v]`, with `(a, b)#1` read as b (a helper's returned sizes)
   auto substituted = [](const ir::Expr &e, const std::string &name, const ir::Expr &v) {
     struct Projections : ir::Mutator {
@@ -253,6 +249,33 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
     const auto *t = e->as<ir::Tuple>();
     const auto *c = t && t->elems.size() == 2 ? t->elems[0]->as<ir::Const>() : nullptr;
     return c && c->type->isBool() && (c->ivalue != 0) == flag ? t->elems[1] : nullptr;
+  };
+  // The lets of the chain `e` (innermost last) with their pure values (null:
+  // none), an early return's join among them noted; `body` gets what they
+  // scope over.
+  using Lets = std::vector<std::pair<std::string, ir::Expr>>;
+  auto letsOf = [&](const ir::Expr &e, ir::Expr &body) {
+    Lets lets;
+    body = e;
+    while (auto l = body->as<ir::Let>()) {
+      lets.push_back({l->name, pureValue(l->value)});
+      if (const auto *c = l->value->as<ir::If>()) {
+        ir::Expr returned = flagged(c->thenE, true);
+        if (returned && flagged(c->elseE, false)) joins[l->name] = {c->cond, returned};
+      }
+      body = l->body;
+    }
+    return lets;
+  };
+  // `x` (pure code under `lets`) with the lets it reads put in; null when
+  // one of those has no pure value.
+  auto closed = [&](ir::Expr x, const Lets &lets) -> ir::Expr {
+    for (auto it = lets.rbegin(); x && it != lets.rend(); ++it) {
+      const auto used = ir::freeVars(x);
+      if (std::find(used.begin(), used.end(), it->first) == used.end()) continue;
+      x = it->second ? substituted(x, it->first, it->second) : nullptr;
+    }
+    return x;
   };
   // The pure value of each element of the tuple `e` (null where it has
   // none): a helper with an early return hands back the object's sizes on
@@ -279,46 +302,26 @@ ir::Expr Lowering::placeResizes(const ir::Expr &body) {
         if (a[i] && b[i] && ir::alphaEqual(a[i], b[i])) out[i] = a[i];
         else if (a[i] && b[i] && pure(c->cond)) out[i] = ir::If::make(c->cond, a[i], b[i]);
     } else if (e->is<ir::Let>()) {
-      ir::Expr cur = e;
-      std::vector<std::pair<std::string, ir::Expr>> lets;
-      while (auto l = cur->as<ir::Let>()) {
-        lets.push_back({l->name, pureValue(l->value)});
-        if (const auto *c = l->value->as<ir::If>()) {
-          ir::Expr returned = flagged(c->thenE, true);
-          if (returned && flagged(c->elseE, false)) joins[l->name] = {c->cond, returned};
-        }
-        cur = l->body;
-      }
-      out = pureElements(cur);
-      for (ir::Expr &x : out)
-        for (auto it = lets.rbegin(); x && it != lets.rend(); ++it) {
-          const auto used = ir::freeVars(x);
-          if (std::find(used.begin(), used.end(), it->first) == used.end()) continue;
-          x = it->second ? substituted(x, it->first, it->second) : nullptr;
-        }
+      ir::Expr body;
+      const Lets lets = letsOf(e, body);
+      out = pureElements(body);
+      for (ir::Expr &x : out) x = x ? closed(x, lets) : nullptr;
     }
     return out;
   };
+  // The value of `e` as pure code: `e` itself, or the pure result of a
+  // block of lets whose effects write no integer (an inlined helper given
+  // the object, which hands back the object's sizes as it found them);
+  // null otherwise.
   pureValue = [&](const ir::Expr &e) -> ir::Expr {
     if (const auto *p = e->as<ir::Proj>(); p && p->tuple->is<ir::Var>())
       if (auto it = frames.back().tuples.find(p->tuple->as<ir::Var>()->name); it != frames.back().tuples.end())
         return it->second.at(size_t(p->index));
     if (pure(e)) return e;
     if (!e->is<ir::Let>()) return nullptr;
-    ir::Expr cur = e;
-    std::vector<std::pair<std::string, ir::Expr>> lets; // innermost last; null: not pure
-    while (auto l = cur->as<ir::Let>()) {
-      lets.push_back({l->name, pureValue(l->value)});
-      cur = l->body;
-    }
-    if (!pure(cur)) return nullptr;
-    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-      const auto used = ir::freeVars(cur);
-      if (std::find(used.begin(), used.end(), it->first) == used.end()) continue;
-      if (!it->second) return nullptr;
-      cur = substituted(cur, it->first, it->second);
-    }
-    return cur;
+    ir::Expr body;
+    const Lets lets = letsOf(e, body);
+    return pure(body) ? closed(body, lets) : nullptr;
   };
   // `size` at the first iteration of the loop of the innermost frame, in
   // names bound before the loop; null when it reads anything else, or the

@@ -291,9 +291,9 @@ class Dense {
   Dense& operator=(Dense&& o) {
     if (this != &o) {
       delete[] d_;
+      d_ = o.d_;
       r_ = o.r_;
       c_ = o.c_;
-      d_ = o.d_;
       o.d_ = nullptr;
       o.r_ = 0;
       o.c_ = 0;
