@@ -160,6 +160,8 @@ void Lowering::lowerEntry(size_t i) {
   resizedLength_.clear();
   flatRowLength_.clear();
   ragged_.clear();
+  objectRows_.clear();
+  placeAlias_.clear();
   localLengths_.clear(); // (names start again in each function: another's lengths are not these arrays')
   resizeSites_.clear();
   onExit_ = nullptr;
@@ -215,7 +217,7 @@ void Lowering::lowerEntry(size_t i) {
       if (env.count(pd) && !env.at(pd)->type->isArray() && addressTaken(pd)) bindCell(pd, env.at(pd), env, paramCells);
     f.body = wrap(paramCells, lowerSeq(&s, env, end));
     f.body = wrap(stagedBinds_, withParamCopies(f.body));
-    f.body = placeResizes(f.body); // (resized_members.cpp)
+    f.body = placeResizes(rowLengths(f.body)); // (resized_members.cpp, object_tables.cpp)
     if (!ir::sameType(f.body->type, f.result)) throw ir::IRError("body type " + ir::str(f.body->type) + " differs from result");
     describeCxx(en, f);
     thisStack_.clear();

@@ -308,13 +308,14 @@ ir::Expr Lowering::bindGrowingLength(const VarDecl *vd, const ir::Expr &initial,
 // calls that change its length in `scope` (its declaration's scope; the
 // ops added since `before`) can reach.
 ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const ir::Expr &scope,
-                              const std::set<const ir::Node *> &before) {
+                              const std::set<const ir::Node *> &before, bool *known) {
   std::string name = vd->getName().empty() ? "v" : vd->getNameAsString();
   std::set<const ir::Node *> mine;
   for (const auto &[n, op] : growOps_)
     if (!before.count(n) && op.vector == vd) mine.insert(n);
   GrowthWalk walk(growOps_, mine, names_);
   Growth g = walk.walk(scope);
+  if (walk.unbounded.isValid() && known) return *known = false, nullptr;
   if (walk.unbounded.isValid())
     fail(walk.unbounded, "growing '" + name + "' inside a 'while' loop is not supported (the room it needs is not known "
                          "where it is declared; use a counted 'for' loop)");
@@ -416,6 +417,7 @@ ir::Expr Lowering::growthRoom(const VarDecl *vd, const ir::Expr &initial, const 
   reads.visitExpr(room);
   bool unknown = reads.found;
   for (const std::string &v : ir::freeVars(room)) unknown = unknown || inner.count(v);
+  if (unknown && known) return *known = false, nullptr;
   if (unknown)
     fail(g.first, "growing '" + name + "' here is not supported: how many elements it can reach is not known where "
                   "it is declared (it depends on values computed later, or on an outer loop's index as in a "
@@ -543,6 +545,7 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
   SourceLocation loc = mc->getExprLoc();
   const VarDecl *vd = namedVar(mc->getImplicitObjectArgument());
   if (!vd) vd = viewVectorOf(mc->getImplicitObjectArgument());
+  if (const VarDecl *table = objectTableOf(mc->getImplicitObjectArgument())) vd = table; // (through any name: object_tables.cpp)
   refuseGrowthThroughReference(vd, loc);
   if (pushRaggedRow(mc, vd, rest, env, tail, out)) return true; // rows of run-time lengths (ragged_tables.cpp)
   const bool views = viewArrays_.count(vd) > 0; // of view structs or pointers (view_struct_vectors.cpp)
@@ -600,6 +603,18 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
       } else {
         fail(loc, "'" + n + "' on a growing std::vector of rows is not supported (only push_back, pop_back, clear and reserve)");
       }
+    } else if (views && n == "resize" && objectTableElem(viewArrays_.at(vd))) { // (object_tables.cpp)
+      resetTo = lowerIndexExpr(mc->getArg(0), env);
+      next = resetTo;
+      if (!next->is<ir::Const>() && !next->is<ir::Var>()) {
+        std::string s = names_.fresh(vd->getNameAsString() + "_size");
+        pre.push_back({s, resetTo});
+        next = ir::Var::make(s, ir::Type::i64());
+      }
+      resizeObjectTable(mc, vd, cur, next, env, pre);
+    } else if (views && objectTableElem(viewArrays_.at(vd)) && n != "clear" && n != "reserve") {
+      fail(loc, "'" + n + "' on a std::vector of '" + typeStr(viewArrays_.at(vd)) + "' is not supported (size it with "
+                "resize(n), then write its elements)");
     } else if (views && (n == "push_back" || n == "emplace_back")) {
       pushViewElement(mc, vd, cur, env, pre);
       next = ir::Prim::make(ir::Op::Add, {cur, constOf(1)});

@@ -669,8 +669,9 @@ private:
   // assigned_objects.cpp: `c = m;` of a class owning std::vectors
   bool lowerObjectAssign(const clang::Expr *e, const Seq *rest, Env &env, const Tail &tail, ir::Expr &out);
   ir::Expr placeResizes(const ir::Expr &body);
+  // (`value`: what `sizeName` is bound to, when the caller has it)
   ir::Expr recordedResize(const ir::Expr &array, const std::string &sizeName, clang::SourceLocation loc,
-                          const std::string &spelled);
+                          const std::string &spelled, const ir::Expr &value = nullptr);
   struct ResizeSite {
     clang::SourceLocation loc;
     std::string spelled;
@@ -953,6 +954,7 @@ private:
                                   const Tail &k);
   ir::Expr lowerViewStructArray(const clang::VarDecl *vd, const ArrayInfo &ai, Env &env, const Tail &k);
   bool lowerViewStore(const clang::Expr *e, Env &env, ir::Expr &eff);
+  ir::Expr updatedMember(const clang::Expr *e, const ir::Expr &old, Env &env);
   bool inlinedHelper(const clang::FunctionDecl *fd);
   std::set<std::string> visibleArrays(const Env &env);
   ir::Expr lowerPointerReturn(const clang::Expr *value, Env &env, Binds &pre);
@@ -1050,7 +1052,7 @@ private:
     const clang::VarDecl *owner;
   };
   std::vector<OwnedLeaf> ownedNumberLeaves(const clang::Expr *obj, clang::QualType t);
-  void aliasNumberLeaves(const clang::VarDecl *root, clang::QualType t, const clang::Expr *from, bool writes,
+  void aliasNumberLeaves(Env &env, const clang::VarDecl *root, clang::QualType t, const clang::Expr *from, bool writes,
                          std::vector<const clang::VarDecl *> *roots);
   std::map<const clang::FunctionDecl *, bool> writesNumbers_;
   bool writesNumberMembers(const clang::FunctionDecl *fd);
@@ -1297,14 +1299,48 @@ private:
     const clang::VarDecl *widest;  // the synthetic vector whose room is the stride
   };
   std::map<const clang::VarDecl *, Ragged> ragged_;
+  // ----------------------------------------------- object_tables.cpp --
+  // A std::vector of objects owning arrays: number members as arrays by
+  // element, each array member held flat at a stride with the elements'
+  // lengths beside it.
+  struct ObjectRows {
+    ir::Expr lengths, stride;     // an i64 array; a variable
+    const clang::VarDecl *widest; // the synthetic vector whose room is the stride
+    std::string table;            // (for messages)
+  };
+  std::map<std::string, ObjectRows> objectRows_; // the flat buffer's name ->
+  // A name bound to an element of such a vector (`this`, `Mat* p`, `Mat& m`).
+  struct PlaceAlias {
+    const clang::VarDecl *root;
+    ir::Expr index;
+    std::vector<int> path;
+  };
+  std::map<const clang::VarDecl *, PlaceAlias> placeAlias_;
+  bool objectTableElem(clang::QualType elem);
+  ir::Expr lowerObjectTable(const clang::VarDecl *vd, clang::QualType elem, Env &env, const Tail &k);
+  ir::Expr tableStride(const clang::VarDecl *widest, const ir::Expr &scope);
+  bool objectRow(const ir::Expr &a, ObjectRows &rows, ir::Expr &index);
+  ir::Expr objectRowView(const ir::Expr &buffer, const ir::Expr &index);
+  bool isObjectBuffer(const ir::Expr &a);
+  ir::Expr rowResize(const ir::Expr &row, const std::string &sizeName, const ir::Expr &value,
+                     clang::SourceLocation loc, const std::string &spelled);
+  ir::Expr rowLengths(const ir::Expr &body);
+  void resizeObjectTable(const clang::CXXMemberCallExpr *mc, const clang::VarDecl *vd, const ir::Expr &cur,
+                         const ir::Expr &next, Env &env, Binds &pre);
+  void aliasElementPlace(const clang::VarDecl *root, const clang::Expr *from, Env &env);
+  const clang::VarDecl *objectTableOf(const clang::Expr *e);
+  bool objectTableParam(const clang::ParmVarDecl *p);
+  bool bindObjectTableName(const clang::VarDecl *root, const clang::Expr *from, std::vector<const clang::VarDecl *> *roots);
   ir::Expr lowerRaggedTable(const clang::VarDecl *vd, const ir::TypeP &et, Env &env, const Tail &k);
   bool pushRaggedRow(const clang::CXXMemberCallExpr *mc, const clang::VarDecl *vd, const Seq *rest, Env &env,
                      const Tail &tail, ir::Expr &out);
   ir::Expr raggedRowLength(const clang::Expr *row, Env &env);
   std::vector<ir::Expr> pushedRow(const clang::Expr *arg, int64_t n, const ir::TypeP &et, Env &env);
   ir::Expr bindGrowingLength(const clang::VarDecl *vd, const ir::Expr &initial, Env &env, Binds &binds);
+  // (`known`, when given: set false, nothing reported, when the room cannot
+  // be computed where the vector is declared, instead of refusing)
   ir::Expr growthRoom(const clang::VarDecl *vd, const ir::Expr &initial, const ir::Expr &scope,
-                      const std::set<const ir::Node *> &before);
+                      const std::set<const ir::Node *> &before, bool *known = nullptr);
   std::set<const ir::Node *> growOpsNow() const;
   // A growing vector passed whole to a helper: a copy of its elements.
   ir::Expr growingArgument(const clang::Expr *arg, const ir::Expr &array, bool written, Env &env);

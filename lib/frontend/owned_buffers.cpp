@@ -177,7 +177,9 @@ void Lowering::bufferSizes(const Stmt *s, Env &env, Binds &pre, std::map<const F
   const BinaryOperator *b = bufferAssignment(s);
   const FieldDecl *f = bufferMember(b->getLHS());
   ir::Expr array = lowerArrayRef(b->getLHS(), env);
-  if (!array->is<ir::Var>())
+  ObjectRows rows;
+  ir::Expr rowIndex;
+  if (!array->is<ir::Var>() && !objectRow(array, rows, rowIndex)) // (an element's of an object table: object_tables.cpp)
     fail(b->getOperatorLoc(), "reallocating '" + f->getNameAsString() + "' of this object is not supported (of a local "
                               "object, or of one a helper or method is given by reference or pointer, it is)");
   ir::Expr size = ir::Const::makeInt(0);
@@ -210,7 +212,7 @@ bool Lowering::lowerBufferStmt(const Stmt *st, const Seq *rest, Env &env, const 
   for (const auto &[f, bs] : after) {
     std::string sizeName = names_.fresh(f->getNameAsString() + "_size");
     pre.push_back({sizeName, bs.size});
-    resizes.push_back(recordedResize(bs.array, sizeName, bs.where, "'" + f->getNameAsString() + " = new T[n]'"));
+    resizes.push_back(recordedResize(bs.array, sizeName, bs.where, "'" + f->getNameAsString() + " = new T[n]'", bs.size));
   }
   std::function<ir::Expr(size_t)> chain = [&](size_t i) -> ir::Expr {
     if (i == resizes.size()) return lowerSeq(rest, env, tail);

@@ -190,14 +190,15 @@ ir::Expr Lowering::lowerPassiveLocal(const VarDecl *vd, Env &env, const std::fun
 
 // A helper's parameter that takes passive data: given more than a text-like
 // parameter itself (a part of the data, an alias of it).
-static bool passiveParamGivenPart(const ParmVarDecl *p, const Expr *arg) {
+// (`aliased`: arg is a helper's parameter naming a part already: that part)
+static bool passiveParamGivenPart(const ParmVarDecl *p, const Expr *arg, bool aliased) {
   QualType t = p->getType();
   // (text itself is passed as a string of its own: text_params.cpp)
   bool takesData = (isTextLike(t) && !isText(t)) ||
                    (t->isReferenceType() && t.getNonReferenceType().isConstQualified() &&
                     t.getNonReferenceType()->isRecordType() && !isTextLike(t));
   const auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
-  bool parameter = d && isa<ParmVarDecl>(d->getDecl()) && isTextLike(cast<ParmVarDecl>(d->getDecl())->getType());
+  bool parameter = !aliased && d && isa<ParmVarDecl>(d->getDecl()) && isTextLike(cast<ParmVarDecl>(d->getDecl())->getType());
   return takesData && !parameter;
 }
 
@@ -206,7 +207,9 @@ static bool passiveParamGivenPart(const ParmVarDecl *p, const Expr *arg) {
 // nothing but text, passive data and integers (`opts(Options{kind.size(),
 // w[0]})` reads a float too: an ordinary argument).
 bool Lowering::takesPassivePart(const ParmVarDecl *p, const Expr *arg) {
-  return sawTextParams_ && passiveParamGivenPart(p, arg) && !plainPassiveStruct(p->getType()) && readsOnlyPassive(arg);
+  const auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
+  const auto *given = d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
+  return sawTextParams_ && passiveParamGivenPart(p, arg, given && passiveAliases_.count(given)) && !plainPassiveStruct(p->getType()) && readsOnlyPassive(arg);
 }
 
 bool Lowering::passesPassiveData(const CallExpr *ce, const FunctionDecl *fd) {

@@ -345,6 +345,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
     if (bindCallableParam(p, arg, env, binds, roots)) continue; // a lambda or a function (lambdas.cpp)
     if (bindPassiveParam(p, arg, env, binds)) continue;           // data->model (passive_data.cpp)
     if (bindFixedTableParam(p, arg, env, inner, binds)) continue;  // a Mat3 (returned_arrays.cpp)
+    if (bindObjectTableName(p, arg, &roots)) continue; // a vector of objects owning arrays (object_tables.cpp)
     if (viewPointerParam(p)) { // `Mat* m` given `&obj` (or such a pointer): like `Mat& m` (view_structs.cpp)
       const Expr *obj = arg->IgnoreParenImpCasts();
       if (const auto *u = dyn_cast<UnaryOperator>(obj); u && u->getOpcode() == UO_AddrOf) obj = u->getSubExpr();
@@ -355,7 +356,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
       bindViewLeaves(p, pt, viewValues(obj, pt, env), inner, binds, obj);
       if (!pt.isConstQualified()) viewReadOnly_.insert(p);
       else viewReadOnly_.erase(p);
-      aliasNumberLeaves(p, pt, obj, !pt.isConstQualified(), &roots); // (written_members.cpp)
+      aliasNumberLeaves(env, p, pt, obj, !pt.isConstQualified() && writesNumberMembers(def), &roots); // (written_members.cpp)
       continue;
     }
     if (isViewStruct(p->getType())) { // its members are bound to the argument's
@@ -367,7 +368,7 @@ void Lowering::bindInlinedParams(const FunctionDecl *def, const std::vector<cons
           !(p->getType()->isRValueReferenceType() && freshObject(arg)))
         viewReadOnly_.insert(p);
       else viewReadOnly_.erase(p);
-      if (p->getType()->isReferenceType()) aliasNumberLeaves(p, pt, arg, !pt.isConstQualified(), &roots);
+      if (p->getType()->isReferenceType()) aliasNumberLeaves(env, p, pt, arg, !pt.isConstQualified() && writesNumberMembers(def), &roots);
       continue;
     }
     if (outReferenceParam(p)) {

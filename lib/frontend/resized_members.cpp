@@ -73,7 +73,10 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
       const auto *given = it != env.end() && it->second->type->isArray() ? ir::rootArray(it->second)->as<ir::Var>() : nullptr;
       if (given && given->name == var->name) refuseOutputResize(loc, n.str(), out->getNameAsString());
     }
-  if (!var) fail(loc, spelled + " of this object is not supported (the member of a local object, or of an object a "
+  ObjectRows rows;
+  ir::Expr rowIndex;
+  const bool row = objectRow(array, rows, rowIndex); // an element's of an object table (object_tables.cpp)
+  if (!var && !row) fail(loc, spelled + " of this object is not supported (the member of a local object, or of an object a "
                                 "helper or method is given by reference or pointer, is)");
   ir::TypeP et = array->type->elem();
   // (std::vector<T>::resize makes T{}: a struct's default member
@@ -83,7 +86,7 @@ ir::Expr Lowering::lowerMemberResize(const CXXMemberCallExpr *mc, Env &env) {
   ir::Expr value = mc->getNumArgs() == 2 ? convert(lowerExpr(mc->getArg(1), env), et) : nullptr;
   std::string sizeName = names_.fresh(leaf + "_size");
   ir::Expr sizeVar = ir::Var::make(sizeName, ir::Type::i64());
-  ir::Expr resize = recordedResize(array, sizeName, loc, spelled);
+  ir::Expr resize = recordedResize(array, sizeName, loc, spelled, size);
   // resize(n, v) fills what it adds, [old size, n); assign(n, v) all of [0, n)
   std::string oldName = names_.fresh(leaf + "_old_size");
   ir::Expr old = ir::Var::make(oldName, ir::Type::i64());
@@ -151,7 +154,9 @@ bool Lowering::writableVectorParam(const ParmVarDecl *p, ArrayInfo &ai) {
 // `resize array to <sizeName>` of a member's local array (a Var), recorded
 // for placeResizes; what knew the array's length forgets it.
 ir::Expr Lowering::recordedResize(const ir::Expr &array, const std::string &sizeName, SourceLocation loc,
-                                  const std::string &spelled) {
+                                  const std::string &spelled, const ir::Expr &value) {
+  ObjectRows rows;
+  if (ir::Expr index; objectRow(array, rows, index)) return rowResize(array, sizeName, value, loc, spelled); // (object_tables.cpp)
   localLengths_.erase(array->as<ir::Var>()->name); // (its length is read at run time from now on)
   resizeSites_[sizeName] = ResizeSite{loc, spelled};
   return ir::Resize::make(array, ir::Var::make(sizeName, ir::Type::i64()));

@@ -143,7 +143,9 @@ bool Lowering::bindViewThis(const ThisBinding &self, Env &env, Env &inner, Binds
   if (!self.method->isConst()) viewReadOnly_.insert(tv);
   else viewReadOnly_.erase(tv);
   bindViewLeaves(tv, t, vals, inner, binds);
-  aliasNumberLeaves(tv, t, object, !self.method->isConst(), &roots);
+  // (a method that writes no number member hands none back: its object's
+  // members stay the values they were, which later sizes may be computed from)
+  aliasNumberLeaves(env, tv, t, object, !self.method->isConst() && writesNumberMembers(self.method), &roots);
   return true;
 }
 
@@ -299,7 +301,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
         bindViewLeaves(p, pt, viewValues(ce->getArg(a), pt, env), *state, pre, ce->getArg(a));
         if (writes) viewReadOnly_.insert(p);
         else viewReadOnly_.erase(p);
-        aliasNumberLeaves(p, pt, ce->getArg(a), writes, nullptr);
+        aliasNumberLeaves(env, p, pt, ce->getArg(a), writes, nullptr);
         continue;
       }
       const bool byValue = byValueArrayParam(p); // (a sink parameter `Poly(std::vector<double> c)`: copied)

@@ -46,8 +46,10 @@ bool Lowering::pointerVector(QualType t, QualType &elem) {
 ir::Expr Lowering::lowerViewVector(const VarDecl *vd, QualType elem, Env &env, const Tail &k) {
   SourceLocation loc = vd->getLocation();
   std::string spelled = "'" + typeStr(vd->getType().getNonReferenceType().getUnqualifiedType()) + "'";
+  if (vd->getType()->isReferenceType() && bindObjectTableName(vd, vd->getInit(), nullptr)) return k(env); // (object_tables.cpp)
   if (vd->getType()->isReferenceType())
     fail(loc, "references to a " + spelled + " are not supported (use the vector itself)");
+  if (objectTableElem(elem)) return lowerObjectTable(vd, elem, env, k); // objects owning arrays (object_tables.cpp)
   // empty, or `n` value-initialised elements (null pointers, zeros) of an aggregate
   ir::Expr size = ir::Const::makeInt(0);
   if (const Expr *init = vd->getInit()) {

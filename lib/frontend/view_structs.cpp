@@ -234,6 +234,11 @@ bool Lowering::viewPlace(const Expr *e, Env &env, ViewPlace &out) {
   if (!viewPlaceShape(e, out.root, index, out.path)) return false;
   out.index = index ? lowerIndexExpr(index, env) : nullptr;
   out.type = e->getType().getNonReferenceType();
+  if (auto a = placeAlias_.find(out.root); a != placeAlias_.end() && !index) { // an element of an object table
+    out.root = a->second.root;
+    out.index = a->second.index;
+    out.path.insert(out.path.begin(), a->second.path.begin(), a->second.path.end());
+  }
   return true;
 }
 
@@ -249,6 +254,7 @@ ir::Expr Lowering::readLeaf(const ViewPlace &pl, const std::vector<int> &path, E
     if (t->isPointerType() && !ptrBase_.count(leaf) && !ownedBuffer(field)) return nullptr;
     return lookupVar(leaf, env, loc);
   }
+  if (ir::Expr row = objectRowView(env.at(leaf), pl.index)) return row; // its array (object_tables.cpp)
   ir::Expr v = read(env.at(leaf), pl.index, loc);
   if (!t->isPointerType()) return v;
   auto b = leafBase_.find(leaf);
@@ -400,7 +406,7 @@ ir::Expr Lowering::lowerViewStructLocal(const VarDecl *vd, Env &env, const Tail 
   if (writable) viewReadOnly_.insert(vd);
   else viewReadOnly_.erase(vd);
   bindViewLeaves(vd, t, vals, env, binds, vd->getInit());
-  if (vd->getType()->isReferenceType()) aliasNumberLeaves(vd, t, vd->getInit(), writable, nullptr); // (written_members.cpp)
+  if (vd->getType()->isReferenceType()) aliasNumberLeaves(env, vd, t, vd->getInit(), writable, nullptr); // (written_members.cpp)
   for (auto &b : binds) pre.push_back(b);
   return wrap(pre, k(env));
 }
@@ -477,16 +483,19 @@ bool Lowering::lowerViewStore(const Expr *e, Env &env, ir::Expr &eff) {
   if (!viewPlaceShape(lhs, root, index, shapePath)) return false;
   SourceLocation loc = lhs->getExprLoc();
   QualType lt = lhs->getType().getNonReferenceType();
-  if (!index) {
+  if (!index && !placeAlias_.count(root)) { // (an element of an object table by another name: object_tables.cpp)
     if (!isViewStruct(lt)) return false; // a member of a local: lowerAssignment
     fail(loc, "assigning a whole struct with pointer members is not supported (assign its members, or declare a new local)");
   }
-  if (!plain) fail(loc, "only '=' is supported on members of an array of structs with pointer members");
+  const bool number = !isViewStruct(lt) && !lt->isPointerType();
+  if (!plain && !number) fail(loc, "only '=' is supported on members of an array of structs with pointer members");
   ViewPlace pl;
   viewPlace(lhs, env, pl);
+  root = pl.root; // (the table, for a name of one of its elements)
   std::vector<ViewLeaf> leaves = viewLeaves(lt);
   std::vector<ir::Expr> vals;
-  if (isViewStruct(lt)) vals = viewValues(rhs, lt, env);
+  if (!plain) vals.push_back(updatedMember(e, readLeaf(pl, pl.path, env, loc), env)); // `m.count += 1`, `++m.count`
+  else if (isViewStruct(lt)) vals = viewValues(rhs, lt, env);
   else if (lt->isPointerType()) vals.push_back(isNull(rhs, ctx_) ? nullptr : lowerArrayRef(rhs, env));
   else vals.push_back(convert(lowerExpr(rhs, env), typeOf(lt.getUnqualifiedType(), loc)));
   std::string in = names_.fresh("index");
@@ -519,13 +528,30 @@ bool Lowering::lowerViewStore(const Expr *e, Env &env, ir::Expr &eff) {
   return true;
 }
 
+// The new value of a number member `old` that the compound assignment or
+// increment `e` gives it.
+ir::Expr Lowering::updatedMember(const Expr *e, const ir::Expr &old, Env &env) {
+  if (const auto *u = dyn_cast<UnaryOperator>(e))
+    return ir::Prim::make(u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub, {old, one(old->type)});
+  const auto *ca = cast<CompoundAssignOperator>(e);
+  ir::Op op;
+  switch (ca->getOpcode()) {
+  case BO_AddAssign: op = ir::Op::Add; break;
+  case BO_SubAssign: op = ir::Op::Sub; break;
+  case BO_MulAssign: op = ir::Op::Mul; break;
+  case BO_DivAssign: op = ir::Op::Div; break;
+  default: fail(ca->getOperatorLoc(), "this compound assignment of a member of an element is not supported");
+  }
+  return ir::Prim::make(op, {old, convert(lowerExpr(ca->getRHS(), env), old->type)});
+}
+
 // The variable of the member `lhs` of a local view struct (the leaf it is
 // in; `path` gets the rest, for a member of a plain struct member).
 const VarDecl *Lowering::viewLeafVar(const Expr *lhs, std::vector<int> &path, bool diagnose) {
   const VarDecl *root;
   const Expr *index;
   std::vector<int> full;
-  if (!viewPlaceShape(lhs, root, index, full) || index) return nullptr;
+  if (!viewPlaceShape(lhs, root, index, full) || index || placeAlias_.count(root)) return nullptr;
   QualType t = viewRootType(root);
   size_t k = 0;
   while (k < full.size() && isViewStruct(t)) t = std::next(t.getCanonicalType()->getAsRecordDecl()->field_begin(), full[k++])->getType();
@@ -573,7 +599,7 @@ bool Lowering::inlinedHelper(const FunctionDecl *fd) {
   if (resizesVectorParam(def)) return true; // the caller's array resized (resized_members.cpp)
   return std::any_of(def->param_begin(), def->param_end(), [&](const ParmVarDecl *p) {
     // `Mat& m` and `Mat* m` are bound to the caller's object's members
-    return isViewStruct(p->getType()) || viewPointerParam(p) || optionalType(p->getType());
+    return isViewStruct(p->getType()) || viewPointerParam(p) || optionalType(p->getType()) || objectTableParam(p);
   });
 }
 

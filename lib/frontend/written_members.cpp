@@ -71,7 +71,7 @@ std::vector<Lowering::OwnedLeaf> Lowering::ownedNumberLeaves(const Expr *obj, Qu
   const Expr *index;
   std::vector<int> at;
   while (const Expr *inner = chainedObject(obj)) obj = inner; // (`g.scale(s).shift(d)`: g)
-  if (!obj || !viewPlaceShape(addressed(obj), root, index, at) || index) return out;
+  if (!obj || !viewPlaceShape(addressed(obj), root, index, at) || index || placeAlias_.count(root)) return out;
   for (const ViewLeaf &l : viewLeaves(t)) {
     if (l.pointer || l.vector || !l.views.isNull()) continue;
     std::vector<int> path = at;
@@ -86,8 +86,9 @@ std::vector<Lowering::OwnedLeaf> Lowering::ownedNumberLeaves(const Expr *obj, Qu
 // their current values whoever writes them. For a name that can write
 // (`writes`), the owner's locals join `roots` (the variables an inlined call
 // hands back), when given.
-void Lowering::aliasNumberLeaves(const VarDecl *root, QualType t, const Expr *from, bool writes,
+void Lowering::aliasNumberLeaves(Env &env, const VarDecl *root, QualType t, const Expr *from, bool writes,
                                  std::vector<const VarDecl *> *roots) {
+  aliasElementPlace(root, from, env); // (an element of an object table: object_tables.cpp)
   for (const auto &[path, type, owner] : ownedNumberLeaves(from, t)) {
     const VarDecl *leaf = leafVar(root, path, type);
     if (leaf == owner) continue;

@@ -113,6 +113,10 @@ bool hoistableScalar(const Expr &e, const std::set<std::string> *readable) {
   if (auto z = e->as<Size>()) return z->array->is<Var>();
   if (auto x = e->as<Index>(); x && readable)
     if (auto a = x->array->as<Var>()) return readable->count(a->name) && early(x->index);
+  // (a number read from passive data, `model.base_relatives[i].nrows_`: pure,
+  // its arguments the data and the integers choosing the part)
+  if (auto o = e->as<Opaque>(); o && readable)
+    return std::all_of(o->args.begin(), o->args.end(), [&](const Expr &a) { return a->is<Var>() || early(a); });
   return false;
 }
 

@@ -21,7 +21,8 @@ Expr differenceOf(const Expr &hi, const Expr &lo);
 // written in, to bound it: no memory read but an array's size, no integer
 // division but by a constant (it could trap where the loop would not have
 // run it). With `readable`, also reads of those arrays (each guarded by the
-// caller: it may read where the program would not).
+// caller: it may read where the program would not) and numbers read from
+// passive data (Opaque, pure).
 bool hoistableScalar(const Expr &e, const std::set<std::string> *readable = nullptr);
 
 } // namespace unfad::ir

@@ -37,8 +37,10 @@ UNFAD_GRADIENT double packed(const double* l, const double* x, int n, int d) {
 // CHECK:           for (long [[C:col[_0-9]*]] = d - 1; [[C]] >= 0; --[[C]]) {
 // CHECK-NEXT:        const long [[LI0:[a-z_0-9]+]] = [[COL]][[[C]]];
 // CHECK-NEXT:        const long [[T:t_[0-9]+]] = [[C]] + 1;
-// CHECK-NEXT:        double {{.*}} = 0.0;
-// CHECK-NEXT:        for (long [[R:[a-z_0-9]+]] = d - 1; [[R]] >= [[T]]; --[[R]]) {
+// CHECK-NEXT:        double [[ACC:d_v_acc[_0-9]*]];
+// CHECK-NEXT:        if ([[T]] < d) {
+// CHECK-NEXT:          [[ACC]] = d_v[[[C]]];
+// CHECK:             for (long [[R:[a-z_0-9]+]] = d - 1; [[R]] >= [[T]]; --[[R]]) {
 // CHECK-NEXT:          const long [[LI:[a-z_0-9]+]] = [[LI0]] + ([[R]] - [[T]]);
 // CHECK:               d_l[[[LI]]] += v[[[C]]] * {{.*}};
 // CHECK:         // unfad:end packed_grad

@@ -1,6 +1,7 @@
 // An output array of arrays (a product written into `C`): the stores go
 // through the row the tool names `C_row`, the product's sum is a scalar
-// accumulator added into the row once, and the backward sweep reads and
+// register (starting at the 0 the loop stored before, stored into the row
+// once: the additions in f's order), and the backward sweep reads and
 // clears the output's cotangent d_C[i][j] in place; the replayed forward
 // work of the backward sweep does not write the output again (C is left as
 // f leaves it), and nothing is allocated.
@@ -20,10 +21,10 @@ UNFAD_GRADIENT void matmul(const std::vector<std::vector<double>>& A, const std:
 }
 // CHECK-LABEL: void matmul_grad(const std::vector<std::vector<double>>& A, const std::vector<std::vector<double>>& B, std::vector<std::vector<double>>& C, std::vector<std::vector<double>>& d_A, std::vector<std::vector<double>>& d_B, std::vector<std::vector<double>>& d_C) {
 // CHECK:           auto& C_row = C[[[I:[a-z_0-9]+]]];
-// CHECK-NEXT:      C_row[[[J:[a-z_0-9]+]]] = 0.0;
-// CHECK-NEXT:      double C_row_acc = 0.0;
-// CHECK:             C_row_acc = C_row_acc + {{.*}};
-// CHECK:             C_row[[[J]]] += C_row_acc;
+// CHECK-NEXT:      double [[ACC:C_row_acc[_0-9]*]] = 0.0;
+// CHECK:             [[ACC]] = [[ACC]] + {{.*}};
+// CHECK-NEXT:      }
+// CHECK-NEXT:      C_row[{{[a-z_0-9]+}}] = [[ACC]];
 // CHECK:       for (long [[BI:[a-z_0-9]+]] = {{.*}}; [[BI]] >= 0; --[[BI]]) {
 // CHECK-NOT:     C_row[
 // CHECK:             const double [[D:[A-Za-z_0-9]+]] = d_C[[[BI]]][[[BJ:[a-z_0-9]+]]];
