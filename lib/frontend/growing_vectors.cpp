@@ -611,7 +611,9 @@ bool Lowering::lowerGrowCall(const Expr *e, const Seq *rest, Env &env, const Tai
         pre.push_back({s, resetTo});
         next = ir::Var::make(s, ir::Type::i64());
       }
-      resizeObjectTable(mc, vd, cur, next, env, pre);
+      if (mc->getNumArgs() != 1)
+        fail(loc, "'resize(n, value)' of a vector of '" + typeStr(viewArrays_.at(vd)) + "' is not supported (resize(n))");
+      resizeObjectTable(loc, vd, cur, next, env, pre);
     } else if (views && objectTableElem(viewArrays_.at(vd)) && n != "clear" && n != "reserve") {
       fail(loc, "'" + n + "' on a std::vector of '" + typeStr(viewArrays_.at(vd)) + "' is not supported (size it with "
                 "resize(n), then write its elements)");

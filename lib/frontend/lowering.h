@@ -1031,6 +1031,8 @@ private:
   const clang::FieldDecl *bufferMember(const clang::Expr *e);
   const clang::BinaryOperator *bufferAssignment(const clang::Stmt *st);
   ir::Expr ownedNewLength(const clang::CXXNewExpr *ne, const clang::FieldDecl *f, Env &env);
+  bool bufferAllocation(const clang::Expr *x);
+  ir::Expr allocatedLength(const clang::Expr *x, const clang::FieldDecl *f, Env &env);
   const clang::Expr *mentionedBuffer(const clang::Stmt *e);
   bool bufferOnly(const clang::Stmt *s, bool &sizes);
   struct BufferSize {
@@ -1325,7 +1327,7 @@ private:
   ir::Expr rowResize(const ir::Expr &row, const std::string &sizeName, const ir::Expr &value,
                      clang::SourceLocation loc, const std::string &spelled);
   ir::Expr rowLengths(const ir::Expr &body);
-  void resizeObjectTable(const clang::CXXMemberCallExpr *mc, const clang::VarDecl *vd, const ir::Expr &cur,
+  void resizeObjectTable(clang::SourceLocation loc, const clang::VarDecl *vd, const ir::Expr &cur,
                          const ir::Expr &next, Env &env, Binds &pre);
   void aliasElementPlace(const clang::VarDecl *root, const clang::Expr *from, Env &env);
   const clang::VarDecl *objectTableOf(const clang::Expr *e);

@@ -71,16 +71,21 @@ ir::Expr Lowering::lowerObjectTable(const VarDecl *vd, QualType elem, Env &env, 
   SourceLocation loc = vd->getLocation();
   const std::string name = vd->getName().empty() ? "objects" : vd->getNameAsString();
   const std::string spelled = "'" + typeStr(vd->getType().getNonReferenceType().getUnqualifiedType()) + "'";
+  // (empty, or `v(n)`: n default-built elements, as `v.resize(n)` does)
+  const Expr *count = nullptr;
   if (const Expr *init = vd->getInit()) {
     const auto *ce = dyn_cast<CXXConstructExpr>(init->IgnoreImplicit());
     unsigned given = 0;
     for (unsigned a = 0; ce && a < ce->getNumArgs(); ++a) given += !isa<CXXDefaultArgExpr>(ce->getArg(a));
-    if (!ce || given != 0)
-      fail(init->getExprLoc(), "a " + spelled + " must start empty (size it with 'resize(n)', then write its elements)");
+    if (ce && given == 1 && ce->getArg(0)->getType()->isIntegerType()) count = ce->getArg(0);
+    else if (!ce || given != 0)
+      fail(init->getExprLoc(), "a " + spelled + " must start empty or with a number of elements ('v(n)'; then "
+                               "resize(n) and writes of its elements)");
   }
   viewArrays_[vd] = elem;
   Binds binds;
-  const ir::Expr initial = bindGrowingLength(vd, ir::Const::makeInt(0), env, binds);
+  const ir::Expr initial =
+      bindGrowingLength(vd, count ? lowerIndexExpr(count, env) : ir::Const::makeInt(0), env, binds);
   struct Leaf {
     std::string name;
     ir::TypeP elem;
@@ -120,8 +125,11 @@ ir::Expr Lowering::lowerObjectTable(const VarDecl *vd, QualType elem, Env &env, 
     leaves.push_back(out);
   }
   const std::set<const ir::Node *> before = growOpsNow();
+  Binds built;
+  if (count) resizeObjectTable(count->getExprLoc(), vd, ir::Const::makeInt(0), initial, env, built);
   const ir::Expr scope = k(env);
-  // (allocated where it is first used: the sizes known there bound it)
+  // (allocated where it is first used: the sizes known there bound it; the
+  // elements `v(n)` builds are built there too)
   Binds head;
   ir::Expr rest;
   splitAtFirstUse(scope, names, head, rest);
@@ -138,7 +146,7 @@ ir::Expr Lowering::lowerObjectTable(const VarDecl *vd, QualType elem, Env &env, 
     allocs.push_back({l.lengths, ir::NewArray::make(rows, ir::Type::i64())});
   }
   for (const auto &b : head) binds.push_back(b);
-  return wrap(binds, wrap(allocs, rest));
+  return wrap(binds, wrap(allocs, wrap(built, rest)));
 }
 
 // The stride of an object table's buffer: the largest length the resizes
@@ -277,12 +285,10 @@ ir::Expr Lowering::rowLengths(const ir::Expr &body) {
 // `objects.resize(n)`: the elements past the length default-built (the
 // class's default constructor: its initialisers, its arrays empty), those
 // past n dropped (their lengths are stored again when they come back).
-void Lowering::resizeObjectTable(const CXXMemberCallExpr *mc, const VarDecl *vd, const ir::Expr &cur,
-                                 const ir::Expr &next, Env &env, Binds &pre) {
-  SourceLocation loc = mc->getExprLoc();
+void Lowering::resizeObjectTable(SourceLocation loc, const VarDecl *vd, const ir::Expr &cur, const ir::Expr &next,
+                                 Env &env, Binds &pre) {
   QualType elem = viewArrays_.at(vd);
   const std::string spelled = "'" + typeStr(elem) + "'";
-  if (mc->getNumArgs() != 1) fail(loc, "'resize(n, value)' of a vector of " + spelled + " is not supported (resize(n))");
   const auto *rd = elem->getAsCXXRecordDecl();
   const CXXConstructorDecl *dflt = nullptr;
   for (const CXXConstructorDecl *c : rd->ctors())

@@ -109,8 +109,32 @@ static const BinaryOperator *assignedBuffer(const Stmt *st) {
 const BinaryOperator *Lowering::bufferAssignment(const Stmt *st) {
   const BinaryOperator *b = assignedBuffer(st);
   if (!b || !bufferMember(b->getLHS())) return nullptr;
-  const Expr *rhs = b->getRHS()->IgnoreParenImpCasts();
-  return isNullPointer(rhs, ctx_) || isa<CXXNewExpr>(rhs) ? b : nullptr;
+  return bufferAllocation(b->getRHS()) ? b : nullptr;
+}
+
+// Whether `x` is what an owned buffer can be given: 'new T[n]', 'nullptr',
+// or a choice between them (`n > 0 ? new T[n] : nullptr`).
+bool Lowering::bufferAllocation(const Expr *x) {
+  x = x->IgnoreParenImpCasts();
+  if (const auto *c = dyn_cast<ConditionalOperator>(x))
+    return !c->getCond()->HasSideEffects(ctx_) && bufferAllocation(c->getTrueExpr()) &&
+           bufferAllocation(c->getFalseExpr());
+  return isNullPointer(x, ctx_) || isa<CXXNewExpr>(x);
+}
+
+// The length the allocation `x` (bufferAllocation) gives `f`: n of
+// 'new T[n]', 0 of 'nullptr'.
+ir::Expr Lowering::allocatedLength(const Expr *x, const FieldDecl *f, Env &env) {
+  x = x->IgnoreParenImpCasts();
+  if (const auto *c = dyn_cast<ConditionalOperator>(x)) {
+    if (const Expr *m = mentionedBuffer(c->getCond()))
+      fail(m->getExprLoc(), "a condition reading '" + cast<MemberExpr>(m->IgnoreParenImpCasts())->getMemberNameInfo().getAsString() +
+                                "', memory its object owns, choosing its allocation is not supported");
+    return ir::If::make(toBool(lowerExpr(c->getCond(), env)), allocatedLength(c->getTrueExpr(), f, env),
+                        allocatedLength(c->getFalseExpr(), f, env));
+  }
+  if (isNullPointer(x, ctx_)) return ir::Const::makeInt(0);
+  return ownedNewLength(cast<CXXNewExpr>(x), f, env);
 }
 
 // The length `new T[n]` given to the owned buffer `f` allocates: n.
@@ -182,10 +206,10 @@ void Lowering::bufferSizes(const Stmt *s, Env &env, Binds &pre, std::map<const F
   if (!array->is<ir::Var>() && !objectRow(array, rows, rowIndex)) // (an element's of an object table: object_tables.cpp)
     fail(b->getOperatorLoc(), "reallocating '" + f->getNameAsString() + "' of this object is not supported (of a local "
                               "object, or of one a helper or method is given by reference or pointer, it is)");
-  ir::Expr size = ir::Const::makeInt(0);
-  if (const auto *ne = dyn_cast<CXXNewExpr>(b->getRHS()->IgnoreParenImpCasts())) {
+  ir::Expr size;
+  {
     EffectScope es(*this, &pre);
-    size = ownedNewLength(ne, f, env);
+    size = allocatedLength(b->getRHS(), f, env);
   }
   sizes[f] = BufferSize{array, size, b->getOperatorLoc()};
 }
@@ -302,12 +326,11 @@ bool Lowering::bufferInit(const FieldDecl *f, const Expr *x, Env &env, LocalArra
     start.size = ir::Size::make(start.copyFrom);
     return true;
   }
-  const auto *ne = dyn_cast<CXXNewExpr>(x);
-  if (!ne)
+  if (!bufferAllocation(x))
     fail(x->getExprLoc(), "initialising '" + f->getNameAsString() + "', memory its object frees in its destructor, with "
                           "anything but 'new T[n]' or 'nullptr' is not supported (the object owns its elements as a "
                           "std::vector does)");
-  start.size = ownedNewLength(ne, f, env);
+  start.size = allocatedLength(x, f, env);
   return true;
 }
 
