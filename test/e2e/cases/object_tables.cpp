@@ -155,9 +155,46 @@ double layers(const double* x, int n, int depth) {
   return h;
 }
 
+// Polynomials owning their coefficients, reallocated only when the degree
+// changes ('c_ = n > 0 ? new double[n] : nullptr'), evaluated by a const
+// method.
+class Poly {
+ public:
+  Poly() : n_(0), c_(nullptr) {}
+  ~Poly() { delete[] c_; }
+  void reset(int n) {
+    if (n != n_) {
+      delete[] c_;
+      c_ = n > 0 ? new double[n] : nullptr;
+    }
+    n_ = n;
+  }
+  double eval(double t) const {
+    double s = 0;
+    for (int k = n_ - 1; k >= 0; --k) s = s * t + c_[k];
+    return s;
+  }
+  int n_;
+  double* c_;
+};
+
+UNFAD_GRADIENT
+double fit(const double* x, int m, int degree) {
+  std::vector<Poly> polys(m);
+  for (int i = 0; i < m; ++i) {
+    polys[i].reset(degree + 1);
+    for (int k = 0; k <= degree; ++k) polys[i].c_[k] = x[i * (degree + 1) + k];
+  }
+  polys[0].reset(degree + 1);  // (same size: kept)
+  double s = 0;
+  for (int i = 0; i < m; ++i) s += std::sin(polys[i].eval(0.5 + i));
+  return s;
+}
+
 /* e2e
 [{"function": "bones", "points": [[[0.3, -0.2, 0.5, 0.1, 0.7], [-1, 0, 1, 1, 0], 5],
                                   [[0.3, -0.2], [-1, 0], 2], [[0.4], [-1], 1]]},
  {"function": "ragged", "points": [[[0.3, -0.2, 0.5, 0.1, 0.7, -0.4], 3], [[0.3], 1], [[0.5], 0]]},
+ {"function": "fit", "points": [[[0.3, -0.2, 0.5, 0.1, 0.7, -0.4], 2, 2], [[0.3, -0.2, 0.5], 1, 2]]},
  {"function": "layers", "points": [[[0.3, -0.2, 0.5, 0.1, 0.7, -0.4], 3, 2], [[0.3, -0.2], 2, 1]]}]
 */
