@@ -47,12 +47,6 @@ bool isZeroConstant(const Expr *e, ASTContext &ctx) {
   return false;
 }
 
-const CXXCtorInitializer *initializerOf(const CXXConstructorDecl *ctor, const FieldDecl *f) {
-  for (const CXXCtorInitializer *ci : ctor->inits())
-    if (ci->getMember() == f) return ci;
-  return nullptr;
-}
-
 bool emptyBody(const FunctionDecl *fd) {
   const auto *cs = dyn_cast_or_null<CompoundStmt>(fd->getBody());
   return cs && cs->body_empty();
@@ -125,6 +119,21 @@ bool memberwiseConstructible(const CXXRecordDecl *rd, ASTContext &ctx) {
 }
 
 } // namespace
+
+const CXXCtorInitializer *initializerOf(const CXXConstructorDecl *ctor, const FieldDecl *f) {
+  for (const CXXCtorInitializer *ci : ctor->inits())
+    if (ci->getMember() == f) return ci;
+  return nullptr;
+}
+
+const Expr *memberInitExpr(const CXXConstructorDecl *ctor, const FieldDecl *f) {
+  const Expr *init = nullptr;
+  if (const CXXCtorInitializer *ci = initializerOf(ctor, f)) init = ci->getInit();
+  if (!init && f->hasInClassInitializer()) init = f->getInClassInitializer();
+  if (init) init = stripNoOps(init);
+  if (init && isa<CXXDefaultInitExpr>(init)) init = cast<CXXDefaultInitExpr>(init)->getExpr();
+  return init;
+}
 
 bool classBuiltAsWritten(const CXXRecordDecl *crd, ASTContext &ctx);
 

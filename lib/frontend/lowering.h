@@ -75,6 +75,11 @@ struct Abort {}; // thrown after a diagnostic was reported
 // `valueCasts`, also array-to-pointer decay and lvalue-to-rvalue: the
 // object an operand designates).
 const clang::Expr *stripNoOps(const clang::Expr *e, bool valueCasts = false);
+// The initialiser `ctor` writes for member `f` (null if none; classes.cpp).
+const clang::CXXCtorInitializer *initializerOf(const clang::CXXConstructorDecl *ctor, const clang::FieldDecl *f);
+// What `ctor` initialises `f` with: its own initialiser, else the in-class
+// one, without no-ops or the default-initialiser wrapper (null if neither).
+const clang::Expr *memberInitExpr(const clang::CXXConstructorDecl *ctor, const clang::FieldDecl *f);
 // Conversions to a base class (class_layout.cpp).
 bool isBaseCast(const clang::CastExpr *c);
 const clang::Expr *stripBaseCasts(const clang::Expr *e, int &up);

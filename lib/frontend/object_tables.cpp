@@ -299,12 +299,7 @@ void Lowering::resizeObjectTable(SourceLocation loc, const VarDecl *vd, const ir
               "members given by initialisers)");
   std::vector<ir::Expr> vals;
   for (const FieldDecl *f : rd->fields()) {
-    const Expr *init = nullptr;
-    for (const CXXCtorInitializer *ci : def->inits())
-      if (ci->getMember() == f) init = ci->getInit();
-    if (!init && f->hasInClassInitializer()) init = f->getInClassInitializer();
-    if (init) init = stripNoOps(init);
-    if (init && isa<CXXDefaultInitExpr>(init)) init = cast<CXXDefaultInitExpr>(init)->getExpr();
+    const Expr *init = memberInitExpr(def, f);
     const bool empty = !init || isa<ImplicitValueInitExpr>(init) || isNullPointer(init, ctx_) ||
                        (isa<CXXConstructExpr>(init) && cast<CXXConstructExpr>(init)->getNumArgs() == 0);
     if (ownedBuffer(f) || vectorMember(f->getType())) {

@@ -73,12 +73,6 @@ const Expr *stripObjectTemporaries(const Expr *e) {
   }
 }
 
-const CXXCtorInitializer *memberInitializer(const CXXConstructorDecl *ctor, const FieldDecl *f) {
-  for (const CXXCtorInitializer *ci : ctor->inits())
-    if (ci->getMember() == f) return ci;
-  return nullptr;
-}
-
 // `data_.resize(n * n)` / `data_.assign(n, v)` of a vector member of the
 // constructor's object: that member (else null).
 const FieldDecl *sizingCall(const Stmt *st, const CXXMemberCallExpr *&call) {
@@ -243,7 +237,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
       // member and the call (else null).
       auto sizes = [&](CompoundStmt::const_body_iterator it, const CXXMemberCallExpr *&call) -> const FieldDecl * {
         const FieldDecl *f = sizingCall(*it, call);
-        const CXXCtorInitializer *ci = f ? memberInitializer(ctor, f) : nullptr;
+        const CXXCtorInitializer *ci = f ? initializerOf(ctor, f) : nullptr;
         if (!f || !vectorMember(f->getType()) || (ci && ci->isWritten()) || f->hasInClassInitializer() ||
             sizedBy.count(f) || deferred.count(f))
           return nullptr;
@@ -332,7 +326,7 @@ ir::Expr Lowering::lowerVectorObjectLocal(const VarDecl *vd, Env &env, const Tai
   forgetThis();
   auto initOf = [&](const FieldDecl *f) -> const Expr * {
     if (il) return f->getFieldIndex() < il->getNumInits() ? il->getInit(f->getFieldIndex()) : nullptr;
-    if (const CXXCtorInitializer *ci = memberInitializer(ctor, f)) return ci->getInit();
+    if (const CXXCtorInitializer *ci = initializerOf(ctor, f)) return ci->getInit();
     return f->hasInClassInitializer() ? f->getInClassInitializer() : nullptr;
   };
   std::function<ir::Expr(size_t, Env &)> step = [&, state](size_t fi, Env &outer) -> ir::Expr {

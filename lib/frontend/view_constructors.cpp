@@ -85,12 +85,7 @@ void Lowering::buildView(const CXXConstructorDecl *decl, llvm::ArrayRef<const Ex
   }
   const RecordDecl *rd = t.getCanonicalType()->getAsRecordDecl();
   for (const FieldDecl *f : rd->fields()) {
-    const Expr *init = nullptr;
-    for (const CXXCtorInitializer *ci : ctor->inits())
-      if (ci->getMember() == f) init = ci->getInit();
-    if (!init && f->hasInClassInitializer()) init = f->getInClassInitializer();
-    if (init) init = stripNoOps(init);
-    if (init && isa<CXXDefaultInitExpr>(init)) init = cast<CXXDefaultInitExpr>(init)->getExpr();
+    const Expr *init = memberInitExpr(ctor, f);
     QualType ft = f->getType();
     if (QualType e; viewVectorType(ft, e)) { // made empty by the caller (view_struct_vectors.cpp)
       if (init && !(isa<CXXConstructExpr>(init) && cast<CXXConstructExpr>(init)->getNumArgs() == 0))
