@@ -192,7 +192,7 @@ private:
     case unf::Instr::Kind::Call:
       throw IRError("forward: a call of '" + in.callee + "' was not inlined");
     case unf::Instr::Kind::Opaque: // passive arguments: a constant of the differentiation
-      stack.push_back({bind(lets, hint, Opaque::make(in.callee, values(top(in.arity)), in.type)), nullptr});
+      stack.push_back({bind(lets, hint, Opaque::make(in.callee, values(top(in.arity)), in.type, in.read)), nullptr});
       return;
     case unf::Instr::Kind::Resize: { // the tangent buffer of an output is resized with it
       auto as = top(2);

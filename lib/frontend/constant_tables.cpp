@@ -62,7 +62,7 @@ ir::Expr Lowering::namedConstant(const VarDecl *vd, SourceLocation loc) {
   llvm::raw_string_ostream os(s);
   vd->printQualifiedName(os, policy_);
   const DeclContext *dc = vd->getDeclContext()->getRedeclContext();
-  return ir::Opaque::make(dc->isTranslationUnit() ? os.str() : "::" + os.str(), {}, t);
+  return ir::Opaque::make(dc->isTranslationUnit() ? os.str() : "::" + os.str(), {}, t, /*read=*/true);
 }
 
 // Whether `init` computes the same value at every call: it reads no

@@ -262,7 +262,7 @@ ir::Expr Lowering::passiveArrayCopy(const Expr *e, Env &env) {
   pre.push_back({name, ir::NewArray::make(size, et)});
   pre.push_back({names_.fresh("_"), effectLoop(size, [&](const ir::Expr &j) {
                    const PassiveAlias x = passiveElement(a, j);
-                   return store(copy, j, ir::Opaque::make(x.spelling, x.args, et), ir::Store::Mode::Set, loc);
+                   return store(copy, j, ir::Opaque::make(x.spelling, x.args, et, true), ir::Store::Mode::Set, loc);
                  })});
   localLengths_[name] = size;
   return copy;
@@ -284,7 +284,7 @@ ir::Expr Lowering::passiveRangeLength(const Expr *range, const PassiveAlias &ove
   QualType t = range->getType().getNonReferenceType();
   if (const auto *ca = dyn_cast_or_null<ConstantArrayType>(t->getAsArrayTypeUnsafe()))
     return ir::Const::makeInt(int64_t(ca->getSize().getZExtValue()));
-  return ir::Opaque::make("static_cast<long>(" + grouped(over.spelling) + ".size())", over.args, ir::Type::i64());
+  return ir::Opaque::make("static_cast<long>(" + grouped(over.spelling) + ".size())", over.args, ir::Type::i64(), true);
 }
 
 void Lowering::bindPassiveElement(const CXXForRangeStmt *rs, const PassiveAlias &over, const ir::Expr &i) {

@@ -66,6 +66,34 @@ std::string grouped(const std::string &s) {
 
 namespace {
 
+// Whether evaluating `s` only reads: members, elements, built-in arithmetic,
+// the standard containers' element and size accessors, and accessors whose
+// whole body is `return <a read>;` (`LightMatrix::operator()`). Such an
+// expression of passive data costs about a load to evaluate again; any
+// other call (`std::lgamma(d.n)`, a lookup in a map) computes.
+bool onlyReads(const Stmt *s, int depth = 0) {
+  if (!s) return true;
+  if (isa<LambdaExpr>(s) || isa<CXXNewExpr>(s) || isa<CXXDeleteExpr>(s) || isa<StmtExpr>(s)) return false;
+  if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) return false;
+  if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) return false;
+  if (const auto *c = dyn_cast<CXXConstructExpr>(s); c && !c->getConstructor()->isTrivial()) return false;
+  if (const auto *call = dyn_cast<CallExpr>(s)) {
+    const auto *fd = call->getDirectCallee();
+    if (!fd) return false;
+    static const std::set<std::string> accessors{"operator[]", "at", "size", "front", "back", "data", "empty"};
+    const bool stdAccessor = isa<CXXMethodDecl>(fd) && fd->isInStdNamespace() && accessors.count(fd->getNameAsString());
+    if (!stdAccessor) {
+      const FunctionDecl *def = nullptr;
+      const auto *body = fd->hasBody(def) ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
+      const auto *ret = body && body->size() == 1 ? dyn_cast<ReturnStmt>(body->body_front()) : nullptr;
+      if (!ret || depth > 3 || !onlyReads(ret->getRetValue(), depth + 1)) return false;
+    }
+  }
+  for (const Stmt *c : s->children())
+    if (!onlyReads(c, depth)) return false;
+  return true;
+}
+
 // A name for a number read from a member of passive data (`o.x`: "o_x").
 std::string memberName(const Expr *e) {
   const auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
@@ -276,7 +304,7 @@ ir::Expr Lowering::lowerTextExpr(const Expr *e, Env &env) {
     const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); // (`o`: its fields read as o_x, o_y)
     Binds named;
     for (const FieldDecl *f : t.getNonReferenceType()->getAsCXXRecordDecl()->fields()) {
-      ir::Expr field = ir::Opaque::make(grouped(s) + "." + f->getNameAsString(), args, st->elems[k++]);
+      ir::Expr field = ir::Opaque::make(grouped(s) + "." + f->getNameAsString(), args, st->elems[k++], onlyReads(e));
       if (d && d->getDecl()->getIdentifier() && !args.empty()) {
         std::string n = names_.fresh(d->getDecl()->getName().str() + "_" + f->getNameAsString());
         named.push_back({n, field});
@@ -296,7 +324,8 @@ ir::Expr Lowering::lowerTextExpr(const Expr *e, Env &env) {
                                           s + ")",
                                       std::move(args), ir::Type::i64()));
   std::string n = args.empty() ? std::string() : memberName(e);
-  ir::Expr read = ir::Opaque::make("(" + s + ")", std::move(args), typeOf(t.getUnqualifiedType(), e->getExprLoc()));
+  ir::Expr read =
+      ir::Opaque::make("(" + s + ")", std::move(args), typeOf(t.getUnqualifiedType(), e->getExprLoc()), onlyReads(e));
   if (!n.empty()) { // (`o.x` read as o_x)
     n = names_.fresh(n);
     read = ir::Let::make(n, read, ir::Var::make(n, read->type));

@@ -31,7 +31,8 @@ public:
     case Kind::Proj: return a->as<Proj>()->index == b->as<Proj>()->index && eq(a->as<Proj>()->tuple, b->as<Proj>()->tuple);
     case Kind::Call: return a->as<Call>()->callee == b->as<Call>()->callee && eqAll(a->as<Call>()->args, b->as<Call>()->args);
     case Kind::Opaque:
-      return a->as<Opaque>()->callee == b->as<Opaque>()->callee && eqAll(a->as<Opaque>()->args, b->as<Opaque>()->args);
+      return a->as<Opaque>()->callee == b->as<Opaque>()->callee && a->as<Opaque>()->read == b->as<Opaque>()->read &&
+             eqAll(a->as<Opaque>()->args, b->as<Opaque>()->args);
     case Kind::Resize:
       return eq(a->as<Resize>()->array, b->as<Resize>()->array) && eq(a->as<Resize>()->size, b->as<Resize>()->size);
     case Kind::Effect:

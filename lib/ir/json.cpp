@@ -103,7 +103,9 @@ json toJson(const Expr &e) {
   }
   case Kind::Opaque: {
     auto c = e->as<Opaque>();
-    return {{"kind", "opaque"}, {"callee", c->callee}, {"args", list(c->args)}, {"type", toJson(c->type)}};
+    json j = {{"kind", "opaque"}, {"callee", c->callee}, {"args", list(c->args)}, {"type", toJson(c->type)}};
+    if (c->read) j["read"] = true;
+    return j;
   }
   case Kind::Resize:
     return {{"kind", "resize"}, {"array", toJson(e->as<Resize>()->array)}, {"size", toJson(e->as<Resize>()->size)}};
@@ -195,7 +197,8 @@ Expr exprFromJson(const json &j) {
   if (k == "throw")
     return Throw::make(j.at("thrown"), typeFromJson(j.at("type")), j.contains("args") ? exprs(j["args"]) : std::vector<Expr>{});
   if (k == "effect") return Effect::make(j.at("spelling"), j.contains("args") ? exprs(j["args"]) : std::vector<Expr>{});
-  if (k == "opaque") return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")));
+  if (k == "opaque")
+    return Opaque::make(j.at("callee"), exprs(j.at("args")), typeFromJson(j.at("type")), j.value("read", false));
   if (k == "pullback")
     return Pullback::make(j.at("callee"), exprs(j.at("args")), exprFromJson(j.at("cotangent")), typeFromJson(j.at("type")),
                           j.contains("buffers") ? exprs(j["buffers"]) : std::vector<Expr>{}, j.value("withValue", false));

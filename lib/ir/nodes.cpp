@@ -111,11 +111,11 @@ Expr Call::make(std::string callee, std::vector<Expr> args, TypeP result) {
   return std::make_shared<Call>(std::move(callee), std::move(args), std::move(result));
 }
 
-Expr Opaque::make(std::string callee, std::vector<Expr> args, TypeP result) {
+Expr Opaque::make(std::string callee, std::vector<Expr> args, TypeP result, bool read) {
   require(!callee.empty() && result && (result->isScalar() || (result->isArray() && args.empty())),
           "an opaque call returns a scalar (or, without arguments, names a constant or a constant table)");
   for (auto &a : args) require(a->type->isScalar(), "an opaque call takes scalars");
-  return std::make_shared<Opaque>(std::move(callee), std::move(args), std::move(result));
+  return std::make_shared<Opaque>(std::move(callee), std::move(args), std::move(result), read);
 }
 
 Expr Resize::make(Expr array, Expr size) {

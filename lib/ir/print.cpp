@@ -87,7 +87,7 @@ struct Printer {
     }
     case Kind::Opaque: {
       auto c = e->as<Opaque>();
-      os << "opaque " << c->callee << "(";
+      os << (c->read ? "opaque read " : "opaque ") << c->callee << "(";
       list(c->args, d);
       os << ")";
       break;

@@ -93,7 +93,7 @@ Expr rebuild(const Expr &e, const std::vector<Expr> &kids, const std::vector<std
   case Kind::Tuple: return e->type->isStruct() ? Tuple::makeStruct(e->type, kids) : Tuple::make(kids);
   case Kind::Proj: return Proj::make(kids.at(0), e->as<Proj>()->index);
   case Kind::Call: return Call::make(e->as<Call>()->callee, kids, e->type);
-  case Kind::Opaque: return Opaque::make(e->as<Opaque>()->callee, kids, e->type);
+  case Kind::Opaque: return Opaque::make(e->as<Opaque>()->callee, kids, e->type, e->as<Opaque>()->read);
   case Kind::Throw: return Throw::make(e->as<Throw>()->thrown, e->type, kids);
   case Kind::Effect: return Effect::make(e->as<Effect>()->spelling, kids);
   case Kind::Resize: return Resize::make(kids.at(0), kids.at(1));

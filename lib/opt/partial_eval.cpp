@@ -341,7 +341,7 @@ Expr PartialEvaluator::evaluate(const Expr &e) {
     auto c = e->as<Opaque>();
     std::vector<Expr> as;
     for (auto &a : c->args) as.push_back(reify(evaluate(a)));
-    return Opaque::make(c->callee, std::move(as), c->type);
+    return Opaque::make(c->callee, std::move(as), c->type, c->read);
   }
   case Kind::Pullback: return evaluatePullback(e->as<Pullback>());
   case Kind::Lambda: return e;

@@ -145,6 +145,7 @@ void gen(const Expr &e, std::vector<Slot> &ctx, std::vector<Instr> &out, const s
   case Kind::Opaque: {
     Instr in(Instr::Kind::Opaque);
     in.callee = e->as<Opaque>()->callee;
+    in.read = e->as<Opaque>()->read;
     return apply(in, e->as<Opaque>()->args);
   }
   case Kind::Resize:
@@ -327,7 +328,7 @@ void forwardStep(const Instr &in, std::vector<Expr> &stack, Lets &lets, NameSupp
     return;
   }
   case Instr::Kind::Call: stack.push_back(bind(Call::make(in.callee, top(in.arity), in.type))); return;
-  case Instr::Kind::Opaque: stack.push_back(bind(Opaque::make(in.callee, top(in.arity), in.type))); return;
+  case Instr::Kind::Opaque: stack.push_back(bind(Opaque::make(in.callee, top(in.arity), in.type, in.read))); return;
   case Instr::Kind::Throw: stack.push_back(bind(ir::Throw::make(in.callee, in.type, top(in.arity)))); return;
   case Instr::Kind::Effect: stack.push_back(bind(ir::Effect::make(in.callee, top(in.arity)))); return;
   case Instr::Kind::Resize: {
@@ -491,7 +492,7 @@ static std::string instrText(const Instr &in) {
   case Instr::Kind::Elem: os << "elem " << in.index; break;
   case Instr::Kind::Tuple: os << "tuple/" << in.arity; break;
   case Instr::Kind::Call: os << "call " << in.callee << "/" << in.arity; break;
-  case Instr::Kind::Opaque: os << "opaque " << in.callee << "/" << in.arity; break;
+  case Instr::Kind::Opaque: os << (in.read ? "opaque read " : "opaque ") << in.callee << "/" << in.arity; break;
   case Instr::Kind::Resize: os << "resize"; break;
   case Instr::Kind::Throw: os << "throw<" << str(in.type) << "> " << in.callee << "/" << in.arity; break;
   case Instr::Kind::Effect: os << "effect " << in.callee << "/" << in.arity; break;

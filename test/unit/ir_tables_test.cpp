@@ -4,10 +4,12 @@
 // every binder kind, let chains, callees, and reads/writes per array.
 #include "unfad/ir/counts.h"
 #include "unfad/ir/effects.h"
+#include "unfad/ir/equal.h"
 #include "unfad/ir/ir.h"
 #include "unfad/ir/json.h"
 #include "unfad/ir/mutator.h"
 #include "unfad/ir/traverse.h"
+#include "unfad/unf/unf.h"
 
 #include <gtest/gtest.h>
 
@@ -195,6 +197,26 @@ TEST(IRTables, OpaqueCallsAreChildrenRebuiltEvaluatedOrRefused) {
   EXPECT_NEAR(v.scalar, std::lgamma(2.5), 1e-12);
   Expr unknown = Opaque::make("::lookup", {n}, Type::f64());
   EXPECT_THROW(evaluate(empty, unknown, {{"n", Value::of(1)}}), IRError);
+}
+
+// A read of passive data (`mesh.base(j, v)`) keeps its `read` mark through
+// a rebuild with new children, JSON and UNF and back, and differs from a
+// computing Opaque of the same spelling: the reverser re-reads one and
+// tapes the other.
+TEST(IRTables, OpaqueReadsKeepTheirMarkThroughEveryStage) {
+  Expr j = i64("j");
+  Expr read = Opaque::make("(mesh.base(\x1f))", {j}, Type::f64(), /*read=*/true);
+  Expr computed = Opaque::make("(mesh.base(\x1f))", {j}, Type::f64());
+  EXPECT_FALSE(alphaEqual(read, computed));
+  auto isRead = [](const Expr &e) { return e->as<Opaque>() && e->as<Opaque>()->read; };
+  EXPECT_TRUE(isRead(rebuild(read, {i64("k")})));
+  EXPECT_TRUE(isRead(exprFromJson(toJson(read))));
+  EXPECT_FALSE(isRead(exprFromJson(toJson(computed))));
+  unfad::unf::Term t = unfad::unf::toUnf(read, {{"j", Type::i64()}});
+  auto opaque = std::find_if(t.instrs.begin(), t.instrs.end(),
+                             [](const unfad::unf::Instr &in) { return in.kind == unfad::unf::Instr::Kind::Opaque; });
+  ASSERT_NE(opaque, t.instrs.end());
+  EXPECT_TRUE(opaque->read);
 }
 
 // The length of a range [lo, hi) of index expressions: shared terms cancel

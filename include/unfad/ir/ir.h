@@ -257,14 +257,20 @@ public:
 // Assumed pure. `callee` is the C++ spelling the printer emits. Without
 // arguments it is a constant of the program read by name: a number
 // (`kSqrt2`) or a table (`kWeights`, a `static constexpr double[]`: passive
-// memory nothing writes).
+// memory nothing writes). `read` when it only reads that data (a member,
+// an element, an accessor returning one: `data.model.weights(b, v)`), as
+// cheap as a load: the backward sweep reads it again rather than taping it
+// (ad/rev/tapes.cpp). Otherwise it computes (`std::lgamma`), and a value
+// the backward sweep needs is taped.
 class Opaque final : public Node {
 public:
   static constexpr Kind kKind = Kind::Opaque;
   const std::string callee;
   const std::vector<Expr> args;
-  static Expr make(std::string callee, std::vector<Expr> args, TypeP result);
-  Opaque(std::string c, std::vector<Expr> a, TypeP t) : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)) {}
+  const bool read;
+  static Expr make(std::string callee, std::vector<Expr> args, TypeP result, bool read = false);
+  Opaque(std::string c, std::vector<Expr> a, TypeP t, bool r)
+      : Node(kKind, std::move(t)), callee(std::move(c)), args(std::move(a)), read(r) {}
 };
 
 // `throw X;`: evaluation stops here by throwing the C++ exception `thrown`,

@@ -57,6 +57,7 @@ struct Instr {
   ir::Expr constant;        // Const
   ir::TypeP type;           // type of the pushed value (every kind but Drop)
   std::string callee;       // Call, Opaque; Throw: the thrown exception; Effect: the statement
+  bool read = false;        // Opaque: only reads data nothing writes (ir::Opaque::read)
   std::vector<Term> branches; // If, Fold, While, Build, Sum
   std::string hint;         // readable name for the pushed value
   bool addStore = false;    // Store: += instead of =

@@ -14,8 +14,12 @@ using namespace unfad::ir;
 using unf::Instr;
 using unf::Term;
 
+// (A read of passive data, an Opaque `read`, is read again: a load, where
+// a tape costs a store and a load and, in a backward sweep's own
+// recomputation, a buffer per iteration.)
 bool Reverser::worthTaping(const Instr &in) {
-  bool expensive = in.kind == Instr::Kind::Call || in.kind == Instr::Kind::Opaque || in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
+  bool expensive = in.kind == Instr::Kind::Call || (in.kind == Instr::Kind::Opaque && !in.read) ||
+                   in.kind == Instr::Kind::Fold || in.kind == Instr::Kind::While ||
                    in.kind == Instr::Kind::Sum || (in.kind == Instr::Kind::Op && partialsReadResult(in.op));
   return expensive && in.type && in.type->isFloat();
 }
