@@ -68,7 +68,7 @@ bool Lowering::mirroredClass(QualType t, int depth) {
   if (!rd || !rd->hasDefinition() || rd->isLambda() || rd->isUnion() ||
       sm_.isInSystemHeader(sm_.getExpansionLoc(rd->getLocation())))
     return false;
-  if (rd->isPolymorphic() || !rd->isTriviallyCopyable()) return false;
+  if (rd->isPolymorphic() || !rd->isTriviallyCopyable() || declaredPassiveClass(rd)) return false;
   if (rd->getNumBases()) return true; // (bases)
   if (!rd->isAggregate() && !classBuiltAsWritten(rd, ctx_)) return true;
   for (const FieldDecl *f : rd->fields())

@@ -279,7 +279,7 @@ void Lowering::checkFunction(const FunctionDecl *fd) {
   prescan(fd);
 }
 
-std::vector<std::string> Lowering::wrtList(const FunctionDecl *fd, bool &hasWrt) {
+std::vector<std::string> Lowering::wrtList(const FunctionDecl *fd, bool &hasWrt, bool check) {
   std::vector<std::string> wrt;
   hasWrt = false;
   const AnnotateAttr *a = markAttr(fd);
@@ -297,12 +297,12 @@ std::vector<std::string> Lowering::wrtList(const FunctionDecl *fd, bool &hasWrt)
     bool found = false;
     for (const ParmVarDecl *pd : fd->parameters()) found |= pd->getName() == p;
     found |= p == "this" && markedMethod(fd); // a marked method's object
-    if (!found) fail(a->getLocation(), "'" + macro + "' names '" + p.str() + "', which is not a parameter");
-    if (std::find(wrt.begin(), wrt.end(), p.str()) != wrt.end())
+    if (!found && check) fail(a->getLocation(), "'" + macro + "' names '" + p.str() + "', which is not a parameter");
+    if (std::find(wrt.begin(), wrt.end(), p.str()) != wrt.end() && check)
       fail(a->getLocation(), "'" + macro + "' names '" + p.str() + "' twice");
     wrt.push_back(p.str());
   }
-  if (wrt.empty()) fail(a->getLocation(), "'" + macro + "' names no parameter");
+  if (wrt.empty() && check) fail(a->getLocation(), "'" + macro + "' names no parameter");
   return wrt;
 }
 
@@ -316,7 +316,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
   Env env;
   unsigned k = 0;
   for (const ParmVarDecl *pd : fd->parameters()) {
-    if (en.marked && isViewStruct(pd->getType())) { // split into its members (struct_params.cpp)
+    if (en.marked && isViewStruct(pd->getType()) && !passiveDataType(pd->getType())) { // split into its members (struct_params.cpp)
       bool named = !hasWrt || std::find(wrt.begin(), wrt.end(), pd->getNameAsString()) != wrt.end();
       lowerSplitParam(pd, named, env, f);
       ++k;
@@ -400,6 +400,7 @@ bool Lowering::run(ir::Program &out, std::vector<MarkedFunction> *markedOut) {
   if (diags_.hasErrorOccurred() && !opts_.lowerDespiteErrors) return false;
   unsigned errorsBefore = diags_.getNumErrors();
   std::vector<const FunctionDecl *> roots = findRoots();
+  declarePassiveClasses(roots); // (passive_data.cpp)
   // request all marked first, so they keep the plain names
   for (const FunctionDecl *fd : roots) request(fd, true);
   for (const FunctionDecl *fd : roots) {

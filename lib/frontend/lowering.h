@@ -245,6 +245,16 @@ bool textVariable(const clang::Stmt *s);
 // with options), through a const reference, a pointer to const or by value:
 // passive data, read only for the numbers in it (passive_data.cpp). Text-like.
 bool passiveDataType(clang::QualType t);
+// Classes made passive data by the marked functions of the translation unit
+// being lowered: a parameter's class with members that are not public (the
+// gradient cannot name them), left out of UNFAD_GRADIENT_WRT
+// (Lowering::declarePassiveClasses). Its objects are then read as written
+// everywhere, like a class holding text.
+void setDeclaredPassiveClasses(std::set<const clang::CXXRecordDecl *> classes);
+bool declaredPassiveClass(const clang::CXXRecordDecl *rd);
+// A class read only as passive data wherever it is: it holds text or a keyed
+// container, or it is a declared passive class.
+bool passiveClass(clang::QualType t);
 // Whether a type holds text or a keyed container anywhere (members, bases,
 // elements of its containers; not through pointers).
 bool holdsText(clang::QualType t);
@@ -625,6 +635,7 @@ private:
   void bindPassiveElement(const clang::CXXForRangeStmt *rs, const PassiveAlias &over, const ir::Expr &i);
   // A marked function's passive data parameter: left out of UNFAD_GRADIENT_WRT.
   void checkPassiveDataParam(const clang::ParmVarDecl *pd, bool hasWrt, bool named);
+  void declarePassiveClasses(const std::vector<const clang::FunctionDecl *> &roots);
   ir::Expr lowerMember(const clang::MemberExpr *m, Env &env);
   ir::Expr lowerUnary(const clang::UnaryOperator *u, Env &env);
   ir::Expr lowerBinary(const clang::BinaryOperator *b, Env &env);
@@ -1388,7 +1399,8 @@ private:
   void lowerEntry(size_t i);
   void checkFunction(const clang::FunctionDecl *fd);
   // The parameters named in UNFAD_GRADIENT_WRT(...); `hasWrt` when it is used.
-  std::vector<std::string> wrtList(const clang::FunctionDecl *fd, bool &hasWrt);
+  // (`check`: refuse a list naming no parameter, an unknown one or one twice)
+  std::vector<std::string> wrtList(const clang::FunctionDecl *fd, bool &hasWrt, bool check = true);
   Env lowerParams(const Entry &en, ir::Function &f);
   void checkMarkedResult(const clang::FunctionDecl *fd, const ir::Function &f);
   void describeCxx(const Entry &en, ir::Function &f);

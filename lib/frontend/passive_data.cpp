@@ -92,6 +92,54 @@ static bool elementsHoldVectors(QualType t) {
   return holds(e, [](QualType q) { return !stdContainerElement(q, "vector").isNull(); }, false, false, seen);
 }
 
+namespace {
+std::set<const CXXRecordDecl *> &declaredPassive() {
+  static std::set<const CXXRecordDecl *> classes;
+  return classes;
+}
+} // namespace
+
+void setDeclaredPassiveClasses(std::set<const CXXRecordDecl *> classes) { declaredPassive() = std::move(classes); }
+
+bool declaredPassiveClass(const CXXRecordDecl *rd) {
+  return rd && declaredPassive().count(rd->getCanonicalDecl());
+}
+
+bool passiveClass(QualType t) {
+  return holdsText(t) || declaredPassiveClass(t.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+// The classes of the marked functions' parameters left out of
+// UNFAD_GRADIENT_WRT whose members the gradient cannot name (private or
+// protected ones: `class Mesh { public: double base(int r, int v) const; private:
+// std::vector<double> base_; }`). Mirroring such a parameter is refused, so it
+// is passive data instead. Decided for the whole translation unit before
+// anything is lowered, so every function sees the class the same way; an
+// object of it built inside a function from its values is refused
+// (lowerVarDecls), never read as passive.
+void Lowering::declarePassiveClasses(const std::vector<const FunctionDecl *> &roots) {
+  std::set<const CXXRecordDecl *> classes;
+  for (const FunctionDecl *fd : roots) {
+    bool hasWrt = false;
+    const std::vector<std::string> wrt = wrtList(fd, hasWrt, /*check=*/false); // (checked where fd is lowered)
+    if (!hasWrt) continue;
+    for (const ParmVarDecl *pd : fd->parameters()) {
+      if (std::find(wrt.begin(), wrt.end(), pd->getNameAsString()) != wrt.end()) continue;
+      QualType t = pd->getType().getNonReferenceType();
+      bool constant = !pd->getType()->isReferenceType() || t.isConstQualified();
+      if (t->isPointerType()) {
+        t = t->getPointeeType();
+        constant = t.isConstQualified();
+      }
+      const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
+      if (!constant || !rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda() || passiveDataType(t))
+        continue;
+      if (unreadableAsWritten(rd).find("is not public") != std::string::npos) classes.insert(rd->getCanonicalDecl());
+    }
+  }
+  setDeclaredPassiveClasses(std::move(classes));
+}
+
 bool passiveDataType(QualType t) {
   QualType v = t.getNonReferenceType();
   bool constant = !t->isReferenceType() || v.isConstQualified();
@@ -102,7 +150,7 @@ bool passiveDataType(QualType t) {
   if (constant && elementsHoldVectors(v.getCanonicalType().getUnqualifiedType())) return true;
   const auto *rd = v.getCanonicalType()->getAsCXXRecordDecl();
   if (!constant || !rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda()) return false;
-  return holdsText(v);
+  return holdsText(v) || declaredPassiveClass(rd);
 }
 
 bool holdsFloats(QualType t) {
@@ -126,7 +174,11 @@ void Lowering::checkPassiveDataParam(const ParmVarDecl *pd, bool hasWrt, bool na
   if (!passiveDataType(pd->getType())) return;
   const std::string name = pd->getNameAsString(), type = typeStr(pd->getType().getNonReferenceType().getUnqualifiedType());
   const bool text = holdsText(pd->getType());
-  const std::string why = text ? "holds text or a keyed container" : "is a container of objects holding std::vectors";
+  const auto *rd = pd->getType().getNonReferenceType()->getPointeeOrArrayElementType()->getAsCXXRecordDecl();
+  const std::string why = text                      ? "holds text or a keyed container"
+                          : declaredPassiveClass(rd) ? "has members that are not public (passive data where it is left "
+                                                       "out of UNFAD_GRADIENT_WRT)"
+                                                     : "is a container of objects holding std::vectors";
   if (((hasWrt && named) || (!hasWrt && holdsFloats(pd->getType()))) && !text)
     fail(pd->getLocation(), "'" + name + "' (" + type + ") " + why + ": derivatives with respect to it are not "
                             "supported yet (hold its numbers in flat std::vectors, or " +

@@ -293,6 +293,11 @@ ir::Expr Lowering::lowerVarDecls(const std::vector<const VarDecl *> &vars, size_
     return lowerTextLocal(vd, env, next); // std::string kind = ... (text_params.cpp)
   }
   if (passiveLocal(vd)) return lowerPassiveLocal(vd, env, next); // const Obs& o = d.obs[i]; (passive_data.cpp)
+  if (const auto *rd = vd->getType().getNonReferenceType()->getAsCXXRecordDecl(); declaredPassiveClass(rd))
+    fail(vd->getLocation(), "'" + vd->getNameAsString() + "' is an object of '" + rd->getNameAsString() +
+                                "', a class of passive data here (a marked function's parameter of it, left out of "
+                                "UNFAD_GRADIENT_WRT, has members that are not public), built from values of the "
+                                "function: only names of parts of the passive data are supported");
   if (addressTaken(vd)) return lowerCellLocal(vd, env, next);     // double r; polar(x, y, &r, &th); (address_taken.cpp)
   if (minmaxElementInit(vd)) return lowerMinmaxElementLocal(vd, env, next); // (iterators.cpp)
   if (minmaxRefsInit(vd)) return lowerMinmaxRefs(vd, env, next);             // (returned_references.cpp)

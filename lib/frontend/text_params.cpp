@@ -81,7 +81,8 @@ bool onlyReads(const Stmt *s, int depth = 0) {
     const auto *fd = call->getDirectCallee();
     if (!fd) return false;
     static const std::set<std::string> accessors{"operator[]", "at", "size", "front", "back", "data", "empty"};
-    const bool stdAccessor = isa<CXXMethodDecl>(fd) && fd->isInStdNamespace() && accessors.count(fd->getNameAsString());
+    const auto *md = dyn_cast<CXXMethodDecl>(fd);
+    const bool stdAccessor = md && md->getParent()->isInStdNamespace() && accessors.count(fd->getNameAsString());
     if (!stdAccessor) {
       const FunctionDecl *def = nullptr;
       const auto *body = fd->hasBody(def) ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
@@ -217,7 +218,7 @@ void Lowering::refusePassiveCall(const Expr *e) {
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(e)) object = mc->getImplicitObjectArgument(), callee = mc->getMethodDecl();
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getNumArgs() > 0 && isa_and_nonnull<CXXMethodDecl>(oc->getDirectCallee()))
     object = oc->getArg(0), callee = oc->getDirectCallee();
-  if (!object || !callee || !holdsText(object->getType()) || !readsPassive(object)) return;
+  if (!object || !callee || !passiveClass(object->getType()) || !readsPassive(object)) return;
   std::string what = "a value of the function";
   std::function<void(const Stmt *)> find = [&](const Stmt *s) {
     const auto *d = dyn_cast_or_null<DeclRefExpr>(s);

@@ -89,7 +89,7 @@ bool Lowering::isViewStruct(QualType t) {
   if (rd->getNumBases() || rd->isPolymorphic() || (!rd->isAggregate() && !ownsVector(rd) && !viewClass(rd)))
     return false; // (vector_members.cpp, view_constructors.cpp)
   if (viewDepth_ > 8) return false; // (a vector of its own type among its members)
-  if (holdsText(t)) return false;   // (passive data: passive_data.cpp)
+  if (passiveClass(t)) return false; // (passive data: passive_data.cpp)
   ++viewDepth_;
   struct Depth {
     int &d;

@@ -62,3 +62,25 @@ struct Layer {
 };
 // CHECK: passive_data_refused.cpp:[[@LINE+1]]:82: error: cannot differentiate 'trained': 'layers' (std::vector<Layer>) is a container of objects holding std::vectors: derivatives with respect to it are not supported yet (hold its numbers in flat std::vectors, or leave it out of UNFAD_GRADIENT_WRT to read it as passive data, without derivatives)
 UNFAD_GRADIENT_WRT(x, layers) double trained(double x, const std::vector<Layer>& layers) { return x * layers[0].W[0]; }
+
+// A class with private members left out of UNFAD_GRADIENT_WRT is passive
+// data (golden/passive_private_class.cpp); an object of it built from the
+// function's values would be active, and is refused.
+class Samples {
+public:
+  explicit Samples(double s) : s_(s) {}
+  double at(int i) const { return s_ * i; }
+
+private:
+  double s_;
+};
+
+UNFAD_GRADIENT_WRT(w) double fromData(double w, const Samples& d) {
+  // CHECK: passive_data_refused.cpp:[[@LINE+1]]:11: error: cannot differentiate 'fromData': 'made' is an object of 'Samples', a class of passive data here
+  Samples made(w);
+  return made.at(1) + d.at(2) * w;
+}
+
+// Named in UNFAD_GRADIENT_WRT: no derivative can be given for it.
+// CHECK: passive_data_refused.cpp:[[@LINE+1]]:67: error: cannot differentiate 'mirrored': 'd' (Samples) has members that are not public (passive data where it is left out of UNFAD_GRADIENT_WRT): derivatives with respect to it are not supported yet
+UNFAD_GRADIENT_WRT(w, d) double mirrored(double w, const Samples& d) { return d.at(2) * w; }

@@ -12,13 +12,16 @@
 // RUN: grep -v '^// *[A-Z-]*:' %t.cpp | FileCheck %s --check-prefix=CODE
 // CHECK: skin ok
 // CODE-LABEL: double skin_grad(const double* pose, const Mesh& mesh, double* d_pose) {
+// CODE:         for (long {{[a-z_0-9]+}} = {{[a-z_0-9]+}} - 1; {{[a-z_0-9]+}} >= 0;
 // CODE:         = (std::sqrt(mesh.weight(
-// CODE:         tape_{{[a-z_0-9]+}}[{{[a-z_0-9]+}}] = {{[a-z_0-9]+}};
-// CODE:         const double d_{{[a-z_0-9]+}} = std::cos(
-// CODE-NEXT:    for (long [[J:[a-z_0-9]+]] = 0; [[J]] < 4; ++[[J]]) {
-// CODE-NEXT:      const long [[AT:[a-z_0-9]+]] =
-// CODE-NEXT:      const double [[BASE:[a-z_0-9]+]] = (mesh.base(static_cast<int>([[J]]),
-// CODE-NEXT:      d_pose[[[AT]]] += [[BASE]] * d_
+// CODE-NEXT:    tape_{{[a-z_0-9]+}}[{{[a-z_0-9]+}}] = {{[a-z_0-9]+}};
+// CODE:         for (long [[K:[a-z_0-9]+]] = verts - 1; [[K]] >= 0; --[[K]]) {
+// CODE-NOT:       tape
+// CODE:           const double [[B0:[a-z_0-9]+]] = (mesh.base(0, static_cast<int>([[K]])));
+// CODE-NEXT:      for (long [[J:[a-z_0-9]+]] = 3; [[J]] >= 1; --[[J]]) {
+// CODE-NEXT:        const double [[BJ:[a-z_0-9]+]] = (mesh.base(static_cast<int>([[J]]), static_cast<int>([[K]])));
+// CODE-NEXT:        d_pose[{{.+}}] += [[BJ]] * d_curr[
+// CODE-NOT:     tape_
 // CODE:         unfad:end skin_grad
 #include <unfad/unfad.h>
 
@@ -47,18 +50,25 @@ private:
   std::vector<double> base_, weights_;
 };
 
-// pose: one 3 x 4 affine transform per bone, row-major.
+// pose: one 3 x 4 affine transform per bone, row-major. Skinning as ht
+// writes it: each bone's transform times the rest positions into a scratch
+// matrix (mat_mult: the first product, then += the rest), then blended by
+// the bone's weights.
 UNFAD_GRADIENT_WRT(pose) double skin(const double* pose, const Mesh& mesh) {
-  std::vector<double> posed(3 * mesh.verts(), 0.0);
-  for (int b = 0; b < mesh.bones(); ++b)
-    for (int v = 0; v < mesh.verts(); ++v)
-      for (int i = 0; i < 3; ++i) {
-        double p = 0.0;
-        for (int j = 0; j < 4; ++j) p += pose[12 * b + 4 * i + j] * mesh.base(j, v);
-        posed[3 * v + i] += std::sqrt(mesh.weight(b, v)) * std::sin(p);
+  const int verts = mesh.verts();
+  std::vector<double> posed(3 * verts, 0.0), curr(3 * verts);
+  for (int b = 0; b < mesh.bones(); ++b) {
+    const double* T = pose + 12 * b;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < verts; ++k) {
+        curr[3 * k + i] = T[4 * i] * mesh.base(0, k);
+        for (int j = 1; j < 4; ++j) curr[3 * k + i] += T[4 * i + j] * mesh.base(j, k);
       }
+    for (int v = 0; v < verts; ++v)
+      for (int i = 0; i < 3; ++i) posed[3 * v + i] += curr[3 * v + i] * std::sqrt(mesh.weight(b, v));
+  }
   double total = 0.0;
-  for (double x : posed) total += x * x;
+  for (double x : posed) total += std::sin(x);
   return total;
 }
 
