@@ -109,6 +109,22 @@ bool passiveClass(QualType t) {
   return holdsText(t) || declaredPassiveClass(t.getNonReferenceType()->getAsCXXRecordDecl());
 }
 
+// Whether some data member of `rd` cannot be named from outside it: a private
+// or protected one in it, its bases or the classes of its members (not the
+// standard library's).
+static bool hidesMembers(const CXXRecordDecl *rd, int depth = 0) {
+  if (!rd || !rd->hasDefinition() || rd->isInStdNamespace() || depth > 8) return false;
+  for (const FieldDecl *f : rd->fields()) {
+    if (f->getAccess() != AS_public) return true;
+    QualType ft = f->getType().getCanonicalType();
+    while (const auto *at = ft->getAsArrayTypeUnsafe()) ft = at->getElementType();
+    if (hidesMembers(ft->getAsCXXRecordDecl(), depth + 1)) return true;
+  }
+  for (const CXXBaseSpecifier &b : rd->bases())
+    if (b.getAccessSpecifier() != AS_public || hidesMembers(b.getType()->getAsCXXRecordDecl(), depth + 1)) return true;
+  return false;
+}
+
 // The classes of the marked functions' parameters left out of
 // UNFAD_GRADIENT_WRT whose members the gradient cannot name (private or
 // protected ones: `class Mesh { public: double base(int r, int v) const; private:
@@ -134,7 +150,7 @@ void Lowering::declarePassiveClasses(const std::vector<const FunctionDecl *> &ro
       const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
       if (!constant || !rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda() || passiveDataType(t))
         continue;
-      if (unreadableAsWritten(rd).find("is not public") != std::string::npos) classes.insert(rd->getCanonicalDecl());
+      if (hidesMembers(rd)) classes.insert(rd->getCanonicalDecl());
     }
   }
   setDeclaredPassiveClasses(std::move(classes));
