@@ -109,20 +109,23 @@ bool passiveClass(QualType t) {
   return holdsText(t) || declaredPassiveClass(t.getNonReferenceType()->getAsCXXRecordDecl());
 }
 
-// Whether some data member of `rd` cannot be named from outside it: a private
-// or protected one in it, its bases or the classes of its members (not the
-// standard library's).
-static bool hidesMembers(const CXXRecordDecl *rd, int depth = 0) {
-  if (!rd || !rd->hasDefinition() || rd->isInStdNamespace() || depth > 8) return false;
-  for (const FieldDecl *f : rd->fields()) {
-    if (f->getAccess() != AS_public) return true;
-    QualType ft = f->getType().getCanonicalType();
-    while (const auto *at = ft->getAsArrayTypeUnsafe()) ft = at->getElementType();
-    if (hidesMembers(ft->getAsCXXRecordDecl(), depth + 1)) return true;
+// What a parameter of type `t` reads when it is read only: `t` itself by
+// value, what a const reference or a pointer to const refers to. Null when
+// it may be written through.
+static QualType readOnlyView(QualType t) {
+  QualType v = t.getNonReferenceType();
+  bool constant = !t->isReferenceType() || v.isConstQualified();
+  if (v->isPointerType()) {
+    v = v->getPointeeType();
+    constant = v.isConstQualified();
   }
-  for (const CXXBaseSpecifier &b : rd->bases())
-    if (b.getAccessSpecifier() != AS_public || hidesMembers(b.getType()->getAsCXXRecordDecl(), depth + 1)) return true;
-  return false;
+  return constant ? v : QualType();
+}
+
+// A user's class (not the standard library's, not a lambda's) read through `v`.
+static const CXXRecordDecl *userClass(QualType v) {
+  const auto *rd = v.isNull() ? nullptr : v.getCanonicalType()->getAsCXXRecordDecl();
+  return rd && rd->hasDefinition() && !rd->isInStdNamespace() && !rd->isLambda() ? rd : nullptr;
 }
 
 // The classes of the marked functions' parameters left out of
@@ -141,32 +144,20 @@ void Lowering::declarePassiveClasses(const std::vector<const FunctionDecl *> &ro
     if (!hasWrt) continue;
     for (const ParmVarDecl *pd : fd->parameters()) {
       if (std::find(wrt.begin(), wrt.end(), pd->getNameAsString()) != wrt.end()) continue;
-      QualType t = pd->getType().getNonReferenceType();
-      bool constant = !pd->getType()->isReferenceType() || t.isConstQualified();
-      if (t->isPointerType()) {
-        t = t->getPointeeType();
-        constant = t.isConstQualified();
-      }
-      const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
-      if (!constant || !rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda() || passiveDataType(t))
-        continue;
-      if (hidesMembers(rd)) classes.insert(rd->getCanonicalDecl());
+      const CXXRecordDecl *rd = userClass(readOnlyView(pd->getType()));
+      if (rd && !passiveDataType(pd->getType()) && !unreadableAsWritten(rd).empty())
+        classes.insert(rd->getCanonicalDecl());
     }
   }
   setDeclaredPassiveClasses(std::move(classes));
 }
 
 bool passiveDataType(QualType t) {
-  QualType v = t.getNonReferenceType();
-  bool constant = !t->isReferenceType() || v.isConstQualified();
-  if (v->isPointerType()) {
-    v = v->getPointeeType();
-    constant = v.isConstQualified();
-  }
-  if (constant && elementsHoldVectors(v.getCanonicalType().getUnqualifiedType())) return true;
-  const auto *rd = v.getCanonicalType()->getAsCXXRecordDecl();
-  if (!constant || !rd || !rd->hasDefinition() || rd->isInStdNamespace() || rd->isLambda()) return false;
-  return holdsText(v) || declaredPassiveClass(rd);
+  const QualType v = readOnlyView(t);
+  if (v.isNull()) return false;
+  if (elementsHoldVectors(v.getCanonicalType().getUnqualifiedType())) return true;
+  const CXXRecordDecl *rd = userClass(v);
+  return rd && (holdsText(v) || declaredPassiveClass(rd));
 }
 
 bool holdsFloats(QualType t) {
@@ -190,7 +181,7 @@ void Lowering::checkPassiveDataParam(const ParmVarDecl *pd, bool hasWrt, bool na
   if (!passiveDataType(pd->getType())) return;
   const std::string name = pd->getNameAsString(), type = typeStr(pd->getType().getNonReferenceType().getUnqualifiedType());
   const bool text = holdsText(pd->getType());
-  const auto *rd = pd->getType().getNonReferenceType()->getPointeeOrArrayElementType()->getAsCXXRecordDecl();
+  const CXXRecordDecl *rd = userClass(readOnlyView(pd->getType()));
   const std::string why = text                      ? "holds text or a keyed container"
                           : declaredPassiveClass(rd) ? "has members that are not public (passive data where it is left "
                                                        "out of UNFAD_GRADIENT_WRT)"
