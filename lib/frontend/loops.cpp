@@ -87,6 +87,13 @@ const ReturnStmt *findReturn(const Stmt *s) {
   return nullptr;
 }
 
+const Expr *singleReturnValue(const FunctionDecl *fd) {
+  const FunctionDecl *def = nullptr;
+  const auto *body = fd && fd->hasBody(def) ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
+  const auto *rs = body && body->size() == 1 ? dyn_cast<ReturnStmt>(body->body_front()) : nullptr;
+  return rs ? rs->getRetValue() : nullptr;
+}
+
 Lowering::LoopState Lowering::loopState(const std::vector<const Stmt *> &parts, const Env &env, bool done,
                                         const VarDecl *condVar) {
   LoopState st;
@@ -307,10 +314,8 @@ bool Lowering::loopInvariant(const Stmt *x, const std::vector<const VarDecl *> &
 // and whose arguments are invariant.
 bool Lowering::invariantGetter(const CXXMemberCallExpr *mc, const std::vector<const VarDecl *> &assigned) {
   const CXXMethodDecl *md = mc->getMethodDecl();
-  const auto *def = md ? dyn_cast_or_null<CXXMethodDecl>(md->getDefinition()) : nullptr;
-  const auto *body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
-  if (!body || body->size() != 1 || !def->getReturnType()->isIntegralOrEnumerationType() || def->isStatic()) return false;
-  const auto *rs = dyn_cast<ReturnStmt>(body->body_front());
+  const Expr *value = singleReturnValue(md);
+  if (!value || !md->getReturnType()->isIntegralOrEnumerationType() || md->isStatic()) return false;
   std::function<bool(const Stmt *)> pure = [&](const Stmt *s) -> bool {
     if (!s) return false;
     if (const auto *m = dyn_cast<MemberExpr>(s))
@@ -328,7 +333,7 @@ bool Lowering::invariantGetter(const CXXMemberCallExpr *mc, const std::vector<co
       if (!pure(c)) return false;
     return true;
   };
-  if (!rs || !pure(rs->getRetValue())) return false;
+  if (!pure(value)) return false;
   for (const Expr *a : mc->arguments())
     if (!a->getType()->isIntegralOrEnumerationType() || !loopInvariant(a, assigned)) return false;
   const Expr *obj = mc->getImplicitObjectArgument();

@@ -189,6 +189,9 @@ int complexSetter(const clang::CXXMemberCallExpr *mc);
 bool alwaysReturns(const clang::Stmt *s, clang::ASTContext &ctx);
 // A `return` in `s`, not in a lambda's body (loops.cpp).
 const clang::ReturnStmt *findReturn(const clang::Stmt *s);
+// `E` when the definition of `fd` is `{ return E; }` and nothing else (an
+// accessor, a getter, a comparator); null otherwise (loops.cpp).
+const clang::Expr *singleReturnValue(const clang::FunctionDecl *fd);
 // A function returning `const T&` / `T&` to a scalar or a struct, which a
 // call read as a value lowers as returning T (calls.cpp).
 bool returnsReadableReference(const clang::FunctionDecl *fd);

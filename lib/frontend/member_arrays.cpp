@@ -318,11 +318,9 @@ const Expr *accessorReturn(const Expr *e, const CXXMethodDecl *&m, const Expr *&
   const auto *md = dyn_cast_or_null<CXXMethodDecl>(ce->getDirectCallee());
   if (!md || md->isStatic() || !md->getReturnType()->isLValueReferenceType()) return nullptr;
   const auto *def = dyn_cast_or_null<CXXMethodDecl>(md->getDefinition());
-  const auto *body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
-  if (!body || body->size() != 1) return nullptr;
-  const auto *rs = dyn_cast<ReturnStmt>(body->body_front());
-  if (!rs || !rs->getRetValue()) return nullptr;
-  const Expr *r = stripImplicit(rs->getRetValue());
+  const Expr *value = singleReturnValue(def);
+  if (!value) return nullptr;
+  const Expr *r = stripImplicit(value);
   std::vector<const Expr *> idx;
   const auto *mem = memberArrayShape(r, idx);
   if (!mem) mem = dyn_cast<MemberExpr>(r);

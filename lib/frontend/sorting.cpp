@@ -78,11 +78,9 @@ std::string spelledWith(const Expr *e, const ParmVarDecl *p, const ASTContext &c
 // parameter) and mention only it: then comparing two elements is comparing
 // their keys.
 bool Lowering::keyComparator(const FunctionDecl *op, SortKey &out) {
-  if (!op || op->getNumParams() != 2 || !op->hasBody()) return false;
-  const auto *body = dyn_cast<CompoundStmt>(op->getBody());
-  if (!body || body->size() != 1) return false;
-  const auto *ret = dyn_cast<ReturnStmt>(body->body_front());
-  const auto *cmp = ret && ret->getRetValue() ? dyn_cast<BinaryOperator>(ret->getRetValue()->IgnoreParenImpCasts()) : nullptr;
+  if (!op || op->getNumParams() != 2) return false;
+  const Expr *value = singleReturnValue(op);
+  const auto *cmp = value ? dyn_cast<BinaryOperator>(value->IgnoreParenImpCasts()) : nullptr;
   if (!cmp || (cmp->getOpcode() != BO_LT && cmp->getOpcode() != BO_GT)) return false;
   const ParmVarDecl *a = op->getParamDecl(0), *b = op->getParamDecl(1);
   const Expr *ka = cmp->getLHS(), *kb = cmp->getRHS();

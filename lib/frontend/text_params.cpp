@@ -84,10 +84,8 @@ bool onlyReads(const Stmt *s, int depth = 0) {
     const auto *md = dyn_cast<CXXMethodDecl>(fd);
     const bool stdAccessor = md && md->getParent()->isInStdNamespace() && accessors.count(fd->getNameAsString());
     if (!stdAccessor) {
-      const FunctionDecl *def = nullptr;
-      const auto *body = fd->hasBody(def) ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
-      const auto *ret = body && body->size() == 1 ? dyn_cast<ReturnStmt>(body->body_front()) : nullptr;
-      if (!ret || depth > 3 || !onlyReads(ret->getRetValue(), depth + 1)) return false;
+      const Expr *value = singleReturnValue(fd);
+      if (!value || depth > 3 || !onlyReads(value, depth + 1)) return false;
     }
   }
   for (const Stmt *c : s->children())

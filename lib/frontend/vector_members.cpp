@@ -150,12 +150,10 @@ bool Lowering::vectorAccessor(const Expr *e, Env &env, ir::Expr &array, ir::Expr
   const auto *md = ce ? dyn_cast_or_null<CXXMethodDecl>(ce->getDirectCallee()) : nullptr;
   if (!md || md->isStatic() || !isViewStruct(ctx_.getRecordType(md->getParent()))) return false;
   const auto *def = dyn_cast_or_null<CXXMethodDecl>(md->getDefinition());
-  const auto *body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
-  if (!body || body->size() != 1) return false;
-  const auto *rs = dyn_cast<ReturnStmt>(body->body_front());
-  if (!rs || !rs->getRetValue()) return false;
+  const Expr *value = singleReturnValue(def);
+  if (!value) return false;
   // `data_[E]`: std::vector's operator[], or an owned buffer's subscript (owned_buffers.cpp)
-  const Expr *ret = stripObjectTemporaries(rs->getRetValue());
+  const Expr *ret = stripObjectTemporaries(value);
   const Expr *base = nullptr, *subscript = nullptr;
   if (const auto *sub = dyn_cast<CXXOperatorCallExpr>(ret); sub && sub->getOperator() == OO_Subscript && sub->getNumArgs() == 2)
     base = sub->getArg(0), subscript = sub->getArg(1);
