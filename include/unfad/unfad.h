@@ -132,15 +132,80 @@ inline void sort_permutation(const long *v, long n, long nth, long algorithm, lo
   detail::sort_permutation(v, n, nth, algorithm, descending, perm);
 }
 
-// A tape of `n` values in a helper's pullback: inside the object (on the
-// stack) when `n` is small, on the heap otherwise. A pullback runs once per
-// call of its helper, in a loop or a recursion, where a heap allocation per
-// tape per call would cost more than the work it records.
-template <class T, std::size_t Inline = 16> class tape {
+namespace detail {
+// The memory of this thread's pullback tapes too large for the stack: one
+// stack of blocks, kept between calls. Tapes are automatic objects, so they
+// die in the reverse order of their making (also when an exception unwinds
+// them): taking memory is moving a pointer up, giving it back moving it down.
+// A recursion's pullback (the determinant by minors) makes tapes at every
+// call; the heap's allocator at each of them cost more than the work taped.
+class tape_stack {
+  struct block {
+    char *memory;
+    std::size_t bytes, used;
+  };
+  std::vector<block> blocks_; // blocks_[top_] holds the newest tape; those after it are empty
+  std::size_t top_ = 0;
+
 public:
-  explicit tape(long n)
-      : heap_(n > static_cast<long>(Inline) ? new T[static_cast<std::size_t>(n)] : nullptr),
-        data_(heap_ ? heap_.get() : inline_), size_(n) {}
+  tape_stack() = default;
+  tape_stack(const tape_stack &) = delete;
+  tape_stack &operator=(const tape_stack &) = delete;
+  ~tape_stack() {
+    for (block &b : blocks_) ::operator delete(b.memory);
+  }
+  static tape_stack &of_thread() {
+    thread_local tape_stack stack;
+    return stack;
+  }
+  static std::size_t rounded(std::size_t bytes) { return (bytes + 15) & ~std::size_t(15); }
+  void *push(std::size_t bytes) {
+    bytes = rounded(bytes);
+    if (!blocks_.empty() && blocks_[top_].bytes - blocks_[top_].used < bytes) {
+      if (blocks_[top_].used > 0) ++top_; // (the next block, if any, is empty)
+      if (top_ < blocks_.size() && blocks_[top_].bytes < bytes) {
+        ::operator delete(blocks_[top_].memory);
+        blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(top_));
+      }
+    }
+    if (top_ >= blocks_.size() || blocks_[top_].bytes - blocks_[top_].used < bytes) {
+      const std::size_t grown = blocks_.empty() ? std::size_t(1) << 16 : 2 * blocks_.back().bytes;
+      const std::size_t size = bytes > grown ? bytes : grown;
+      blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(top_),
+                     block{static_cast<char *>(::operator new(size)), size, 0});
+    }
+    block &b = blocks_[top_];
+    void *memory = b.memory + b.used;
+    b.used += bytes;
+    return memory;
+  }
+  // Gives back the newest tape's memory.
+  void pop(std::size_t bytes) {
+    blocks_[top_].used -= rounded(bytes);
+    if (blocks_[top_].used == 0 && top_ > 0) --top_;
+  }
+};
+} // namespace detail
+
+// A tape of `n` values in a helper's pullback: inside the object (on the
+// stack) when `n` is small, on the thread's tape_stack otherwise. A
+// pullback runs once per call of its helper, in a loop or a recursion,
+// where a heap allocation per tape per call would cost more than the work
+// it records.
+template <class T, std::size_t Inline = 16> class tape {
+  static constexpr bool kPlain = std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>;
+
+public:
+  explicit tape(long n) : size_(n) {
+    if (n <= static_cast<long>(Inline)) data_ = inline_;
+    else if constexpr (kPlain) data_ = static_cast<T *>(detail::tape_stack::of_thread().push(sizeof(T) * count()));
+    else data_ = new T[static_cast<std::size_t>(n)];
+  }
+  ~tape() {
+    if (data_ == inline_) return;
+    if constexpr (kPlain) detail::tape_stack::of_thread().pop(sizeof(T) * count());
+    else delete[] data_;
+  }
   tape(const tape &) = delete;
   tape &operator=(const tape &) = delete;
   T &operator[](long i) { return data_[i]; }
@@ -150,8 +215,8 @@ public:
   long size() const { return size_; }
 
 private:
+  std::size_t count() const { return static_cast<std::size_t>(size_); }
   T inline_[Inline];
-  std::unique_ptr<T[]> heap_;
   T *data_;
   long size_;
 };
