@@ -282,6 +282,8 @@ bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &in
     }
   }
   if (const auto *d = dyn_cast<DeclRefExpr>(e)) { // a reference to an element
+    if (const auto *b = dyn_cast<BindingDecl>(d->getDecl()); b && b->getBinding()) // `auto& [s, t] = v;`: what it names
+      return elementRef(b->getBinding(), env, array, index);
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     const RefTarget *t = vd ? refOf(vd) : nullptr;
     if (!t || t->var || t->choice || !t->path.empty()) return false;
@@ -297,6 +299,11 @@ bool Lowering::elementRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &in
   if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
     array = lowerArrayRef(u->getSubExpr(), env);
     index = ir::Const::makeInt(0);
+    return true;
+  }
+  if (unsigned at = 0; const Expr *of = arrayGet(e, at)) { // std::get<I>(a) (pairs_tuples.cpp)
+    array = lowerArrayRef(of, env);
+    index = ir::Const::makeInt(at);
     return true;
   }
   ArrayInfo ai;

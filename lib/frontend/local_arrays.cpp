@@ -94,6 +94,10 @@ ir::Expr Lowering::lowerLocalArray(const VarDecl *vd, const ArrayInfo &ai, Env &
     flattenInitList(il, nested, inner, et, spelled, env, start);
   } else if (const auto *ce = dyn_cast<CXXConstructExpr>(init)) {
     localArrayConstructor(vd, ai, nested, inner, et, ce, env, start);
+  } else if (const auto *each = dyn_cast<ArrayInitLoopExpr>(init); each && !nested) {
+    // `auto [u, w] = c;` of a C array: the hidden object is a copy of it
+    start.copyFrom = lowerArrayRef(each->getCommonExpr()->getSourceExpr(), env);
+    if (!ir::sameType(start.copyFrom->type, ir::Type::array(et))) fail(loc, "copy between arrays of different types");
   } else {
     fail(loc, "this initializer of " + spelled + " is not supported yet");
   }

@@ -164,6 +164,9 @@ bool tupleLike(clang::QualType t, std::vector<clang::QualType> *elems = nullptr)
 bool tupleLikeRecord(const clang::RecordDecl *rd);
 // `std::get<I>(t)` of a pair or tuple: its operand and I.
 const clang::Expr *tupleGet(const clang::Expr *e, unsigned &index);
+// `std::get<I>(a)` of a std::array (a structured binding's, `auto& [x, y,
+// z] = p;`): its operand and I, element I.
+const clang::Expr *arrayGet(const clang::Expr *e, unsigned &index);
 // `std::tie(a, b, std::ignore) = e`: the tied operands (null for std::ignore) and e.
 bool tieAssignment(const clang::Expr *e, std::vector<const clang::Expr *> &targets, const clang::Expr **rhs);
 // An assignment of one pair/tuple to another (converting elementwise).

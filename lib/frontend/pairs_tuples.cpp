@@ -15,8 +15,10 @@
 // nothing else can see it, so each binding is an ordinary local of its own
 // (named as the user named it); when it is a reference to one of the
 // function's variables (`auto& [a, b] = p;`), each binding refers to the
-// field of that variable (references.cpp). Bindings of a plain struct are
-// its members (Clang's binding expressions), read and written as such.
+// field of that variable (references.cpp). Bindings of a std::array (also
+// `std::get<I>(e)`) refer to its elements, those of the hidden copy when it
+// is one. Bindings of a plain struct or a C array are its members or
+// elements (Clang's binding expressions), read and written as such.
 #include "lowering.h"
 
 #include <clang/AST/DeclCXX.h>
@@ -89,6 +91,16 @@ const Expr *tupleGet(const Expr *e, unsigned &index) {
       }
   }
   return nullptr;
+}
+
+const Expr *arrayGet(const Expr *e, unsigned &index) {
+  const auto *ce = dyn_cast<CallExpr>(stripNoOps(e));
+  const FunctionDecl *fd = stdFunction(ce, "get");
+  if (!fd || ce->getNumArgs() != 1 || stdContainerElement(ce->getArg(0)->getType(), "array").isNull()) return nullptr;
+  const TemplateArgumentList *targs = fd->getTemplateSpecializationArgs();
+  if (!targs || targs->size() < 1 || targs->get(0).getKind() != TemplateArgument::Integral) return nullptr;
+  index = unsigned(targs->get(0).getAsIntegral().getZExtValue());
+  return ce->getArg(0);
 }
 
 bool tieAssignment(const Expr *e, std::vector<const Expr *> &targets, const Expr **rhs) {
@@ -173,6 +185,8 @@ ir::Expr Lowering::lowerTupleLikeCall(const CallExpr *ce, const FunctionDecl *fd
       if (!v->type->isStruct() || index >= v->type->elems.size()) fail(loc, "std::get of a value that is not a pair or tuple");
       return ir::Proj::make(v, int(index));
     }
+    ir::Expr array, at; // std::get<I>(a) of a std::array: a[I]
+    if (arrayGet(ce, index) && elementRef(ce, env, array, at)) return ir::Index::make(array, at);
     return nullptr;
   }
   if (n == "tie" || n == "forward_as_tuple")
@@ -224,6 +238,7 @@ bool Lowering::lowerTieAssign(const Expr *e, const Seq *rest, Env &env, const Ta
 ir::Expr Lowering::lowerHoldingVar(const VarDecl *vd, Env &env, const Tail &k) {
   unsigned index = 0;
   const Expr *obj = tupleGet(vd->getInit(), index);
+  const bool element = !obj && (obj = arrayGet(vd->getInit(), index)); // of a std::array
   const auto *d = obj ? dyn_cast<DeclRefExpr>(stripNoOps(obj)) : nullptr;
   const auto *dd = d ? dyn_cast<DecompositionDecl>(d->getDecl()) : nullptr;
   if (auto p = dd ? refPairs_.find(dd) : refPairs_.end(); p != refPairs_.end()) { // of std::minmax(a, b)
@@ -237,7 +252,7 @@ ir::Expr Lowering::lowerHoldingVar(const VarDecl *vd, Env &env, const Tail &k) {
     env[vd] = ir::viewOffset(at);
     return k(env);
   }
-  if (dd && refOf(dd)) {
+  if (dd && (refOf(dd) || element)) { // (of a std::array: its element, also of the hidden copy's)
     Binds binds;
     RefTarget t;
     if (!lvalueTarget(vd->getInit(), env, t, binds))
