@@ -315,6 +315,7 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
   if (en.marked) wrt = wrtList(fd, hasWrt);
   Env env;
   unsigned k = 0;
+  const auto ends = en.marked ? rangeEnds(fd) : std::map<const ParmVarDecl *, const ParmVarDecl *>(); // (pointers.cpp)
   for (const ParmVarDecl *pd : fd->parameters()) {
     if (en.marked && isViewStruct(pd->getType()) && !passiveDataType(pd->getType())) { // split into its members (struct_params.cpp)
       bool named = !hasWrt || std::find(wrt.begin(), wrt.end(), pd->getNameAsString()) != wrt.end();
@@ -342,13 +343,20 @@ Env Lowering::lowerParams(const Entry &en, ir::Function &f) {
     else if (hasWrt && !p.active)
       fail(pd->getLocation(), "parameter '" + p.name + "' named in 'UNFAD_GRADIENT_WRT' is not floating-point");
     if (k < en.passive.size() && en.passive[k]) p.active = false;
+    const auto range = ends.find(pd); // `last` of `(first, last)`: a position in first's array, no adjoint
+    if (range != ends.end() && hasWrt && std::find(wrt.begin(), wrt.end(), p.name) != wrt.end())
+      fail(pd->getLocation(), "'" + p.name + "' ends the range that begins at '" + range->second->getNameAsString() +
+                                  "' (it is compared with positions in it): it has no derivative of its own; name '" +
+                                  range->second->getNameAsString() + "' in 'UNFAD_GRADIENT_WRT'");
+    if (range != ends.end()) p.active = false;
     if (p.type->isArray() && !p.active) passiveArrays_.insert(p.name);
     if (ArrayInfo ai; p.type->isArray() && arrayInfo(pd->getType(), ai, SourceLocation()) && ai.kind == ArrayInfo::Pointer)
       unsizedArrays_.insert(p.name);
     env[pd] = ir::Var::make(p.name, p.type);
     if (en.marked && byValueArrayParam(pd)) env[pd] = copyArray(env[pd], pd, paramCopies_); // its own copy
     if (single) refs_[pd] = RefTarget{nullptr, pd, env[pd], ir::Const::makeInt(0), {}, nullptr};
-    if (Binds none; movesPointer(fd, pd)) bindMovedPointer(pd, env[pd], env, none); // `x++` on the parameter (pointers.cpp)
+    if (range != ends.end()) bindRangeEnd(pd, range->second, env);
+    else if (Binds none; movesPointer(fd, pd)) bindMovedPointer(pd, env[pd], env, none); // `x++` on the parameter (pointers.cpp)
     if (p.type->isArray()) arrNames_[p.name] = p.name;
     f.params.push_back(p);
     ++k;

@@ -722,6 +722,9 @@ private:
                               const clang::VarDecl *&root, ir::Expr &newOffset);
   ir::Expr lowerPointerBinary(const clang::BinaryOperator *b, Env &env);
   bool movesPointer(const clang::FunctionDecl *def, const clang::ParmVarDecl *p);
+  // A marked function's `(first, last)` ranges: last -> first (pointers.cpp).
+  std::map<const clang::ParmVarDecl *, const clang::ParmVarDecl *> rangeEnds(const clang::FunctionDecl *def);
+  void bindRangeEnd(const clang::ParmVarDecl *last, const clang::ParmVarDecl *first, Env &env);
   bool comparesPointers(const clang::FunctionDecl *def);
   bool conditionHasEffects(const clang::Expr *cond);
   ir::Expr lowerEffectfulRight(const clang::BinaryOperator *b, const ir::Expr &left, Env &env);

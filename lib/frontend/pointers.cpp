@@ -89,7 +89,125 @@ private:
   static bool positions(const Expr *l, const Expr *r) { return position(l) && position(r); }
 };
 
+// The pointer parameters two positions are taken from: the parameter a
+// pointer expression starts at (`first`, `first + 1`, `&first[k]`, a local
+// initialised from one: `const double* p = first + 1;`). Positions given
+// to a function that relates its own parameters so (`std::accumulate(first,
+// last, 0.0)`, a helper `mean(first, last)`) are related too.
+class RelatedParams : public RecursiveASTVisitor<RelatedParams> {
+public:
+  using Pairs = std::set<std::pair<const ParmVarDecl *, const ParmVarDecl *>>; // (earlier, later)
+  // (`known`: each callee's pairs, found once)
+  RelatedParams(std::set<const FunctionDecl *> &visiting, std::map<const FunctionDecl *, Pairs> &known)
+      : visiting_(visiting), known_(known) {}
+  Pairs pairs;
+  bool VisitCallExpr(CallExpr *c) {
+    const FunctionDecl *fd = c->getDirectCallee();
+    const FunctionDecl *def = fd ? fd->getDefinition() : nullptr;
+    if (!def || !def->getBody()) return true;
+    auto found = known_.find(def);
+    if (found == known_.end()) {
+      if (visiting_.size() > 8 || !visiting_.insert(def).second) return true; // (a recursion: what is known so far)
+      RelatedParams inner(visiting_, known_);
+      inner.TraverseStmt(def->getBody());
+      visiting_.erase(def);
+      found = known_.emplace(def, std::move(inner.pairs)).first;
+    }
+    const unsigned skip = isa<CXXOperatorCallExpr>(c) && isa<CXXMethodDecl>(def) ? 1 : 0; // (an operator's object)
+    for (const auto &[a, b] : found->second) {
+      unsigned i = a->getFunctionScopeIndex() + skip, j = b->getFunctionScopeIndex() + skip;
+      if (a->getDeclContext() == def && b->getDeclContext() == def && i < c->getNumArgs() && j < c->getNumArgs())
+        note(c->getArg(i), c->getArg(j));
+    }
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    // (not `first == last` elsewhere: a check that two arrays are one, `if
+    // (x == y) return`, tells nothing of them; a loop runs to its end only
+    // if they are)
+    if (b->isRelationalOp() || b->getOpcode() == BO_Sub || (b->isEqualityOp() && inCondition_ > 0))
+      note(b->getLHS(), b->getRHS());
+    return true;
+  }
+  bool TraverseForStmt(ForStmt *s) {
+    if (!TraverseStmt(s->getInit())) return false;
+    ++inCondition_;
+    bool ok = TraverseStmt(s->getCond());
+    --inCondition_;
+    return ok && TraverseStmt(s->getInc()) && TraverseStmt(s->getBody());
+  }
+  bool TraverseWhileStmt(WhileStmt *s) {
+    ++inCondition_;
+    bool ok = TraverseStmt(s->getCond());
+    --inCondition_;
+    return ok && TraverseStmt(s->getBody());
+  }
+
+private:
+  std::set<const FunctionDecl *> &visiting_;
+  std::map<const FunctionDecl *, Pairs> &known_;
+  int inCondition_ = 0;
+  static const ParmVarDecl *origin(const Expr *e, int depth = 0) {
+    if (!e || depth > 8) return nullptr;
+    e = e->IgnoreParenImpCasts();
+    if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp())
+      return origin(b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS(), depth + 1);
+    if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+      if (const auto *a = dyn_cast<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens())) return origin(a->getBase(), depth + 1);
+    const auto *d = dyn_cast<DeclRefExpr>(e);
+    if (!d) return nullptr;
+    if (const auto *p = dyn_cast<ParmVarDecl>(d->getDecl())) return p->getType()->isPointerType() ? p : nullptr;
+    const auto *v = dyn_cast<VarDecl>(d->getDecl());
+    return v && v->getType()->isPointerType() ? origin(v->getInit(), depth + 1) : nullptr;
+  }
+  void note(const Expr *l, const Expr *r) {
+    const ParmVarDecl *a = origin(l), *b = origin(r);
+    if (!a || !b || a == b) return;
+    if (a->getFunctionScopeIndex() > b->getFunctionScopeIndex()) std::swap(a, b);
+    pairs.insert({a, b});
+  }
+};
+
 } // namespace
+
+// A marked function's range `(const double* first, const double* last)`:
+// `last` is compared with or subtracted from a position taken from `first`
+// (`p != last` in a loop's condition, `p < last`, `last - first`), which
+// C++ defines only within one array: then `last` is a position in
+// `first`'s array, at `last - first`, and has no adjoint of its own. Each
+// such later parameter with the earlier it belongs to.
+std::map<const ParmVarDecl *, const ParmVarDecl *> Lowering::rangeEnds(const FunctionDecl *def) {
+  std::map<const ParmVarDecl *, const ParmVarDecl *> out;
+  if (!def->getBody()) return out;
+  std::set<const FunctionDecl *> visiting{def};
+  std::map<const FunctionDecl *, RelatedParams::Pairs> known;
+  RelatedParams finder(visiting, known);
+  finder.TraverseStmt(def->getBody());
+  for (const auto &[first, last] : finder.pairs) {
+    if (first->getType().getCanonicalType() != last->getType().getCanonicalType()) continue;
+    if (out.count(first) || (out.count(last) && out.at(last) != first))
+      fail(last->getLocation(), "'" + last->getNameAsString() + "' is compared with positions in more than one array");
+    out[last] = first;
+  }
+  return out;
+}
+
+// `last` of a range (rangeEnds) as a pointer local into `first`'s array, at
+// `last - first` (read once, on entry, where `first` is at the array's
+// start even when the body moves it).
+void Lowering::bindRangeEnd(const ParmVarDecl *last, const ParmVarDecl *first, Env &env) {
+  const ir::Expr array = ptrBase_.count(first) ? ptrBase_.at(first) : env.at(first);
+  if (!array->is<ir::Var>())
+    fail(last->getLocation(), "'" + last->getNameAsString() + "' ends a range that begins at '" +
+                                  first->getNameAsString() + "', which is not supported here");
+  const std::string offset = names_.fresh(last->getNameAsString() + "_at");
+  // (spelled with the parameters' names, which the gradient's parameters keep)
+  stagedBinds_.push_back({offset, ir::Opaque::make("static_cast<long>(" + last->getNameAsString() + " - " +
+                                                       first->getNameAsString() + ")",
+                                                   {}, ir::Type::i64(), /*read=*/true)});
+  ptrBase_[last] = array;
+  env[last] = ir::Var::make(offset, ir::Type::i64());
+}
 
 // Whether `def` compares or subtracts pointers or iterators: a helper taking
 // a range (`template <class It> f(It first, It last)`) is lowered into its

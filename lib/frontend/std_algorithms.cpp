@@ -89,8 +89,9 @@ bool Lowering::iteratorRef(const Expr *e, Env &env, ir::Expr &array, ir::Expr &o
       return true;
     }
     if (ai.kind == ArrayInfo::Vector || ai.kind == ArrayInfo::StdArray) return false; // a container, not an iterator
-    array = lowerArrayRef(d, env);
-    offset = ir::Const::makeInt(0);
+    // (a helper's pointer parameter given a view, `mean(x, x + n)`: where it points)
+    const ir::Expr view = lowerArrayRef(d, env);
+    array = ir::rootArray(view), offset = ir::viewOffset(view);
     return true;
   }
   // any other pointer or iterator (`&x[k]`, `std::next(it)`): a view into its array

@@ -212,7 +212,15 @@ void FnPrinter::scan(const Expr &e) {
         noteContainerArrays(x->as<Pullback>()->args, x->as<Pullback>()->buffers, *f);
       }
       break;
-    case Kind::Opaque: reserveIdents(withoutLiterals(x->as<Opaque>()->callee)); break;
+    case Kind::Opaque: { // (a parameter it names keeps its name: `static_cast<long>(last - first)` of a range)
+      std::set<std::string> ids;
+      collectIdents(withoutLiterals(x->as<Opaque>()->callee), ids);
+      for (const Param &p : gen_.params) ids.erase(p.name);
+      std::string kept;
+      for (const std::string &id : ids) kept += id + " ";
+      reserveIdents(kept);
+      break;
+    }
     case Kind::Throw: reserveIdents(withoutLiterals(x->as<Throw>()->thrown)); break;
     case Kind::Effect: reserveIdents(withoutLiterals(x->as<Effect>()->spelling)); break;
     case Kind::Resize: // (a std::array has no resize: a resized local is a std::vector)
