@@ -464,8 +464,9 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
   if (passive) {
     bindPassiveElement(rs, over, ir::Var::make(idx, ir::Type::i64()));
   } else if (ArrayInfo rai; arrayInfo(lt.getNonReferenceType(), rai, SourceLocation())) {
-    if (!lt->isReferenceType())
-      fail(lv->getLocation(), "range-based 'for' copying rows is not supported (use 'const auto& " + lv->getNameAsString() + "')");
+    if (!lt->isReferenceType() && rai.size < 0) // (a copy per iteration would allocate in the loop)
+      fail(lv->getLocation(), "range-based 'for' copying rows of a run-time length is not supported (use 'const auto& " +
+                                  lv->getNameAsString() + "')");
     ir::Expr i = ir::Var::make(idx, ir::Type::i64());
     ir::Expr row = table ? ir::View::make(arr, ir::Prim::make(ir::Op::Mul, {i, table->stride}))
                          : read(arr, i, lv->getLocation());
@@ -474,6 +475,11 @@ ir::Expr Lowering::lowerRangeFor(const CXXForRangeStmt *rs, const Seq *rest, Env
       flatRowLength_[lv] = read(r->second.lengths, i, lv->getLocation());
     if (writable) { // (the row itself: a store through it is a store into the table)
       eb[lv] = row;
+    } else if (!lt->isReferenceType()) { // `for (auto p : pts)`: the iteration's own copy of the row (on the stack)
+      const ir::Expr size = ir::Const::makeInt(rai.size), copy = ir::Var::make(ln, row->type);
+      binds.push_back({ln, ir::NewArray::make(size, row->type->elem())});
+      binds.push_back({names_.fresh("_"), copyElements(row, nullptr, copy, nullptr, size, lv->getLocation())});
+      eb[lv] = copy;
     } else {
       binds.push_back({ln, row});
       eb[lv] = ir::Var::make(ln, row->type);

@@ -4,7 +4,8 @@
 // through), over a std::vector of std::array in a range-based for, std::get<I>
 // of a std::array read and assigned, and of C arrays (by value from a
 // parameter, by reference to a local), and rows of a std::vector of
-// std::array named by reference bindings and written through them.
+// std::array named by reference bindings and written through them, or
+// copied by a range-based for.
 #include <unfad/unfad.h>
 
 #include <array>
@@ -60,6 +61,21 @@ UNFAD_GRADIENT double scale_pts(const std::vector<std::array<double, 2>> &in, do
   return s + pts[0][0];
 }
 
+// Rows copied by a range-based for (`for (auto p : pts)`, `for (auto [x, y]
+// : pts)`): each iteration's own copy, written without touching pts.
+UNFAD_GRADIENT double copied_rows(const std::vector<std::array<double, 2>> &pts, double k) {
+  double s = 0;
+  for (auto p : pts) {
+    p[0] *= k;
+    s += p[0] * p[1];
+  }
+  for (auto [x, y] : pts) {
+    x += y;
+    s += x * k;
+  }
+  return s + pts[0][0];
+}
+
 /* e2e
 [{"function": "cross_z", "points": [[[1.5, -2, 0.5], [0.25, 3, -1.25]], [[-1, 0.5, 2], [2, -0.5, 1]]],
   "value_formula": "q[0]*r[1] - q[1]*r[0] + q[2]*r[2]*r[2]",
@@ -71,6 +87,9 @@ UNFAD_GRADIENT double scale_pts(const std::vector<std::array<double, 2>> &in, do
   "value_formula": "(a*b)*(a+b) + 100*(a+b) + (a+b)*(a*b) + 100*(a+b)*a",
   "grad_formula": ["b*(a+b) + a*b + 100 + b*(a+b) + a*b + 100*(2*a+b)", "a*(a+b) + a*b + 100 + a*(a+b) + a*b + 100*a"]},
  {"function": "scale_pts", "points": [[[[1.5, -0.5], [0.25, 2], [-1, 0.75]], 1.3], [[[0.5, 1]], -2]]},
+ {"function": "copied_rows", "points": [[[[1.5, -0.5], [0.25, 2], [-1, 0.75]], 1.3]],
+  "value_formula": "sum(k*p[0]*p[1] + (p[0] + p[1])*k for p in pts) + pts[0][0]",
+  "grad_formula": ["[[k*p[1] + k + (1 if i == 0 else 0), k*p[0] + k] for i, p in enumerate(pts)]", "sum(p[0]*p[1] + p[0] + p[1] for p in pts)"]},
  {"function": "c_arrays", "points": [[[1.5, -0.5], 2], [[0.25, 3], -1]],
   "value_formula": "(k*c[0] + c[1]*(c[0]+c[1]))*c[0] - c[1]*(c[0]+c[1])",
   "grad_formula": ["[2*k*c[0] + 2*c[0]*c[1] + c[1]*c[1] - c[1], c[0]*c[0] + 2*c[0]*c[1] - c[0] - 2*c[1]]", "c[0]*c[0]"]}]
