@@ -122,12 +122,18 @@ public:
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *b) {
-    // (not `first == last` elsewhere: a check that two arrays are one, `if
-    // (x == y) return`, tells nothing of them; a loop runs to its end only
-    // if they are)
-    if (b->isRelationalOp() || b->getOpcode() == BO_Sub || (b->isEqualityOp() && inCondition_ > 0))
-      note(b->getLHS(), b->getRHS());
+    // (a comparison only in a loop's condition: elsewhere, `if (x == y)`,
+    // `if (dst < src)` of a copy that may overlap, it may be asking whether
+    // two arrays are one; a loop runs to its end only if they are)
+    if (b->getOpcode() == BO_Sub || (b->isComparisonOp() && inCondition_ > 0)) note(b->getLHS(), b->getRHS());
     return true;
+  }
+  bool TraverseDoStmt(DoStmt *s) {
+    if (!TraverseStmt(s->getBody())) return false;
+    ++inCondition_;
+    bool ok = TraverseStmt(s->getCond());
+    --inCondition_;
+    return ok;
   }
   bool TraverseForStmt(ForStmt *s) {
     if (!TraverseStmt(s->getInit())) return false;
@@ -171,8 +177,8 @@ private:
 } // namespace
 
 // A marked function's range `(const double* first, const double* last)`:
-// `last` is compared with or subtracted from a position taken from `first`
-// (`p != last` in a loop's condition, `p < last`, `last - first`), which
+// `last` is compared with a position taken from `first` in a loop's
+// condition (`p != last`, `p < last`) or subtracted (`last - first`), which
 // C++ defines only within one array: then `last` is a position in
 // `first`'s array, at `last - first`, and has no adjoint of its own. Each
 // such later parameter with the earlier it belongs to.

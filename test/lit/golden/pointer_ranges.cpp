@@ -1,6 +1,6 @@
 // A marked function taking a range as C++ code passes one, `(const double*
 // first, const double* last)`: `last` is compared with positions taken from
-// `first` (`p != last` in a loop, `p < last`) or subtracted from it (`last -
+// `first` in a loop's condition (`p != last`, `p < last`) or subtracted (`last -
 // first`), which C++ defines only within one array, so it is a position in
 // first's array, `last - first` elements on, read once on entry. It has no
 // adjoint of its own (the gradient's `d_first` has `last - first`
