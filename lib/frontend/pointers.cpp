@@ -128,31 +128,23 @@ public:
     if (b->getOpcode() == BO_Sub || (b->isComparisonOp() && inCondition_ > 0)) note(b->getLHS(), b->getRHS());
     return true;
   }
-  bool TraverseDoStmt(DoStmt *s) {
-    if (!TraverseStmt(s->getBody())) return false;
-    ++inCondition_;
-    bool ok = TraverseStmt(s->getCond());
-    --inCondition_;
-    return ok;
-  }
+  bool TraverseDoStmt(DoStmt *s) { return TraverseStmt(s->getBody()) && traverseCondition(s->getCond()); }
   bool TraverseForStmt(ForStmt *s) {
-    if (!TraverseStmt(s->getInit())) return false;
-    ++inCondition_;
-    bool ok = TraverseStmt(s->getCond());
-    --inCondition_;
-    return ok && TraverseStmt(s->getInc()) && TraverseStmt(s->getBody());
+    return TraverseStmt(s->getInit()) && traverseCondition(s->getCond()) && TraverseStmt(s->getInc()) &&
+           TraverseStmt(s->getBody());
   }
-  bool TraverseWhileStmt(WhileStmt *s) {
-    ++inCondition_;
-    bool ok = TraverseStmt(s->getCond());
-    --inCondition_;
-    return ok && TraverseStmt(s->getBody());
-  }
+  bool TraverseWhileStmt(WhileStmt *s) { return traverseCondition(s->getCond()) && TraverseStmt(s->getBody()); }
 
 private:
   std::set<const FunctionDecl *> &visiting_;
   std::map<const FunctionDecl *, Pairs> &known_;
   int inCondition_ = 0;
+  bool traverseCondition(Expr *cond) {
+    ++inCondition_;
+    const bool ok = TraverseStmt(cond);
+    --inCondition_;
+    return ok;
+  }
   static const ParmVarDecl *origin(const Expr *e, int depth = 0) {
     if (!e || depth > 8) return nullptr;
     e = e->IgnoreParenImpCasts();

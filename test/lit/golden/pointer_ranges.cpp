@@ -24,6 +24,9 @@
 // (a check that two parameters are one array tells nothing of them)
 // RUN: not %unfad %s -- -std=c++17 -I%unfad_include -I%S/Inputs -DALIAS_CHECK 2>&1 | FileCheck %s --check-prefix=ALIAS
 // ALIAS: error: cannot differentiate 'two_arrays': comparing or subtracting pointers or iterators into different arrays
+// (nor does a comparison outside a loop's condition: `b` keeps its own
+// array and adjoint, and the comparison is refused)
+// ALIAS: error: cannot differentiate 'ordered': comparing or subtracting pointers or iterators into different arrays
 #include <unfad/unfad.h>
 
 #include "gradient_check.h"
@@ -66,6 +69,11 @@ UNFAD_GRADIENT double two_arrays(const double *x, const double *y, int n) {
   if (x == y) return 0.0;
   double s = 0;
   for (int i = 0; i < n; ++i) s += x[i] * y[i];
+  return s;
+}
+UNFAD_GRADIENT double ordered(const double *a, const double *b, int n) {
+  double s = a < b ? 1.0 : 0.0;
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
   return s;
 }
 #endif
